@@ -1,0 +1,84 @@
+/*
+ * cli.h: the command-line front end's shared pieces. Only cli/ parses
+ * arguments, prints or exits; the libraries below report statuses.
+ *
+ * Exit codes (DESIGN.md §4): CLI_OK 0, CLI_FAIL 1 (the job failed),
+ * CLI_USAGE 2 (bad usage or bad input). Every error is one line on stderr,
+ * "cubegen: " followed by what was wrong and where.
+ */
+#ifndef CUBEGEN_CLI_H
+#define CUBEGEN_CLI_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "solver/puz.h"
+
+#define CUBEGEN_VERSION "0.1.0"
+
+enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
+
+/* Print "cubegen: " + the formatted message + newline on stderr. */
+void cli_error(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+/* Option parsing over argv[1..]: '--name value' or '--name=value'. */
+struct cli_args {
+	int argc;
+	char **argv;
+	int i;             /* next argument */
+	const char *value; /* value of the option just matched */
+	bool bad;          /* an error was printed */
+};
+
+/* Whether argv[i] is option 'name' taking a value; on a match the value
+ * is in a->value and a->i has moved past it. A missing value prints an
+ * error and sets a->bad. */
+bool cli_opt_value(struct cli_args *a, const char *name);
+/* Whether argv[i] is the flag 'name' (no value). */
+bool cli_opt_flag(struct cli_args *a, const char *name);
+
+/* Parse a whole decimal number in [lo, hi] for option 'what'; prints an
+ * error and returns false otherwise. */
+bool cli_parse_u64(const char *what, const char *s, uint64_t lo, uint64_t hi,
+                   uint64_t *out);
+bool cli_parse_double(const char *what, const char *s, double *out);
+
+/* Read a .puz or .hcq file (by extension); prints the error. */
+bool cli_read_puzzle(const char *path, struct puzzle *out);
+
+/* An output folder written beside its target and renamed into place. */
+struct outdir {
+	char target[PATH_MAX];
+	char tmp[PATH_MAX];
+	char old[PATH_MAX]; /* where a replaced folder waits to be removed */
+	bool replace; /* the target exists and --force was given */
+};
+/* Refuse an existing target unless 'force'; make the temporary folder. */
+bool outdir_begin(struct outdir *o, const char *target, bool force);
+/* Write 'len' bytes to file 'name' inside the temporary folder. */
+bool outdir_write(struct outdir *o, const char *name, const void *data,
+                  size_t len);
+/* Open 'name' for writing inside the temporary folder ("wb"). */
+FILE *outdir_fopen(struct outdir *o, const char *name);
+/* Flush, sync and close a file opened by outdir_fopen; false on error. */
+bool outdir_fclose(struct outdir *o, FILE *fp, const char *name);
+/* The full temporary path of 'name' (for readers that check files). */
+void outdir_path(const struct outdir *o, const char *name, char *buf,
+                 size_t len);
+/* Rename into place (the old folder is removed only after the new one is
+ * in place); false and an error printed when that fails. */
+bool outdir_commit(struct outdir *o);
+/* Remove the temporary folder and everything in it. */
+void outdir_abort(struct outdir *o);
+
+int cmd_generate(int argc, char **argv);
+int cmd_solve(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_render(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+
+#endif

@@ -1,0 +1,191 @@
+/*
+ * cmd_generate.c: 'cubegen generate': draw candidates from the seed's
+ * stream until one has exactly one solution, then write its files.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/outputs.h"
+#include "gen/gen.h"
+#include "solver/shell.h"
+#include "solver/solve.h"
+
+static const char help[] =
+	"usage: cubegen generate [--size N] [--seed S] [--out DIR] [--unit MM]\n"
+	"                        [--clearance MM] [--max-attempts K] [--force]\n"
+	"\n"
+	"Split the shell of an N x N x N cube into six flat pieces, prove that\n"
+	"they assemble into the cube in exactly one way, and write the pieces\n"
+	"(STL and OpenSCAD), the puzzle file, pictures and the answer.\n"
+	"\n"
+	"  --size N          cube size in cells, 3 to 64 (default 5)\n"
+	"  --seed S          a whole number from 0 to 18446744073709551615; the\n"
+	"                    same seed and options always give the same files\n"
+	"                    (default: drawn from the system, and printed)\n"
+	"  --out DIR         output folder (default out/cubeN-S)\n"
+	"  --unit MM         edge of one cell in millimetres, > 0 (default 10)\n"
+	"  --clearance MM    gap between touching pieces, 0 <= c < unit/2\n"
+	"                    (default 0.2); each exposed face is inset by c/2\n"
+	"  --max-attempts K  candidates to try before giving up, 1 to 1000000\n"
+	"                    (default 1000)\n"
+	"  --force           replace DIR if it exists (only a folder cubegen\n"
+	"                    wrote, or an empty one)\n"
+	"\n"
+	"Exit 0 when a unique puzzle was written, 1 when none was found or a\n"
+	"file could not be written, 2 on bad usage.\n";
+
+static bool os_seed(uint64_t *out)
+{
+	int fd = open("/dev/urandom", O_RDONLY);
+	if (fd < 0)
+		return false;
+	unsigned char b[8];
+	ssize_t n = read(fd, b, sizeof b);
+	close(fd);
+	if (n != (ssize_t)sizeof b)
+		return false;
+	uint64_t v = 0;
+	for (int i = 0; i < 8; i++)
+		v = v << 8 | b[i];
+	*out = v;
+	return true;
+}
+
+/* Whether candidate 'g' has exactly one solution; '*sols' gets the count
+ * (at most 2: the search stops at the second). */
+static int count_solutions(const struct gen_puzzle *g, uint64_t seed,
+                           uint64_t *sols)
+{
+	struct solve_opts o = {.max_solutions = 2};
+	struct solve_result r;
+	const unsigned char *plates[6];
+	for (int i = 0; i < 6; i++)
+		plates[i] = g->piece[i];
+	int rc = shell_count(g->n, plates, &o, &r);
+	if (rc == SHELL_NOT_SHELL) {
+		/* Small cubes (n = 3) or a plate with an empty side. */
+		struct puzzle p;
+		if (gen_to_puzzle(g, seed, &p) != GEN_OK)
+			return SOLVE_ENOMEM;
+		rc = solve_puzzle(&p, &o, &r);
+		puz_clear(&p);
+	}
+	if (rc != SOLVE_OK)
+		return rc;
+	*sols = r.solutions;
+	solve_result_clear(&r);
+	return SOLVE_OK;
+}
+
+int cmd_generate(int argc, char **argv)
+{
+	struct cli_args a = {.argc = argc, .argv = argv, .i = 1};
+	uint64_t size = 5, seed = 0, attempts = 1000;
+	bool have_seed = false, force = false;
+	const char *out = NULL;
+	struct output_opts oo = {.unit = 10.0, .clearance = 0.2};
+	while (a.i < argc && !a.bad) {
+		const char *arg = argv[a.i];
+		if (cli_opt_flag(&a, "--help") || cli_opt_flag(&a, "-h")) {
+			fputs(help, stdout);
+			return CLI_OK;
+		} else if (cli_opt_value(&a, "--size")) {
+			if (!a.bad && !cli_parse_u64("--size", a.value, GEN_MIN_SIZE,
+			                             GEN_MAX_SIZE, &size))
+				return CLI_USAGE;
+		} else if (cli_opt_value(&a, "--seed")) {
+			if (!a.bad && !cli_parse_u64("--seed", a.value, 0, UINT64_MAX, &seed))
+				return CLI_USAGE;
+			have_seed = true;
+		} else if (cli_opt_value(&a, "--out")) {
+			out = a.value;
+		} else if (cli_opt_value(&a, "--unit")) {
+			if (!a.bad && !cli_parse_double("--unit", a.value, &oo.unit))
+				return CLI_USAGE;
+		} else if (cli_opt_value(&a, "--clearance")) {
+			if (!a.bad && !cli_parse_double("--clearance", a.value, &oo.clearance))
+				return CLI_USAGE;
+		} else if (cli_opt_value(&a, "--max-attempts")) {
+			if (!a.bad && !cli_parse_u64("--max-attempts", a.value, 1, 1000000,
+			                             &attempts))
+				return CLI_USAGE;
+		} else if (cli_opt_flag(&a, "--force")) {
+			force = true;
+		} else {
+			cli_error("generate: unknown argument '%s' (try 'cubegen generate "
+			          "--help')", arg);
+			return CLI_USAGE;
+		}
+	}
+	if (a.bad)
+		return CLI_USAGE;
+	if (!(oo.unit > 0) || oo.unit > 1000) {
+		cli_error("--unit: must be more than 0 and at most 1000 mm, got %g",
+		          oo.unit);
+		return CLI_USAGE;
+	}
+	if (!(oo.clearance >= 0) || !(oo.clearance < oo.unit / 2)) {
+		cli_error("--clearance: must be at least 0 and less than half the unit "
+		          "(%g mm), got %g", oo.unit / 2, oo.clearance);
+		return CLI_USAGE;
+	}
+	if (!have_seed && !os_seed(&seed)) {
+		cli_error("cannot read a seed from /dev/urandom: %s (give --seed)",
+		          strerror(errno));
+		return CLI_FAIL;
+	}
+	char defout[64];
+	if (!out) {
+		snprintf(defout, sizeof defout, "out/cube%d-%llu", (int)size,
+		         (unsigned long long)seed);
+		out = defout;
+	}
+	struct outdir od;
+	if (!outdir_begin(&od, out, force))
+		return CLI_FAIL;
+
+	struct rng r;
+	rng_seed(&r, seed);
+	struct gen_puzzle g = {0};
+	uint64_t tried = 0, sols = 0;
+	int rc = SOLVE_OK;
+	while (tried < attempts) {
+		gen_puzzle_clear(&g);
+		if (gen_draw(&r, (int)size, &g) != GEN_OK) {
+			rc = SOLVE_ENOMEM;
+			break;
+		}
+		tried++;
+		rc = count_solutions(&g, seed, &sols);
+		if (rc != SOLVE_OK || sols == 1)
+			break;
+	}
+	if (rc != SOLVE_OK) {
+		cli_error("generate: %s", solve_strerror(rc));
+		gen_puzzle_clear(&g);
+		outdir_abort(&od);
+		return CLI_FAIL;
+	}
+	if (sols != 1) {
+		cli_error("generate: no unique puzzle of size %d in %llu attempts from "
+		          "seed %llu (try another seed or more --max-attempts)",
+		          (int)size, (unsigned long long)tried, (unsigned long long)seed);
+		gen_puzzle_clear(&g);
+		outdir_abort(&od);
+		return CLI_FAIL;
+	}
+	oo.seed = seed;
+	bool ok = write_outputs(&od, &g, &oo) && outdir_commit(&od);
+	if (!ok)
+		outdir_abort(&od);
+	gen_puzzle_clear(&g);
+	if (!ok)
+		return CLI_FAIL;
+	printf("size: %d\nseed: %llu\nattempts: %llu\nsolutions: 1\nwrote: %s/\n",
+	       (int)size, (unsigned long long)seed, (unsigned long long)tried, out);
+	return CLI_OK;
+}

@@ -1,0 +1,231 @@
+/*
+ * cmd_solve.c: 'cubegen solve' and 'cubegen check'.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/cli.h"
+#include "solver/solve.h"
+
+static const char solve_help[] =
+	"usage: cubegen solve FILE [--max K] [--max-nodes N] [--print] [--json]\n"
+	"\n"
+	"Count the distinct solutions of a packing puzzle (a .puz file, or a\n"
+	"Happy Cube .hcq file) and the assemblies with the goal held fixed.\n"
+	"Solutions that a symmetry of the goal maps onto each other count once\n"
+	"(mirror images too when every piece's mirror image is in the set).\n"
+	"\n"
+	"  --max K        stop after K distinct solutions (the count is then a\n"
+	"                 lower bound)\n"
+	"  --max-nodes N  stop after trying N placements (likewise)\n"
+	"  --print        draw the first solution layer by layer (z = 0 first)\n"
+	"  --json         print one JSON object: solutions, assemblies, complete,\n"
+	"                 nodes, seconds, symmetries, mirror_closed\n";
+
+static const char check_help[] =
+	"usage: cubegen check FILE [--max-nodes N]\n"
+	"\n"
+	"Say whether a puzzle (.puz or .hcq) has exactly one solution.\n"
+	"Exit 0 when it does, 1 when it has none or several (or the node budget\n"
+	"ran out first), 2 on bad input.\n";
+
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static void json_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+/* The first solution, layer by layer, one symbol per piece. */
+static void print_first(const struct puzzle *p, const unsigned char *lab)
+{
+	bool single = true;
+	for (size_t i = 0; i < p->npieces; i++)
+		single &= strlen(p->pieces[i].name) == 1;
+	static const char sym[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+	const struct grid *g = &p->goal;
+	if (!single) {
+		printf("pieces:");
+		for (size_t i = 0; i < p->npieces; i++)
+			printf(" %c=%s", i < sizeof sym - 1 ? sym[i] : '?',
+			       p->pieces[i].name);
+		putchar('\n');
+	}
+	for (int z = 0; z < g->nz; z++) {
+		printf("z = %d\n", z);
+		for (int y = 0; y < g->ny; y++) {
+			for (int x = 0; x < g->nx; x++) {
+				unsigned v = lab[grid_index(g, x, y, z)];
+				char c = '.';
+				if (v && single)
+					c = p->pieces[v - 1].name[0];
+				else if (v)
+					c = v - 1 < sizeof sym - 1 ? sym[v - 1] : '?';
+				putchar(c);
+			}
+			putchar('\n');
+		}
+		if (z + 1 < g->nz)
+			putchar('\n');
+	}
+}
+
+struct solve_cli {
+	const char *file;
+	uint64_t max, max_nodes;
+	bool print, json;
+};
+
+static bool parse(int argc, char **argv, bool check, struct solve_cli *c)
+{
+	struct cli_args a = {.argc = argc, .argv = argv, .i = 1};
+	memset(c, 0, sizeof *c);
+	while (a.i < argc && !a.bad) {
+		const char *arg = argv[a.i];
+		if (cli_opt_flag(&a, "--help") || cli_opt_flag(&a, "-h")) {
+			fputs(check ? check_help : solve_help, stdout);
+			exit(CLI_OK);
+		} else if (!check && cli_opt_value(&a, "--max")) {
+			if (!a.bad && !cli_parse_u64("--max", a.value, 1, UINT64_MAX, &c->max))
+				return false;
+		} else if (cli_opt_value(&a, "--max-nodes")) {
+			if (!a.bad && !cli_parse_u64("--max-nodes", a.value, 1, UINT64_MAX,
+			                             &c->max_nodes))
+				return false;
+		} else if (!check && cli_opt_flag(&a, "--print")) {
+			c->print = true;
+		} else if (!check && cli_opt_flag(&a, "--json")) {
+			c->json = true;
+		} else if (arg[0] == '-' && arg[1] != '\0') {
+			cli_error("%s: unknown option '%s' (try 'cubegen %s --help')",
+			          check ? "check" : "solve", arg, check ? "check" : "solve");
+			return false;
+		} else if (c->file) {
+			cli_error("%s: one puzzle file at a time ('%s' and '%s')",
+			          check ? "check" : "solve", c->file, arg);
+			return false;
+		} else {
+			c->file = arg;
+			a.i++;
+		}
+	}
+	if (a.bad)
+		return false;
+	if (!c->file) {
+		cli_error("%s: which puzzle file? (try 'cubegen %s --help')",
+		          check ? "check" : "solve", check ? "check" : "solve");
+		return false;
+	}
+	return true;
+}
+
+int cmd_solve(int argc, char **argv)
+{
+	struct solve_cli c;
+	if (!parse(argc, argv, false, &c))
+		return CLI_USAGE;
+	struct puzzle p;
+	if (!cli_read_puzzle(c.file, &p))
+		return CLI_USAGE;
+	struct solve_opts o = {.max_solutions = c.max, .max_nodes = c.max_nodes,
+	                       .keep_first = c.print};
+	struct solve_result r;
+	double t0 = now();
+	int rc = solve_puzzle(&p, &o, &r);
+	double secs = now() - t0;
+	if (rc != SOLVE_OK) {
+		cli_error("%s: %s", c.file, solve_strerror(rc));
+		puz_clear(&p);
+		return CLI_FAIL;
+	}
+	const char *stop = r.stop == SOLVE_MAX_SOLUTIONS ? "max"
+	                 : r.stop == SOLVE_MAX_NODES ? "max-nodes" : "done";
+	if (c.json) {
+		printf("{\"file\": ");
+		json_string(c.file);
+		printf(", \"solutions\": %llu, \"assemblies\": %llu, \"complete\": %s, "
+		       "\"nodes\": %llu, \"seconds\": %.6f, \"symmetries\": %d, "
+		       "\"mirror_closed\": %s, \"stop\": \"%s\"",
+		       (unsigned long long)r.solutions, (unsigned long long)r.assemblies,
+		       r.complete ? "true" : "false", (unsigned long long)r.nodes, secs,
+		       r.group_order, r.mirror_closed ? "true" : "false", stop);
+		if (r.why[0]) {
+			printf(", \"why\": ");
+			json_string(r.why);
+		}
+		printf("}\n");
+	} else {
+		const char *lb = r.complete ? "" : "at least ";
+		printf("puzzle: %s\n", p.name[0] ? p.name : c.file);
+		printf("solutions: %s%llu\n", lb, (unsigned long long)r.solutions);
+		printf("assemblies: %s%llu\n", lb, (unsigned long long)r.assemblies);
+		if (r.why[0])
+			printf("why: %s\n", r.why);
+		if (!r.complete)
+			printf("stopped: %s\n", r.stop == SOLVE_MAX_SOLUTIONS
+			       ? "--max solutions found" : "--max-nodes reached");
+		printf("symmetries: %d%s\n", r.group_order,
+		       r.mirror_closed ? " (with mirror images: the pieces are mirror-closed)"
+		                       : " (rotations only)");
+		printf("nodes: %llu\n", (unsigned long long)r.nodes);
+		printf("time: %.6f s\n", secs);
+		if (c.print && r.first) {
+			printf("first solution:\n");
+			print_first(&p, r.first);
+		}
+	}
+	solve_result_clear(&r);
+	puz_clear(&p);
+	return CLI_OK;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct solve_cli c;
+	if (!parse(argc, argv, true, &c))
+		return CLI_USAGE;
+	struct puzzle p;
+	if (!cli_read_puzzle(c.file, &p))
+		return CLI_USAGE;
+	/* Two solutions are enough to say "not unique". */
+	struct solve_opts o = {.max_solutions = 2, .max_nodes = c.max_nodes};
+	struct solve_result r;
+	int rc = solve_puzzle(&p, &o, &r);
+	puz_clear(&p);
+	if (rc != SOLVE_OK) {
+		cli_error("%s: %s", c.file, solve_strerror(rc));
+		return CLI_FAIL;
+	}
+	int exit_code = CLI_FAIL;
+	if (r.stop == SOLVE_MAX_NODES)
+		printf("%s: undecided: the node budget ran out after %llu "
+		       "solution(s)\n", c.file, (unsigned long long)r.solutions);
+	else if (r.solutions == 0)
+		printf("%s: not unique: no solution%s%s\n", c.file,
+		       r.why[0] ? ": " : "", r.why);
+	else if (r.solutions == 1) {
+		printf("%s: unique: exactly 1 solution\n", c.file);
+		exit_code = CLI_OK;
+	} else
+		printf("%s: not unique: %s%llu solutions\n", c.file,
+		       r.complete ? "" : "at least ", (unsigned long long)r.solutions);
+	solve_result_clear(&r);
+	return exit_code;
+}

@@ -1,0 +1,54 @@
+/*
+ * main.c: cubegen's entry point: dispatch to a command, --help, --version.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static const char usage[] =
+	"usage: cubegen COMMAND [OPTIONS]\n"
+	"\n"
+	"Make 3D-printable puzzle cubes that have exactly one solution, and\n"
+	"solve or count any polycube packing puzzle.\n"
+	"\n"
+	"commands:\n"
+	"  generate   make a new unique puzzle from a seed and write its files\n"
+	"  solve      count the solutions of a puzzle file (.puz or .hcq)\n"
+	"  check      exit 0 when a puzzle has exactly one solution, 1 if not\n"
+	"  render     draw the pieces of a puzzle file (and its solution) as PNG\n"
+	"  verify     check STL files the way cubegen checks its own\n"
+	"\n"
+	"Run 'cubegen COMMAND --help' for a command's options.\n"
+	"Exit codes: 0 success, 1 the job failed, 2 bad usage or bad input.\n";
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fputs(usage, stderr);
+		return CLI_USAGE;
+	}
+	const char *cmd = argv[1];
+	if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 ||
+	    strcmp(cmd, "help") == 0) {
+		fputs(usage, stdout);
+		return CLI_OK;
+	}
+	if (strcmp(cmd, "--version") == 0) {
+		printf("cubegen %s\n", CUBEGEN_VERSION);
+		return CLI_OK;
+	}
+	static const struct {
+		const char *name;
+		int (*run)(int, char **);
+	} cmds[] = {
+		{"generate", cmd_generate}, {"solve", cmd_solve},
+		{"check", cmd_check},       {"render", cmd_render},
+		{"verify", cmd_verify},
+	};
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+		if (strcmp(cmd, cmds[i].name) == 0)
+			return cmds[i].run(argc - 1, argv + 1);
+	cli_error("unknown command '%s' (try 'cubegen --help')", cmd);
+	return CLI_USAGE;
+}

@@ -1,0 +1,25 @@
+/*
+ * outputs.h: the files 'generate' writes for one unique puzzle (DESIGN.md
+ * §3), into an output folder that is renamed into place afterwards.
+ */
+#ifndef CUBEGEN_OUTPUTS_H
+#define CUBEGEN_OUTPUTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cli/cli.h"
+#include "gen/gen.h"
+
+struct output_opts {
+	double unit;      /* cell edge, mm */
+	double clearance; /* gap between pieces, mm */
+	uint64_t seed;
+};
+
+/* Write every file for 'g' into 'od'; prints an error and returns false
+ * on the first failure (the caller aborts the folder). */
+bool write_outputs(struct outdir *od, const struct gen_puzzle *g,
+                   const struct output_opts *o);
+
+#endif

@@ -1,0 +1,346 @@
+/*
+ * util.c: argument parsing, error lines, reading puzzles, and the output
+ * folder that is never seen half-written.
+ *
+ * Output folders: everything is written into ".NAME.tmp-XXXXXX" beside
+ * the target, each file synced, then the folder is renamed onto NAME. With
+ * --force an existing NAME is first renamed to ".NAME.old-XXXXXX", the new
+ * folder takes its place, and only then is the old one removed: a crash at
+ * any moment leaves either the old or the new folder under NAME, plus at
+ * most a hidden leftover beside it.
+ */
+#include "cli/cli.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("cubegen: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static bool opt_match(struct cli_args *a, const char *name, const char **eq)
+{
+	const char *arg = a->argv[a->i];
+	size_t n = strlen(name);
+	if (strncmp(arg, name, n) != 0)
+		return false;
+	if (arg[n] == '\0') {
+		*eq = NULL;
+		return true;
+	}
+	if (arg[n] == '=') {
+		*eq = arg + n + 1;
+		return true;
+	}
+	return false;
+}
+
+bool cli_opt_value(struct cli_args *a, const char *name)
+{
+	const char *eq;
+	if (a->i >= a->argc || !opt_match(a, name, &eq))
+		return false;
+	if (eq) {
+		a->value = eq;
+		a->i++;
+		return true;
+	}
+	if (a->i + 1 >= a->argc) {
+		cli_error("%s needs a value", name);
+		a->bad = true;
+		a->i++;
+		return true;
+	}
+	a->value = a->argv[a->i + 1];
+	a->i += 2;
+	return true;
+}
+
+bool cli_opt_flag(struct cli_args *a, const char *name)
+{
+	if (a->i >= a->argc || strcmp(a->argv[a->i], name) != 0)
+		return false;
+	a->i++;
+	return true;
+}
+
+bool cli_parse_u64(const char *what, const char *s, uint64_t lo, uint64_t hi,
+                   uint64_t *out)
+{
+	uint64_t v = 0;
+	bool ok = *s != '\0';
+	for (const char *p = s; *p && ok; p++) {
+		if (*p < '0' || *p > '9' || v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
+			ok = false;
+		else
+			v = v * 10 + (uint64_t)(*p - '0');
+	}
+	if (!ok || v < lo || v > hi) {
+		cli_error("%s: expected a whole number from %llu to %llu, got '%s'",
+		          what, (unsigned long long)lo, (unsigned long long)hi, s);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+bool cli_parse_double(const char *what, const char *s, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (*s == '\0' || *end != '\0' || errno || v != v || v > 1e6 || v < -1e6) {
+		cli_error("%s: expected a number in millimetres, got '%s'", what, s);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+	return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+bool cli_read_puzzle(const char *path, struct puzzle *out)
+{
+	struct puz_error e;
+	int rc = ends_with(path, ".hcq") ? hcq_read_file(path, out, &e)
+	                                 : puz_read_file(path, out, &e);
+	if (rc == PUZ_OK)
+		return true;
+	if (rc == PUZ_ENOMEM)
+		cli_error("%s: out of memory", path);
+	else if (e.line > 0)
+		cli_error("%s:%d:%d: %s", path, e.line, e.col, e.msg);
+	else
+		cli_error("%s: %s", path, e.msg);
+	return false;
+}
+
+/* ---- output folders ----------------------------------------------------- */
+
+static bool split_path(const char *path, char *dir, char *base, size_t len)
+{
+	char tmp[PATH_MAX];
+	size_t n = strlen(path);
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	if (n == 0 || n >= sizeof tmp)
+		return false;
+	memcpy(tmp, path, n);
+	tmp[n] = '\0';
+	char *slash = strrchr(tmp, '/');
+	const char *b = slash ? slash + 1 : tmp;
+	if (!*b || strcmp(b, ".") == 0 || strcmp(b, "..") == 0)
+		return false;
+	if (slash == tmp)
+		snprintf(dir, len, "/");
+	else if (slash) {
+		*slash = '\0';
+		snprintf(dir, len, "%s", tmp);
+	} else
+		snprintf(dir, len, ".");
+	snprintf(base, len, "%s", b);
+	return true;
+}
+
+/* Remove 'path' and everything below it, never following links. */
+static int remove_tree(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) != 0)
+		return errno == ENOENT ? 0 : -1;
+	if (!S_ISDIR(st.st_mode))
+		return unlink(path);
+	DIR *d = opendir(path);
+	if (!d)
+		return -1;
+	struct dirent *e;
+	int rc = 0;
+	while ((e = readdir(d))) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		char sub[PATH_MAX];
+		if ((size_t)snprintf(sub, sizeof sub, "%s/%s", path, e->d_name) >= sizeof sub)
+			rc = -1;
+		else if (remove_tree(sub) != 0)
+			rc = -1;
+	}
+	closedir(d);
+	return rmdir(path) == 0 ? rc : -1;
+}
+
+/* Whether folder 'path' is empty or was written by cubegen. */
+static bool replaceable(const char *path)
+{
+	char f[PATH_MAX];
+	if ((size_t)snprintf(f, sizeof f, "%s/puzzle.puz", path) >= sizeof f)
+		return false;
+	if (access(f, F_OK) == 0)
+		return true;
+	DIR *d = opendir(path);
+	if (!d)
+		return false;
+	struct dirent *e;
+	bool empty = true;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			empty = false;
+	closedir(d);
+	return empty;
+}
+
+bool outdir_begin(struct outdir *o, const char *target, bool force)
+{
+	char dir[PATH_MAX], base[PATH_MAX];
+	memset(o, 0, sizeof *o);
+	if (!split_path(target, dir, base, sizeof dir)) {
+		cli_error("--out: '%s' is not a folder name", target);
+		return false;
+	}
+	struct stat st;
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		/* Make a missing parent (one level), such as out/ in a fresh
+		 * checkout. */
+		if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+			cli_error("%s: cannot create the folder: %s", dir, strerror(errno));
+			return false;
+		}
+	}
+	if ((size_t)snprintf(o->target, sizeof o->target, "%s/%s", dir, base) >=
+	    sizeof o->target ||
+	    (size_t)snprintf(o->tmp, sizeof o->tmp, "%s/.%s.tmp-XXXXXX", dir,
+	                     base) >= sizeof o->tmp ||
+	    (size_t)snprintf(o->old, sizeof o->old, "%s/.%s.old-XXXXXX", dir,
+	                     base) >= sizeof o->old) {
+		cli_error("%s: path too long", target);
+		return false;
+	}
+	if (lstat(o->target, &st) == 0) {
+		if (!force) {
+			cli_error("%s already exists (use --force to replace it)", target);
+			return false;
+		}
+		if (!S_ISDIR(st.st_mode) || !replaceable(o->target)) {
+			cli_error("%s: refusing to replace it: not a folder cubegen wrote "
+			          "(no puzzle.puz in it)", target);
+			return false;
+		}
+		o->replace = true;
+	}
+	if (!mkdtemp(o->tmp)) {
+		cli_error("%s: cannot write there: %s", dir, strerror(errno));
+		return false;
+	}
+	/* mkdtemp makes the folder private; the result is an ordinary one. */
+	mode_t mask = umask(0);
+	umask(mask);
+	chmod(o->tmp, 0777 & ~mask);
+	return true;
+}
+
+void outdir_path(const struct outdir *o, const char *name, char *buf, size_t len)
+{
+	/* tmp is at most PATH_MAX - 1 and names are short: a path that does
+	 * not fit is cut, and then fails to open with a clear message. */
+	int n = snprintf(buf, len, "%s/", o->tmp);
+	if (n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, "%s", name);
+}
+
+FILE *outdir_fopen(struct outdir *o, const char *name)
+{
+	char path[PATH_MAX];
+	outdir_path(o, name, path, sizeof path);
+	FILE *fp = fopen(path, "wb");
+	if (!fp)
+		cli_error("%s: %s", path, strerror(errno));
+	return fp;
+}
+
+bool outdir_fclose(struct outdir *o, FILE *fp, const char *name)
+{
+	char path[PATH_MAX];
+	outdir_path(o, name, path, sizeof path);
+	bool ok = fflush(fp) == 0 && fsync(fileno(fp)) == 0;
+	int err = errno;
+	if (fclose(fp) != 0 && ok) {
+		ok = false;
+		err = errno;
+	}
+	if (!ok)
+		cli_error("%s: cannot write: %s", path, strerror(err));
+	return ok;
+}
+
+bool outdir_write(struct outdir *o, const char *name, const void *data,
+                  size_t len)
+{
+	FILE *fp = outdir_fopen(o, name);
+	if (!fp)
+		return false;
+	if (len && fwrite(data, 1, len, fp) != len) {
+		char path[PATH_MAX];
+		outdir_path(o, name, path, sizeof path);
+		cli_error("%s: cannot write: %s", path, strerror(errno));
+		fclose(fp);
+		return false;
+	}
+	return outdir_fclose(o, fp, name);
+}
+
+static void sync_dir(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+}
+
+bool outdir_commit(struct outdir *o)
+{
+	sync_dir(o->tmp);
+	char *old = o->old;
+	if (o->replace) {
+		/* mkdtemp reserves a unique name; rename replaces that empty
+		 * folder atomically. */
+		if (!mkdtemp(old) || rename(o->target, old) != 0) {
+			cli_error("%s: cannot move the old folder aside: %s", o->target,
+			          strerror(errno));
+			outdir_abort(o);
+			return false;
+		}
+	}
+	if (rename(o->tmp, o->target) != 0) {
+		cli_error("%s: cannot rename into place: %s", o->target, strerror(errno));
+		if (o->replace)
+			rename(old, o->target);
+		outdir_abort(o);
+		return false;
+	}
+	if (o->replace && remove_tree(old) != 0)
+		cli_error("warning: could not remove the old folder %s", old);
+	return true;
+}
+
+void outdir_abort(struct outdir *o)
+{
+	if (o->tmp[0])
+		remove_tree(o->tmp);
+	o->tmp[0] = '\0';
+}

@@ -1,0 +1,399 @@
+/*
+ * gen.c: split the shell into six plates, scramble them, explain the answer.
+ *
+ * Invariant of a drawn struct gen_puzzle: owner[] is the true assembly
+ * (every shell cell owned by one of the faces it lies on, inside cells
+ * GEN_NONE), and for each piece i, carrying drawing cell (x, y) through
+ * orient_map(orient[i]) and gen_face_cell(face[i]) lands on a cell owned by
+ * face[i] exactly when piece[i][x + n*y] is 1. orient_map() is the only
+ * place that knows what an orientation means; the drawings, the face views
+ * and the answer text all go through it.
+ *
+ * Workload: one candidate per attempt, up to 1000 attempts of an n <= 64
+ * cube; a draw is two passes over n^3 bytes, negligible beside the solver.
+ */
+#include "gen/gen.h"
+
+#include <assert.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *gen_strerror(int status)
+{
+	switch (status) {
+	case GEN_OK: return "success";
+	case GEN_ENOMEM: return "out of memory";
+	case GEN_EIO: return "write failed";
+	default: return "unknown error";
+	}
+}
+
+const char *gen_face_name(int face)
+{
+	static const char *const names[6] = {
+		"left", "right", "front", "back", "bottom", "top",
+	};
+
+	assert(face >= 0 && face < 6);
+	return names[face];
+}
+
+static const char *face_axis(int face)
+{
+	static const char *const axes[6] = { "-X", "+X", "-Y", "+Y", "-Z", "+Z" };
+
+	return axes[face];
+}
+
+void gen_face_cell(int n, int face, int u, int v, int *x, int *y, int *z)
+{
+	int m = n - 1;
+
+	assert(n >= 1 && u >= 0 && u < n && v >= 0 && v < n);
+	switch (face) {
+	case GEN_YMIN: *x = u;     *y = 0;     *z = m - v; break;
+	case GEN_XMAX: *x = m;     *y = u;     *z = m - v; break;
+	case GEN_YMAX: *x = m - u; *y = m;     *z = m - v; break;
+	case GEN_XMIN: *x = 0;     *y = m - u; *z = m - v; break;
+	case GEN_ZMAX: *x = u;     *y = m - v; *z = m;     break;
+	case GEN_ZMIN: *x = u;     *y = v;     *z = 0;     break;
+	default: assert(!"bad face"); *x = *y = *z = 0; break;
+	}
+}
+
+/*
+ * Orientation t takes drawing cell (x, y) to face-frame cell (u, v): first,
+ * if t & 4, the piece is turned over left to right, then it is given t & 3
+ * quarter turns clockwise as seen from outside (gen.h). This is the one
+ * definition; everything else calls it.
+ */
+static void orient_map(int n, int t, int x, int y, int *u, int *v)
+{
+	assert(t >= 0 && t < 8);
+	if (t & 4)
+		x = n - 1 - x;
+	for (int k = 0; k < (t & 3); k++) {
+		int nx = n - 1 - y;
+
+		y = x;
+		x = nx;
+	}
+	*u = x;
+	*v = y;
+}
+
+static size_t cell_index(int n, int x, int y, int z)
+{
+	return (size_t)x + (size_t)n * ((size_t)y + (size_t)n * (size_t)z);
+}
+
+/*
+ * The faces cell (x, y, z) lies on, in increasing enum gen_face order (the
+ * x face, then y, then z: the enum is 2 * axis + side). Returns how many.
+ */
+static int cell_faces(int n, int x, int y, int z, int f[3])
+{
+	int c[3] = { x, y, z };
+	int k = 0;
+
+	for (int axis = 0; axis < 3; axis++) {
+		if (c[axis] == 0)
+			f[k++] = 2 * axis;
+		else if (c[axis] == n - 1)
+			f[k++] = 2 * axis + 1;
+	}
+	return k;
+}
+
+/* Rules 1 and 2 (and GEN_NONE inside): one pass, x fastest. */
+static void assign_faces_and_edges(struct rng *r, int n, unsigned char *owner)
+{
+	for (int z = 0; z < n; z++)
+		for (int y = 0; y < n; y++)
+			for (int x = 0; x < n; x++) {
+				int f[3];
+				int k = cell_faces(n, x, y, z, f);
+				unsigned char o = GEN_NONE;
+
+				if (k == 1)
+					o = (unsigned char)f[0];
+				else if (k == 2)
+					o = (unsigned char)f[rng_below(r, 2)];
+				owner[cell_index(n, x, y, z)] = o;
+			}
+}
+
+/* Rule 3, after every edge is settled: one pass, x fastest. */
+static void assign_corners(struct rng *r, int n, unsigned char *owner)
+{
+	for (int z = 0; z < n; z += n - 1)
+		for (int y = 0; y < n; y += n - 1)
+			for (int x = 0; x < n; x += n - 1) {
+				int dx = x == 0 ? 1 : -1;
+				int dy = y == 0 ? 1 : -1;
+				int dz = z == 0 ? 1 : -1;
+				unsigned char nb[3] = {
+					owner[cell_index(n, x + dx, y, z)],
+					owner[cell_index(n, x, y + dy, z)],
+					owner[cell_index(n, x, y, z + dz)],
+				};
+				unsigned char d[3];
+				int k = 0;
+
+				/* The distinct neighbour owners, ascending. */
+				for (int f = 0; f < 6; f++)
+					if (nb[0] == f || nb[1] == f || nb[2] == f)
+						d[k++] = (unsigned char)f;
+				owner[cell_index(n, x, y, z)] =
+					d[rng_below(r, (uint64_t)k)];
+			}
+}
+
+/* Piece 'i' as drawn, from the owner grid through its face and orientation. */
+static void draw_piece(const struct gen_puzzle *g, int i, unsigned char *out)
+{
+	int n = g->n;
+
+	for (int y = 0; y < n; y++)
+		for (int x = 0; x < n; x++) {
+			int u, v, cx, cy, cz;
+
+			orient_map(n, g->orient[i], x, y, &u, &v);
+			gen_face_cell(n, g->face[i], u, v, &cx, &cy, &cz);
+			out[x + n * y] =
+				g->owner[cell_index(n, cx, cy, cz)] == g->face[i];
+		}
+}
+
+int gen_draw(struct rng *r, int n, struct gen_puzzle *out)
+{
+	struct gen_puzzle g;
+	size_t nn, n3;
+	int a[6];
+
+	assert(n >= GEN_MIN_SIZE && n <= GEN_MAX_SIZE);
+	/* n <= 64, so n^3 <= 2^18: no product below can overflow. */
+	nn = (size_t)n * (size_t)n;
+	n3 = nn * (size_t)n;
+	memset(&g, 0, sizeof g);
+	g.n = n;
+	/* Allocate everything before the first draw, so a failure leaves the
+	 * stream where it was. */
+	g.owner = malloc(n3);
+	if (!g.owner)
+		goto nomem;
+	for (int i = 0; i < 6; i++) {
+		g.piece[i] = malloc(nn);
+		if (!g.piece[i])
+			goto nomem;
+	}
+
+	assign_faces_and_edges(r, n, g.owner);
+	assign_corners(r, n, g.owner);
+
+	for (int f = 0; f < 6; f++)
+		a[f] = f;
+	for (int i = 5; i >= 1; i--) {
+		int j = (int)rng_below(r, (uint64_t)i + 1);
+		int t = a[i];
+
+		a[i] = a[j];
+		a[j] = t;
+	}
+	for (int i = 0; i < 6; i++)
+		g.face[i] = a[i];
+	for (int i = 0; i < 6; i++)
+		g.orient[i] = (int)rng_below(r, 8);
+
+	for (int i = 0; i < 6; i++)
+		draw_piece(&g, i, g.piece[i]);
+	*out = g;
+	return GEN_OK;
+
+nomem:
+	gen_puzzle_clear(&g);
+	return GEN_ENOMEM;
+}
+
+void gen_puzzle_clear(struct gen_puzzle *g)
+{
+	free(g->owner);
+	for (int i = 0; i < 6; i++)
+		free(g->piece[i]);
+	memset(g, 0, sizeof *g);
+}
+
+/* The piece number (1..6) that goes on 'face'. */
+static int piece_on(const struct gen_puzzle *g, int face)
+{
+	for (int i = 0; i < 6; i++)
+		if (g->face[i] == face)
+			return i + 1;
+	assert(!"face[] is not a permutation");
+	return 0;
+}
+
+void gen_face_view(const struct gen_puzzle *g, int face, unsigned char *out)
+{
+	int n = g->n;
+	int p = piece_on(g, face);
+
+	for (int v = 0; v < n; v++)
+		for (int u = 0; u < n; u++) {
+			int x, y, z;
+
+			gen_face_cell(n, face, u, v, &x, &y, &z);
+			out[u + n * v] = g->owner[cell_index(n, x, y, z)] == face ?
+				(unsigned char)p : 0;
+		}
+}
+
+int gen_cell_piece(const struct gen_puzzle *g, int x, int y, int z)
+{
+	int n = g->n;
+	unsigned char o;
+
+	assert(x >= 0 && x < n && y >= 0 && y < n && z >= 0 && z < n);
+	o = g->owner[cell_index(n, x, y, z)];
+	return o == GEN_NONE ? 0 : piece_on(g, o);
+}
+
+int gen_to_puzzle(const struct gen_puzzle *g, uint64_t seed, struct puzzle *out)
+{
+	struct puzzle p;
+	int n = g->n;
+	int made = 0; /* piece grids initialised so far */
+
+	memset(&p, 0, sizeof p);
+	snprintf(p.name, sizeof p.name, "cubegen %dx%dx%d shell, seed %" PRIu64,
+	         n, n, n, seed);
+	if (grid_init(&p.goal, n, n, n) != PUZ_OK)
+		return GEN_ENOMEM;
+	for (int z = 0; z < n; z++)
+		for (int y = 0; y < n; y++)
+			for (int x = 0; x < n; x++)
+				p.goal.cells[grid_index(&p.goal, x, y, z)] =
+					g->owner[cell_index(n, x, y, z)] != GEN_NONE;
+
+	p.pieces = calloc(6, sizeof *p.pieces);
+	if (!p.pieces)
+		goto nomem;
+	for (; made < 6; made++) {
+		struct puz_piece *pc = &p.pieces[made];
+
+		snprintf(pc->name, sizeof pc->name, "%d", made + 1);
+		pc->count = 1;
+		if (grid_init(&pc->shape, n, n, 1) != PUZ_OK)
+			goto nomem;
+		memcpy(pc->shape.cells, g->piece[made], (size_t)n * (size_t)n);
+	}
+	p.npieces = 6;
+	p.size = n;
+	p.has_seed = true;
+	p.seed = seed;
+	*out = p;
+	return GEN_OK;
+
+nomem:
+	for (int i = 0; i < made; i++)
+		grid_clear(&p.pieces[i].shape);
+	free(p.pieces);
+	grid_clear(&p.goal);
+	return GEN_ENOMEM;
+}
+
+/* Piece 'i' as it sits on its face, seen from outside: the drawing carried
+ * through orient_map(), so the answer text follows from the one definition. */
+static void place_piece(const struct gen_puzzle *g, int i, unsigned char *out)
+{
+	int n = g->n;
+
+	for (int y = 0; y < n; y++)
+		for (int x = 0; x < n; x++) {
+			int u, v;
+
+			orient_map(n, g->orient[i], x, y, &u, &v);
+			out[u + n * v] = g->piece[i][x + n * y];
+		}
+}
+
+static const char answer_intro[] =
+	"How to put the cube together\n"
+	"\n"
+	"Hold the cube with the front towards you and the top up. Each face\n"
+	"below is seen from outside, looking straight at it:\n"
+	"  front, right, back, left: turn the whole cube about its upright axis\n"
+	"    until that face is towards you, the top still up;\n"
+	"  top: tip the cube towards you until the top faces you (the front\n"
+	"    edge is then at the bottom);\n"
+	"  bottom: tip the cube away from you until the bottom faces you (the\n"
+	"    front edge is then at the top).\n"
+	"Start from each piece as it is drawn (puzzle.puz, preview.png), the\n"
+	"drawn side towards you. \"Turn it over\" means flip it left to right,\n"
+	"like turning a page, so that its other side is towards you. Turns are\n"
+	"clockwise or anticlockwise as you see them. Then press it onto the face\n"
+	"with the side that is towards you facing out.\n"
+	"In the pictures '#' is a cell of the piece; '.' in the \"in place\"\n"
+	"picture is a cell of that face that a neighbouring piece covers.\n";
+
+static int write_face(FILE *fp, const struct gen_puzzle *g, int face,
+                      unsigned char *placed)
+{
+	static const char *const turns[4] = {
+		"do not turn it",
+		"turn it a quarter turn clockwise",
+		"turn it a half turn",
+		"turn it a quarter turn anticlockwise",
+	};
+	int n = g->n;
+	int p = piece_on(g, face);
+	int t = g->orient[p - 1];
+	const unsigned char *drawn = g->piece[p - 1];
+
+	place_piece(g, p - 1, placed);
+	if (fprintf(fp, "\n%s (%s): piece %d. %s; %s.\n", gen_face_name(face),
+	            face_axis(face), p,
+	            t & 4 ? "Turn it over (left to right)" : "Keep the drawn side out",
+	            turns[t & 3]) < 0)
+		return GEN_EIO;
+	if (fprintf(fp, "  %-*s   in place\n", n < 8 ? 8 : n, "as drawn") < 0)
+		return GEN_EIO;
+	for (int y = 0; y < n; y++) {
+		if (fputs("  ", fp) == EOF)
+			return GEN_EIO;
+		for (int x = 0; x < n; x++)
+			if (fputc(drawn[x + n * y] ? '#' : '.', fp) == EOF)
+				return GEN_EIO;
+		if (fprintf(fp, "%*s   ", n < 8 ? 8 - n : 0, "") < 0)
+			return GEN_EIO;
+		for (int x = 0; x < n; x++)
+			if (fputc(placed[x + n * y] ? '#' : '.', fp) == EOF)
+				return GEN_EIO;
+		if (fputc('\n', fp) == EOF)
+			return GEN_EIO;
+	}
+	return GEN_OK;
+}
+
+int gen_write_answer(FILE *fp, const struct gen_puzzle *g)
+{
+	static const int order[6] = {
+		GEN_ZMIN, GEN_ZMAX, GEN_YMIN, GEN_YMAX, GEN_XMIN, GEN_XMAX,
+	};
+	unsigned char placed[GEN_MAX_SIZE * GEN_MAX_SIZE];
+	int st;
+
+	assert(g->n >= GEN_MIN_SIZE && g->n <= GEN_MAX_SIZE);
+	if (fputs(answer_intro, fp) == EOF)
+		return GEN_EIO;
+	for (int k = 0; k < 6; k++) {
+		st = write_face(fp, g, order[k], placed);
+		if (st != GEN_OK)
+			return st;
+	}
+	/* A buffered stream reports a full disk only when flushed. */
+	if (fflush(fp) != 0 || ferror(fp))
+		return GEN_EIO;
+	return GEN_OK;
+}

@@ -1,0 +1,132 @@
+/*
+ * gen.h: the shell generator: split the hollow shell of an n*n*n cube into
+ * six flat pieces (DESIGN.md §1), scramble them, and say how they go back.
+ *
+ * Cells. Cell (x, y, z), 0 <= x, y, z < n, is stored at [x + n*(y + n*z)].
+ * The shell is every cell with a coordinate equal to 0 or n-1. The cube is
+ * held with the front (-Y) facing you and the top (+Z) up, so +X is to your
+ * right and +Y away from you.
+ *
+ * The face frame. Each face is seen from OUTSIDE the cube; (u, v), 0 <= u, v
+ * < n, is u to the right and v downward, exactly as the face appears in this
+ * net (a cross; every face drawn as seen from outside once folded):
+ *
+ *                 +------+
+ *                 | top  |
+ *          +------+------+------+------+
+ *          | left |front |right | back |
+ *          +------+------+------+------+
+ *                 |bottom|
+ *                 +------+
+ *
+ *     face          x        y        z
+ *     front  -Y     u        0        n-1-v
+ *     right  +X     n-1      u        n-1-v
+ *     back   +Y     n-1-u    n-1      n-1-v
+ *     left   -X     0        n-1-u    n-1-v
+ *     top    +Z     u        n-1-v    n-1     (its row v = n-1 meets front)
+ *     bottom -Z     u        v        0       (its row v = 0 meets front)
+ *
+ * Drawings. A piece "as drawn" (puzzle.puz, preview.png, struct
+ * gen_puzzle.piece) is an n x n bitmap [x + n*y], x to the right, y downward,
+ * as the rows of a .puz file show it. Orientation t, 0..7, takes drawing
+ * cell (x, y) to face-frame cell (u, v):
+ *   1. if t & 4, turn the piece over, left to right (like a page):
+ *      (x, y) -> (n-1-x, y);
+ *   2. then t & 3 times a quarter turn clockwise as seen from outside:
+ *      (x, y) -> (n-1-y, x).
+ * So t = 0 puts the drawing on the face as drawn, drawn side out. A flat
+ * plate turned over is a rigid move, so all eight are legal. Equivalently:
+ * the piece's face view at (u, v) equals the drawing at (x, y).
+ *
+ * Generation (the stream order is part of the seed contract). From 'r':
+ *   1. edge cells (on exactly two faces), visited x fastest, then y, then z:
+ *      rng_below(r, 2) picks one of the two faces, 0 = the one with the
+ *      lower enum gen_face value;
+ *   2. corner cells, same order: the distinct owners of its three
+ *      neighbouring edge cells (one step inward along x, along y, along z),
+ *      sorted by enum gen_face value, k of them; rng_below(r, k) picks one
+ *      (always called, also when k = 1);
+ *   3. face cells (on one face) go to their face, with no draw;
+ *   4. the permutation: a[f] = f for f = 0..5; for i = 5 down to 1,
+ *      j = rng_below(r, i + 1), swap a[i] and a[j]; piece i+1 goes on face
+ *      a[i] (face[i] = a[i]);
+ *   5. orient[i] = rng_below(r, 8) for i = 0..5, pieces 1..6 in order.
+ *
+ * Ownership: a struct gen_puzzle owns its buffers; gen_puzzle_clear() frees
+ * them. Functions fill '*out' only on success. Nothing here prints, exits or
+ * keeps global state; misuse (bad size, face, coordinates) is an assert.
+ */
+#ifndef CUBEGEN_GEN_H
+#define CUBEGEN_GEN_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gen/rng.h"
+#include "solver/puz.h"
+
+#define GEN_MIN_SIZE 3
+#define GEN_MAX_SIZE 64
+
+enum gen_status {
+	GEN_OK = 0,
+	GEN_ENOMEM, /* out of memory */
+	GEN_EIO,    /* a write failed */
+};
+
+enum gen_face { GEN_XMIN, GEN_XMAX, GEN_YMIN, GEN_YMAX, GEN_ZMIN, GEN_ZMAX }; /* -X +X -Y +Y -Z +Z */
+
+#define GEN_NONE 255 /* owner of an inside cell */
+
+struct gen_puzzle {
+	int n;                   /* cube size, GEN_MIN_SIZE..GEN_MAX_SIZE */
+	unsigned char *owner;    /* n*n*n bytes, [x + n*(y + n*z)]: face (enum gen_face) whose piece owns that shell cell; GEN_NONE inside. The true assembly. */
+	unsigned char *piece[6]; /* piece i+1 "as drawn" (as written to puzzle.puz and printed): n*n bytes, [x + n*y], 0/1 */
+	int face[6];             /* piece i+1 goes on face face[i] */
+	int orient[6];           /* 0..7: how piece i+1 is turned from the drawing to its place (see above) */
+};
+
+/* A static string describing 'status' ("unknown error" for others). */
+const char *gen_strerror(int status);
+
+/* Draw one candidate from 'r': generation then scrambling, in the stream
+ * order above. GEN_MIN_SIZE <= n <= GEN_MAX_SIZE is asserted. On success
+ * '*out' is overwritten (clear a previous puzzle first) and owned by the
+ * caller; on GEN_ENOMEM '*out' and 'r' are untouched (everything is
+ * allocated before the first draw). */
+int gen_draw(struct rng *r, int n, struct gen_puzzle *out);
+
+/* Free what 'g' owns and zero it. Accepts a zeroed or cleared struct. */
+void gen_puzzle_clear(struct gen_puzzle *g);
+
+/* The .puz puzzle of 'g': name "cubegen NxNxN shell, seed S", goal the
+ * n^3 shell, pieces "1".."6" in piece order, each n x n x 1 with cell
+ * (x, y, 0) = piece[i][x + n*y], count 1, size n, seed 'seed'. On success
+ * '*out' belongs to the caller (puz_clear()); GEN_ENOMEM leaves it
+ * untouched. */
+int gen_to_puzzle(const struct gen_puzzle *g, uint64_t seed, struct puzzle *out);
+
+/* The cell (x, y, z) at (u, v) of 'face' in the face frame (table above). */
+void gen_face_cell(int n, int face, int u, int v, int *x, int *y, int *z);
+
+/* The face as the answer's net draws it: out[u + n*v] (n*n bytes) is the
+ * piece number 1..6 that sits on 'face' where that piece owns the cell,
+ * else 0 (a cell of this face owned by a neighbouring face's piece). */
+void gen_face_view(const struct gen_puzzle *g, int face, unsigned char *out);
+
+/* The piece number 1..6 owning cell (x, y, z), 0 for an inside cell. */
+int gen_cell_piece(const struct gen_puzzle *g, int x, int y, int z);
+
+/* The body of solution.txt: how to hold the cube, then for each face in the
+ * order bottom, top, front, back, left, right: which piece goes there,
+ * which side faces out and how many quarter turns, and pictures of the piece
+ * as drawn and as seen in place from outside. GEN_EIO when a write fails
+ * (errno as stdio left it); flushes 'fp' so a full disk shows. Never
+ * closes 'fp'. */
+int gen_write_answer(FILE *fp, const struct gen_puzzle *g);
+
+/* "left", "right", "front", "back", "bottom", "top" for GEN_XMIN..GEN_ZMAX. */
+const char *gen_face_name(int face);
+
+#endif

@@ -1,0 +1,211 @@
+/*
+ * poly.c: the 48 signed axis permutations and what is built on them.
+ *
+ * Symmetry s = 8 * p + m: p picks one of the six axis permutations, bit k of
+ * m negates coordinate k of the image. Index 0 is the identity. Shapes are
+ * small (a piece), so every operation here is a plain loop and a sort.
+ */
+#include "solver/poly.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const int perms[6][3] = {
+	{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0},
+};
+static const int perm_parity[6] = {1, -1, -1, 1, 1, -1};
+
+void poly_sym_apply(int s, const int in[3], int out[3])
+{
+	const int *p = perms[s / 8];
+	int m = s % 8;
+	for (int k = 0; k < 3; k++)
+		out[k] = (m >> k & 1) ? -in[p[k]] : in[p[k]];
+}
+
+bool poly_sym_proper(int s)
+{
+	int m = s % 8;
+	int neg = (m & 1) + (m >> 1 & 1) + (m >> 2 & 1);
+	int det = perm_parity[s / 8] * (neg % 2 ? -1 : 1);
+	return det > 0;
+}
+
+/* Find the symmetry that maps the unit vectors as observed: a symmetry is
+ * determined by its images of (1,2,3). */
+static int sym_find(const int img[3])
+{
+	for (int s = 0; s < POLY_NSYM; s++) {
+		int v[3] = {1, 2, 3}, o[3];
+		poly_sym_apply(s, v, o);
+		if (o[0] == img[0] && o[1] == img[1] && o[2] == img[2])
+			return s;
+	}
+	return -1;
+}
+
+int poly_sym_compose(int a, int b)
+{
+	int v[3] = {1, 2, 3}, t[3], o[3];
+	poly_sym_apply(a, v, t);
+	poly_sym_apply(b, t, o);
+	return sym_find(o);
+}
+
+int poly_sym_inverse(int s)
+{
+	for (int t = 0; t < POLY_NSYM; t++)
+		if (poly_sym_compose(s, t) == 0)
+			return t;
+	return -1;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Translate integer cells so each coordinate's minimum is 0, pack, sort. */
+static void normalise(const int (*c)[3], size_t n, uint32_t *out)
+{
+	int lo[3] = {c[0][0], c[0][1], c[0][2]};
+	for (size_t i = 1; i < n; i++)
+		for (int k = 0; k < 3; k++)
+			if (c[i][k] < lo[k])
+				lo[k] = c[i][k];
+	for (size_t i = 0; i < n; i++)
+		out[i] = poly_pack(c[i][0] - lo[0], c[i][1] - lo[1], c[i][2] - lo[2]);
+	qsort(out, n, sizeof *out, cmp_u32);
+}
+
+int poly_from_grid(const struct grid *g, struct shape *out)
+{
+	size_t n = grid_volume(g);
+	int (*c)[3] = malloc((n ? n : 1) * sizeof *c);
+	uint32_t *cells = malloc((n ? n : 1) * sizeof *cells);
+	if (!c || !cells) {
+		free(c);
+		free(cells);
+		return POLY_ENOMEM;
+	}
+	size_t k = 0;
+	for (int z = 0; z < g->nz; z++)
+		for (int y = 0; y < g->ny; y++)
+			for (int x = 0; x < g->nx; x++)
+				if (g->cells[grid_index(g, x, y, z)]) {
+					c[k][0] = x;
+					c[k][1] = y;
+					c[k][2] = z;
+					k++;
+				}
+	if (n)
+		normalise((const int (*)[3])c, n, cells);
+	free(c);
+	out->n = n;
+	out->cells = cells;
+	return POLY_OK;
+}
+
+int poly_transform(const struct shape *in, int s, struct shape *out)
+{
+	size_t n = in->n;
+	int (*c)[3] = malloc((n ? n : 1) * sizeof *c);
+	uint32_t *cells = malloc((n ? n : 1) * sizeof *cells);
+	if (!c || !cells) {
+		free(c);
+		free(cells);
+		return POLY_ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		int v[3] = {poly_x(in->cells[i]), poly_y(in->cells[i]),
+		            poly_z(in->cells[i])};
+		poly_sym_apply(s, v, c[i]);
+	}
+	if (n)
+		normalise((const int (*)[3])c, n, cells);
+	free(c);
+	out->n = n;
+	out->cells = cells;
+	return POLY_OK;
+}
+
+bool poly_equal(const struct shape *a, const struct shape *b)
+{
+	return a->n == b->n && (a->n == 0 ||
+	       memcmp(a->cells, b->cells, a->n * sizeof *a->cells) == 0);
+}
+
+static int shape_cmp(const struct shape *a, const struct shape *b)
+{
+	if (a->n != b->n)
+		return a->n < b->n ? -1 : 1;
+	for (size_t i = 0; i < a->n; i++)
+		if (a->cells[i] != b->cells[i])
+			return a->cells[i] < b->cells[i] ? -1 : 1;
+	return 0;
+}
+
+int poly_canonical(const struct shape *in, struct shape *out)
+{
+	struct shape best = {0, NULL};
+	for (int s = 0; s < POLY_NSYM; s++) {
+		if (!poly_sym_proper(s))
+			continue;
+		struct shape t;
+		if (poly_transform(in, s, &t) != POLY_OK) {
+			poly_shape_clear(&best);
+			return POLY_ENOMEM;
+		}
+		if (!best.cells || shape_cmp(&t, &best) < 0) {
+			poly_shape_clear(&best);
+			best = t;
+		} else {
+			poly_shape_clear(&t);
+		}
+	}
+	*out = best;
+	return POLY_OK;
+}
+
+int poly_orientations(const struct shape *in, struct shape **out, size_t *count)
+{
+	struct shape *o = calloc(24, sizeof *o);
+	if (!o)
+		return POLY_ENOMEM;
+	size_t k = 0;
+	for (int s = 0; s < POLY_NSYM; s++) {
+		if (!poly_sym_proper(s))
+			continue;
+		if (poly_transform(in, s, &o[k]) != POLY_OK) {
+			poly_shapes_free(o, k);
+			return POLY_ENOMEM;
+		}
+		bool dup = false;
+		for (size_t j = 0; j < k && !dup; j++)
+			dup = poly_equal(&o[j], &o[k]);
+		if (dup)
+			poly_shape_clear(&o[k]);
+		else
+			k++;
+	}
+	*out = o;
+	*count = k;
+	return POLY_OK;
+}
+
+void poly_shape_clear(struct shape *s)
+{
+	free(s->cells);
+	s->cells = NULL;
+	s->n = 0;
+}
+
+void poly_shapes_free(struct shape *s, size_t count)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < count; i++)
+		poly_shape_clear(&s[i]);
+	free(s);
+}

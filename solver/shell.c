@@ -1,0 +1,502 @@
+/*
+ * shell.c: six plates into a cube shell, by their borders.
+ *
+ * Face f lies on axis a = f / 2 at coordinate 0 (f even) or n-1 (f odd).
+ * Its frame (i, j) runs along the other two axes b < c in increasing order:
+ * frame cell (i, j) is the 3D cell with coordinate a fixed, b = i, c = j.
+ * A plate is placed by one of the 8 flat transforms T_t (t & 4: swap x and
+ * y; then t & 3 quarter turns (x, y) -> (n-1-y, x)), which is all of the
+ * square's symmetries, so handedness of frames never matters.
+ *
+ * Because frame coordinates are 3D coordinates, each side of a face frame
+ * lies along a cube edge with positions equal to the edge's free
+ * coordinate. A placed plate is four n-bit side masks (bit p = cell p of
+ * side: side 0 is j = 0, side 1 is i = n-1, side 2 is j = n-1, side 3 is
+ * i = 0). Edge interiors go into 12 edge masks, the 8 corners into a byte;
+ * a placement is legal when it sets no bit twice, and an edge (corner) is
+ * checked full once all its faces are placed.
+ */
+#include "solver/shell.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "solver/poly.h"
+
+#define SH_MAXN 64
+
+struct orient {
+	uint64_t side[4];
+};
+
+struct ptype {
+	unsigned count;      /* copies left to place */
+	int nor;             /* distinct orientations */
+	struct orient o[8];
+	int plate;           /* first plate of this type */
+};
+
+struct shell {
+	int n;
+	uint64_t inner;      /* bits 1..n-2 */
+	int edge[6][4];      /* edge of each side of each face */
+	int corner[6][4];    /* corner at frame (0,0), (n-1,0), (0,n-1), (n-1,n-1) */
+	uint64_t cdone[6];   /* corners complete after step d */
+	uint16_t edone[6];   /* edges complete after step d */
+	struct ptype type[6];
+	int ntypes;
+	int pin;             /* pinned type */
+	/* search state */
+	uint64_t ecover[12];
+	unsigned ccover;
+	int ctype[6], corient[6]; /* per step */
+	uint64_t W, assemblies, nodes;
+	const struct solve_opts *o;
+	bool stop_nodes, stop_sol;
+	const int *plate_piece; /* plate -> label - 1 for 'first' */
+	unsigned char *first;   /* n^3 labels or NULL */
+	bool want_first, oom;
+};
+
+static const int order[6] = {4, 0, 2, 1, 3, 5}; /* -Z -X -Y +X +Y +Z */
+
+static void face_cell(int n, int f, int i, int j, int c[3])
+{
+	int a = f / 2, b = a == 0 ? 1 : 0, cc = a == 2 ? 1 : 2;
+	c[a] = f % 2 ? n - 1 : 0;
+	c[b] = i;
+	c[cc] = j;
+}
+
+static int corner_id(int n, const int c[3])
+{
+	return (c[0] == n - 1) | (c[1] == n - 1) << 1 | (c[2] == n - 1) << 2;
+}
+
+/* The edge through two cells that differ in one coordinate only. */
+static int edge_id(int n, const int p[3], const int q[3])
+{
+	int e = p[0] != q[0] ? 0 : p[1] != q[1] ? 1 : 2;
+	int u = e == 0 ? 1 : 0, v = e == 2 ? 1 : 2;
+	return e * 4 + (p[u] == n - 1) + 2 * (p[v] == n - 1);
+}
+
+static void setup_geometry(struct shell *s)
+{
+	int n = s->n;
+	s->inner = (n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1) &
+	           ~(uint64_t)1 & ~((uint64_t)1 << (n - 1));
+	/* side k: two cells of it, at positions 1 and 2 of the side */
+	for (int f = 0; f < 6; f++) {
+		int p[3], q[3];
+		face_cell(n, f, 1, 0, p); face_cell(n, f, 2, 0, q);
+		s->edge[f][0] = edge_id(n, p, q);
+		face_cell(n, f, n - 1, 1, p); face_cell(n, f, n - 1, 2, q);
+		s->edge[f][1] = edge_id(n, p, q);
+		face_cell(n, f, 1, n - 1, p); face_cell(n, f, 2, n - 1, q);
+		s->edge[f][2] = edge_id(n, p, q);
+		face_cell(n, f, 0, 1, p); face_cell(n, f, 0, 2, q);
+		s->edge[f][3] = edge_id(n, p, q);
+		int ij[4][2] = {{0, 0}, {n - 1, 0}, {0, n - 1}, {n - 1, n - 1}};
+		for (int k = 0; k < 4; k++) {
+			face_cell(n, f, ij[k][0], ij[k][1], p);
+			s->corner[f][k] = corner_id(n, p);
+		}
+	}
+	int ecount[12] = {0}, ccount[8] = {0};
+	for (int d = 0; d < 6; d++) {
+		int f = order[d];
+		s->edone[d] = 0;
+		s->cdone[d] = 0;
+		for (int k = 0; k < 4; k++) {
+			if (++ecount[s->edge[f][k]] == 2)
+				s->edone[d] |= (uint16_t)(1u << s->edge[f][k]);
+			if (++ccount[s->corner[f][k]] == 3)
+				s->cdone[d] |= 1u << s->corner[f][k];
+		}
+	}
+}
+
+/* Side masks of plate 'pl' under transform t. */
+static void orient_plate(int n, const unsigned char *pl, int t, struct orient *o)
+{
+	memset(o, 0, sizeof *o);
+	for (int y = 0; y < n; y++)
+		for (int x = 0; x < n; x++) {
+			if ((y != 0 && y != n - 1 && x != 0 && x != n - 1) ||
+			    !pl[x + n * y])
+				continue;
+			int i = x, j = y;
+			if (t & 4) {
+				i = y;
+				j = x;
+			}
+			for (int r = 0; r < (t & 3); r++) {
+				int ni = n - 1 - j;
+				j = i;
+				i = ni;
+			}
+			if (j == 0) o->side[0] |= (uint64_t)1 << i;
+			if (i == n - 1) o->side[1] |= (uint64_t)1 << j;
+			if (j == n - 1) o->side[2] |= (uint64_t)1 << i;
+			if (i == 0) o->side[3] |= (uint64_t)1 << j;
+		}
+}
+
+static int orient_cmp(const struct orient *a, const struct orient *b)
+{
+	for (int k = 0; k < 4; k++)
+		if (a->side[k] != b->side[k])
+			return a->side[k] < b->side[k] ? -1 : 1;
+	return 0;
+}
+
+/* Group the plates into types (congruent plates: one type). */
+static void make_types(struct shell *s, const unsigned char *const plates[6])
+{
+	struct orient all[6][8], canon[6];
+	for (int p = 0; p < 6; p++) {
+		for (int t = 0; t < 8; t++) {
+			orient_plate(s->n, plates[p], t, &all[p][t]);
+			if (t == 0 || orient_cmp(&all[p][t], &canon[p]) < 0)
+				canon[p] = all[p][t];
+		}
+		int k = 0;
+		while (k < s->ntypes &&
+		       orient_cmp(&canon[s->type[k].plate], &canon[p]) != 0)
+			k++;
+		if (k < s->ntypes) {
+			s->type[k].count++;
+			continue;
+		}
+		struct ptype *ty = &s->type[s->ntypes++];
+		ty->count = 1;
+		ty->plate = p;
+		ty->nor = 0;
+		for (int t = 0; t < 8; t++) {
+			bool dup = false;
+			for (int u = 0; u < ty->nor && !dup; u++)
+				dup = orient_cmp(&ty->o[u], &all[p][t]) == 0;
+			if (!dup)
+				ty->o[ty->nor++] = all[p][t];
+		}
+	}
+}
+
+/* Whether cell (i, j) of a face frame is covered by orientation o. */
+static bool covers(int n, const struct orient *o, int i, int j)
+{
+	if (j == 0) return o->side[0] >> i & 1;
+	if (j == n - 1) return o->side[2] >> i & 1;
+	if (i == 0) return o->side[3] >> j & 1;
+	if (i == n - 1) return o->side[1] >> j & 1;
+	return true;
+}
+
+/* Label the cube with the current assembly: lab = type + 1, reg = face. */
+static void label_cube(const struct shell *s, unsigned char *lab,
+                       unsigned char *reg)
+{
+	int n = s->n;
+	for (int d = 0; d < 6; d++) {
+		int f = order[d];
+		const struct orient *o = &s->type[s->ctype[d]].o[s->corient[d]];
+		for (int j = 0; j < n; j++)
+			for (int i = 0; i < n; i++) {
+				if (!covers(n, o, i, j))
+					continue;
+				int c[3];
+				face_cell(n, f, i, j, c);
+				size_t at = (size_t)c[0] + (size_t)n * (c[1] + (size_t)n * c[2]);
+				lab[at] = (unsigned char)(s->ctype[d] + 1);
+				if (reg)
+					reg[at] = (unsigned char)f;
+			}
+	}
+}
+
+/* |Stab_G(y)| for the current assembly y, testing the symmetries that keep
+ * the pinned face -Z in place (the only candidates: see solve.c). */
+static uint64_t stabiliser(struct shell *s)
+{
+	int n = s->n;
+	size_t cells = (size_t)n * n * n;
+	unsigned char *lab = calloc(cells, 1), *reg = calloc(cells, 1);
+	if (!lab || !reg) {
+		free(lab);
+		free(reg);
+		s->oom = true;
+		return 1;
+	}
+	label_cube(s, lab, reg);
+	uint64_t stab = 1;
+	for (int g = 1; g < POLY_NSYM; g++) {
+		int e[3] = {0, 0, 1}, ge[3];
+		poly_sym_apply(g, e, ge);
+		if (ge[0] != 0 || ge[1] != 0 || ge[2] != 1)
+			continue;
+		int map[6] = {-1, -1, -1, -1, -1, -1};
+		bool ok = true;
+		for (size_t at = 0; at < cells && ok; at++) {
+			if (!lab[at])
+				continue;
+			int c[3] = {(int)(at % n), (int)(at / n % n), (int)(at / n / n)};
+			int d[3];
+			poly_sym_apply(g, c, d);
+			for (int k = 0; k < 3; k++)
+				if (d[k] < 0)
+					d[k] += n - 1;
+			size_t bt = (size_t)d[0] + (size_t)n * (d[1] + (size_t)n * d[2]);
+			if (lab[bt] != lab[at]) {
+				ok = false;
+				break;
+			}
+			if (map[reg[at]] < 0)
+				map[reg[at]] = reg[bt];
+			else if (map[reg[at]] != reg[bt])
+				ok = false;
+		}
+		stab += ok;
+	}
+	free(lab);
+	free(reg);
+	return stab;
+}
+
+static void found(struct shell *s)
+{
+	uint64_t orbit = 6 * (uint64_t)s->type[s->pin].nor;
+	uint64_t stab = s->type[s->pin].nor == 8 ? 1 : stabiliser(s);
+	s->assemblies += orbit;
+	s->W += orbit * stab;
+	if (s->want_first && !s->first && !s->oom) {
+		int n = s->n;
+		unsigned char *lab = calloc((size_t)n * n * n, 1);
+		if (!lab) {
+			s->oom = true;
+			return;
+		}
+		label_cube(s, lab, NULL);
+		for (size_t at = 0; at < (size_t)n * n * n; at++)
+			if (lab[at])
+				lab[at] = (unsigned char)(s->plate_piece[s->type[lab[at] - 1].plate] + 1);
+		s->first = lab;
+	}
+	if (s->o->max_solutions && s->W / 48 >= s->o->max_solutions)
+		s->stop_sol = true;
+}
+
+static void search(struct shell *s, int d)
+{
+	if (d == 6) {
+		found(s);
+		return;
+	}
+	int f = order[d];
+	const int *edge = s->edge[f], *corner = s->corner[f];
+	int n = s->n;
+	for (int t = 0; t < s->ntypes; t++) {
+		struct ptype *ty = &s->type[t];
+		if (!ty->count)
+			continue;
+		int nor = (d == 0) ? 1 : ty->nor;
+		for (int k = 0; k < nor; k++) {
+			if (s->o->max_nodes && s->nodes >= s->o->max_nodes) {
+				s->stop_nodes = true;
+				return;
+			}
+			s->nodes++;
+			const struct orient *o = &ty->o[k];
+			uint64_t old[4];
+			bool ok = true;
+			for (int q = 0; q < 4 && ok; q++) {
+				uint64_t m = o->side[q] & s->inner;
+				old[q] = s->ecover[edge[q]];
+				ok = !(old[q] & m);
+			}
+			if (!ok)
+				continue;
+			unsigned cm = (unsigned)((o->side[0] & 1) << corner[0] |
+			              (o->side[0] >> (n - 1) & 1) << corner[1] |
+			              (o->side[2] & 1) << corner[2] |
+			              (o->side[2] >> (n - 1) & 1) << corner[3]);
+			if (s->ccover & cm)
+				continue;
+			unsigned oldc = s->ccover;
+			s->ccover |= cm;
+			for (int q = 0; q < 4; q++)
+				s->ecover[edge[q]] |= o->side[q] & s->inner;
+			ok = (s->ccover & s->cdone[d]) == s->cdone[d];
+			for (int q = 0; q < 4 && ok; q++)
+				if (s->edone[d] >> edge[q] & 1)
+					ok = s->ecover[edge[q]] == s->inner;
+			if (ok) {
+				ty->count--;
+				s->ctype[d] = t;
+				s->corient[d] = k;
+				search(s, d + 1);
+				ty->count++;
+			}
+			for (int q = 3; q >= 0; q--)
+				s->ecover[edge[q]] = old[q];
+			s->ccover = oldc;
+			if (s->stop_nodes || s->stop_sol || s->oom)
+				return;
+		}
+		if (d == 0)
+			break; /* only the pinned type goes first */
+	}
+}
+
+static int run(int n, const unsigned char *const plates[6], const int *plate_piece,
+               const struct solve_opts *o, struct solve_result *out)
+{
+	struct shell *s = calloc(1, sizeof *s);
+	if (!s)
+		return SOLVE_ENOMEM;
+	s->n = n;
+	s->o = o;
+	s->plate_piece = plate_piece;
+	s->want_first = o->keep_first;
+	setup_geometry(s);
+	make_types(s, plates);
+	/* Pin a single-copy plate with the most distinct orientations. */
+	s->pin = -1;
+	for (int t = 0; t < s->ntypes; t++)
+		if (s->type[t].count == 1 &&
+		    (s->pin < 0 || s->type[t].nor > s->type[s->pin].nor))
+			s->pin = t;
+	if (s->pin < 0) {
+		free(s);
+		return SHELL_NOT_SHELL;
+	}
+	/* The pinned type is tried first at step 0. */
+	struct ptype tmp = s->type[0];
+	s->type[0] = s->type[s->pin];
+	s->type[s->pin] = tmp;
+	s->pin = 0;
+	search(s, 0);
+	if (s->oom) {
+		free(s->first);
+		free(s);
+		return SOLVE_ENOMEM;
+	}
+	struct solve_result r = {
+		.solutions = s->W / 48,
+		.assemblies = s->assemblies,
+		.nodes = s->nodes,
+		.complete = !s->stop_nodes && !s->stop_sol,
+		.stop = s->stop_nodes ? SOLVE_MAX_NODES
+		      : s->stop_sol ? SOLVE_MAX_SOLUTIONS : SOLVE_DONE,
+		.group_order = 48,
+		.mirror_closed = true,
+		.fast_path = true,
+		.first = s->first,
+	};
+	*out = r;
+	free(s);
+	return SOLVE_OK;
+}
+
+/* Whether six n x n plates meet the conditions in shell.h. */
+static bool plates_ok(int n, const unsigned char *const plates[6])
+{
+	if (n < 4 || n > SH_MAXN)
+		return false;
+	for (int p = 0; p < 6; p++) {
+		const unsigned char *pl = plates[p];
+		bool side[4] = {false, false, false, false};
+		for (int y = 0; y < n; y++)
+			for (int x = 0; x < n; x++) {
+				bool in = y > 0 && y < n - 1 && x > 0 && x < n - 1;
+				if (in && !pl[x + n * y])
+					return false;
+				if (!pl[x + n * y])
+					continue;
+				side[0] |= y == 0;
+				side[1] |= x == n - 1;
+				side[2] |= y == n - 1;
+				side[3] |= x == 0;
+			}
+		if (!side[0] || !side[1] || !side[2] || !side[3])
+			return false;
+	}
+	return true;
+}
+
+int shell_count(int n, const unsigned char *const plates[6],
+                const struct solve_opts *o, struct solve_result *out)
+{
+	if (!plates_ok(n, plates))
+		return SHELL_NOT_SHELL;
+	int ident[6] = {0, 1, 2, 3, 4, 5};
+	return run(n, plates, ident, o, out);
+}
+
+int shell_solve(const struct puzzle *p, const struct solve_opts *o,
+                struct solve_result *out)
+{
+	const struct grid *g = &p->goal;
+	int n = g->nx;
+	if (n < 4 || n > SH_MAXN || g->ny != n || g->nz != n)
+		return SHELL_NOT_SHELL;
+	for (int z = 0; z < n; z++)
+		for (int y = 0; y < n; y++)
+			for (int x = 0; x < n; x++) {
+				bool sh = x == 0 || y == 0 || z == 0 || x == n - 1 ||
+				          y == n - 1 || z == n - 1;
+				if (g->cells[grid_index(g, x, y, z)] != sh)
+					return SHELL_NOT_SHELL;
+			}
+	unsigned total = 0;
+	for (size_t i = 0; i < p->npieces; i++) {
+		total += p->pieces[i].count;
+		if (total > 6)
+			return SHELL_NOT_SHELL;
+	}
+	if (total != 6)
+		return SHELL_NOT_SHELL;
+	unsigned char *buf = malloc((size_t)6 * n * n);
+	if (!buf)
+		return SOLVE_ENOMEM;
+	const unsigned char *plates[6];
+	int piece_of[6], k = 0;
+	int rc = SOLVE_OK;
+	for (size_t i = 0; i < p->npieces && rc == SOLVE_OK; i++) {
+		const struct grid *s = &p->pieces[i].shape;
+		/* the two axes of length n, in order; the third of length 1 */
+		int d[3] = {s->nx, s->ny, s->nz}, u = -1, v = -1, flat = 0;
+		for (int a = 0; a < 3; a++) {
+			if (d[a] == 1 && !flat)
+				flat = 1;
+			else if (d[a] == n && u < 0)
+				u = a;
+			else if (d[a] == n && v < 0)
+				v = a;
+			else
+				rc = SHELL_NOT_SHELL;
+		}
+		if (rc != SOLVE_OK || u < 0 || v < 0 || !flat) {
+			rc = SHELL_NOT_SHELL;
+			break;
+		}
+		unsigned char *pl = buf + (size_t)k * n * n;
+		for (int b = 0; b < n; b++)
+			for (int a = 0; a < n; a++) {
+				int c[3] = {0, 0, 0};
+				c[u] = a;
+				c[v] = b;
+				pl[a + n * b] = s->cells[grid_index(s, c[0], c[1], c[2])];
+			}
+		for (unsigned cpy = 0; cpy < p->pieces[i].count; cpy++) {
+			plates[k] = pl;
+			piece_of[k++] = (int)i;
+		}
+	}
+	if (rc == SOLVE_OK) {
+		rc = plates_ok(n, plates) ? run(n, plates, piece_of, o, out)
+		                          : SHELL_NOT_SHELL;
+	}
+	free(buf);
+	return rc;
+}

@@ -1,0 +1,75 @@
+/*
+ * solve.h: solve and count a polycube packing puzzle (DESIGN.md §2).
+ *
+ * An assembly places every piece (one of the 24 proper rotations plus a
+ * translation) so the pieces cover the goal exactly; identical pieces are
+ * interchangeable. 'assemblies' counts them with the goal held fixed.
+ * 'solutions' counts them up to the goal's symmetry group G: the proper
+ * rotations mapping the goal onto itself, plus the improper ones when the
+ * piece multiset is mirror-closed.
+ *
+ * How: every placement of every piece type becomes a row of an exact cover
+ * problem (xc.h). To avoid finding each solution |G| times, one piece type P
+ * with a single copy is pinned: only one placement per orbit of P's
+ * placements under H = {g in G : g maps type P to itself} is kept. A cover
+ * y with P at representative r then stands for |H r| assemblies and adds
+ * |H r| * |Stab_G(y)| / |G| solutions; summed over all covers found this is
+ * exact (the proof is in solve.c). Six-plate cube shells take a faster
+ * exact path (shell.c) with the same counts.
+ *
+ * Ownership: solve_result owns 'first'; solve_result_clear() frees it.
+ * Errors: SOLVE_ENOMEM, SOLVE_ETOOBIG (more rows or nodes than fit in
+ * memory limits). A search stopped by a limit is a result (complete ==
+ * false), not an error.
+ */
+#ifndef CUBEGEN_SOLVE_H
+#define CUBEGEN_SOLVE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "solver/puz.h"
+
+enum solve_status { SOLVE_OK = 0, SOLVE_ENOMEM, SOLVE_ETOOBIG };
+
+/* Rows (placements) in one exact cover problem, at most: bounds memory to
+ * a few hundred megabytes whatever the file asks. */
+#define SOLVE_MAX_ROWS 4000000u
+
+struct solve_opts {
+	uint64_t max_solutions; /* stop once this many are found; 0: no limit */
+	uint64_t max_nodes;     /* search nodes at most; 0: no limit */
+	bool generic;           /* never take the shell fast path (tests) */
+	bool keep_first;        /* fill solve_result.first */
+};
+
+enum solve_stop {
+	SOLVE_DONE,          /* the search is complete */
+	SOLVE_MAX_SOLUTIONS, /* max_solutions were found */
+	SOLVE_MAX_NODES,     /* the node budget ran out */
+};
+
+struct solve_result {
+	uint64_t solutions;  /* distinct solutions (a lower bound if !complete) */
+	uint64_t assemblies; /* assemblies with the goal fixed (likewise) */
+	uint64_t nodes;      /* search nodes: placements tried */
+	bool complete;       /* the search finished */
+	enum solve_stop stop;
+	char why[160];       /* when no search was needed: why no solution */
+	int group_order;     /* |G| */
+	bool mirror_closed;  /* whether improper symmetries count */
+	bool fast_path;      /* whether the shell path answered */
+	uint64_t rows;       /* placements given to the search */
+	/* The first assembly found: goal-grid sized (nx*ny*nz), 0 outside the
+	 * goal, else 1 + the index in puzzle.pieces of the piece there. NULL
+	 * unless keep_first and a solution was found. Owned. */
+	unsigned char *first;
+};
+
+/* Solve 'p'. '*out' is filled on success (SOLVE_OK). */
+int solve_puzzle(const struct puzzle *p, const struct solve_opts *o,
+                 struct solve_result *out);
+void solve_result_clear(struct solve_result *r);
+const char *solve_strerror(int status);
+
+#endif
