@@ -29,11 +29,16 @@ struct orient {
 	uint64_t side[4];
 };
 
+#define SH_MAXPLACE 72 /* 8 turns times 9 shifts */
+
 struct ptype {
 	unsigned count;      /* copies left to place */
-	int nor;             /* distinct orientations */
-	struct orient o[8];
+	int nor;             /* distinct placements on a face */
+	struct orient o[SH_MAXPLACE];
 	int plate;           /* first plate of this type */
+	int nrep;            /* placements up to the face's 8 symmetries */
+	int rep[SH_MAXPLACE];   /* one placement per orbit */
+	int orbit[SH_MAXPLACE]; /* its orbit's size (8 / its stabiliser) */
 };
 
 struct shell {
@@ -50,6 +55,7 @@ struct shell {
 	uint64_t ecover[12];
 	unsigned ccover;
 	int ctype[6], corient[6]; /* per step */
+	int pin_orbit;       /* orbit size of the pinned placement in use */
 	uint64_t W, assemblies, nodes;
 	const struct solve_opts *o;
 	bool stop_nodes, stop_sol;
@@ -117,30 +123,47 @@ static void setup_geometry(struct shell *s)
 	}
 }
 
-/* Side masks of plate 'pl' under transform t. */
-static void orient_plate(int n, const unsigned char *pl, int t, struct orient *o)
+/* The square's symmetry t on frame cell (x, y): if t & 4 swap x and y,
+ * then t & 3 quarter turns (x, y) -> (n-1-y, x). */
+static void d4(int n, int t, int x, int y, int *i, int *j)
 {
-	memset(o, 0, sizeof *o);
-	for (int y = 0; y < n; y++)
-		for (int x = 0; x < n; x++) {
-			if ((y != 0 && y != n - 1 && x != 0 && x != n - 1) ||
-			    !pl[x + n * y])
-				continue;
-			int i = x, j = y;
-			if (t & 4) {
-				i = y;
-				j = x;
-			}
-			for (int r = 0; r < (t & 3); r++) {
-				int ni = n - 1 - j;
-				j = i;
-				i = ni;
-			}
-			if (j == 0) o->side[0] |= (uint64_t)1 << i;
-			if (i == n - 1) o->side[1] |= (uint64_t)1 << j;
-			if (j == n - 1) o->side[2] |= (uint64_t)1 << i;
-			if (i == 0) o->side[3] |= (uint64_t)1 << j;
-		}
+	if (t & 4) {
+		int tmp = x;
+		x = y;
+		y = tmp;
+	}
+	for (int r = 0; r < (t & 3); r++) {
+		int nx = n - 1 - y;
+		y = x;
+		x = nx;
+	}
+	*i = x;
+	*j = y;
+}
+
+/* The inverse of d4(n, t, ...). */
+static void d4_inv(int n, int t, int i, int j, int *x, int *y)
+{
+	for (int r = 0; r < (t & 3); r++) {
+		int ni = j;
+		j = n - 1 - i;
+		i = ni;
+	}
+	if (t & 4) {
+		int tmp = i;
+		i = j;
+		j = tmp;
+	}
+	*x = i;
+	*y = j;
+}
+
+static void add_cell(struct orient *o, int n, int i, int j)
+{
+	if (j == 0) o->side[0] |= (uint64_t)1 << i;
+	if (i == n - 1) o->side[1] |= (uint64_t)1 << j;
+	if (j == n - 1) o->side[2] |= (uint64_t)1 << i;
+	if (i == 0) o->side[3] |= (uint64_t)1 << j;
 }
 
 static int orient_cmp(const struct orient *a, const struct orient *b)
@@ -151,35 +174,135 @@ static int orient_cmp(const struct orient *a, const struct orient *b)
 	return 0;
 }
 
-/* Group the plates into types (congruent plates: one type). */
+static int orient_find(const struct orient *o, int count, const struct orient *q)
+{
+	for (int k = 0; k < count; k++)
+		if (orient_cmp(&o[k], q) == 0)
+			return k;
+	return -1;
+}
+
+/* Every distinct placement of plate 'pl' on a face: a turn t and a shift
+ * that keep it on the face and cover the face's centre (which only this
+ * plate can cover). A plate whose cells reach all four sides has exactly
+ * its unshifted turns; one with an empty side may also sit one cell over.
+ * Returns the count, filling out[]. */
+static int placements(int n, const unsigned char *pl, struct orient *out)
+{
+	int x0 = n, x1 = -1, y0 = n, y1 = -1;
+	bool centre = true;
+	for (int y = 0; y < n; y++)
+		for (int x = 0; x < n; x++) {
+			bool in = x > 0 && y > 0 && x < n - 1 && y < n - 1;
+			if (!pl[x + n * y]) {
+				centre &= !in;
+				continue;
+			}
+			if (x < x0) x0 = x;
+			if (x > x1) x1 = x;
+			if (y < y0) y0 = y;
+			if (y > y1) y1 = y;
+		}
+	int k = 0;
+	for (int t = 0; t < 8; t++) {
+		int a0, b0, a1, b1;
+		d4(n, t, x0, y0, &a0, &b0);
+		d4(n, t, x1, y1, &a1, &b1);
+		int ilo = a0 < a1 ? a0 : a1, ihi = a0 < a1 ? a1 : a0;
+		int jlo = b0 < b1 ? b0 : b1, jhi = b0 < b1 ? b1 : b0;
+		for (int dy = -jlo; dy <= n - 1 - jhi; dy++)
+			for (int dx = -ilo; dx <= n - 1 - ihi; dx++) {
+				bool shifted = dx || dy, ok = true;
+				/* Unshifted, the stored centre lands on the face's. */
+				if (shifted || !centre)
+					for (int j = 1; j < n - 1 && ok; j++)
+						for (int i = 1; i < n - 1 && ok; i++) {
+							int x, y;
+							d4_inv(n, t, i - dx, j - dy, &x, &y);
+							ok = x >= 0 && y >= 0 && x < n && y < n &&
+							     pl[x + n * y];
+						}
+				if (!ok)
+					continue;
+				struct orient o;
+				memset(&o, 0, sizeof o);
+				for (int y = 0; y < n; y++)
+					for (int x = 0; x < n; x++) {
+						/* unshifted, only border cells reach the border */
+						if (!shifted && y > 0 && y < n - 1 && x > 0 &&
+						    x < n - 1)
+							x = n - 1;
+						if (!pl[x + n * y])
+							continue;
+						int i, j;
+						d4(n, t, x, y, &i, &j);
+						add_cell(&o, n, i + dx, j + dy);
+					}
+				if (orient_find(out, k, &o) < 0)
+					out[k++] = o;
+			}
+	}
+	return k;
+}
+
+/* Orbits of a type's placements under the face's 8 symmetries. */
+static void orbits(int n, struct ptype *ty)
+{
+	bool seen[SH_MAXPLACE] = {false};
+	ty->nrep = 0;
+	for (int k = 0; k < ty->nor; k++) {
+		if (seen[k])
+			continue;
+		int size = 0;
+		for (int g = 0; g < 8; g++) {
+			struct orient img;
+			memset(&img, 0, sizeof img);
+			for (int q = 0; q < 4; q++)
+				for (int p = 0; p < n; p++) {
+					if (!(ty->o[k].side[q] >> p & 1))
+						continue;
+					int i = q == 0 ? p : q == 1 ? n - 1 : q == 2 ? p : 0;
+					int j = q == 0 ? 0 : q == 1 ? p : q == 2 ? n - 1 : p;
+					int a, b;
+					d4(n, g, i, j, &a, &b);
+					add_cell(&img, n, a, b);
+				}
+			int m = orient_find(ty->o, ty->nor, &img);
+			if (m >= 0 && !seen[m]) {
+				seen[m] = true;
+				size++;
+			}
+		}
+		ty->rep[ty->nrep] = k;
+		ty->orbit[ty->nrep++] = size;
+	}
+}
+
+static int orient_qcmp(const void *a, const void *b)
+{
+	return orient_cmp(a, b);
+}
+
+/* Group the plates into types (congruent plates: one type). Two plates
+ * are congruent exactly when their sets of placements on a face agree. */
 static void make_types(struct shell *s, const unsigned char *const plates[6])
 {
-	struct orient all[6][8], canon[6];
 	for (int p = 0; p < 6; p++) {
-		for (int t = 0; t < 8; t++) {
-			orient_plate(s->n, plates[p], t, &all[p][t]);
-			if (t == 0 || orient_cmp(&all[p][t], &canon[p]) < 0)
-				canon[p] = all[p][t];
-		}
+		struct ptype *ty = &s->type[s->ntypes];
+		ty->nor = placements(s->n, plates[p], ty->o);
+		qsort(ty->o, (size_t)ty->nor, sizeof ty->o[0], orient_qcmp);
 		int k = 0;
-		while (k < s->ntypes &&
-		       orient_cmp(&canon[s->type[k].plate], &canon[p]) != 0)
+		while (k < s->ntypes && !(s->type[k].nor == ty->nor &&
+		       memcmp(s->type[k].o, ty->o, (size_t)ty->nor * sizeof ty->o[0]) == 0))
 			k++;
 		if (k < s->ntypes) {
 			s->type[k].count++;
 			continue;
 		}
-		struct ptype *ty = &s->type[s->ntypes++];
 		ty->count = 1;
 		ty->plate = p;
-		ty->nor = 0;
-		for (int t = 0; t < 8; t++) {
-			bool dup = false;
-			for (int u = 0; u < ty->nor && !dup; u++)
-				dup = orient_cmp(&ty->o[u], &all[p][t]) == 0;
-			if (!dup)
-				ty->o[ty->nor++] = all[p][t];
-		}
+		orbits(s->n, ty);
+		s->ntypes++;
 	}
 }
 
@@ -265,8 +388,8 @@ static uint64_t stabiliser(struct shell *s)
 
 static void found(struct shell *s)
 {
-	uint64_t orbit = 6 * (uint64_t)s->type[s->pin].nor;
-	uint64_t stab = s->type[s->pin].nor == 8 ? 1 : stabiliser(s);
+	uint64_t orbit = 6 * (uint64_t)s->pin_orbit;
+	uint64_t stab = s->pin_orbit == 8 ? 1 : stabiliser(s);
 	s->assemblies += orbit;
 	s->W += orbit * stab;
 	if (s->want_first && !s->first && !s->oom) {
@@ -299,8 +422,14 @@ static void search(struct shell *s, int d)
 		struct ptype *ty = &s->type[t];
 		if (!ty->count)
 			continue;
-		int nor = (d == 0) ? 1 : ty->nor;
-		for (int k = 0; k < nor; k++) {
+		/* The pinned type goes first, at one placement per orbit. */
+		int nor = (d == 0) ? ty->nrep : ty->nor;
+		for (int kk = 0; kk < nor; kk++) {
+			int k = kk;
+			if (d == 0) {
+				k = ty->rep[kk];
+				s->pin_orbit = ty->orbit[kk];
+			}
 			if (s->o->max_nodes && s->nodes >= s->o->max_nodes) {
 				s->stop_nodes = true;
 				return;
@@ -351,6 +480,8 @@ static void search(struct shell *s, int d)
 static int run(int n, const unsigned char *const plates[6], const int *plate_piece,
                const struct solve_opts *o, struct solve_result *out)
 {
+	if (o->no_pin)
+		return SHELL_NOT_SHELL; /* this path always pins a plate */
 	struct shell *s = calloc(1, sizeof *s);
 	if (!s)
 		return SOLVE_ENOMEM;
@@ -360,11 +491,11 @@ static int run(int n, const unsigned char *const plates[6], const int *plate_pie
 	s->want_first = o->keep_first;
 	setup_geometry(s);
 	make_types(s, plates);
-	/* Pin a single-copy plate with the most distinct orientations. */
+	/* Pin the single-copy plate with the fewest placement orbits. */
 	s->pin = -1;
 	for (int t = 0; t < s->ntypes; t++)
-		if (s->type[t].count == 1 &&
-		    (s->pin < 0 || s->type[t].nor > s->type[s->pin].nor))
+		if (s->type[t].count == 1 && s->type[t].nor > 0 &&
+		    (s->pin < 0 || s->type[t].nrep < s->type[s->pin].nrep))
 			s->pin = t;
 	if (s->pin < 0) {
 		free(s);
@@ -398,27 +529,23 @@ static int run(int n, const unsigned char *const plates[6], const int *plate_pie
 	return SOLVE_OK;
 }
 
-/* Whether six n x n plates meet the conditions in shell.h. */
+/* Whether six n x n plates meet the conditions in shell.h: each holds a
+ * full (n-2) x (n-2) block somewhere, so it can only lie on a face. */
 static bool plates_ok(int n, const unsigned char *const plates[6])
 {
 	if (n < 4 || n > SH_MAXN)
 		return false;
 	for (int p = 0; p < 6; p++) {
-		const unsigned char *pl = plates[p];
-		bool side[4] = {false, false, false, false};
-		for (int y = 0; y < n; y++)
-			for (int x = 0; x < n; x++) {
-				bool in = y > 0 && y < n - 1 && x > 0 && x < n - 1;
-				if (in && !pl[x + n * y])
-					return false;
-				if (!pl[x + n * y])
-					continue;
-				side[0] |= y == 0;
-				side[1] |= x == n - 1;
-				side[2] |= y == n - 1;
-				side[3] |= x == 0;
+		bool found = false;
+		for (int oy = 0; oy <= 2 && !found; oy++)
+			for (int ox = 0; ox <= 2 && !found; ox++) {
+				bool full = true;
+				for (int y = oy; y < oy + n - 2 && full; y++)
+					for (int x = ox; x < ox + n - 2 && full; x++)
+						full = plates[p][x + n * y];
+				found = full;
 			}
-		if (!side[0] || !side[1] || !side[2] || !side[3])
+		if (!found)
 			return false;
 	}
 	return true;
@@ -464,25 +591,21 @@ int shell_solve(const struct puzzle *p, const struct solve_opts *o,
 	int rc = SOLVE_OK;
 	for (size_t i = 0; i < p->npieces && rc == SOLVE_OK; i++) {
 		const struct grid *s = &p->pieces[i].shape;
-		/* the two axes of length n, in order; the third of length 1 */
-		int d[3] = {s->nx, s->ny, s->nz}, u = -1, v = -1, flat = 0;
-		for (int a = 0; a < 3; a++) {
-			if (d[a] == 1 && !flat)
-				flat = 1;
-			else if (d[a] == n && u < 0)
-				u = a;
-			else if (d[a] == n && v < 0)
-				v = a;
-			else
-				rc = SHELL_NOT_SHELL;
-		}
-		if (rc != SOLVE_OK || u < 0 || v < 0 || !flat) {
+		/* a flat piece: one axis of length 1, the other two (u < v) at
+		 * most n long, embedded in an n x n bitmap at the origin */
+		int d[3] = {s->nx, s->ny, s->nz}, flat = -1;
+		for (int a = 2; a >= 0; a--)
+			if (d[a] == 1)
+				flat = a;
+		int u = flat == 0 ? 1 : 0, v = flat == 2 ? 1 : 2;
+		if (flat < 0 || d[u] > n || d[v] > n) {
 			rc = SHELL_NOT_SHELL;
 			break;
 		}
 		unsigned char *pl = buf + (size_t)k * n * n;
-		for (int b = 0; b < n; b++)
-			for (int a = 0; a < n; a++) {
+		memset(pl, 0, (size_t)n * n);
+		for (int b = 0; b < d[v]; b++)
+			for (int a = 0; a < d[u]; a++) {
 				int c[3] = {0, 0, 0};
 				c[u] = a;
 				c[v] = b;

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "solver/bb.h"
 #include "solver/poly.h"
 #include "solver/shell.h"
 #include "solver/xc.h"
@@ -424,7 +425,7 @@ static int choose_pin(struct solver *s)
 	double best = 0;
 	for (size_t t = 0; t < s->ntypes; t++) {
 		const struct type *ty = &s->types[t];
-		if (ty->count != 1 || ty->nrows == 0)
+		if (ty->count != 1 || ty->nrows == 0 || s->o->no_pin)
 			continue;
 		int nh = 0;
 		for (int k = 0; k < s->ng; k++)
@@ -553,7 +554,100 @@ static bool visit(void *ctx, const size_t *xrows, size_t n)
 	return true;
 }
 
-static int run_search(struct solver *s)
+/* The fill order for the bitboard: along the goal's longest axis last,
+ * so the front of filled cells stays small (a cross-section). */
+static void fill_order(const struct solver *s, unsigned *rank)
+{
+	int ext[3], ax[3] = {0, 1, 2};
+	for (int k = 0; k < 3; k++)
+		ext[k] = s->gmax[k] - s->gmin[k];
+	/* ax[2]: longest axis (slowest), ax[0]: shortest (fastest) */
+	for (int i = 0; i < 3; i++)
+		for (int j = i + 1; j < 3; j++)
+			if (ext[ax[j]] < ext[ax[i]]) {
+				int t = ax[i];
+				ax[i] = ax[j];
+				ax[j] = t;
+			}
+	size_t idx[64];
+	long key[64];
+	for (size_t i = 0; i < s->V; i++) {
+		int c[3];
+		goal_coords(s, i, c);
+		key[i] = ((long)c[ax[2]] * 256 + c[ax[1]]) * 256 + c[ax[0]];
+		idx[i] = i;
+	}
+	for (size_t i = 1; i < s->V; i++)
+		for (size_t j = i; j > 0 && key[idx[j - 1]] > key[idx[j]]; j--) {
+			size_t t = idx[j];
+			idx[j] = idx[j - 1];
+			idx[j - 1] = t;
+		}
+	for (size_t r = 0; r < s->V; r++)
+		rank[idx[r]] = (unsigned)r;
+}
+
+static int search_bits(struct solver *s)
+{
+	uint64_t nbr[64] = {0};
+	unsigned rank[64];
+	const struct grid *g = &s->p->goal;
+	for (size_t i = 0; i < s->V; i++) {
+		int c[3];
+		goal_coords(s, i, c);
+		for (int k = 0; k < 6; k++) {
+			int d[3] = {c[0], c[1], c[2]};
+			d[k / 2] += k % 2 ? 1 : -1;
+			if (d[0] < 0 || d[1] < 0 || d[2] < 0 || d[0] >= g->nx ||
+			    d[1] >= g->ny || d[2] >= g->nz)
+				continue;
+			int32_t j = s->gidx[grid_index(g, d[0], d[1], d[2])];
+			if (j >= 0)
+				nbr[i] |= (uint64_t)1 << j;
+		}
+	}
+	fill_order(s, rank);
+	unsigned *counts = malloc(s->ntypes * sizeof *counts);
+	unsigned *sizes = malloc(s->ntypes * sizeof *sizes);
+	bb *b = NULL;
+	if (counts && sizes) {
+		for (size_t t = 0; t < s->ntypes; t++) {
+			counts[t] = s->types[t].count;
+			sizes[t] = (unsigned)s->types[t].shape.n;
+		}
+		b = bb_new(s->V, nbr, rank, s->ntypes, counts, sizes);
+	}
+	free(counts);
+	free(sizes);
+	if (!b)
+		return SOLVE_ENOMEM;
+	int rc = SOLVE_OK;
+	for (size_t r = 0; r < s->nrows && rc == SOLVE_OK; r++) {
+		size_t t = s->rtype[r];
+		if (t == s->pin && !s->orbit[r - s->types[t].row0])
+			continue;
+		uint64_t m = 0;
+		for (size_t c = s->roff[r]; c < s->roff[r + 1]; c++)
+			m |= (uint64_t)1 << s->rcells[c];
+		if (bb_add_row(b, m, t) != XC_OK)
+			rc = SOLVE_ENOMEM;
+		s->xrow[s->nxrows++] = r;
+	}
+	if (rc == SOLVE_OK) {
+		if (s->pin < s->ntypes)
+			bb_set_first(b, s->pin);
+		s->res->rows = s->nxrows;
+		uint64_t nodes = 0;
+		enum xc_stop st = bb_solve(b, s->o->max_nodes, visit, s, &nodes);
+		s->res->nodes = nodes;
+		if (st == XC_NODES)
+			s->res->stop = SOLVE_MAX_NODES;
+	}
+	bb_free(b);
+	return rc;
+}
+
+static int search_dlx(struct solver *s)
 {
 	/* Items: goal cells, then single-copy types (primary), then the
 	 * types with several copies (bounded). */
@@ -580,10 +674,7 @@ static int run_search(struct solver *s)
 		if (s->types[t].shape.n + 1 > maxn)
 			maxn = s->types[t].shape.n + 1;
 	size_t *buf = malloc(maxn * sizeof *buf);
-	s->xrow = malloc((s->nrows ? s->nrows : 1) * sizeof *s->xrow);
-	s->stamp = calloc(s->nrows ? s->nrows : 1, sizeof *s->stamp);
-	s->vrows = malloc((s->V + 1) * sizeof *s->vrows);
-	int rc = (x && buf && s->xrow && s->stamp && s->vrows) ? SOLVE_OK : SOLVE_ENOMEM;
+	int rc = (x && buf) ? SOLVE_OK : SOLVE_ENOMEM;
 	for (size_t r = 0; r < s->nrows && rc == SOLVE_OK; r++) {
 		size_t t = s->rtype[r];
 		if (t == s->pin && !s->orbit[r - s->types[t].row0])
@@ -606,14 +697,24 @@ static int run_search(struct solver *s)
 		uint64_t nodes = 0;
 		enum xc_stop st = xc_solve(x, s->o->max_nodes, visit, s, &nodes);
 		s->res->nodes = nodes;
-		if (s->oom)
-			rc = SOLVE_ENOMEM;
-		else if (st == XC_NODES)
+		if (st == XC_NODES)
 			s->res->stop = SOLVE_MAX_NODES;
-		else if (st == XC_DONE)
-			s->res->stop = SOLVE_DONE;
 	}
 	xc_free(x);
+	return rc;
+}
+
+static int run_search(struct solver *s)
+{
+	s->xrow = malloc((s->nrows ? s->nrows : 1) * sizeof *s->xrow);
+	s->stamp = calloc(s->nrows ? s->nrows : 1, sizeof *s->stamp);
+	s->vrows = malloc((s->V + 1) * sizeof *s->vrows);
+	if (!s->xrow || !s->stamp || !s->vrows)
+		return SOLVE_ENOMEM;
+	int rc = s->V <= 64 && s->o->engine != SOLVE_DLX ? search_bits(s)
+	                                                  : search_dlx(s);
+	if (rc == SOLVE_OK && s->oom)
+		rc = SOLVE_ENOMEM;
 	return rc;
 }
 

@@ -40,7 +40,14 @@ struct solve_opts {
 	uint64_t max_solutions; /* stop once this many are found; 0: no limit */
 	uint64_t max_nodes;     /* search nodes at most; 0: no limit */
 	bool generic;           /* never take the shell fast path (tests) */
+	enum solve_engine {
+		SOLVE_AUTO,     /* bitboard up to 64 goal cells, else DLX */
+		SOLVE_DLX,      /* dancing links always (tests) */
+		SOLVE_BITS,     /* bitboard when it fits, else DLX (tests) */
+	} engine;
 	bool keep_first;        /* fill solve_result.first */
+	bool no_pin;            /* search every assembly, no symmetry breaking
+	                         * (tests: the counts must not change) */
 };
 
 enum solve_stop {

@@ -149,6 +149,13 @@ int xc_add_row(xc *x, const size_t *items, size_t k)
 		x->node = nn;
 		x->cap = cap;
 	}
+	/* The search branches on primary items only, so a row with none
+	 * could never be chosen. */
+	bool has_primary = false;
+	for (size_t j = 0; j < k; j++)
+		has_primary |= items[j] < x->nprimary;
+	assert(has_primary);
+	(void)has_primary;
 	int32_t first = (int32_t)x->nnodes;
 	for (size_t j = 0; j < k; j++) {
 		assert(items[j] < (size_t)x->nitems);

@@ -40,7 +40,8 @@ typedef bool (*xc_visit)(void *ctx, const size_t *rows, size_t nrows);
 xc *xc_new(size_t nprimary, size_t nbounded, const unsigned *bounds);
 void xc_free(xc *x);
 
-/* Add a row covering the 'k' distinct items 'items' (k >= 1). */
+/* Add a row covering the 'k' distinct items 'items', at least one of
+ * them primary (asserted). */
 int xc_add_row(xc *x, const size_t *items, size_t k);
 
 /* Search for every exact cover, calling 'visit' for each. At most

@@ -1,0 +1,44 @@
+/*
+ * bb.h: exact cover on a 64-bit board, for goals of at most 64 cells.
+ *
+ * Every row is a set of cells (a uint64_t over goal cells 0..63) and a
+ * type; type t may be used exactly counts[t] times (the goal volume check
+ * in solve.c makes "at most" equal "exactly"). Rows must be added in the
+ * goal's numbering; the engine renumbers cells by 'rank' (the caller's
+ * fill order) so that the first empty cell is the next one in that order.
+ *
+ * Search: optionally place every row of a 'first' type at the root (the
+ * pinned piece, so symmetry breaking bites at once); then repeatedly take
+ * the first empty cell and try every row whose first cell it is. An empty
+ * cell with no empty neighbour left ends a branch when every piece left
+ * has two or more cells. Every cover is found exactly once.
+ *
+ * Ownership: bb_new() returns a struct the caller frees with bb_free().
+ */
+#ifndef CUBEGEN_BB_H
+#define CUBEGEN_BB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "solver/xc.h"
+
+typedef struct bb bb;
+
+/* 'ncells' <= 64 cells with 'nbr[c]' the goal cells next to cell c and
+ * 'rank[c]' its place in the fill order (a permutation of 0..ncells-1);
+ * 'ntypes' types with their counts and sizes in cells. NULL when out of
+ * memory. */
+bb *bb_new(size_t ncells, const uint64_t *nbr, const unsigned *rank,
+           size_t ntypes, const unsigned *counts, const unsigned *sizes);
+void bb_free(bb *b);
+/* Add a row; its number is the count of rows added before it. */
+int bb_add_row(bb *b, uint64_t cells, size_t type);
+/* Rows of 'type' are placed first, at the root (call before solving). */
+void bb_set_first(bb *b, size_t type);
+/* As xc_solve(): the visitor gets row numbers. */
+enum xc_stop bb_solve(bb *b, uint64_t max_nodes, xc_visit visit, void *ctx,
+                      uint64_t *nodes);
+
+#endif

@@ -1,0 +1,127 @@
+/* test_poly.c: the 48 symmetries, normal forms, congruence, orientations. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "solver/poly.h"
+
+static struct shape make(const int (*c)[3], size_t n)
+{
+	struct grid g;
+	assert_int_equal(grid_init(&g, 4, 4, 4), PUZ_OK);
+	for (size_t i = 0; i < n; i++)
+		g.cells[grid_index(&g, c[i][0], c[i][1], c[i][2])] = 1;
+	struct shape s;
+	assert_int_equal(poly_from_grid(&g, &s), POLY_OK);
+	grid_clear(&g);
+	return s;
+}
+
+static size_t count_orientations(const int (*c)[3], size_t n)
+{
+	struct shape s = make(c, n), *o;
+	size_t k;
+	assert_int_equal(poly_orientations(&s, &o, &k), POLY_OK);
+	poly_shapes_free(o, k);
+	poly_shape_clear(&s);
+	return k;
+}
+
+static void test_poly_group_closed(void **state)
+{
+	(void)state;
+	int proper = 0;
+	for (int a = 0; a < POLY_NSYM; a++) {
+		proper += poly_sym_proper(a);
+		int inv = poly_sym_inverse(a);
+		assert_true(inv >= 0);
+		assert_int_equal(poly_sym_compose(a, inv), 0);
+		for (int b = 0; b < POLY_NSYM; b++) {
+			int c = poly_sym_compose(a, b);
+			assert_true(c >= 0 && c < POLY_NSYM);
+			/* determinants multiply */
+			assert_int_equal(poly_sym_proper(c),
+			                 poly_sym_proper(a) == poly_sym_proper(b));
+		}
+	}
+	assert_int_equal(proper, 24);
+	assert_true(poly_sym_proper(0));
+	int v[3] = {1, 2, 3}, o[3];
+	poly_sym_apply(0, v, o);
+	assert_memory_equal(v, o, sizeof v);
+	/* symmetry 1 is the mirror x -> -x used for mirror images */
+	poly_sym_apply(1, v, o);
+	assert_int_equal(o[0], -1);
+	assert_int_equal(o[1], 2);
+	assert_int_equal(o[2], 3);
+}
+
+static void test_poly_orientation_counts(void **state)
+{
+	(void)state;
+	static const int mono[][3] = {{0, 0, 0}};
+	static const int domino[][3] = {{0, 0, 0}, {1, 0, 0}};
+	static const int ltri[][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+	static const int cube[][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0},
+	                              {0, 0, 1}, {1, 0, 1}, {0, 1, 1}, {1, 1, 1}};
+	static const int lfour[][3] = {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {0, 1, 0}};
+	/* Soma A: chiral, but with a half-turn axis: 12 orientations */
+	static const int soma_a[][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 0, 1}};
+	static const int tee[][3] = {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {1, 1, 0}};
+	assert_int_equal(count_orientations(mono, 1), 1);
+	assert_int_equal(count_orientations(domino, 2), 3);
+	assert_int_equal(count_orientations(ltri, 3), 12);
+	assert_int_equal(count_orientations(cube, 8), 1);
+	assert_int_equal(count_orientations(lfour, 4), 24);
+	assert_int_equal(count_orientations(soma_a, 4), 12);
+	assert_int_equal(count_orientations(tee, 4), 12);
+}
+
+static void test_poly_canonical_congruence(void **state)
+{
+	(void)state;
+	static const int a[][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 0, 1}};
+	struct shape s = make(a, 4), ca;
+	assert_int_equal(poly_canonical(&s, &ca), POLY_OK);
+	for (int g = 0; g < POLY_NSYM; g++) {
+		struct shape t, ct;
+		assert_int_equal(poly_transform(&s, g, &t), POLY_OK);
+		assert_int_equal(poly_canonical(&t, &ct), POLY_OK);
+		/* rotations are congruent; this piece is chiral, so mirror
+		 * images are not */
+		assert_int_equal(poly_equal(&ca, &ct), poly_sym_proper(g));
+		poly_shape_clear(&t);
+		poly_shape_clear(&ct);
+	}
+	poly_shape_clear(&s);
+	poly_shape_clear(&ca);
+}
+
+static void test_poly_normalised(void **state)
+{
+	(void)state;
+	static const int a[][3] = {{3, 2, 1}, {3, 3, 1}, {2, 3, 1}};
+	struct shape s = make(a, 3);
+	assert_int_equal(s.n, 3);
+	/* translated to the origin, sorted by z, y, x */
+	assert_int_equal(s.cells[0], poly_pack(1, 0, 0));
+	assert_int_equal(s.cells[1], poly_pack(0, 1, 0));
+	assert_int_equal(s.cells[2], poly_pack(1, 1, 0));
+	poly_shape_clear(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_poly_group_closed),
+		cmocka_unit_test(test_poly_orientation_counts),
+		cmocka_unit_test(test_poly_canonical_congruence),
+		cmocka_unit_test(test_poly_normalised),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
