@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# cli.sh: command-line tests for cubegen: help, version, every kind of bad
+# argument, solve/check answers, golden outputs, and output folders that are
+# never left half-written.
+#
+# Run by `make test` as: CUBEGEN=/abs/cubegen DATA=/abs/shared/data bash tests/cli.sh
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+CUBEGEN=${CUBEGEN:?set CUBEGEN to the cubegen binary}
+DATA=${DATA:?set DATA to shared/data}
+tmp=$(mktemp -d)
+mounted=""
+cleanup() {
+	[ -n "$mounted" ] && umount "$mounted" 2>/dev/null
+	chmod -R u+w "$tmp" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# run EXPECTED_EXIT ARGS...: runs cubegen, keeps stdout/stderr in $out/$err
+run() {
+	local want=$1
+	shift
+	"$CUBEGEN" "$@" >"$tmp/out" 2>"$tmp/err"
+	local got=$?
+	out=$(cat "$tmp/out")
+	err=$(cat "$tmp/err")
+	if [ "$got" != "$want" ]; then
+		bad "cubegen $* exited $got, expected $want; stderr: $err"
+		return 1
+	fi
+	return 0
+}
+
+# usage_error ARGS...: exit 2, exactly one line on stderr starting "cubegen: "
+usage_error() {
+	if run 2 "$@"; then
+		local lines
+		lines=$(printf '%s\n' "$err" | wc -l)
+		if [ "$lines" = 1 ] && [[ "$err" == "cubegen: "* ]] && [ -z "$out" ]; then
+			ok
+		else
+			bad "cubegen $*: expected one error line, got: $err"
+		fi
+	fi
+}
+
+contains() { # contains TEXT NEEDLE WHAT
+	if [[ "$1" == *"$2"* ]]; then ok; else bad "$3: no '$2' in: $1"; fi
+}
+
+# --- help and version -------------------------------------------------------
+run 0 --help && contains "$out" "generate" "--help"
+run 0 --version && contains "$out" "cubegen 0." "--version"
+for c in generate solve check render verify; do
+	run 0 "$c" --help && contains "$out" "usage: cubegen $c" "$c --help"
+done
+run 2 && contains "$err" "usage: cubegen" "no arguments"
+
+# --- bad arguments ----------------------------------------------------------
+usage_error frobnicate
+usage_error generate --size
+usage_error generate --size 2
+usage_error generate --size 65
+usage_error generate --size abc
+usage_error generate --size 5x
+usage_error generate --seed -1
+usage_error generate --seed 18446744073709551616
+usage_error generate --seed 99999999999999999999999
+usage_error generate --seed ''
+usage_error generate --max-attempts 0
+usage_error generate --unit 0
+usage_error generate --unit -3
+usage_error generate --unit abc
+usage_error generate --clearance 5
+usage_error generate --clearance -0.1
+usage_error generate --bogus
+usage_error generate extra-argument
+usage_error solve
+usage_error solve --max 0 "$DATA/soma.puz"
+usage_error solve --bogus "$DATA/soma.puz"
+usage_error solve "$DATA/soma.puz" "$DATA/soma.puz"
+usage_error check
+usage_error solve "$tmp/does-not-exist.puz"
+contains "$err" "does-not-exist.puz: No such file or directory" "missing file"
+printf 'puzzle v1\ngoal 2 1 1\n##\npiece A 1 1 1 count 0\n#\n' >"$tmp/bad.puz"
+usage_error solve "$tmp/bad.puz"
+contains "$err" "bad.puz:4:" "bad count names the line"
+usage_error check "$tmp/bad.puz"
+printf 'NAME: x\nNUM_TILES: 5\n' >"$tmp/bad.hcq"
+usage_error solve "$tmp/bad.hcq"
+
+# --- solve and check --------------------------------------------------------
+run 0 solve "$DATA/soma.puz" && contains "$out" "solutions: 240" "soma" &&
+	contains "$out" "assemblies: 11520" "soma assemblies"
+run 0 solve "$DATA/soma.puz" --json
+if [[ "$out" == "{"*"\"solutions\": 240"*"\"assemblies\": 11520"*"\"complete\": true"*"\"nodes\": "*"\"seconds\": "*"}" ]] &&
+	[ "$(printf '%s\n' "$out" | wc -l)" = 1 ]; then ok; else bad "soma --json: $out"; fi
+if command -v python3 >/dev/null; then
+	if printf '%s' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["solutions"]==240' 2>/dev/null; then ok; else bad "json does not parse: $out"; fi
+fi
+run 0 solve "$DATA/soma.puz" --max 3 && contains "$out" "solutions: at least" "--max lower bound"
+run 0 solve "$DATA/soma.puz" --max 3 --json && contains "$out" '"complete": false' "--max json"
+run 0 solve "$DATA/soma.puz" --print && contains "$out" "z = 2" "--print layers"
+run 0 solve "$DATA/HC_BQ_001.hcq" && contains "$out" "solutions: 1" "hcq" &&
+	contains "$out" "assemblies: 48" "hcq assemblies"
+run 0 solve "$DATA/happycube-blue.puz" && contains "$out" "solutions: 3" "blue"
+run 0 check "$DATA/HC_BQ_001.puz" && contains "$out" "unique" "check unique"
+run 1 check "$DATA/happycube-blue.puz" && contains "$out" "not unique" "check blue"
+printf 'puzzle v1\ngoal 3 1 1\n###\npiece A 2 1 1\n##\n' >"$tmp/short.puz"
+run 0 solve "$tmp/short.puz" && contains "$out" "solutions: 0" "unsolvable" &&
+	contains "$out" "2 cells, the goal 3" "unsolvable says why"
+run 1 check "$tmp/short.puz" && contains "$out" "no solution" "check none"
+
+# --- generate: files, determinism, golden bytes -----------------------------
+run 0 generate --size 5 --seed 42 --out "$tmp/g1" && contains "$out" "seed: 42" "generate prints seed" &&
+	contains "$out" "attempts: " "generate prints attempts"
+for f in puzzle.puz solution.txt; do
+	[ -s "$tmp/g1/$f" ] && ok || bad "generate did not write $f"
+done
+run 0 check "$tmp/g1/puzzle.puz" || true
+run 0 generate --size 5 --seed 42 --out "$tmp/g2"
+if diff -r "$tmp/g1" "$tmp/g2" >/dev/null; then ok; else bad "same seed, different files"; fi
+for golden in "$here"/golden/*; do
+	name=$(basename "$golden")            # e.g. size5-seed42
+	size=${name#size}; size=${size%%-*}
+	seed=${name##*seed}
+	run 0 generate --size "$size" --seed "$seed" --out "$tmp/gold-$name" || continue
+	for f in "$golden"/*; do
+		if cmp -s "$f" "$tmp/gold-$name/$(basename "$f")"; then ok; else
+			bad "golden $name/$(basename "$f") differs (the seed stream or a format changed)"
+		fi
+	done
+done
+run 0 generate --size 3 --seed 1 --out "$tmp/small"
+run 0 generate --size 12 --seed 5 --out "$tmp/big"
+run 0 generate --out "$tmp/noseed" && contains "$out" "seed: " "seed drawn and printed"
+seed=$(printf '%s\n' "$out" | sed -n 's/^seed: //p')
+run 0 generate --seed "$seed" --out "$tmp/noseed2"
+if diff -r "$tmp/noseed" "$tmp/noseed2" >/dev/null; then ok; else bad "printed seed does not reproduce"; fi
+run 0 generate --seed 18446744073709551615 --out "$tmp/maxseed"
+run 1 generate --size 3 --seed 7 --max-attempts 1 --out "$tmp/few" && contains "$err" "no unique puzzle" "attempts exhausted"
+[ ! -e "$tmp/few" ] && ok || bad "failed generate left $tmp/few"
+
+# --- output folders ----------------------------------------------------------
+run 1 generate --seed 1 --out "$tmp/g1" && contains "$err" "already exists" "existing folder refused"
+cmp -s "$tmp/g1/puzzle.puz" "$tmp/g2/puzzle.puz" && ok || bad "refused folder was changed"
+run 0 generate --seed 1 --out "$tmp/g1" --force
+cmp -s "$tmp/g1/puzzle.puz" "$tmp/g2/puzzle.puz" && bad "--force did not replace" || ok
+mkdir -p "$tmp/precious" && echo keep >"$tmp/precious/notes.txt"
+run 1 generate --seed 1 --out "$tmp/precious" --force && contains "$err" "refusing to replace" "foreign folder kept"
+[ -f "$tmp/precious/notes.txt" ] && ok || bad "--force destroyed a foreign folder"
+leftovers=$(find "$tmp" -maxdepth 1 -name '.*tmp-*' -o -maxdepth 1 -name '.*old-*' | wc -l)
+[ "$leftovers" = 0 ] && ok || bad "temporary folders left behind: $leftovers"
+
+# A parent that cannot be written: a read-only mount when we may mount
+# (root), else a folder without write permission.
+mkdir -p "$tmp/ro"
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o ro,size=64k tmpfs "$tmp/ro" 2>/dev/null; then
+	mounted="$tmp/ro"
+else
+	chmod 555 "$tmp/ro"
+fi
+if [ "$(id -u)" = 0 ] && [ -z "$mounted" ]; then
+	bad "cannot make a read-only folder to test with (no mount as root)"
+else
+	run 1 generate --seed 3 --out "$tmp/ro/puzzle" && contains "$err" "cannot write" "read-only parent"
+	[ -z "$(ls -A "$tmp/ro")" ] && ok || bad "read-only parent: something was left: $(ls -A "$tmp/ro")"
+fi
+[ -n "$mounted" ] && umount "$mounted" && mounted=""
+
+# A disk that fills up halfway: nothing half-written under the target.
+mkdir -p "$tmp/full"
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=12k tmpfs "$tmp/full" 2>/dev/null; then
+	mounted="$tmp/full"
+	run 1 generate --size 40 --seed 3 --out "$tmp/full/puzzle" && contains "$err" "cannot write" "full disk"
+	[ -z "$(ls -A "$tmp/full")" ] && ok || bad "full disk: something was left: $(ls -A "$tmp/full")"
+	umount "$mounted" && mounted=""
+fi
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" = 0 ]
