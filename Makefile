@@ -73,7 +73,7 @@ deps:
 
 run: deps
 	$(MAKE) $(CUBEGEN)
-	./$(CUBEGEN) generate --out out/puzzle --force
+	./$(CUBEGEN) generate
 
 check-unit: $(TESTS)
 	@set -e; for t in $(TESTS); do echo "== $$t"; $$t; done

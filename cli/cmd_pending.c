@@ -1,4 +1,3 @@
-/* Temporary: render and verify arrive with the mesh module. */
+/* Temporary: verify arrives with the mesh module. */
 #include "cli/cli.h"
-int cmd_render(int argc, char **argv) { (void)argc; (void)argv; cli_error("render: not built yet"); return CLI_FAIL; }
 int cmd_verify(int argc, char **argv) { (void)argc; (void)argv; cli_error("verify: not built yet"); return CLI_FAIL; }

@@ -119,7 +119,7 @@ run 1 check "$tmp/short.puz" && contains "$out" "no solution" "check none"
 # --- generate: files, determinism, golden bytes -----------------------------
 run 0 generate --size 5 --seed 42 --out "$tmp/g1" && contains "$out" "seed: 42" "generate prints seed" &&
 	contains "$out" "attempts: " "generate prints attempts"
-for f in puzzle.puz solution.txt; do
+for f in puzzle.puz solution.txt preview.png solution.png; do
 	[ -s "$tmp/g1/$f" ] && ok || bad "generate did not write $f"
 done
 run 0 check "$tmp/g1/puzzle.puz" || true
@@ -145,6 +145,24 @@ if diff -r "$tmp/noseed" "$tmp/noseed2" >/dev/null; then ok; else bad "printed s
 run 0 generate --seed 18446744073709551615 --out "$tmp/maxseed"
 run 1 generate --size 3 --seed 7 --max-attempts 1 --out "$tmp/few" && contains "$err" "no unique puzzle" "attempts exhausted"
 [ ! -e "$tmp/few" ] && ok || bad "failed generate left $tmp/few"
+
+# --- render -------------------------------------------------------------------
+for f in soma.puz HC_BQ_001.hcq pentacubes-2x3x10.puz happycube-blue.puz happycube/f739452a.puz; do
+	name=$(basename "$f")
+	if run 0 render "$DATA/$f" --out "$tmp/render-$name"; then
+		[ -s "$tmp/render-$name/pieces.png" ] && [ -s "$tmp/render-$name/solution.png" ] &&
+			ok || bad "render $f did not write both pictures"
+	fi
+done
+run 0 render "$tmp/short.puz" --out "$tmp/render-short" && contains "$out" "no solution" "render unsolvable"
+[ -s "$tmp/render-short/pieces.png" ] && [ ! -e "$tmp/render-short/solution.png" ] && ok ||
+	bad "render of an unsolvable puzzle"
+run 0 render "$DATA/soma.puz" --out "$tmp/render-soma.puz" --force
+cmp -s "$tmp/render-soma.puz/solution.png" "$tmp/render-short/../render-soma.puz/solution.png" && ok
+run 1 render "$DATA/soma.puz" --out "$tmp/render-soma.puz" && contains "$err" "already exists" "render refuses"
+usage_error render "$tmp/bad.puz"
+usage_error render
+usage_error render "$DATA/soma.puz" --bogus
 
 # --- output folders ----------------------------------------------------------
 run 1 generate --seed 1 --out "$tmp/g1" && contains "$err" "already exists" "existing folder refused"

@@ -1,0 +1,232 @@
+/*
+ * bench.c: cubegen's benchmark table (`make bench`). Not a test: it prints
+ * figures, medians of repeated runs, for the README to quote.
+ *
+ * Usage: bench [--quick]   (--quick skips the slowest solver rows)
+ * Run from the repository root (it reads ../shared/data and tests/data).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gen/gen.h"
+#include "solver/shell.h"
+#include "solver/solve.h"
+
+static double bench_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double bench_median(double *v, size_t n)
+{
+	qsort(v, n, sizeof *v, cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void bench_row(const char *what, const char *figure, const char *note)
+{
+	printf("| %-44s | %18s | %-34s |\n", what, figure, note);
+	fflush(stdout);
+}
+
+static void bench_time_row(const char *what, double secs, const char *note)
+{
+	char fig[64];
+	if (secs < 1e-6)
+		snprintf(fig, sizeof fig, "%.1f ns", secs * 1e9);
+	else if (secs < 1e-3)
+		snprintf(fig, sizeof fig, "%.2f µs", secs * 1e6);
+	else if (secs < 1)
+		snprintf(fig, sizeof fig, "%.2f ms", secs * 1e3);
+	else
+		snprintf(fig, sizeof fig, "%.2f s", secs);
+	bench_row(what, fig, note);
+}
+
+static void bench_rng(void)
+{
+	struct rng r;
+	rng_seed(&r, 1);
+	double t[9];
+	uint64_t sink = 0;
+	for (int k = 0; k < 9; k++) {
+		double t0 = bench_now();
+		for (int i = 0; i < 1000000; i++)
+			sink ^= rng_next(&r);
+		t[k] = (bench_now() - t0) / 1e6;
+	}
+	char note[64];
+	snprintf(note, sizeof note, "xoshiro256**, median of 9 (%llx)",
+	         (unsigned long long)(sink & 0xf));
+	bench_time_row("PRNG: one 64-bit draw", bench_median(t, 9), note);
+}
+
+static void bench_generate_candidates(void)
+{
+	static const int sizes[] = {5, 20, 64};
+	for (size_t s = 0; s < 3; s++) {
+		int n = sizes[s], runs = n == 64 ? 31 : 201;
+		double *t = malloc((size_t)runs * sizeof *t);
+		struct rng r;
+		rng_seed(&r, 7);
+		for (int k = 0; k < runs; k++) {
+			struct gen_puzzle g = {0};
+			double t0 = bench_now();
+			gen_draw(&r, n, &g);
+			t[k] = bench_now() - t0;
+			gen_puzzle_clear(&g);
+		}
+		char what[64];
+		snprintf(what, sizeof what, "generator: one candidate, N = %d", n);
+		bench_time_row(what, bench_median(t, (size_t)runs),
+		               "rules of DESIGN §1 + scrambling");
+		free(t);
+	}
+}
+
+/* Uniqueness check of generated candidates: the path `generate` uses. */
+static void bench_check(int n, int count, bool generic)
+{
+	double *t = malloc((size_t)count * sizeof *t);
+	struct rng r;
+	rng_seed(&r, 99);
+	int done = 0;
+	for (int k = 0; k < count; k++) {
+		struct gen_puzzle g = {0};
+		gen_draw(&r, n, &g);
+		struct solve_opts o = {.max_solutions = 2, .generic = generic};
+		struct solve_result res;
+		const unsigned char *pl[6];
+		for (int i = 0; i < 6; i++)
+			pl[i] = g.piece[i];
+		double t0 = bench_now();
+		int rc = generic ? SHELL_NOT_SHELL : shell_count(n, pl, &o, &res);
+		if (rc == SHELL_NOT_SHELL) {
+			struct puzzle p;
+			gen_to_puzzle(&g, 0, &p);
+			t0 = bench_now();
+			rc = solve_puzzle(&p, &o, &res);
+			t[done] = bench_now() - t0;
+			puz_clear(&p);
+		} else {
+			t[done] = bench_now() - t0;
+		}
+		if (rc == SOLVE_OK) {
+			done++;
+			solve_result_clear(&res);
+		}
+		gen_puzzle_clear(&g);
+	}
+	char what[80];
+	snprintf(what, sizeof what, "uniqueness check, N = %d%s", n,
+	         generic ? " (generic search)" : "");
+	char note[80];
+	snprintf(note, sizeof note, "median over %d candidates", done);
+	bench_time_row(what, bench_median(t, (size_t)done), note);
+	free(t);
+}
+
+/* Share of candidates that are unique, and unique puzzles per second
+ * (drawing and checking, as `generate` does). */
+static void bench_unique_share(int n, int count)
+{
+	struct rng r;
+	rng_seed(&r, 2024);
+	int unique = 0;
+	double t0 = bench_now();
+	for (int k = 0; k < count; k++) {
+		struct gen_puzzle g = {0};
+		gen_draw(&r, n, &g);
+		struct solve_opts o = {.max_solutions = 2};
+		struct solve_result res;
+		const unsigned char *pl[6];
+		for (int i = 0; i < 6; i++)
+			pl[i] = g.piece[i];
+		int rc = shell_count(n, pl, &o, &res);
+		if (rc == SHELL_NOT_SHELL) {
+			struct puzzle p;
+			gen_to_puzzle(&g, 0, &p);
+			rc = solve_puzzle(&p, &o, &res);
+			puz_clear(&p);
+		}
+		if (rc == SOLVE_OK) {
+			unique += res.solutions == 1;
+			solve_result_clear(&res);
+		}
+		gen_puzzle_clear(&g);
+	}
+	double secs = bench_now() - t0;
+	char what[64], fig[64], note[64];
+	snprintf(what, sizeof what, "unique candidates, N = %d", n);
+	snprintf(fig, sizeof fig, "%.1f %%", 100.0 * unique / count);
+	snprintf(note, sizeof note, "%.0f unique puzzles/s (%d drawn)",
+	         unique / secs, count);
+	bench_row(what, fig, note);
+}
+
+static void bench_solve(const char *path, const char *label, int runs)
+{
+	struct puzzle p;
+	struct puz_error e;
+	if (puz_read_file(path, &p, &e) != PUZ_OK) {
+		bench_row(label, "-", "file missing");
+		return;
+	}
+	double t[15];
+	struct solve_result r = {0};
+	for (int k = 0; k < runs; k++) {
+		struct solve_opts o = {0};
+		double t0 = bench_now();
+		solve_puzzle(&p, &o, &r);
+		t[k] = bench_now() - t0;
+		if (k + 1 < runs)
+			solve_result_clear(&r);
+	}
+	char note[96];
+	snprintf(note, sizeof note, "%llu solutions, %llu nodes%s",
+	         (unsigned long long)r.solutions, (unsigned long long)r.nodes,
+	         runs > 1 ? "" : " (1 run)");
+	solve_result_clear(&r);
+	bench_time_row(label, bench_median(t, (size_t)runs), note);
+	puz_clear(&p);
+}
+
+int main(int argc, char **argv)
+{
+	bool quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
+	printf("cubegen bench: %ld cores online; medians of repeated runs\n\n",
+	       sysconf(_SC_NPROCESSORS_ONLN));
+	printf("| %-44s | %18s | %-34s |\n", "what", "figure", "note");
+	printf("|%s|%s|%s|\n", "----------------------------------------------",
+	       "--------------------", "------------------------------------");
+	bench_rng();
+	bench_generate_candidates();
+	bench_check(5, 1001, false);
+	bench_check(5, 201, true);
+	bench_check(20, 201, false);
+	for (int n = 3; n <= 10; n++)
+		bench_unique_share(n, n <= 5 ? 4000 : 1000);
+	bench_solve("../shared/data/soma.puz", "solve: Soma cube, all solutions", 15);
+	bench_solve("../shared/data/pentacubes-2x3x10.puz",
+	            "solve: 12 pentacubes in 2x3x10", 5);
+	bench_solve("tests/data/bench/pentacubes-2x5x6.puz",
+	            "solve: 12 pentacubes in 2x5x6", 3);
+	bench_solve("../shared/data/HC_BQ_001.puz", "solve: Happy Cube HC_BQ_001", 15);
+	if (!quick) {
+		bench_solve("tests/data/bench/pentacubes-3x4x5.puz",
+		            "solve: 12 pentacubes in 3x4x5", 1);
+		bench_solve("../shared/data/bedlam.puz", "solve: Bedlam cube", 1);
+	}
+	return 0;
+}

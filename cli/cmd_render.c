@@ -1,0 +1,261 @@
+/*
+ * cmd_render.c: 'cubegen render': pictures of any puzzle file.
+ *
+ * pieces.png shows the pieces (flat plates drawn flat, as a .puz file
+ * shows them; other polycubes as shaded blocks). solution.png shows the
+ * first solution found, when there is one: a cube shell of six plates as a
+ * net plus assembled and exploded views, anything else assembled and
+ * exploded.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "gen/gen.h"
+#include "mesh/draw.h"
+#include "solver/solve.h"
+
+static const char help[] =
+	"usage: cubegen render FILE [--out DIR] [--force]\n"
+	"\n"
+	"Draw the pieces of a puzzle (.puz or .hcq) into DIR/pieces.png and,\n"
+	"when the puzzle has a solution, the first one found into\n"
+	"DIR/solution.png.\n"
+	"\n"
+	"  --out DIR   output folder (default out/render-NAME, NAME the file's\n"
+	"              name without its extension)\n"
+	"  --force     replace DIR if it exists (only a folder cubegen wrote)\n";
+
+/* Whether every piece is one cell thick; then '*n' is the largest side. */
+static bool all_flat(const struct puzzle *p, int *n)
+{
+	*n = 0;
+	for (size_t i = 0; i < p->npieces; i++) {
+		const struct grid *s = &p->pieces[i].shape;
+		if (s->nz != 1)
+			return false;
+		if (s->nx > *n) *n = s->nx;
+		if (s->ny > *n) *n = s->ny;
+	}
+	return true;
+}
+
+static int draw_piece_picture(const struct puzzle *p, unsigned char **png,
+                              size_t *len)
+{
+	int n;
+	size_t count = p->npieces;
+	if (count <= 12 && all_flat(p, &n) && n <= DRAW_MAX_N) {
+		unsigned char *buf = calloc(count, (size_t)n * n);
+		const unsigned char **plates = malloc(count * sizeof *plates);
+		int *label = malloc(count * sizeof *label);
+		int rc = DRAW_ENOMEM;
+		if (buf && plates && label) {
+			for (size_t i = 0; i < count; i++) {
+				const struct grid *s = &p->pieces[i].shape;
+				unsigned char *pl = buf + i * (size_t)n * n;
+				for (int y = 0; y < s->ny; y++)
+					for (int x = 0; x < s->nx; x++)
+						pl[x + n * y] = s->cells[grid_index(s, x, y, 0)];
+				plates[i] = pl;
+				label[i] = (int)i + 1;
+			}
+			rc = draw_plates(plates, n, count, label, p->name, png, len);
+		}
+		free(buf);
+		free(plates);
+		free(label);
+		return rc;
+	}
+	if (count > DRAW_MAX_PIECES)
+		return DRAW_ETOOBIG;
+	const unsigned char **shapes = malloc(count * sizeof *shapes);
+	int (*dims)[3] = malloc(count * sizeof *dims);
+	const char **names = malloc(count * sizeof *names);
+	int rc = DRAW_ENOMEM;
+	if (shapes && dims && names) {
+		for (size_t i = 0; i < count; i++) {
+			const struct grid *s = &p->pieces[i].shape;
+			shapes[i] = s->cells;
+			dims[i][0] = s->nx;
+			dims[i][1] = s->ny;
+			dims[i][2] = s->nz;
+			names[i] = p->pieces[i].name;
+		}
+		rc = draw_pieces(shapes, (const int (*)[3])dims, count, names,
+		                 p->name, png, len);
+	}
+	free(shapes);
+	free(dims);
+	free(names);
+	return rc;
+}
+
+/* A six-plate cube shell solution as a net, when 'lab' is one. */
+static int draw_shell_answer(const struct puzzle *p, const unsigned char *lab,
+                             unsigned char **png, size_t *len)
+{
+	const struct grid *g = &p->goal;
+	int n = g->nx;
+	if (p->npieces != 6 || n < 3 || g->ny != n || g->nz != n || n > DRAW_MAX_N)
+		return -1;
+	int face_of[7] = {-1, -1, -1, -1, -1, -1, -1};
+	int piece_face[6];
+	for (int f = 0; f < 6; f++) {
+		int x, y, z;
+		gen_face_cell(n, f, n / 2, n / 2, &x, &y, &z);
+		int k = lab[grid_index(g, x, y, z)];
+		if (k < 1 || k > 6 || face_of[k] >= 0)
+			return -1;
+		face_of[k] = f;
+		piece_face[k - 1] = f;
+	}
+	size_t nn = (size_t)n * n;
+	unsigned char *views = calloc(6, nn);
+	if (!views)
+		return DRAW_ENOMEM;
+	const unsigned char *vp[6];
+	for (int f = 0; f < 6; f++) {
+		vp[f] = views + f * nn;
+		for (int v = 0; v < n; v++)
+			for (int u = 0; u < n; u++) {
+				int x, y, z;
+				gen_face_cell(n, f, u, v, &x, &y, &z);
+				int k = lab[grid_index(g, x, y, z)];
+				if (k >= 1 && k <= 6 && face_of[k] == f)
+					views[f * nn + u + (size_t)n * v] = (unsigned char)k;
+			}
+	}
+	static const int net[6][2] = {{0, 1}, {2, 1}, {1, 1}, {3, 1}, {1, 2}, {1, 0}};
+	int rc = draw_shell_solution(n, vp, net, lab, piece_face, p->name, png, len);
+	free(views);
+	return rc;
+}
+
+static int draw_answer(const struct puzzle *p, const unsigned char *lab,
+                       unsigned char **png, size_t *len)
+{
+	int rc = draw_shell_answer(p, lab, png, len);
+	if (rc >= 0)
+		return rc;
+	const struct grid *g = &p->goal;
+	const char **names = malloc(p->npieces * sizeof *names);
+	if (!names)
+		return DRAW_ENOMEM;
+	for (size_t i = 0; i < p->npieces; i++)
+		names[i] = p->pieces[i].name;
+	rc = draw_assembly(lab, g->nx, g->ny, g->nz, names, p->npieces, p->name,
+	                   png, len);
+	free(names);
+	return rc;
+}
+
+int cmd_render(int argc, char **argv)
+{
+	struct cli_args a = {.argc = argc, .argv = argv, .i = 1};
+	const char *file = NULL, *out = NULL;
+	bool force = false;
+	while (a.i < argc && !a.bad) {
+		const char *arg = argv[a.i];
+		if (cli_opt_flag(&a, "--help") || cli_opt_flag(&a, "-h")) {
+			fputs(help, stdout);
+			return CLI_OK;
+		} else if (cli_opt_value(&a, "--out")) {
+			out = a.value;
+		} else if (cli_opt_flag(&a, "--force")) {
+			force = true;
+		} else if (arg[0] == '-' && arg[1]) {
+			cli_error("render: unknown option '%s' (try 'cubegen render --help')", arg);
+			return CLI_USAGE;
+		} else if (file) {
+			cli_error("render: one puzzle file at a time ('%s' and '%s')", file, arg);
+			return CLI_USAGE;
+		} else {
+			file = arg;
+			a.i++;
+		}
+	}
+	if (a.bad)
+		return CLI_USAGE;
+	if (!file) {
+		cli_error("render: which puzzle file? (try 'cubegen render --help')");
+		return CLI_USAGE;
+	}
+	struct puzzle p;
+	if (!cli_read_puzzle(file, &p))
+		return CLI_USAGE;
+	char defout[PATH_MAX];
+	if (!out) {
+		const char *base = strrchr(file, '/');
+		base = base ? base + 1 : file;
+		size_t len = strcspn(base, ".");
+		snprintf(defout, sizeof defout, "out/render-%.*s",
+		         (int)(len ? len : strlen(base)), base);
+		out = defout;
+	}
+	struct outdir od;
+	if (!outdir_begin(&od, out, force)) {
+		puz_clear(&p);
+		return CLI_FAIL;
+	}
+	int code = CLI_FAIL;
+	unsigned char *png = NULL;
+	size_t len = 0;
+	int rc = draw_piece_picture(&p, &png, &len);
+	if (rc != DRAW_OK) {
+		cli_error("%s: cannot draw the pieces: %s", file, draw_strerror(rc));
+		goto done;
+	}
+	bool ok = outdir_write(&od, "pieces.png", png, len);
+	free(png);
+	png = NULL;
+	if (!ok)
+		goto done;
+	struct solve_opts o = {.max_solutions = 1, .keep_first = true};
+	struct solve_result r;
+	rc = solve_puzzle(&p, &o, &r);
+	if (rc != SOLVE_OK) {
+		cli_error("%s: %s", file, solve_strerror(rc));
+		goto done;
+	}
+	bool solved = r.first != NULL;
+	if (solved) {
+		rc = draw_answer(&p, r.first, &png, &len);
+		if (rc != DRAW_OK) {
+			cli_error("%s: cannot draw the solution: %s", file, draw_strerror(rc));
+			solve_result_clear(&r);
+			goto done;
+		}
+		ok = outdir_write(&od, "solution.png", png, len);
+		free(png);
+		if (!ok) {
+			solve_result_clear(&r);
+			goto done;
+		}
+	}
+	solve_result_clear(&r);
+	/* A folder render wrote is one --force may replace again. */
+	FILE *fp = outdir_fopen(&od, "puzzle.puz");
+	if (!fp)
+		goto done;
+	if (puz_write(fp, &p) != PUZ_OK) {
+		cli_error("%s/puzzle.puz: cannot write", od.tmp);
+		fclose(fp);
+		goto done;
+	}
+	if (!outdir_fclose(&od, fp, "puzzle.puz"))
+		goto done;
+	if (!outdir_commit(&od))
+		goto done;
+	printf("wrote: %s/pieces.png\n", out);
+	if (solved)
+		printf("wrote: %s/solution.png\n", out);
+	else
+		printf("no solution to draw: the puzzle has none\n");
+	code = CLI_OK;
+done:
+	if (code != CLI_OK)
+		outdir_abort(&od);
+	puz_clear(&p);
+	return code;
+}

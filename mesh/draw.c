@@ -1,0 +1,1067 @@
+/*
+ * draw.c: the pictures of draw.h, and the one file of cubegen that sees
+ * libgd.
+ *
+ * Workload: a few pictures per generated puzzle, each at most
+ * DRAW_MAX_SIDE pixels a side, of boxes up to DRAW_MAX_N cells a side. The
+ * cost is dominated by zlib, not by drawing, so the code favours plain
+ * loops over cleverness.
+ *
+ * Every picture is built in three steps: size it from the input (integer
+ * formulas, documented in draw.h for the two fixed layouts), draw into a
+ * true-colour gd image, then encode it and copy the PNG into a malloc()
+ * buffer so callers never free libgd memory. Nothing here uses floating
+ * point: an isometric view places lattice point (x, y, z) at
+ *     X = ox + (x - y) * dx,   Y = oy + (x + y) * u - 2 * z * u,
+ * with u and dx = u * sqrt(3) (rounded) in 1/16 pixel and floor division,
+ * so neighbouring cubes share exact pixel corners and the bytes do not
+ * depend on a platform's floating point.
+ */
+#include "mesh/draw.h"
+
+#include <assert.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gd.h>
+#include <gdfontg.h>
+
+#define INK 0x202020        /* text, tag borders, piece outlines */
+#define INK_SOFT 0x555555   /* captions, face borders of the net */
+#define GRID_EMPTY 0xC8C8C8 /* grid lines around cells with no piece */
+#define WHITE 0xFFFFFF
+#define BLACK 0x000000
+
+/* libgd's Giant font: 9x15 pixels a character. */
+#define FONT_W 9
+#define FONT_H 15
+
+#define FIT_SIDE 1600    /* draw_pieces/draw_assembly aim to stay within */
+#define UQ_MIN 8         /* smallest isometric u, in 1/16 px: half a pixel */
+#define UQ_PIECES 384    /* largest u for pieces and assemblies: 24 px */
+#define UQ_SHELL 640     /* largest u in the answer sheet: 40 px */
+#define NAME_H 40        /* name strip below a piece in draw_pieces */
+#define LEGEND_ROW 26    /* one row of draw_assembly's legend */
+#define LEGEND_CHARS 20  /* names in the legend are cut to this length */
+#define TEXT_MAX 256     /* longest text drawn, in characters */
+/* The exploded view of draw_assembly may use up to this many cells. */
+#define EXPLODE_MAX_CELLS ((size_t)1 << 24)
+
+static int imin(int a, int b) { return a < b ? a : b; }
+static int imax(int a, int b) { return a > b ? a : b; }
+static int iclamp(int v, int lo, int hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* floor(a / b) for b > 0; C's '/' truncates toward zero. */
+static int64_t fdiv(int64_t a, int64_t b)
+{
+	int64_t q = a / b;
+	return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+
+/* a / b rounded half away from zero, for b > 0. */
+static int64_t rdiv(int64_t a, int64_t b)
+{
+	return a >= 0 ? (a + b / 2) / b : -((-a + b / 2) / b);
+}
+
+/* t/256 of the way from colour a to colour b. */
+static uint32_t mix(uint32_t a, uint32_t b, unsigned t)
+{
+	uint32_t out = 0;
+	for (int sh = 0; sh <= 16; sh += 8) {
+		unsigned ca = (a >> sh) & 255, cb = (b >> sh) & 255;
+		out |= (uint32_t)((ca * (256 - t) + cb * t + 128) >> 8) << sh;
+	}
+	return out;
+}
+
+static int gdc(uint32_t rgb)
+{
+	return gdTrueColor((int)(rgb >> 16) & 255, (int)(rgb >> 8) & 255,
+	                   (int)rgb & 255);
+}
+
+const char *draw_strerror(int status)
+{
+	switch (status) {
+	case DRAW_OK:
+		return "success";
+	case DRAW_ENOMEM:
+		return "out of memory while drawing a picture";
+	case DRAW_EPNG:
+		return "libgd could not encode the PNG";
+	case DRAW_ETOOBIG:
+		return "too many or too large pieces to fit in one picture";
+	}
+	return "unknown drawing error";
+}
+
+/*
+ * Okabe & Ito's palette (2008), without its black: the usual choice for
+ * colours that protanopes, deuteranopes and tritanopes still tell apart.
+ * No palette keeps more than about eight colours apart for every reader,
+ * so pieces 8..14 take the seven colours of Paul Tol's "muted" scheme
+ * that differ most from the first seven, and beyond 14 the cycle repeats
+ * paler, then darker; names and numbers carry the rest.
+ */
+static const uint32_t palette[14] = {
+	0xE69F00, /* orange */
+	0x56B4E9, /* sky blue */
+	0x009E73, /* bluish green */
+	0xF0E442, /* yellow */
+	0x0072B2, /* blue */
+	0xD55E00, /* vermillion */
+	0xCC79A7, /* reddish purple */
+	0x332288, /* indigo */
+	0x882255, /* wine */
+	0x999933, /* olive */
+	0xAAAAAA, /* grey */
+	0xCC6677, /* rose */
+	0x44AA99, /* teal */
+	0xDDCC77, /* sand */
+};
+
+uint32_t draw_colour(int k)
+{
+	assert(k >= 1 && k <= DRAW_MAX_PIECES);
+	uint32_t base = palette[(k - 1) % 14];
+	switch (((k - 1) / 14) % 3) {
+	case 1:
+		return mix(base, WHITE, 128);
+	case 2:
+		return mix(base, BLACK, 96);
+	}
+	return base;
+}
+
+/* ---- drawing primitives ------------------------------------------------ */
+
+static void rect(gdImagePtr im, int x0, int y0, int x1, int y1, uint32_t rgb)
+{
+	gdImageFilledRectangle(im, x0, y0, x1, y1, gdc(rgb));
+}
+
+static void frame(gdImagePtr im, int x0, int y0, int x1, int y1, uint32_t rgb)
+{
+	gdImageRectangle(im, x0, y0, x1, y1, gdc(rgb));
+}
+
+/* A white canvas; NULL when libgd cannot allocate it. */
+static gdImagePtr canvas(int w, int h)
+{
+	gdImagePtr im = gdImageCreateTrueColor(w, h);
+	if (im == NULL)
+		return NULL;
+	/* Every colour is opaque: plain replacement is both right and faster. */
+	gdImageAlphaBlending(im, 0);
+	rect(im, 0, 0, w - 1, h - 1, DRAW_BG);
+	return im;
+}
+
+/*
+ * Encode and hand over: the PNG is copied into a malloc() buffer so the
+ * caller frees it with free(), never gdFree(). Destroys 'im' in every case.
+ */
+static int finish(gdImagePtr im, unsigned char **png, size_t *len)
+{
+	int size = 0;
+	void *p = gdImagePngPtrEx(im, &size, DRAW_PNG_LEVEL);
+	gdImageDestroy(im);
+	if (p == NULL)
+		return DRAW_EPNG;
+	if (size <= 0) {
+		gdFree(p);
+		return DRAW_EPNG;
+	}
+	unsigned char *out = malloc((size_t)size);
+	if (out == NULL) {
+		gdFree(p);
+		return DRAW_ENOMEM;
+	}
+	memcpy(out, p, (size_t)size);
+	gdFree(p);
+	*png = out;
+	*len = (size_t)size;
+	return DRAW_OK;
+}
+
+/* ---- text -------------------------------------------------------------- */
+
+struct text {
+	char s[TEXT_MAX]; /* printable ASCII, NUL-terminated */
+	int len;          /* characters in s */
+	int cut;          /* 1 when the source was longer */
+};
+
+/* 's' as printable ASCII, cut to at most 'max' characters, a cut ending in
+ * "..". A NULL 's' is empty. */
+static void text_make(struct text *t, const char *s, int max)
+{
+	size_t full = s ? strlen(s) : 0;
+	int n;
+
+	max = iclamp(max, 0, TEXT_MAX - 1);
+	for (n = 0; n < max && (size_t)n < full; n++) {
+		unsigned char ch = (unsigned char)s[n];
+		t->s[n] = (ch >= 32 && ch < 127) ? (char)ch : '?';
+	}
+	t->cut = (size_t)n < full;
+	if (t->cut && n >= 3) {
+		t->s[n - 2] = '.';
+		t->s[n - 1] = '.';
+	}
+	t->s[n] = '\0';
+	t->len = n;
+}
+
+/* Giant-font text with its top-left at (x, y), each font pixel drawn as a
+ * scale x scale block: bigger than any built-in font, and still libgd's. */
+static void text_draw(gdImagePtr im, int x, int y, int scale,
+                      const struct text *t, uint32_t rgb)
+{
+	gdFontPtr f = gdFontGetGiant();
+	int col = gdc(rgb);
+
+	assert(f->w == FONT_W && f->h == FONT_H);
+	if (scale == 1) {
+		gdImageString(im, f, x, y, (unsigned char *)t->s, col);
+		return;
+	}
+	for (int i = 0; i < t->len; i++) {
+		int ch = (unsigned char)t->s[i];
+		if (ch < f->offset || ch >= f->offset + f->nchars)
+			continue;
+		const char *g = f->data + (size_t)(ch - f->offset) * FONT_W * FONT_H;
+		for (int py = 0; py < FONT_H; py++)
+			for (int px = 0; px < FONT_W; px++)
+				if (g[py * FONT_W + px]) {
+					int x0 = x + (i * FONT_W + px) * scale;
+					int y0 = y + py * scale;
+					gdImageFilledRectangle(im, x0, y0, x0 + scale - 1,
+					                       y0 + scale - 1, col);
+				}
+	}
+}
+
+/* Text centred horizontally on cx, top at y, cut to fit 'width' pixels. */
+static void text_centred(gdImagePtr im, int cx, int y, int width, int scale,
+                         const char *s, uint32_t rgb)
+{
+	struct text t;
+	text_make(&t, s, width / (FONT_W * scale));
+	text_draw(im, cx - t.len * FONT_W * scale / 2, y, scale, &t, rgb);
+}
+
+static int title_height(const char *title)
+{
+	return (title != NULL && title[0] != '\0') ? DRAW_TITLE_H : DRAW_MARGIN;
+}
+
+/* The title, centred on the first DRAW_TITLE_H rows: double size when it
+ * fits, else single size, cut if need be. */
+static void title_draw(gdImagePtr im, int width, const char *title)
+{
+	struct text t;
+	int avail = width - 2 * DRAW_MARGIN, scale = 2;
+
+	if (title == NULL || title[0] == '\0')
+		return;
+	text_make(&t, title, avail / (2 * FONT_W));
+	if (t.cut) {
+		scale = 1;
+		text_make(&t, title, avail / FONT_W);
+	}
+	text_draw(im, (width - t.len * FONT_W * scale) / 2,
+	          (DRAW_TITLE_H - FONT_H * scale) / 2, scale, &t, INK);
+}
+
+/*
+ * A number on a white tag with a dark border, centred on (cx, cy). Scale 2
+ * holds one digit in 30x42 pixels; longer numbers drop to scale 1, so a tag
+ * always fits in DRAW_TAG_SIDE x DRAW_TAG_SIDE.
+ */
+static void tag_draw(gdImagePtr im, int cx, int cy, int number, int scale)
+{
+	char buf[24];
+	struct text t;
+
+	snprintf(buf, sizeof buf, "%d", number);
+	text_make(&t, buf, 3);
+	if (t.len > 1)
+		scale = 1;
+	int w = t.len * FONT_W * scale + 6 * scale;
+	int h = FONT_H * scale + 6 * scale;
+	int x0 = cx - w / 2, y0 = cy - h / 2;
+	rect(im, x0, y0, x0 + w - 1, y0 + h - 1, INK);
+	rect(im, x0 + scale, y0 + scale, x0 + w - 1 - scale, y0 + h - 1 - scale,
+	     WHITE);
+	text_draw(im, x0 + 3 * scale, y0 + 3 * scale, scale, &t, INK);
+}
+
+/* ---- flat grids of cells ----------------------------------------------- */
+
+/*
+ * An outline 'thick' pixels wide along one side of the cell whose top-left
+ * pixel is (x, y), centred on the cell's boundary line. side: 0 left,
+ * 1 right, 2 top, 3 bottom.
+ */
+static void edge(gdImagePtr im, int x, int y, int c, int side, int thick)
+{
+	int a = thick / 2, b = (thick - 1) / 2;
+	switch (side) {
+	case 0:
+		rect(im, x - a, y - a, x + b, y + c + b, INK);
+		break;
+	case 1:
+		rect(im, x + c - a, y - a, x + c + b, y + c + b, INK);
+		break;
+	case 2:
+		rect(im, x - a, y - a, x + c + b, y + b, INK);
+		break;
+	default:
+		rect(im, x - a, y + c - a, x + c + b, y + c + b, INK);
+		break;
+	}
+}
+
+static int outline_width(int c)
+{
+	return c >= 16 ? 3 : c >= 8 ? 2 : 1;
+}
+
+/*
+ * One n*n grid of numbers [u + n*v] with its top-left pixel at (x0, y0),
+ * c pixels a cell; phase 0 fills cells and draws their grid lines (0 cells
+ * in 'empty', with a light grid), phase 1 outlines each region of equal
+ * nonzero numbers, the square's border included. Plates and net faces both
+ * go through here, so they look alike.
+ */
+static void grid_draw(gdImagePtr im, int x0, int y0, const unsigned char *cells,
+                      const int *colour_of, int n, int c, uint32_t empty,
+                      int phase)
+{
+	int thick = outline_width(c);
+
+	for (int v = 0; v < n; v++)
+		for (int u = 0; u < n; u++) {
+			int k = cells[u + n * v], x = x0 + u * c, y = y0 + v * c;
+			if (phase == 0) {
+				uint32_t rgb = k ? (uint32_t)colour_of[k] : empty;
+				rect(im, x, y, x + c, y + c, rgb);
+				/* Below 4 pixels a cell, grid lines would be half the
+				 * picture; the outlines alone read better. */
+				if (c >= 4)
+					frame(im, x, y, x + c, y + c,
+					      k ? mix(rgb, BLACK, 90) : GRID_EMPTY);
+				continue;
+			}
+			if (k == 0)
+				continue;
+			if (u == 0 || cells[u - 1 + n * v] != k)
+				edge(im, x, y, c, 0, thick);
+			if (u == n - 1 || cells[u + 1 + n * v] != k)
+				edge(im, x, y, c, 1, thick);
+			if (v == 0 || cells[u + n * (v - 1)] != k)
+				edge(im, x, y, c, 2, thick);
+			if (v == n - 1 || cells[u + n * (v + 1)] != k)
+				edge(im, x, y, c, 3, thick);
+		}
+}
+
+/* ---- isometric views --------------------------------------------------- */
+
+/* Where lattice points land: see the file header. Units of 1/16 pixel. */
+struct iso {
+	int ox, oy;  /* pixel of lattice point (0, 0, 0) */
+	int64_t uq;  /* u: half the height of a cube's top, 1/16 px */
+	int64_t dxq; /* dx = u * sqrt(3): half its width, 1/16 px */
+};
+
+static int64_t iso_dxq(int64_t uq)
+{
+	return (uq * 443 + 128) >> 8; /* 443 / 256 = 1.7305 ~ sqrt(3) */
+}
+
+/* Screen point of the lattice point (x2/2, y2/2, z2/2): doubled
+ * coordinates, so centres of faces are lattice points too. */
+static gdPoint iso_pt(const struct iso *v, int x2, int y2, int z2)
+{
+	gdPoint p;
+	p.x = v->ox + (int)fdiv((int64_t)(x2 - y2) * v->dxq, 32);
+	p.y = v->oy + (int)fdiv((int64_t)(x2 + y2) * v->uq -
+	                        (int64_t)z2 * 2 * v->uq, 32);
+	return p;
+}
+
+/* Pixel size of an nx*ny*nz box drawn at scale uq. */
+static void iso_size(int64_t uq, int nx, int ny, int nz, int *w, int *h)
+{
+	struct iso v = {0, 0, uq, iso_dxq(uq)};
+	gdPoint left = iso_pt(&v, 0, 2 * ny, 0), right = iso_pt(&v, 2 * nx, 0, 0);
+	gdPoint top = iso_pt(&v, 0, 0, 2 * nz);
+	gdPoint bottom = iso_pt(&v, 2 * nx, 2 * ny, 0);
+	*w = right.x - left.x + 1;
+	*h = bottom.y - top.y + 1;
+}
+
+/* A view of a box ny deep and nz high (its x side does not move the
+ * origin) whose bounding box starts at pixel (bx, by). */
+static struct iso iso_place(int64_t uq, int ny, int nz, int bx, int by)
+{
+	struct iso v = {0, 0, uq, iso_dxq(uq)};
+	gdPoint left = iso_pt(&v, 0, 2 * ny, 0), top = iso_pt(&v, 0, 0, 2 * nz);
+	v.ox = bx - left.x;
+	v.oy = by - top.y;
+	return v;
+}
+
+/* The largest scale in [UQ_MIN, uq_max] at which the box fits w x h
+ * pixels, or UQ_MIN when none does. */
+static int64_t iso_fit(int w, int h, int nx, int ny, int nz, int64_t uq_max)
+{
+	for (int64_t uq = uq_max; uq > UQ_MIN; uq--) {
+		int bw, bh;
+		iso_size(uq, nx, ny, nz, &bw, &bh);
+		if (bw <= w && bh <= h)
+			return uq;
+	}
+	return UQ_MIN;
+}
+
+struct shade {
+	int top, left, right; /* gd colours of the three sides */
+	int line;             /* outline colour, -1 for none */
+};
+
+/* Three shades of one colour: the top as drawn in flat pictures, the +Y
+ * side darker, the +X side darker still, as if lit from above left; the
+ * outline darker again. Below 3 pixels a cube, outlines would swamp the
+ * colour and beat into moire patterns, so there are none. */
+static struct shade shade_of(uint32_t rgb, int64_t uq)
+{
+	struct shade s;
+	s.top = gdc(rgb);
+	s.left = gdc(mix(rgb, BLACK, 52));
+	s.right = gdc(mix(rgb, BLACK, 100));
+	s.line = uq >= 48 ? gdc(mix(rgb, BLACK, 176)) : -1;
+	return s;
+}
+
+static void iso_face(gdImagePtr im, const struct iso *v, const int (*p)[3],
+                     int fill, int line)
+{
+	gdPoint pt[4];
+	for (int i = 0; i < 4; i++)
+		pt[i] = iso_pt(v, 2 * p[i][0], 2 * p[i][1], 2 * p[i][2]);
+	gdImageFilledPolygon(im, pt, 4, fill);
+	if (line >= 0)
+		gdImagePolygon(im, pt, 4, line);
+}
+
+/*
+ * The cells of 'lab' (nx*ny*nz, 0 empty, else an index into 'sh') as
+ * shaded cubes. Painter's algorithm: with the eye on the +X+Y+Z diagonal a
+ * cube can only hide cubes of smaller x+y+z, and cubes with the same sum
+ * never overlap on screen, so drawing by increasing x+y+z is back to front.
+ * Only sides with no cell beyond them are drawn.
+ */
+static void iso_draw(gdImagePtr im, const struct iso *v,
+                     const unsigned char *lab, int nx, int ny, int nz,
+                     const struct shade *sh)
+{
+	size_t sy = (size_t)nx, sz = (size_t)nx * (size_t)ny;
+	int dmax = (nx - 1) + (ny - 1) + (nz - 1);
+
+	for (int d = 0; d <= dmax; d++)
+		for (int z = imax(0, d - (nx - 1) - (ny - 1)); z <= imin(nz - 1, d); z++)
+			for (int y = imax(0, d - z - (nx - 1)); y <= imin(ny - 1, d - z); y++) {
+				int x = d - z - y;
+				size_t i = (size_t)x + sy * (size_t)y + sz * (size_t)z;
+				int k = lab[i];
+				if (k == 0)
+					continue;
+				if (z == nz - 1 || lab[i + sz] == 0) {
+					const int q[4][3] = {{x, y, z + 1}, {x + 1, y, z + 1},
+					                     {x + 1, y + 1, z + 1}, {x, y + 1, z + 1}};
+					iso_face(im, v, q, sh[k].top, sh[k].line);
+				}
+				if (y == ny - 1 || lab[i + sy] == 0) {
+					const int q[4][3] = {{x, y + 1, z}, {x + 1, y + 1, z},
+					                     {x + 1, y + 1, z + 1}, {x, y + 1, z + 1}};
+					iso_face(im, v, q, sh[k].left, sh[k].line);
+				}
+				if (x == nx - 1 || lab[i + 1] == 0) {
+					const int q[4][3] = {{x + 1, y, z}, {x + 1, y + 1, z},
+					                     {x + 1, y + 1, z + 1}, {x + 1, y, z + 1}};
+					iso_face(im, v, q, sh[k].right, sh[k].line);
+				}
+			}
+}
+
+/* ---- draw_plates ------------------------------------------------------- */
+
+int draw_plates(const unsigned char *const *plates, int n, size_t count,
+                const int *label, const char *title, unsigned char **png,
+                size_t *len)
+{
+	assert(plates != NULL && label != NULL && png != NULL && len != NULL);
+	assert(n >= 1 && n <= DRAW_MAX_N && count >= 1);
+	for (size_t i = 0; i < count; i++) {
+		assert(plates[i] != NULL);
+		assert(label[i] >= 1 && label[i] <= DRAW_MAX_PIECES);
+		for (int j = 0; j < n * n; j++)
+			assert(plates[i][j] <= 1);
+	}
+
+	int c = iclamp(384 / n, 2, 64);
+	int pw = n * c + 1;
+	int sw = imax(pw, 200) + 2 * DRAW_MARGIN;
+	int sh = DRAW_LABEL_H + pw + DRAW_MARGIN;
+	int th = title_height(title);
+	size_t cols = count < 3 ? count : 3, rows = (count + cols - 1) / cols;
+	if (rows > (size_t)(DRAW_MAX_SIDE / sh))
+		return DRAW_ETOOBIG;
+	int w = (int)cols * sw, h = th + (int)rows * sh + DRAW_MARGIN;
+	if (w > DRAW_MAX_SIDE || h > DRAW_MAX_SIDE)
+		return DRAW_ETOOBIG;
+
+	gdImagePtr im = canvas(w, h);
+	if (im == NULL)
+		return DRAW_ENOMEM;
+	title_draw(im, w, title);
+	for (size_t i = 0; i < count; i++) {
+		int col = (int)(i % cols), row = (int)(i / cols);
+		int sx = col * sw, y0 = th + row * sh;
+		int x0 = sx + (sw - pw) / 2, py = y0 + DRAW_LABEL_H;
+		int colour_of[2] = {0, (int)draw_colour(label[i])};
+		char buf[32];
+
+		/* Label: a swatch of the colour, then "Piece k", centred. */
+		snprintf(buf, sizeof buf, "Piece %d", label[i]);
+		int tw = (int)strlen(buf) * FONT_W * 2, sq = FONT_H * 2;
+		int lx = sx + (sw - (sq + 12 + tw)) / 2, ly = y0 + 6;
+		rect(im, lx, ly, lx + sq - 1, ly + sq - 1, INK);
+		rect(im, lx + 2, ly + 2, lx + sq - 3, ly + sq - 3,
+		     (uint32_t)colour_of[1]);
+		struct text t;
+		text_make(&t, buf, 31);
+		text_draw(im, lx + sq + 12, ly, 2, &t, INK);
+
+		grid_draw(im, x0, py, plates[i], colour_of, n, c, DRAW_BG, 0);
+		grid_draw(im, x0, py, plates[i], colour_of, n, c, DRAW_BG, 1);
+	}
+	return finish(im, png, len);
+}
+
+/* ---- draw_shell_solution ----------------------------------------------- */
+
+/*
+ * The shell with every piece moved g cells out along its face's normal, in
+ * an E^3 grid, E = n + 2g; cell (x, y, z) of the cube lands at
+ * (x + g, y + g, z + g) plus g times the normal. NULL when out of memory.
+ */
+static unsigned char *shell_explode(int n, int g, const unsigned char *owner,
+                                    const int *piece_face)
+{
+	size_t e = (size_t)(n + 2 * g);
+	unsigned char *out = calloc(e * e * e, 1);
+	if (out == NULL)
+		return NULL;
+	for (int z = 0; z < n; z++)
+		for (int y = 0; y < n; y++)
+			for (int x = 0; x < n; x++) {
+				int k = owner[x + n * (y + n * z)];
+				if (k == 0)
+					continue;
+				int f = piece_face[k - 1], p[3] = {x + g, y + g, z + g};
+				p[f / 2] += (f % 2) ? g : -g;
+				out[(size_t)p[0] + e * ((size_t)p[1] + e * (size_t)p[2])] =
+					(unsigned char)k;
+			}
+	return out;
+}
+
+int draw_shell_solution(int n, const unsigned char *const *face_view,
+                        const int (*net_pos)[2], const unsigned char *owner,
+                        const int *piece_face, const char *title,
+                        unsigned char **png, size_t *len)
+{
+	assert(face_view != NULL && net_pos != NULL && owner != NULL);
+	assert(piece_face != NULL && png != NULL && len != NULL);
+	assert(n >= 3 && n <= DRAW_MAX_N);
+	for (int f = 0; f < 6; f++) {
+		assert(face_view[f] != NULL);
+		assert(net_pos[f][0] >= 0 && net_pos[f][0] < 4);
+		assert(net_pos[f][1] >= 0 && net_pos[f][1] < 3);
+		for (int g = 0; g < f; g++)
+			assert(net_pos[f][0] != net_pos[g][0] ||
+			       net_pos[f][1] != net_pos[g][1]);
+		assert(piece_face[f] >= 0 && piece_face[f] < 6);
+		for (int j = 0; j < n * n; j++)
+			assert(face_view[f][j] <= 6);
+	}
+	for (size_t j = 0; j < (size_t)n * n * n; j++)
+		assert(owner[j] <= 6);
+
+	int c = iclamp(240 / n, 2, 48), nc = n * c;
+	int nw = 4 * nc + 1, box = nw / 2;
+	int th = title_height(title);
+	int w = nw + 2 * DRAW_MARGIN;
+	int net_y = th + DRAW_CAPTION_H;
+	int iso_y = net_y + 3 * nc + 1 + DRAW_MARGIN + DRAW_CAPTION_H;
+	int h = iso_y + box + DRAW_MARGIN;
+	int g = imax(2, (n + 3) / 4), e = n + 2 * g;
+	int colour_of[7] = {0};
+	struct shade sh[7];
+
+	/* Both stay within DRAW_MAX_SIDE for n <= DRAW_MAX_N: c <= 240/n. */
+	assert(w <= DRAW_MAX_SIDE && h <= DRAW_MAX_SIDE);
+	unsigned char *exploded = shell_explode(n, g, owner, piece_face);
+	if (exploded == NULL)
+		return DRAW_ENOMEM;
+	gdImagePtr im = canvas(w, h);
+	if (im == NULL) {
+		free(exploded);
+		return DRAW_ENOMEM;
+	}
+	for (int k = 1; k <= 6; k++)
+		colour_of[k] = (int)draw_colour(k);
+
+	title_draw(im, w, title);
+	text_centred(im, w / 2, th + (DRAW_CAPTION_H - FONT_H) / 2, w, 1,
+	             "Net: every face seen from outside, each piece in place",
+	             INK_SOFT);
+	/* In phases, so that no face paints over its neighbour's lines: cells,
+	 * face borders, piece outlines, number tags. */
+	for (int phase = 0; phase < 4; phase++)
+		for (int f = 0; f < 6; f++) {
+			int fx = DRAW_MARGIN + net_pos[f][0] * nc;
+			int fy = net_y + net_pos[f][1] * nc;
+			/* The face's own piece always holds its centre. */
+			int k = face_view[f][n / 2 + n * (n / 2)];
+			if (phase == 0 || phase == 2)
+				grid_draw(im, fx, fy, face_view[f], colour_of, n, c,
+				          DRAW_EMPTY, phase / 2);
+			else if (phase == 1)
+				frame(im, fx, fy, fx + nc, fy + nc, INK_SOFT);
+			else if (k != 0)
+				tag_draw(im, fx + nc / 2, fy + nc / 2, k, 2);
+		}
+
+	/* Two box x box views side by side, each with a caption. */
+	int pad = 8, avail = box - 2 * pad;
+	const char *caption[2] = {"Assembled", "Exploded"};
+	for (int view = 0; view < 2; view++) {
+		int bx = DRAW_MARGIN + view * box, side = view ? e : n, vw, vh;
+		const unsigned char *lab = view ? exploded : owner;
+		int64_t uq = iso_fit(avail, avail, side, side, side, UQ_SHELL);
+
+		text_centred(im, bx + box / 2, iso_y - DRAW_CAPTION_H +
+		             (DRAW_CAPTION_H - FONT_H) / 2, box, 1, caption[view],
+		             INK_SOFT);
+		for (int k = 1; k <= 6; k++)
+			sh[k] = shade_of((uint32_t)colour_of[k], uq);
+		iso_size(uq, side, side, side, &vw, &vh);
+		struct iso v = iso_place(uq, side, side, bx + (box - vw) / 2,
+		                         iso_y + (box - vh) / 2);
+		iso_draw(im, &v, lab, side, side, side, sh);
+		/* A plate under 60 pixels across gets a small tag, which hides
+		 * less of it. */
+		int tag_scale = (int64_t)n * uq >= 60 * 16 ? 2 : 1;
+
+		if (view == 0) {
+			/* Tag the three visible faces at their centres. */
+			int m = n / 2;
+			const int at[3][6] = {
+				{m, m, n - 1, n, n, 2 * n},     /* +Z: cell, doubled point */
+				{n - 1, m, m, 2 * n, n, n},     /* +X */
+				{m, n - 1, m, n, 2 * n, n},     /* +Y */
+			};
+			for (int i = 0; i < 3; i++) {
+				int k = owner[at[i][0] + n * (at[i][1] + n * at[i][2])];
+				gdPoint p = iso_pt(&v, at[i][3], at[i][4], at[i][5]);
+				if (k != 0)
+					tag_draw(im, p.x, p.y, k, tag_scale);
+			}
+		} else {
+			/* Tag each plate at the centre of its +X, +Y or +Z side: the
+			 * outer side for plates on those faces, the inner one (facing
+			 * the eye across the gap) for the others. */
+			for (int k = 1; k <= 6; k++) {
+				int f = piece_face[k - 1], q[3];
+				for (int a = 0; a < 3; a++)
+					q[a] = 2 * g + n;
+				q[f / 2] = (f % 2) ? 2 * (n + 2 * g) : 2;
+				gdPoint p = iso_pt(&v, q[0], q[1], q[2]);
+				tag_draw(im, p.x, p.y, k, tag_scale);
+			}
+		}
+	}
+	free(exploded);
+	return finish(im, png, len);
+}
+
+/* ---- draw_pieces ------------------------------------------------------- */
+
+struct pieces_layout {
+	int cols, rows;     /* grid of slots */
+	int maxh;           /* tallest piece, pixels */
+	int sw, sh;         /* slot size */
+	int w, h;           /* picture size */
+};
+
+static void pieces_layout(struct pieces_layout *l, int64_t uq,
+                          const int (*dims)[3], size_t count, int th)
+{
+	int maxw = 0;
+	l->maxh = 0;
+	for (size_t i = 0; i < count; i++) {
+		int pw, ph;
+		iso_size(uq, dims[i][0], dims[i][1], dims[i][2], &pw, &ph);
+		maxw = imax(maxw, pw);
+		l->maxh = imax(l->maxh, ph);
+	}
+	l->sw = imax(maxw + 2 * DRAW_MARGIN, 160);
+	l->sh = l->maxh + NAME_H + DRAW_MARGIN;
+	l->w = l->cols * l->sw;
+	l->h = th + l->rows * l->sh + DRAW_MARGIN;
+}
+
+int draw_pieces(const unsigned char *const *shapes, const int (*dims)[3],
+                size_t count, const char *const *names, const char *title,
+                unsigned char **png, size_t *len)
+{
+	assert(shapes != NULL && dims != NULL && png != NULL && len != NULL);
+	assert(count >= 1 && count <= DRAW_MAX_PIECES);
+	for (size_t i = 0; i < count; i++) {
+		assert(shapes[i] != NULL && (names == NULL || names[i] != NULL));
+		for (int a = 0; a < 3; a++)
+			assert(dims[i][a] >= 1 && dims[i][a] <= DRAW_MAX_N);
+	}
+
+	struct pieces_layout l;
+	int th = title_height(title);
+	l.cols = 1;
+	while ((size_t)l.cols * (size_t)l.cols < count)
+		l.cols++;
+	l.rows = (int)((count + (size_t)l.cols - 1) / (size_t)l.cols);
+
+	/* The largest scale that fits FIT_SIDE; else the smallest, if that
+	 * fits DRAW_MAX_SIDE. */
+	int64_t uq = UQ_PIECES;
+	for (; uq >= UQ_MIN; uq--) {
+		pieces_layout(&l, uq, dims, count, th);
+		if (l.w <= FIT_SIDE && l.h <= FIT_SIDE)
+			break;
+	}
+	if (uq < UQ_MIN) {
+		uq = UQ_MIN;
+		pieces_layout(&l, uq, dims, count, th);
+		if (l.w > DRAW_MAX_SIDE || l.h > DRAW_MAX_SIDE)
+			return DRAW_ETOOBIG;
+	}
+	/* Only now read every cell: a refused picture should cost nothing. */
+	for (size_t i = 0; i < count; i++) {
+		size_t cells = (size_t)dims[i][0] * (size_t)dims[i][1] * (size_t)dims[i][2];
+		for (size_t j = 0; j < cells; j++)
+			assert(shapes[i][j] <= 1);
+		(void)cells;
+	}
+
+	gdImagePtr im = canvas(l.w, l.h);
+	if (im == NULL)
+		return DRAW_ENOMEM;
+	title_draw(im, l.w, title);
+	for (size_t i = 0; i < count; i++) {
+		int col = (int)(i % (size_t)l.cols), row = (int)(i / (size_t)l.cols);
+		int sx = col * l.sw, sy = th + row * l.sh, pw, ph;
+		struct shade sh[2];
+		char buf[24];
+
+		sh[1] = shade_of(draw_colour((int)i + 1), uq);
+		iso_size(uq, dims[i][0], dims[i][1], dims[i][2], &pw, &ph);
+		/* Bottom-aligned, so the names of a row line up. */
+		struct iso v = iso_place(uq, dims[i][1], dims[i][2],
+		                         sx + (l.sw - pw) / 2, sy + l.maxh - ph);
+		iso_draw(im, &v, shapes[i], dims[i][0], dims[i][1], dims[i][2], sh);
+		/* The name at double size when it fits the slot. */
+		snprintf(buf, sizeof buf, "%zu", i + 1);
+		const char *name = names ? names[i] : buf;
+		int scale = strlen(name) * 2 * FONT_W <= (size_t)(l.sw - 8) ? 2 : 1;
+		text_centred(im, sx + l.sw / 2,
+		             sy + l.maxh + (NAME_H - FONT_H * scale) / 2 + 2, l.sw - 8,
+		             scale, name, INK);
+	}
+	return finish(im, png, len);
+}
+
+/* ---- draw_assembly ----------------------------------------------------- */
+
+struct part {
+	size_t cells;    /* cells of this piece; 0: not in the assembly */
+	int64_t sum[3];  /* sum of 2*coordinate + 1 - side: centroid offset x 2cells */
+	int lo[3], hi[3]; /* bounding box, inclusive */
+	int d[3];        /* displacement in the exploded view */
+};
+
+/*
+ * Lay the pieces of 'lab' into a fresh grid, each moved by parts[k].d;
+ * returns the grid (dims in ed[3]) or NULL, with *status DRAW_ENOMEM when
+ * out of memory, else DRAW_OK and *fit: 2 when no two pieces overlap or
+ * touch face to face, 1 when they only touch, 0 when they overlap (the grid
+ * is then freed and NULL returned).
+ */
+static unsigned char *explode_try(const unsigned char *lab, const int n[3],
+                                  const struct part *parts, size_t np,
+                                  int ed[3], int *fit, int *status)
+{
+	int lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, first = 1;
+
+	*status = DRAW_OK;
+	*fit = 0;
+	for (size_t k = 1; k <= np; k++) {
+		if (parts[k].cells == 0)
+			continue;
+		for (int a = 0; a < 3; a++) {
+			int l = parts[k].lo[a] + parts[k].d[a], h = parts[k].hi[a] + parts[k].d[a];
+			lo[a] = first ? l : imin(lo[a], l);
+			hi[a] = first ? h : imax(hi[a], h);
+		}
+		first = 0;
+	}
+	for (int a = 0; a < 3; a++)
+		ed[a] = hi[a] - lo[a] + 1;
+	size_t total = (size_t)ed[0] * (size_t)ed[1] * (size_t)ed[2];
+	if (ed[0] > 4 * DRAW_MAX_N || ed[1] > 4 * DRAW_MAX_N ||
+	    ed[2] > 4 * DRAW_MAX_N || total > EXPLODE_MAX_CELLS)
+		return NULL; /* fit 0: never chosen */
+
+	unsigned char *out = calloc(total, 1);
+	if (out == NULL) {
+		*status = DRAW_ENOMEM;
+		return NULL;
+	}
+	size_t sy = (size_t)ed[0], sz = sy * (size_t)ed[1];
+	for (int z = 0; z < n[2]; z++)
+		for (int y = 0; y < n[1]; y++)
+			for (int x = 0; x < n[0]; x++) {
+				int k = lab[x + n[0] * (y + n[1] * z)];
+				if (k == 0)
+					continue;
+				const int *d = parts[k].d;
+				size_t j = (size_t)(x + d[0] - lo[0]) +
+				           sy * (size_t)(y + d[1] - lo[1]) +
+				           sz * (size_t)(z + d[2] - lo[2]);
+				if (out[j] != 0) {
+					free(out);
+					return NULL;
+				}
+				out[j] = (unsigned char)k;
+			}
+	*fit = 2;
+	for (int z = 0; z < ed[2]; z++)
+		for (int y = 0; y < ed[1]; y++)
+			for (int x = 0; x < ed[0]; x++) {
+				size_t j = (size_t)x + sy * (size_t)y + sz * (size_t)z;
+				int k = out[j];
+				if (k == 0)
+					continue;
+				if ((x + 1 < ed[0] && out[j + 1] && out[j + 1] != k) ||
+				    (y + 1 < ed[1] && out[j + sy] && out[j + sy] != k) ||
+				    (z + 1 < ed[2] && out[j + sz] && out[j + sz] != k))
+					*fit = 1;
+			}
+	return out;
+}
+
+/*
+ * The exploded view: each piece moves by f times its centroid's offset
+ * from the box centre (rounded to whole cells), for the smallest f of
+ * 1, 1.5, 2, 3, 4 that leaves no two pieces touching; failing that the
+ * smallest with no overlap; failing that (interlocked pieces) the
+ * assembly itself. Returns the grid, dims in ed, or NULL when out of
+ * memory.
+ */
+static unsigned char *explode(const unsigned char *lab, int nx, int ny, int nz,
+                              size_t np, int ed[3])
+{
+	static const int factor4[] = {4, 6, 8, 12, 16}; /* f times 4 */
+	struct part parts[DRAW_MAX_PIECES + 1];
+	const int n[3] = {nx, ny, nz};
+	unsigned char *best = NULL;
+	int best_ed[3] = {0, 0, 0}, status;
+
+	memset(parts, 0, sizeof parts);
+	for (int z = 0; z < nz; z++)
+		for (int y = 0; y < ny; y++)
+			for (int x = 0; x < nx; x++) {
+				int k = lab[x + nx * (y + ny * z)], p[3] = {x, y, z};
+				if (k == 0)
+					continue;
+				struct part *q = &parts[k];
+				for (int a = 0; a < 3; a++) {
+					q->sum[a] += 2 * p[a] + 1 - n[a];
+					q->lo[a] = q->cells ? imin(q->lo[a], p[a]) : p[a];
+					q->hi[a] = q->cells ? imax(q->hi[a], p[a]) : p[a];
+				}
+				q->cells++;
+			}
+
+	for (size_t i = 0; i < sizeof factor4 / sizeof factor4[0]; i++) {
+		int fit, try_ed[3];
+		for (size_t k = 1; k <= np; k++)
+			for (int a = 0; a < 3; a++)
+				if (parts[k].cells)
+					/* centroid offset = sum / (2 cells); times f4 / 4 */
+					parts[k].d[a] = (int)rdiv(factor4[i] * parts[k].sum[a],
+					                          8 * (int64_t)parts[k].cells);
+		unsigned char *g = explode_try(lab, n, parts, np, try_ed, &fit, &status);
+		if (status != DRAW_OK) {
+			free(best);
+			return NULL;
+		}
+		if (g == NULL)
+			continue;
+		if (fit == 2 || best == NULL) {
+			free(best);
+			best = g;
+			memcpy(best_ed, try_ed, sizeof best_ed);
+			if (fit == 2)
+				break;
+		} else {
+			free(g);
+		}
+	}
+	if (best == NULL) {
+		size_t total = (size_t)nx * (size_t)ny * (size_t)nz;
+		best = malloc(total);
+		if (best == NULL)
+			return NULL;
+		memcpy(best, lab, total);
+		best_ed[0] = nx;
+		best_ed[1] = ny;
+		best_ed[2] = nz;
+	}
+	memcpy(ed, best_ed, sizeof best_ed);
+	return best;
+}
+
+struct assembly_layout {
+	int aw, ah, ew, eh; /* the two views, pixels */
+	int ew_entry;       /* legend entry width */
+	int lcols, lrows;   /* legend grid */
+	int w, h;           /* picture size */
+};
+
+static void assembly_layout(struct assembly_layout *l, int64_t uq,
+                            const int n[3], const int ed[3], size_t np,
+                            int th)
+{
+	iso_size(uq, n[0], n[1], n[2], &l->aw, &l->ah);
+	iso_size(uq, ed[0], ed[1], ed[2], &l->ew, &l->eh);
+	int views = l->aw + l->ew + 4 * DRAW_MARGIN;
+	int legend_min = (int)(np < 4 ? np : 4) * l->ew_entry + 2 * DRAW_MARGIN;
+	l->w = imax(imax(views, legend_min), 320);
+	l->lcols = imax(1, (l->w - 2 * DRAW_MARGIN) / l->ew_entry);
+	l->lrows = (int)((np + (size_t)l->lcols - 1) / (size_t)l->lcols);
+	l->h = th + DRAW_CAPTION_H + imax(l->ah, l->eh) + DRAW_MARGIN +
+	       l->lrows * LEGEND_ROW + DRAW_MARGIN;
+}
+
+int draw_assembly(const unsigned char *labels, int nx, int ny, int nz,
+                  const char *const *names, size_t npieces, const char *title,
+                  unsigned char **png, size_t *len)
+{
+	assert(labels != NULL && png != NULL && len != NULL);
+	assert(nx >= 1 && nx <= DRAW_MAX_N && ny >= 1 && ny <= DRAW_MAX_N);
+	assert(nz >= 1 && nz <= DRAW_MAX_N);
+	assert(npieces >= 1 && npieces <= DRAW_MAX_PIECES);
+	size_t total = (size_t)nx * (size_t)ny * (size_t)nz;
+	for (size_t j = 0; j < total; j++)
+		assert(labels[j] <= npieces);
+	for (size_t k = 0; names != NULL && k < npieces; k++)
+		assert(names[k] != NULL);
+
+	const int n[3] = {nx, ny, nz};
+	int ed[3], th = title_height(title), longest = 3;
+	struct assembly_layout l;
+
+	for (size_t k = 0; names != NULL && k < npieces; k++)
+		longest = imax(longest, (int)strnlen(names[k], LEGEND_CHARS));
+	l.ew_entry = 2 * (FONT_H + 3) + 10 + longest * FONT_W + 2 * DRAW_MARGIN;
+
+	/* Size first, so a hopeless picture costs no exploding. The exploded
+	 * view is never smaller than the assembly, so sizing with the assembly
+	 * twice is a lower bound. */
+	assembly_layout(&l, UQ_MIN, n, n, npieces, th);
+	if (l.w > DRAW_MAX_SIDE || l.h > DRAW_MAX_SIDE)
+		return DRAW_ETOOBIG;
+
+	unsigned char *ex = explode(labels, nx, ny, nz, npieces, ed);
+	if (ex == NULL)
+		return DRAW_ENOMEM;
+	int64_t uq = UQ_PIECES;
+	for (; uq >= UQ_MIN; uq--) {
+		assembly_layout(&l, uq, n, ed, npieces, th);
+		if (l.w <= FIT_SIDE && l.h <= FIT_SIDE)
+			break;
+	}
+	if (uq < UQ_MIN) {
+		uq = UQ_MIN;
+		assembly_layout(&l, uq, n, ed, npieces, th);
+		if (l.w > DRAW_MAX_SIDE || l.h > DRAW_MAX_SIDE) {
+			free(ex);
+			return DRAW_ETOOBIG;
+		}
+	}
+
+	struct shade sh[DRAW_MAX_PIECES + 1];
+	for (size_t k = 1; k <= npieces; k++)
+		sh[k] = shade_of(draw_colour((int)k), uq);
+	gdImagePtr im = canvas(l.w, l.h);
+	if (im == NULL) {
+		free(ex);
+		return DRAW_ENOMEM;
+	}
+	title_draw(im, l.w, title);
+
+	/* The two views, centred as a pair, bottoms aligned. */
+	int vh = imax(l.ah, l.eh), vy = th + DRAW_CAPTION_H;
+	int x = (l.w - (l.aw + l.ew + 2 * DRAW_MARGIN)) / 2;
+	int cy = th + (DRAW_CAPTION_H - FONT_H) / 2;
+	struct iso v = iso_place(uq, ny, nz, x, vy + vh - l.ah);
+	text_centred(im, x + l.aw / 2, cy, l.aw + 2 * DRAW_MARGIN, 1, "Assembled",
+	             INK_SOFT);
+	iso_draw(im, &v, labels, nx, ny, nz, sh);
+	x += l.aw + 2 * DRAW_MARGIN;
+	v = iso_place(uq, ed[1], ed[2], x, vy + vh - l.eh);
+	text_centred(im, x + l.ew / 2, cy, l.ew + 2 * DRAW_MARGIN, 1, "Exploded",
+	             INK_SOFT);
+	iso_draw(im, &v, ex, ed[0], ed[1], ed[2], sh);
+	free(ex);
+
+	/* Legend: a swatch and the name of every piece, row by row. */
+	int ly = vy + vh + DRAW_MARGIN, sq = FONT_H + 3;
+	int used = imin(l.lcols, (int)npieces) * l.ew_entry - 2 * DRAW_MARGIN;
+	int lx0 = (l.w - used) / 2;
+	for (size_t k = 1; k <= npieces; k++) {
+		int col = (int)((k - 1) % (size_t)l.lcols);
+		int row = (int)((k - 1) / (size_t)l.lcols);
+		int ex0 = lx0 + col * l.ew_entry, ey0 = ly + row * LEGEND_ROW;
+		char buf[24];
+		struct text t;
+
+		rect(im, ex0, ey0, ex0 + 2 * sq - 1, ey0 + sq - 1, INK);
+		rect(im, ex0 + 1, ey0 + 1, ex0 + 2 * sq - 2, ey0 + sq - 2,
+		     draw_colour((int)k));
+		snprintf(buf, sizeof buf, "%zu", k);
+		text_make(&t, names ? names[k - 1] : buf, LEGEND_CHARS);
+		text_draw(im, ex0 + 2 * sq + 10, ey0 + 2, 1, &t, INK);
+	}
+	return finish(im, png, len);
+}

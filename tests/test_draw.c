@@ -1,0 +1,1019 @@
+/*
+ * test_draw.c: the pictures of mesh/draw.h, read back with libgd.
+ *
+ * Every PNG is decoded and checked against the layout draw.h documents:
+ * the exact size; at the centre of every cell of every plate and net face
+ * the piece's colour, or the background where the cell is missing; number
+ * labels present; the same bytes on a second call. Pieces and assemblies
+ * (a Soma set built here) must draw every piece's colour within the size
+ * bounds. Misuse must trip an assert (checked in a child process), and
+ * every allocation that can fail must turn into an error, not a crash
+ * (checked by a malloc that fails on demand, off under AddressSanitizer,
+ * which owns malloc there).
+ *
+ * The tests read PNGs with libgd, so this file includes <gd.h> too; the
+ * product's code keeps it to mesh/draw.c.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gd.h>
+
+#include "mesh/draw.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define HAVE_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define HAVE_ASAN 1
+#endif
+#endif
+
+#define INK 0x202020 /* draw.c's text and outline colour */
+
+/* ---- a malloc that fails on demand ------------------------------------- */
+
+#ifndef HAVE_ASAN
+/*
+ * Replaces malloc for the whole program, libgd, libpng and zlib included:
+ * after 'fail_after' more successful allocations every allocation fails
+ * (-1: never). 'alloc_calls' counts allocations while counting is on.
+ */
+static long fail_after = -1;
+static long alloc_calls;
+
+extern void *__libc_malloc(size_t);
+extern void *__libc_calloc(size_t, size_t);
+extern void *__libc_realloc(void *, size_t);
+extern void __libc_free(void *);
+
+static int alloc_fails(void)
+{
+	alloc_calls++;
+	if (fail_after < 0)
+		return 0;
+	if (fail_after == 0)
+		return 1;
+	fail_after--;
+	return 0;
+}
+
+void *malloc(size_t n)
+{
+	return alloc_fails() ? NULL : __libc_malloc(n);
+}
+
+void *calloc(size_t n, size_t m)
+{
+	return alloc_fails() ? NULL : __libc_calloc(n, m);
+}
+
+void *realloc(void *p, size_t n)
+{
+	return alloc_fails() ? NULL : __libc_realloc(p, n);
+}
+
+void free(void *p)
+{
+	__libc_free(p);
+}
+#endif
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static gdImagePtr load(const unsigned char *png, size_t len)
+{
+	assert_true(len > 8);
+	assert_memory_equal(png, "\x89PNG\r\n\x1a\n", 8);
+	gdImagePtr im = gdImageCreateFromPngPtr((int)len, (void *)png);
+	assert_non_null(im);
+	return im;
+}
+
+static uint32_t px(gdImagePtr im, int x, int y)
+{
+	assert_true(x >= 0 && x < gdImageSX(im) && y >= 0 && y < gdImageSY(im));
+	return (uint32_t)gdImageGetTrueColorPixel(im, x, y) & 0xFFFFFF;
+}
+
+/* Pixels of colour rgb in the rectangle [x0, x1) x [y0, y1), clipped. */
+static long count_colour(gdImagePtr im, int x0, int y0, int x1, int y1,
+                         uint32_t rgb)
+{
+	long n = 0;
+	for (int y = y0 < 0 ? 0 : y0; y < y1 && y < gdImageSY(im); y++)
+		for (int x = x0 < 0 ? 0 : x0; x < x1 && x < gdImageSX(im); x++)
+			n += px(im, x, y) == rgb;
+	return n;
+}
+
+static int clamp(int v, int lo, int hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+static int max2(int a, int b) { return a > b ? a : b; }
+
+static int title_h(const char *title)
+{
+	return title && title[0] ? DRAW_TITLE_H : DRAW_MARGIN;
+}
+
+/* ---- a shell puzzle, by DESIGN.md's rule -------------------------------- */
+
+static uint64_t splitmix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9E3779B97F4A7C15u);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+	return z ^ (z >> 31);
+}
+
+struct shell {
+	int n;
+	unsigned char *owner;   /* n^3, piece 1..6 of each shell cell */
+	unsigned char *view[6]; /* face f seen from outside, [u + n*v] */
+	int net[6][2];          /* a cross */
+	int piece_face[6];      /* face of piece i+1 */
+	unsigned char *plate[6];/* piece i+1, turned and maybe flipped */
+	int label[6];
+};
+
+/* The cube cell under (u, v) of face f seen from outside, u right, v down;
+ * faces -Y +X +Y -X form the cross's middle row, +Z above -Y, -Z below. */
+static void face_cell(int n, int f, int u, int v, int p[3])
+{
+	switch (f) {
+	case 0: p[0] = 0; p[1] = n - 1 - u; p[2] = n - 1 - v; break;
+	case 1: p[0] = n - 1; p[1] = u; p[2] = n - 1 - v; break;
+	case 2: p[0] = u; p[1] = 0; p[2] = n - 1 - v; break;
+	case 3: p[0] = n - 1 - u; p[1] = n - 1; p[2] = n - 1 - v; break;
+	case 4: p[0] = u; p[1] = v; p[2] = 0; break;
+	default: p[0] = u; p[1] = n - 1 - v; p[2] = n - 1; break;
+	}
+}
+
+static void shell_make(struct shell *s, int n, uint64_t seed)
+{
+	static const int net[6][2] = {{0, 1}, {2, 1}, {1, 1}, {3, 1}, {1, 2}, {1, 0}};
+	size_t cells = (size_t)n * n * n;
+	int perm[6] = {1, 2, 3, 4, 5, 6};
+
+	s->n = n;
+	s->owner = calloc(cells, 1);
+	assert_non_null(s->owner);
+	for (int i = 5; i > 0; i--) {
+		int j = (int)(splitmix(&seed) % (uint64_t)(i + 1)), t = perm[i];
+		perm[i] = perm[j];
+		perm[j] = t;
+	}
+	for (int f = 0; f < 6; f++)
+		s->piece_face[perm[f] - 1] = f;
+	/* Face cells to their face, edge cells to one of their two faces. */
+	for (int z = 0; z < n; z++)
+		for (int y = 0; y < n; y++)
+			for (int x = 0; x < n; x++) {
+				int p[3] = {x, y, z}, fs[3], nf = 0;
+				for (int a = 0; a < 3; a++)
+					if (p[a] == 0)
+						fs[nf++] = 2 * a;
+					else if (p[a] == n - 1)
+						fs[nf++] = 2 * a + 1;
+				if (nf == 1 || nf == 2)
+					s->owner[x + n * (y + n * z)] =
+						(unsigned char)perm[fs[nf == 1 ? 0 : splitmix(&seed) % 2]];
+			}
+	/* Corners to one of the pieces of their three neighbouring edges. */
+	for (int z = 0; z < n; z += n - 1)
+		for (int y = 0; y < n; y += n - 1)
+			for (int x = 0; x < n; x += n - 1) {
+				int p[3] = {x, y, z}, found[3], nf = 0;
+				for (int a = 0; a < 3; a++) {
+					int q[3] = {x, y, z}, dup = 0;
+					q[a] += p[a] == 0 ? 1 : -1;
+					int k = s->owner[q[0] + n * (q[1] + n * q[2])];
+					for (int i = 0; i < nf; i++)
+						dup |= found[i] == k;
+					if (!dup)
+						found[nf++] = k;
+				}
+				s->owner[x + n * (y + n * z)] =
+					(unsigned char)found[splitmix(&seed) % (uint64_t)nf];
+			}
+	memcpy(s->net, net, sizeof net);
+	for (int f = 0; f < 6; f++) {
+		s->view[f] = calloc((size_t)n * n, 1);
+		assert_non_null(s->view[f]);
+		for (int v = 0; v < n; v++)
+			for (int u = 0; u < n; u++) {
+				int p[3];
+				face_cell(n, f, u, v, p);
+				int k = s->owner[p[0] + n * (p[1] + n * p[2])];
+				s->view[f][u + n * v] =
+					s->piece_face[k - 1] == f ? (unsigned char)k : 0;
+			}
+	}
+	for (int i = 0; i < 6; i++) {
+		int f = s->piece_face[i], turn = (int)(splitmix(&seed) % 8);
+		s->plate[i] = calloc((size_t)n * n, 1);
+		assert_non_null(s->plate[i]);
+		s->label[i] = i + 1;
+		for (int v = 0; v < n; v++)
+			for (int u = 0; u < n; u++) {
+				int a = u, b = v;
+				if (turn & 4)
+					a = n - 1 - a;
+				for (int r = 0; r < (turn & 3); r++) {
+					int t = a;
+					a = n - 1 - b;
+					b = t;
+				}
+				s->plate[i][a + n * b] = s->view[f][u + n * v] != 0;
+			}
+	}
+}
+
+static void shell_free(struct shell *s)
+{
+	free(s->owner);
+	for (int f = 0; f < 6; f++) {
+		free(s->view[f]);
+		free(s->plate[f]);
+	}
+}
+
+static int call_plates(const struct shell *s, const char *title,
+                       unsigned char **png, size_t *len)
+{
+	return draw_plates((const unsigned char *const *)s->plate, s->n, 6,
+	                   s->label, title, png, len);
+}
+
+static int call_solution(const struct shell *s, const char *title,
+                         unsigned char **png, size_t *len)
+{
+	return draw_shell_solution(s->n, (const unsigned char *const *)s->view,
+	                           (const int (*)[2])s->net, s->owner,
+	                           s->piece_face, title, png, len);
+}
+
+/* ---- the Soma set -------------------------------------------------------- */
+
+struct soma {
+	unsigned char *shape[7];
+	int dims[7][3];
+};
+
+static const char *const soma_names[7] = {"V", "L", "T", "Z", "A", "B", "P"};
+/* One solution, x fastest, piece k = soma_names[k-1], found by search. */
+static const char soma_solution[] = "255257277445311267344316366";
+
+static void soma_make(struct soma *s)
+{
+	/* Cells of each piece; {-1} ends a three-cell piece. */
+	static const int cells[7][4][3] = {
+		{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {-1, 0, 0}},
+		{{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {0, 1, 0}},
+		{{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {1, 1, 0}},
+		{{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {2, 1, 0}},
+		{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 0, 1}},
+		{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 1, 1}},
+		{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}},
+	};
+	for (int i = 0; i < 7; i++) {
+		int *d = s->dims[i];
+		d[0] = d[1] = d[2] = 1;
+		for (int j = 0; j < 4 && cells[i][j][0] >= 0; j++)
+			for (int a = 0; a < 3; a++)
+				d[a] = max2(d[a], cells[i][j][a] + 1);
+		s->shape[i] = calloc((size_t)d[0] * d[1] * d[2], 1);
+		assert_non_null(s->shape[i]);
+		for (int j = 0; j < 4 && cells[i][j][0] >= 0; j++)
+			s->shape[i][cells[i][j][0] +
+			            d[0] * (cells[i][j][1] + d[1] * cells[i][j][2])] = 1;
+	}
+}
+
+static void soma_free(struct soma *s)
+{
+	for (int i = 0; i < 7; i++)
+		free(s->shape[i]);
+}
+
+/* ---- draw_strerror, draw_colour ----------------------------------------- */
+
+static void test_draw_strerror_names_every_status(void **state)
+{
+	(void)state;
+	const int st[] = {DRAW_OK, DRAW_ENOMEM, DRAW_EPNG, DRAW_ETOOBIG};
+	for (size_t i = 0; i < 4; i++) {
+		assert_non_null(draw_strerror(st[i]));
+		for (size_t j = 0; j < i; j++)
+			assert_string_not_equal(draw_strerror(st[i]), draw_strerror(st[j]));
+	}
+	assert_non_null(draw_strerror(-1));
+	assert_non_null(draw_strerror(99));
+}
+
+static void test_draw_colour_palette(void **state)
+{
+	(void)state;
+	static const uint32_t okabe_ito[7] = {0xE69F00, 0x56B4E9, 0x009E73,
+	                                      0xF0E442, 0x0072B2, 0xD55E00,
+	                                      0xCC79A7};
+	for (int k = 1; k <= 7; k++)
+		assert_int_equal(draw_colour(k), okabe_ito[k - 1]);
+	for (int k = 1; k <= 42; k++) {
+		assert_int_not_equal(draw_colour(k), DRAW_BG);
+		assert_int_not_equal(draw_colour(k), DRAW_EMPTY);
+		assert_int_not_equal(draw_colour(k), INK);
+		for (int j = 1; j < k; j++)
+			assert_int_not_equal(draw_colour(k), draw_colour(j));
+	}
+	assert_int_equal(draw_colour(43), draw_colour(1));
+	assert_int_equal(draw_colour(DRAW_MAX_PIECES),
+	                 draw_colour((DRAW_MAX_PIECES - 1) % 42 + 1));
+}
+
+/* ---- draw_plates --------------------------------------------------------- */
+
+/*
+ * The documented layout, cell by cell: every filled cell's centre is the
+ * plate's colour, every missing cell's centre the background; the label
+ * strip holds the colour swatch and dark text.
+ */
+static void check_plates(const unsigned char *const *plates, int n,
+                         size_t count, const int *label, const char *title)
+{
+	unsigned char *png = NULL;
+	size_t len = 0;
+	assert_int_equal(draw_plates(plates, n, count, label, title, &png, &len),
+	                 DRAW_OK);
+	gdImagePtr im = load(png, len);
+
+	int c = clamp(384 / n, 2, 64), pw = n * c + 1;
+	int sw = max2(pw, 200) + 2 * DRAW_MARGIN;
+	int sh = DRAW_LABEL_H + pw + DRAW_MARGIN;
+	int cols = count < 3 ? (int)count : 3;
+	int rows = ((int)count + cols - 1) / cols, th = title_h(title);
+	assert_int_equal(gdImageSX(im), cols * sw);
+	assert_int_equal(gdImageSY(im), th + rows * sh + DRAW_MARGIN);
+	assert_true(gdImageSX(im) <= DRAW_MAX_SIDE && gdImageSY(im) <= DRAW_MAX_SIDE);
+
+	for (size_t i = 0; i < count; i++) {
+		int col = (int)i % cols, row = (int)i / cols;
+		int y0 = th + row * sh;
+		int x0 = col * sw + (sw - pw) / 2, py = y0 + DRAW_LABEL_H;
+		uint32_t rgb = draw_colour(label[i]);
+		for (int v = 0; v < n; v++)
+			for (int u = 0; u < n; u++)
+				assert_int_equal(px(im, x0 + u * c + c / 2, py + v * c + c / 2),
+				                 plates[i][u + n * v] ? rgb : DRAW_BG);
+		/* The label: a swatch of the plate's colour and "Piece k". */
+		assert_true(count_colour(im, col * sw, y0, (col + 1) * sw, py, rgb) > 200);
+		assert_true(count_colour(im, col * sw, y0, (col + 1) * sw, py, INK) > 200);
+	}
+	gdImageDestroy(im);
+	free(png);
+}
+
+static void check_shell_plates(int n, uint64_t seed)
+{
+	struct shell s;
+	shell_make(&s, n, seed);
+	check_plates((const unsigned char *const *)s.plate, n, 6, s.label,
+	             "a title");
+	shell_free(&s);
+}
+
+static void test_draw_plates_n3(void **state)
+{
+	(void)state;
+	check_shell_plates(3, 1);
+}
+static void test_draw_plates_n5(void **state)
+{
+	(void)state;
+	check_shell_plates(5, 2);
+}
+static void test_draw_plates_n20(void **state)
+{
+	(void)state;
+	check_shell_plates(20, 3);
+}
+static void test_draw_plates_n64(void **state)
+{
+	(void)state;
+	check_shell_plates(64, 4);
+}
+
+static void test_draw_plates_largest_n_fits(void **state)
+{
+	(void)state;
+	unsigned char *p = calloc((size_t)DRAW_MAX_N * DRAW_MAX_N, 1);
+	assert_non_null(p);
+	for (int j = 0; j < DRAW_MAX_N * DRAW_MAX_N; j += 3)
+		p[j] = 1;
+	const unsigned char *plates[6] = {p, p, p, p, p, p};
+	const int label[6] = {6, 5, 4, 3, 2, 1};
+	check_plates(plates, DRAW_MAX_N, 6, label, NULL);
+	free(p);
+}
+
+/* Grids of 1, 2, 4 and 7 plates, any labels, with and without a title. */
+static void test_draw_plates_grid_layouts(void **state)
+{
+	(void)state;
+	unsigned char full[16], ring[16];
+	for (int j = 0; j < 16; j++) {
+		full[j] = 1;
+		ring[j] = !(j == 5 || j == 6 || j == 9 || j == 10);
+	}
+	const unsigned char *plates[7] = {full, ring, full, ring, full, ring, full};
+	const int label[7] = {7, 1, 12, 200, 3, 4, 255};
+	const size_t counts[] = {1, 2, 4, 7};
+	for (size_t i = 0; i < 4; i++) {
+		check_plates(plates, 4, counts[i], label, NULL);
+		check_plates(plates, 4, counts[i], label, "");
+		check_plates(plates, 4, counts[i], label, "plates");
+	}
+}
+
+/* A long, non-ASCII title is cut to fit, not an error. */
+static void test_draw_plates_long_title(void **state)
+{
+	(void)state;
+	char title[400];
+	memset(title, 'x', sizeof title - 1);
+	title[sizeof title - 1] = '\0';
+	memcpy(title, "caf\xc3\xa9 \xe2\x9c\x93 ", 10);
+	struct shell s;
+	shell_make(&s, 5, 9);
+	check_plates((const unsigned char *const *)s.plate, 5, 6, s.label, title);
+	shell_free(&s);
+}
+
+static void test_draw_plates_deterministic(void **state)
+{
+	(void)state;
+	struct shell s;
+	unsigned char *a, *b;
+	size_t la, lb;
+	shell_make(&s, 7, 5);
+	assert_int_equal(call_plates(&s, "same", &a, &la), DRAW_OK);
+	assert_int_equal(call_plates(&s, "same", &b, &lb), DRAW_OK);
+	assert_int_equal(la, lb);
+	assert_memory_equal(a, b, la);
+	free(a);
+	free(b);
+	shell_free(&s);
+}
+
+static void test_draw_plates_too_many(void **state)
+{
+	(void)state;
+	enum { COUNT = 100 };
+	unsigned char p[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+	const unsigned char *plates[COUNT];
+	int label[COUNT];
+	unsigned char sentinel, *png = &sentinel;
+	size_t len = 77;
+	for (int i = 0; i < COUNT; i++) {
+		plates[i] = p;
+		label[i] = i + 1;
+	}
+	assert_int_equal(draw_plates(plates, 3, COUNT, label, NULL, &png, &len),
+	                 DRAW_ETOOBIG);
+	assert_ptr_equal(png, &sentinel);
+	assert_int_equal(len, 77);
+}
+
+/* ---- draw_shell_solution ------------------------------------------------- */
+
+static void check_solution(int n, uint64_t seed, const char *title)
+{
+	struct shell s;
+	unsigned char *png = NULL;
+	size_t len = 0;
+
+	shell_make(&s, n, seed);
+	assert_int_equal(call_solution(&s, title, &png, &len), DRAW_OK);
+	gdImagePtr im = load(png, len);
+
+	int c = clamp(240 / n, 2, 48), nc = n * c;
+	int nw = 4 * nc + 1, box = nw / 2, th = title_h(title);
+	int net_y = th + DRAW_CAPTION_H;
+	int iso_y = net_y + 3 * nc + 1 + DRAW_MARGIN + DRAW_CAPTION_H;
+	assert_int_equal(gdImageSX(im), nw + 2 * DRAW_MARGIN);
+	assert_int_equal(gdImageSY(im), iso_y + box + DRAW_MARGIN);
+
+	/* The net, cell by cell, except under the number tags. */
+	int used[3][4] = {{0}};
+	for (int f = 0; f < 6; f++) {
+		int fx = DRAW_MARGIN + s.net[f][0] * nc, fy = net_y + s.net[f][1] * nc;
+		int cx = fx + nc / 2, cy = fy + nc / 2, seen = 0;
+		used[s.net[f][1]][s.net[f][0]] = 1;
+		for (int v = 0; v < n; v++)
+			for (int u = 0; u < n; u++) {
+				int x = fx + u * c + c / 2, y = fy + v * c + c / 2;
+				int k = s.view[f][u + n * v];
+				if (abs(x - cx) <= DRAW_TAG_SIDE / 2 &&
+				    abs(y - cy) <= DRAW_TAG_SIDE / 2)
+					continue;
+				assert_int_equal(px(im, x, y), k ? draw_colour(k) : DRAW_EMPTY);
+				seen++;
+			}
+		assert_true(seen > 0);
+		/* The tag: white paper and dark digits, only tags are white here. */
+		int r = DRAW_TAG_SIDE / 2;
+		assert_true(count_colour(im, cx - r, cy - r, cx + r + 1, cy + r + 1,
+		                         0xFFFFFF) > 100);
+		assert_true(count_colour(im, cx - r, cy - r, cx + r + 1, cy + r + 1,
+		                         INK) > 40);
+	}
+	for (int row = 0; row < 3; row++)
+		for (int col = 0; col < 4; col++)
+			if (!used[row][col])
+				assert_int_equal(px(im, DRAW_MARGIN + col * nc + nc / 2,
+				                     net_y + row * nc + nc / 2), DRAW_BG);
+
+	/* The assembled view shows the +Z piece on top; the exploded view
+	 * shows a top of every piece. */
+	int top = s.owner[n / 2 + n * (n / 2 + n * (n - 1))];
+	assert_true(count_colour(im, DRAW_MARGIN, iso_y, DRAW_MARGIN + box,
+	                         iso_y + box, draw_colour(top)) > 20);
+	for (int k = 1; k <= 6; k++)
+		assert_true(count_colour(im, DRAW_MARGIN + box, iso_y,
+		                         DRAW_MARGIN + 2 * box, iso_y + box,
+		                         draw_colour(k)) > 0);
+	gdImageDestroy(im);
+	free(png);
+	shell_free(&s);
+}
+
+static void test_draw_shell_solution_n3(void **state)
+{
+	(void)state;
+	check_solution(3, 11, "answer");
+}
+static void test_draw_shell_solution_n5(void **state)
+{
+	(void)state;
+	check_solution(5, 12, "answer");
+}
+static void test_draw_shell_solution_n20(void **state)
+{
+	(void)state;
+	check_solution(20, 13, NULL);
+}
+static void test_draw_shell_solution_n64(void **state)
+{
+	(void)state;
+	check_solution(64, 14, "answer");
+}
+
+static void test_draw_shell_solution_many_seeds(void **state)
+{
+	(void)state;
+	for (uint64_t seed = 100; seed < 105; seed++)
+		check_solution(4 + (int)(seed % 4), seed, "answer");
+}
+
+static void test_draw_shell_solution_deterministic(void **state)
+{
+	(void)state;
+	struct shell s;
+	unsigned char *a, *b;
+	size_t la, lb;
+	shell_make(&s, 6, 21);
+	assert_int_equal(call_solution(&s, "same", &a, &la), DRAW_OK);
+	assert_int_equal(call_solution(&s, "same", &b, &lb), DRAW_OK);
+	assert_int_equal(la, lb);
+	assert_memory_equal(a, b, la);
+	free(a);
+	free(b);
+	shell_free(&s);
+}
+
+/* ---- draw_pieces ------------------------------------------------------- */
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Fits max_side; shows the colour of every piece 1..npieces and dark
+ * text or outlines. One pass over the pixels, a binary search each. */
+static void check_colours(const unsigned char *png, size_t len, int npieces,
+                          int max_side)
+{
+	uint32_t want[DRAW_MAX_PIECES + 1];
+	long found[DRAW_MAX_PIECES + 1] = {0};
+	gdImagePtr im = load(png, len);
+
+	assert_true(gdImageSX(im) <= max_side && gdImageSY(im) <= max_side);
+	for (int k = 1; k <= npieces; k++)
+		want[k - 1] = draw_colour(k);
+	want[npieces] = INK;
+	qsort(want, (size_t)npieces + 1, sizeof want[0], cmp_u32);
+	for (int y = 0; y < gdImageSY(im); y++)
+		for (int x = 0; x < gdImageSX(im); x++) {
+			uint32_t c = px(im, x, y);
+			const uint32_t *hit = bsearch(&c, want, (size_t)npieces + 1,
+			                              sizeof want[0], cmp_u32);
+			if (hit != NULL)
+				found[hit - want]++;
+		}
+	for (int i = 0; i <= npieces; i++)
+		assert_true(found[i] > (want[i] == INK ? 50 : 0));
+	gdImageDestroy(im);
+}
+
+static void test_draw_pieces_soma(void **state)
+{
+	(void)state;
+	struct soma s;
+	unsigned char *a, *b;
+	size_t la, lb;
+	soma_make(&s);
+	assert_int_equal(draw_pieces((const unsigned char *const *)s.shape,
+	                             (const int (*)[3])s.dims, 7, soma_names,
+	                             "Soma", &a, &la), DRAW_OK);
+	check_colours(a, la, 7, 1600);
+	assert_int_equal(draw_pieces((const unsigned char *const *)s.shape,
+	                             (const int (*)[3])s.dims, 7, soma_names,
+	                             "Soma", &b, &lb), DRAW_OK);
+	assert_int_equal(la, lb);
+	assert_memory_equal(a, b, la);
+	free(a);
+	free(b);
+	/* Unnamed pieces are numbered; no title. */
+	assert_int_equal(draw_pieces((const unsigned char *const *)s.shape,
+	                             (const int (*)[3])s.dims, 7, NULL, NULL, &a,
+	                             &la), DRAW_OK);
+	check_colours(a, la, 7, 1600);
+	free(a);
+	soma_free(&s);
+}
+
+/* Many big pieces shrink to fit; far too many are refused. */
+static void test_draw_pieces_scale_and_limit(void **state)
+{
+	(void)state;
+	enum { SIDE = 10, MANY = 20 };
+	unsigned char *cube = malloc(SIDE * SIDE * SIDE);
+	int w, h;
+	const unsigned char *shapes[DRAW_MAX_PIECES];
+	int dims[DRAW_MAX_PIECES][3];
+	unsigned char *png, sentinel, *keep = &sentinel;
+	size_t len, keep_len = 5;
+
+	assert_non_null(cube);
+	for (int j = 0; j < SIDE * SIDE * SIDE; j++)
+		cube[j] = (unsigned char)(j % 7 != 0);
+	for (int i = 0; i < MANY; i++) {
+		shapes[i] = cube;
+		dims[i][0] = dims[i][1] = dims[i][2] = SIDE;
+	}
+	assert_int_equal(draw_pieces(shapes, (const int (*)[3])dims, MANY, NULL,
+	                             "forty", &png, &len), DRAW_OK);
+	check_colours(png, len, MANY, 1600);
+	/* Shrunk (at full scale they would be 4350 wide), but no more than
+	 * needed. */
+	gdImagePtr im = load(png, len);
+	w = gdImageSX(im);
+	h = gdImageSY(im);
+	assert_true(w > 1200 || h > 1200);
+	gdImageDestroy(im);
+	free(png);
+	free(cube);
+
+	unsigned char *big = calloc((size_t)DRAW_MAX_N * DRAW_MAX_N * DRAW_MAX_N, 1);
+	assert_non_null(big);
+	for (int i = 0; i < DRAW_MAX_PIECES; i++) {
+		shapes[i] = big;
+		dims[i][0] = dims[i][1] = dims[i][2] = DRAW_MAX_N;
+	}
+	big[0] = 1;
+	assert_int_equal(draw_pieces(shapes, (const int (*)[3])dims,
+	                             DRAW_MAX_PIECES, NULL, NULL, &keep, &keep_len),
+	                 DRAW_ETOOBIG);
+	assert_ptr_equal(keep, &sentinel);
+	assert_int_equal(keep_len, 5);
+	free(big);
+}
+
+/* ---- draw_assembly ------------------------------------------------------ */
+
+static void test_draw_assembly_soma(void **state)
+{
+	(void)state;
+	unsigned char lab[27], *a, *b;
+	size_t la, lb;
+	for (int i = 0; i < 27; i++)
+		lab[i] = (unsigned char)(soma_solution[i] - '0');
+	assert_int_equal(draw_assembly(lab, 3, 3, 3, soma_names, 7, "Soma", &a,
+	                               &la), DRAW_OK);
+	check_colours(a, la, 7, 1600);
+	assert_int_equal(draw_assembly(lab, 3, 3, 3, soma_names, 7, "Soma", &b,
+	                               &lb), DRAW_OK);
+	assert_int_equal(la, lb);
+	assert_memory_equal(a, b, la);
+	free(a);
+	free(b);
+}
+
+/* Twelve pieces in a 2x3x10 box, one piece, and a box with holes. */
+static void test_draw_assembly_shapes(void **state)
+{
+	(void)state;
+	unsigned char lab[60], *png;
+	size_t len;
+	const char *names[12] = {"F", "I", "L", "N", "P", "T",
+	                         "U", "V", "W", "X", "Y", "Z"};
+	for (int i = 0; i < 60; i++)
+		lab[i] = (unsigned char)(i / 5 + 1);
+	assert_int_equal(draw_assembly(lab, 2, 3, 10, names, 12, "box", &png, &len),
+	                 DRAW_OK);
+	check_colours(png, len, 12, 1600);
+	free(png);
+
+	unsigned char one[8] = {1, 1, 1, 0, 1, 0, 0, 0};
+	assert_int_equal(draw_assembly(one, 2, 2, 2, NULL, 1, NULL, &png, &len),
+	                 DRAW_OK);
+	check_colours(png, len, 1, 1600);
+	free(png);
+
+	for (int i = 0; i < 60; i++)
+		lab[i] = (unsigned char)(i % 4 == 0 ? 0 : i % 3 + 1);
+	assert_int_equal(draw_assembly(lab, 5, 4, 3, NULL, 3, "holes", &png, &len),
+	                 DRAW_OK);
+	check_colours(png, len, 3, 1600);
+	free(png);
+}
+
+/* A generated shell as a general assembly: 64^3 stays within bounds. */
+static void test_draw_assembly_large_shell(void **state)
+{
+	(void)state;
+	struct shell s;
+	unsigned char *png;
+	size_t len;
+	const char *names[6] = {"1", "2", "3", "4", "5", "6"};
+	shell_make(&s, 64, 31);
+	assert_int_equal(draw_assembly(s.owner, 64, 64, 64, names, 6, "n=64",
+	                               &png, &len), DRAW_OK);
+	check_colours(png, len, 6, DRAW_MAX_SIDE);
+	free(png);
+	shell_free(&s);
+}
+
+/* ---- misuse is an assert ------------------------------------------------- */
+
+static unsigned char *g_png;
+static size_t g_len;
+
+static void misuse_plates_n0(void)
+{
+	unsigned char p[1] = {1};
+	const unsigned char *pl[1] = {p};
+	int lab[1] = {1};
+	draw_plates(pl, 0, 1, lab, NULL, &g_png, &g_len);
+}
+
+static void misuse_plates_null_out(void)
+{
+	unsigned char p[1] = {1};
+	const unsigned char *pl[1] = {p};
+	int lab[1] = {1};
+	draw_plates(pl, 1, 1, lab, NULL, NULL, &g_len);
+}
+
+static void misuse_plates_label0(void)
+{
+	unsigned char p[1] = {1};
+	const unsigned char *pl[1] = {p};
+	int lab[1] = {0};
+	draw_plates(pl, 1, 1, lab, NULL, &g_png, &g_len);
+}
+
+static void misuse_plates_byte2(void)
+{
+	unsigned char p[1] = {2};
+	const unsigned char *pl[1] = {p};
+	int lab[1] = {1};
+	draw_plates(pl, 1, 1, lab, NULL, &g_png, &g_len);
+}
+
+static void misuse_solution_n2(void)
+{
+	struct shell s;
+	shell_make(&s, 3, 1);
+	s.n = 2;
+	call_solution(&s, NULL, &g_png, &g_len);
+}
+
+static void misuse_solution_net_overlap(void)
+{
+	struct shell s;
+	shell_make(&s, 3, 1);
+	s.net[5][0] = s.net[4][0];
+	s.net[5][1] = s.net[4][1];
+	call_solution(&s, NULL, &g_png, &g_len);
+}
+
+static void misuse_pieces_none(void)
+{
+	unsigned char p[1] = {1};
+	const unsigned char *sh[1] = {p};
+	int dims[1][3] = {{1, 1, 1}};
+	draw_pieces(sh, (const int (*)[3])dims, 0, NULL, NULL, &g_png, &g_len);
+}
+
+static void misuse_assembly_label_too_big(void)
+{
+	unsigned char lab[2] = {1, 3};
+	draw_assembly(lab, 2, 1, 1, NULL, 2, NULL, &g_png, &g_len);
+}
+
+/* Runs fn in a child with stderr silenced: did it abort? */
+static int aborts(void (*fn)(void))
+{
+	fflush(NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int fd = open("/dev/null", O_WRONLY);
+		if (fd >= 0)
+			dup2(fd, 2);
+		fn();
+		_exit(0);
+	}
+	int st = 0;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	return WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT;
+}
+
+static void test_draw_misuse_asserts(void **state)
+{
+	void (*const cases[])(void) = {
+		misuse_plates_n0, misuse_plates_null_out, misuse_plates_label0,
+		misuse_plates_byte2, misuse_solution_n2, misuse_solution_net_overlap,
+		misuse_pieces_none, misuse_assembly_label_too_big,
+	};
+	(void)state;
+#ifdef NDEBUG
+	/* Built without asserts: misuse goes unchecked by design. */
+	(void)cases;
+	(void)aborts;
+	skip();
+#else
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		assert_true(aborts(cases[i]));
+#endif
+}
+
+/* ---- out of memory ----------------------------------------------------- */
+
+#ifndef HAVE_ASAN
+static void quiet(int priority, const char *format, va_list args)
+{
+	(void)priority;
+	(void)format;
+	(void)args;
+}
+
+/*
+ * Fails the k-th allocation of one call, for about 'samples' values of k
+ * spread over all the allocations the call makes, and for each of the last
+ * 16 (encoding and hand-over): each failure must be reported as
+ * DRAW_ENOMEM or DRAW_EPNG with the out-parameters untouched. A first call
+ * with nothing failing counts the allocations.
+ */
+static void check_oom(int (*call)(const void *, unsigned char **, size_t *),
+                      const void *arg, long samples)
+{
+	unsigned char *png, sentinel;
+	size_t len;
+
+	/* libgd and libpng report the failures on stderr: silence them. */
+	gdSetErrorMethod(quiet);
+	fflush(stderr);
+	int saved = dup(2), null = open("/dev/null", O_WRONLY);
+	assert_true(saved >= 0 && null >= 0);
+	dup2(null, 2);
+	alloc_calls = 0;
+	assert_int_equal(call(arg, &png, &len), DRAW_OK);
+	free(png);
+	long total = alloc_calls, stride = total / samples + 1;
+	assert_true(total > 0);
+	for (long k = 0; k < total; k += (k + stride >= total - 16) ? 1 : stride) {
+		png = &sentinel;
+		len = 99;
+		fail_after = k;
+		int rc = call(arg, &png, &len);
+		fail_after = -1;
+		assert_true(rc == DRAW_ENOMEM || rc == DRAW_EPNG);
+		assert_ptr_equal(png, &sentinel);
+		assert_int_equal(len, 99);
+	}
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	close(null);
+	gdClearErrorMethod();
+}
+
+static int oom_plates(const void *arg, unsigned char **png, size_t *len)
+{
+	const struct shell *s = arg;
+	const unsigned char one[1] = {1};
+	const unsigned char *plates[1] = {one};
+	(void)arg;
+	return draw_plates(plates, 1, 1, s->label, "t", png, len);
+}
+
+static int oom_solution(const void *arg, unsigned char **png, size_t *len)
+{
+	return call_solution(arg, "t", png, len);
+}
+
+static int oom_pieces(const void *arg, unsigned char **png, size_t *len)
+{
+	const struct soma *s = arg;
+	return draw_pieces((const unsigned char *const *)s->shape,
+	                   (const int (*)[3])s->dims, 7, soma_names, "t", png, len);
+}
+
+static int oom_assembly(const void *arg, unsigned char **png, size_t *len)
+{
+	const unsigned char *lab = arg;
+	return draw_assembly(lab, 3, 3, 3, soma_names, 7, "t", png, len);
+}
+#endif
+
+static void test_draw_out_of_memory(void **state)
+{
+	(void)state;
+#ifdef HAVE_ASAN
+	skip();
+#else
+	struct shell s;
+	struct soma soma;
+	unsigned char lab[27];
+
+	shell_make(&s, 3, 41);
+	soma_make(&soma);
+	for (int i = 0; i < 27; i++)
+		lab[i] = (unsigned char)(soma_solution[i] - '0');
+	check_oom(oom_plates, &s, 1000); /* every allocation */
+	check_oom(oom_solution, &s, 40);
+	check_oom(oom_pieces, &soma, 40);
+	check_oom(oom_assembly, lab, 40);
+	soma_free(&soma);
+	shell_free(&s);
+#endif
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_draw_strerror_names_every_status),
+		cmocka_unit_test(test_draw_colour_palette),
+		cmocka_unit_test(test_draw_plates_n3),
+		cmocka_unit_test(test_draw_plates_n5),
+		cmocka_unit_test(test_draw_plates_n20),
+		cmocka_unit_test(test_draw_plates_n64),
+		cmocka_unit_test(test_draw_plates_largest_n_fits),
+		cmocka_unit_test(test_draw_plates_grid_layouts),
+		cmocka_unit_test(test_draw_plates_long_title),
+		cmocka_unit_test(test_draw_plates_deterministic),
+		cmocka_unit_test(test_draw_plates_too_many),
+		cmocka_unit_test(test_draw_shell_solution_n3),
+		cmocka_unit_test(test_draw_shell_solution_n5),
+		cmocka_unit_test(test_draw_shell_solution_n20),
+		cmocka_unit_test(test_draw_shell_solution_n64),
+		cmocka_unit_test(test_draw_shell_solution_many_seeds),
+		cmocka_unit_test(test_draw_shell_solution_deterministic),
+		cmocka_unit_test(test_draw_pieces_soma),
+		cmocka_unit_test(test_draw_pieces_scale_and_limit),
+		cmocka_unit_test(test_draw_assembly_soma),
+		cmocka_unit_test(test_draw_assembly_shapes),
+		cmocka_unit_test(test_draw_assembly_large_shell),
+		cmocka_unit_test(test_draw_misuse_asserts),
+		cmocka_unit_test(test_draw_out_of_memory),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
