@@ -10,8 +10,13 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
 
 #include "gen/gen.h"
+#include "mesh/draw.h"
+#include "mesh/mesh.h"
 #include "solver/shell.h"
 #include "solver/solve.h"
 
@@ -202,6 +207,118 @@ static void bench_solve(const char *path, const char *label, int runs)
 	puz_clear(&p);
 }
 
+/* Mesh and write all six STLs (to memory-backed /dev/null). */
+static void bench_mesh(int n)
+{
+	struct rng r;
+	rng_seed(&r, 11);
+	struct gen_puzzle g = {0};
+	gen_draw(&r, n, &g);
+	FILE *null = fopen("/dev/null", "wb");
+	double t[21];
+	size_t tri = 0, cells = 0;
+	for (int k = 0; k < 21; k++) {
+		double t0 = bench_now();
+		tri = 0;
+		cells = 0;
+		for (int i = 0; i < 6; i++) {
+			struct mesh *m;
+			mesh_from_cells(g.piece[i], n, n, 1, 10.0, 0.2, &m);
+			mesh_write_stl(null, m, "bench");
+			tri += mesh_triangles(m);
+			for (int c = 0; c < n * n; c++)
+				cells += g.piece[i][c];
+			mesh_free(m);
+		}
+		fflush(null);
+		t[k] = bench_now() - t0;
+	}
+	fclose(null);
+	char what[64], note[96];
+	snprintf(what, sizeof what, "mesh + write six STLs, N = %d", n);
+	snprintf(note, sizeof note, "%zu triangles; naive cubes: %zu",
+	         tri, 12 * cells);
+	bench_time_row(what, bench_median(t, 21), note);
+	gen_puzzle_clear(&g);
+}
+
+static void bench_pictures(int n)
+{
+	struct rng r;
+	rng_seed(&r, 11);
+	struct gen_puzzle g = {0};
+	gen_draw(&r, n, &g);
+	const unsigned char *plates[6], *views[6];
+	int label[6];
+	size_t nn = (size_t)n * n;
+	unsigned char *buf = malloc(6 * nn + nn * n);
+	for (int i = 0; i < 6; i++) {
+		plates[i] = g.piece[i];
+		label[i] = i + 1;
+		gen_face_view(&g, i, buf + i * nn);
+		views[i] = buf + i * nn;
+	}
+	unsigned char *owner = buf + 6 * nn;
+	for (int z = 0; z < n; z++)
+		for (int y = 0; y < n; y++)
+			for (int x = 0; x < n; x++)
+				owner[x + n * (y + (size_t)n * z)] =
+					(unsigned char)gen_cell_piece(&g, x, y, z);
+	static const int net[6][2] = {{0, 1}, {2, 1}, {1, 1}, {3, 1}, {1, 2}, {1, 0}};
+	double t[9];
+	for (int k = 0; k < 9; k++) {
+		unsigned char *png;
+		size_t len;
+		double t0 = bench_now();
+		draw_plates(plates, n, 6, label, "bench", &png, &len);
+		free(png);
+		draw_shell_solution(n, views, net, owner, g.face, "bench", &png, &len);
+		free(png);
+		t[k] = bench_now() - t0;
+	}
+	char what[64];
+	snprintf(what, sizeof what, "draw + encode both PNGs, N = %d", n);
+	bench_time_row(what, bench_median(t, 9), "preview.png + solution.png");
+	free(buf);
+	gen_puzzle_clear(&g);
+}
+
+/* The whole command, as a user runs it (process start included). */
+static void bench_generate_command(int n, const char *cubegen)
+{
+	double t[7];
+	int runs = 0;
+	for (int k = 0; k < 7; k++) {
+		char dir[64], size[16], seed[32];
+		snprintf(dir, sizeof dir, "/tmp/cubegen-bench-%d-%d", (int)getpid(), k);
+		snprintf(size, sizeof size, "%d", n);
+		snprintf(seed, sizeof seed, "%d", 100 + k);
+		char *argv[] = {(char *)cubegen, "generate", "--size", size, "--seed",
+		                seed, "--out", dir, NULL};
+		pid_t pid;
+		posix_spawn_file_actions_t fa;
+		posix_spawn_file_actions_init(&fa);
+		posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+		double t0 = bench_now();
+		int rc = posix_spawn(&pid, cubegen, &fa, NULL, argv, NULL);
+		posix_spawn_file_actions_destroy(&fa);
+		if (rc != 0)
+			break;
+		int st;
+		waitpid(pid, &st, 0);
+		t[runs++] = bench_now() - t0;
+		char rm[96];
+		snprintf(rm, sizeof rm, "rm -rf %s", dir);
+		if (system(rm) != 0)
+			break;
+	}
+	char what[64];
+	snprintf(what, sizeof what, "cubegen generate, N = %d (whole command)", n);
+	if (runs)
+		bench_time_row(what, bench_median(t, (size_t)runs),
+		               "all files written and checked");
+}
+
 int main(int argc, char **argv)
 {
 	bool quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
@@ -228,5 +345,11 @@ int main(int argc, char **argv)
 		            "solve: 12 pentacubes in 3x4x5", 1);
 		bench_solve("../shared/data/bedlam.puz", "solve: Bedlam cube", 1);
 	}
+	bench_mesh(5);
+	bench_mesh(20);
+	bench_pictures(5);
+	bench_pictures(20);
+	bench_generate_command(5, "build-bench/cubegen");
+	bench_generate_command(20, "build-bench/cubegen");
 	return 0;
 }
