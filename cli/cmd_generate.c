@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/outputs.h"
 #include "gen/gen.h"
@@ -83,57 +84,18 @@ static int count_solutions(const struct gen_puzzle *g, uint64_t seed,
 
 int cmd_generate(int argc, char **argv)
 {
-	struct cli_args a = {.argc = argc, .argv = argv, .i = 1};
-	uint64_t size = 5, seed = 0, attempts = 1000;
-	bool have_seed = false, force = false;
-	const char *out = NULL;
-	struct output_opts oo = {.unit = 10.0, .clearance = 0.2};
-	while (a.i < argc && !a.bad) {
-		const char *arg = argv[a.i];
-		if (cli_opt_flag(&a, "--help") || cli_opt_flag(&a, "-h")) {
-			fputs(help, stdout);
-			return CLI_OK;
-		} else if (cli_opt_value(&a, "--size")) {
-			if (!a.bad && !cli_parse_u64("--size", a.value, GEN_MIN_SIZE,
-			                             GEN_MAX_SIZE, &size))
-				return CLI_USAGE;
-		} else if (cli_opt_value(&a, "--seed")) {
-			if (!a.bad && !cli_parse_u64("--seed", a.value, 0, UINT64_MAX, &seed))
-				return CLI_USAGE;
-			have_seed = true;
-		} else if (cli_opt_value(&a, "--out")) {
-			out = a.value;
-		} else if (cli_opt_value(&a, "--unit")) {
-			if (!a.bad && !cli_parse_double("--unit", a.value, &oo.unit))
-				return CLI_USAGE;
-		} else if (cli_opt_value(&a, "--clearance")) {
-			if (!a.bad && !cli_parse_double("--clearance", a.value, &oo.clearance))
-				return CLI_USAGE;
-		} else if (cli_opt_value(&a, "--max-attempts")) {
-			if (!a.bad && !cli_parse_u64("--max-attempts", a.value, 1, 1000000,
-			                             &attempts))
-				return CLI_USAGE;
-		} else if (cli_opt_flag(&a, "--force")) {
-			force = true;
-		} else {
-			cli_error("generate: unknown argument '%s' (try 'cubegen generate "
-			          "--help')", arg);
-			return CLI_USAGE;
-		}
-	}
-	if (a.bad)
-		return CLI_USAGE;
-	if (!(oo.unit > 0) || oo.unit > 1000) {
-		cli_error("--unit: must be more than 0 and at most 1000 mm, got %g",
-		          oo.unit);
+	struct generate_args ga;
+	switch (args_generate(argc, argv, &ga)) {
+	case ARGS_HELP:
+		fputs(help, stdout);
+		return CLI_OK;
+	case ARGS_BAD:
 		return CLI_USAGE;
 	}
-	if (!(oo.clearance >= 0) || !(oo.clearance < oo.unit / 2)) {
-		cli_error("--clearance: must be at least 0 and less than half the unit "
-		          "(%g mm), got %g", oo.unit / 2, oo.clearance);
-		return CLI_USAGE;
-	}
-	if (!have_seed && !os_seed(&seed)) {
+	uint64_t size = ga.size, seed = ga.seed, attempts = ga.attempts;
+	const char *out = ga.out;
+	struct output_opts oo = {.unit = ga.unit, .clearance = ga.clearance};
+	if (!ga.have_seed && !os_seed(&seed)) {
 		cli_error("cannot read a seed from /dev/urandom: %s (give --seed)",
 		          strerror(errno));
 		return CLI_FAIL;
@@ -145,7 +107,7 @@ int cmd_generate(int argc, char **argv)
 		out = defout;
 	}
 	struct outdir od;
-	if (!outdir_begin(&od, out, force))
+	if (!outdir_begin(&od, out, ga.force))
 		return CLI_FAIL;
 
 	struct rng r;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/args.h"
 #include "cli/cli.h"
 #include "gen/gen.h"
 #include "mesh/draw.h"
@@ -152,35 +153,16 @@ static int draw_answer(const struct puzzle *p, const unsigned char *lab,
 
 int cmd_render(int argc, char **argv)
 {
-	struct cli_args a = {.argc = argc, .argv = argv, .i = 1};
-	const char *file = NULL, *out = NULL;
-	bool force = false;
-	while (a.i < argc && !a.bad) {
-		const char *arg = argv[a.i];
-		if (cli_opt_flag(&a, "--help") || cli_opt_flag(&a, "-h")) {
-			fputs(help, stdout);
-			return CLI_OK;
-		} else if (cli_opt_value(&a, "--out")) {
-			out = a.value;
-		} else if (cli_opt_flag(&a, "--force")) {
-			force = true;
-		} else if (arg[0] == '-' && arg[1]) {
-			cli_error("render: unknown option '%s' (try 'cubegen render --help')", arg);
-			return CLI_USAGE;
-		} else if (file) {
-			cli_error("render: one puzzle file at a time ('%s' and '%s')", file, arg);
-			return CLI_USAGE;
-		} else {
-			file = arg;
-			a.i++;
-		}
-	}
-	if (a.bad)
-		return CLI_USAGE;
-	if (!file) {
-		cli_error("render: which puzzle file? (try 'cubegen render --help')");
+	struct render_args ra;
+	switch (args_render(argc, argv, &ra)) {
+	case ARGS_HELP:
+		fputs(help, stdout);
+		return CLI_OK;
+	case ARGS_BAD:
 		return CLI_USAGE;
 	}
+	const char *file = ra.file, *out = ra.out;
+	bool force = ra.force;
 	struct puzzle p;
 	if (!cli_read_puzzle(file, &p))
 		return CLI_USAGE;

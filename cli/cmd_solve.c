@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli/args.h"
 #include "cli/cli.h"
 #include "solver/solve.h"
 
@@ -87,60 +88,25 @@ static void print_first(const struct puzzle *p, const unsigned char *lab)
 	}
 }
 
-struct solve_cli {
-	const char *file;
-	uint64_t max, max_nodes;
-	bool print, json;
-};
-
-static bool parse(int argc, char **argv, bool check, struct solve_cli *c)
+/* Parse; 0 to go on, else the exit code (help printed, or bad usage). */
+static int parse(int argc, char **argv, bool check, struct solve_args *c)
 {
-	struct cli_args a = {.argc = argc, .argv = argv, .i = 1};
-	memset(c, 0, sizeof *c);
-	while (a.i < argc && !a.bad) {
-		const char *arg = argv[a.i];
-		if (cli_opt_flag(&a, "--help") || cli_opt_flag(&a, "-h")) {
-			fputs(check ? check_help : solve_help, stdout);
-			exit(CLI_OK);
-		} else if (!check && cli_opt_value(&a, "--max")) {
-			if (!a.bad && !cli_parse_u64("--max", a.value, 1, UINT64_MAX, &c->max))
-				return false;
-		} else if (cli_opt_value(&a, "--max-nodes")) {
-			if (!a.bad && !cli_parse_u64("--max-nodes", a.value, 1, UINT64_MAX,
-			                             &c->max_nodes))
-				return false;
-		} else if (!check && cli_opt_flag(&a, "--print")) {
-			c->print = true;
-		} else if (!check && cli_opt_flag(&a, "--json")) {
-			c->json = true;
-		} else if (arg[0] == '-' && arg[1] != '\0') {
-			cli_error("%s: unknown option '%s' (try 'cubegen %s --help')",
-			          check ? "check" : "solve", arg, check ? "check" : "solve");
-			return false;
-		} else if (c->file) {
-			cli_error("%s: one puzzle file at a time ('%s' and '%s')",
-			          check ? "check" : "solve", c->file, arg);
-			return false;
-		} else {
-			c->file = arg;
-			a.i++;
-		}
+	switch (args_solve(argc, argv, check, c)) {
+	case ARGS_HELP:
+		fputs(check ? check_help : solve_help, stdout);
+		return -1;
+	case ARGS_BAD:
+		return CLI_USAGE;
 	}
-	if (a.bad)
-		return false;
-	if (!c->file) {
-		cli_error("%s: which puzzle file? (try 'cubegen %s --help')",
-		          check ? "check" : "solve", check ? "check" : "solve");
-		return false;
-	}
-	return true;
+	return 0;
 }
 
 int cmd_solve(int argc, char **argv)
 {
-	struct solve_cli c;
-	if (!parse(argc, argv, false, &c))
-		return CLI_USAGE;
+	struct solve_args c;
+	int pc = parse(argc, argv, false, &c);
+	if (pc)
+		return pc < 0 ? CLI_OK : pc;
 	struct puzzle p;
 	if (!cli_read_puzzle(c.file, &p))
 		return CLI_USAGE;
@@ -198,9 +164,10 @@ int cmd_solve(int argc, char **argv)
 
 int cmd_check(int argc, char **argv)
 {
-	struct solve_cli c;
-	if (!parse(argc, argv, true, &c))
-		return CLI_USAGE;
+	struct solve_args c;
+	int pc = parse(argc, argv, true, &c);
+	if (pc)
+		return pc < 0 ? CLI_OK : pc;
 	struct puzzle p;
 	if (!cli_read_puzzle(c.file, &p))
 		return CLI_USAGE;
