@@ -5,6 +5,8 @@
 #   make test       install what is missing, build, run every test
 #   make asan       the same tests, built with ASan + UBSan under build-asan/
 #   make bench      build and run the benchmark table
+#   make fuzz       libFuzzer on the readers and the argument parsers
+#                   (FUZZ_SECONDS each, default 30; needs clang)
 #   make deps       install the Debian packages the build and tests need
 #
 # Libraries: solver/ gen/ mesh/ are static archives; cli/ is the front end.
@@ -31,18 +33,27 @@ TEST_SRC   := $(wildcard tests/test_*.c)
 TEST_LIB   := $(filter-out $(TEST_SRC),$(wildcard tests/*.c))
 TEST_SH    := $(wildcard tests/*.sh)
 BENCH_SRC  := $(wildcard bench/*.c)
+# Fuzz targets tests/fuzz/fuzz_NAME.c, each with a seed corpus in
+# tests/fuzz/corpus/NAME and the inputs that ever failed in
+# tests/fuzz/regress/NAME; `make test` replays both without libFuzzer.
+FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_SECONDS ?= 30
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 
 LIBSOLVER := $(BUILD)/libsolver.a
 LIBGEN    := $(BUILD)/libgen.a
 LIBMESH   := $(BUILD)/libmesh.a
+LIBCLI    := $(BUILD)/libcli.a
 ALLLIBS   := $(LIBMESH) $(LIBGEN) $(LIBSOLVER)
+REPLAYS   := $(patsubst %,$(BUILD)/fuzz/replay_%,$(FUZZ_NAMES))
+FUZZERS   := $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZ_NAMES))
 CUBEGEN   := $(BUILD)/cubegen
 TESTS     := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 BENCH     := $(BUILD)/bench/bench
 
-.PHONY: all run test check-unit check-cli asan bench deps clean
+.PHONY: all run test check-unit check-cli check-fuzz asan bench deps clean \
+        fuzz fuzz-targets
 all: $(CUBEGEN)
 
 $(BUILD)/%.o: %.c
@@ -52,7 +63,8 @@ $(BUILD)/%.o: %.c
 $(LIBSOLVER): $(call obj,$(SOLVER_SRC))
 $(LIBGEN): $(call obj,$(GEN_SRC))
 $(LIBMESH): $(call obj,$(MESH_SRC))
-$(ALLLIBS):
+$(LIBCLI): $(call obj,$(filter-out cli/main.c,$(CLI_SRC)))
+$(ALLLIBS) $(LIBCLI):
 	@mkdir -p $(dir $@)
 	rm -f $@
 	$(AR) rcs $@ $^
@@ -64,6 +76,15 @@ $(CUBEGEN): $(call obj,$(CLI_SRC)) $(ALLLIBS)
 # pulls in only the modules the test uses.
 $(TESTS): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(call obj,$(TEST_LIB)) $(ALLLIBS)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+$(REPLAYS): $(BUILD)/fuzz/replay_%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/replay.o $(LIBCLI) $(ALLLIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+# Built only by `make fuzz`, with clang, in build-fuzz/.
+$(FUZZERS): $(BUILD)/fuzz/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(LIBCLI) $(ALLLIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer,address,undefined $^ $(LDLIBS) -o $@
 
 $(BENCH): $(call obj,$(BENCH_SRC)) $(ALLLIBS)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
@@ -81,18 +102,34 @@ check-unit: $(TESTS)
 check-cli: $(CUBEGEN)
 	@set -e; for t in $(TEST_SH); do echo "== $$t"; CUBEGEN=$(abspath $(CUBEGEN)) DATA=$(abspath ../shared/data) bash $$t; done
 
+check-fuzz: $(REPLAYS)
+	@set -e; for n in $(FUZZ_NAMES); do echo "== replay $$n"; \
+	    $(BUILD)/fuzz/replay_$$n tests/fuzz/corpus/$$n tests/fuzz/regress/$$n; done
+
 test: deps
-	$(MAKE) check-unit check-cli
+	$(MAKE) check-unit check-fuzz check-cli
 
 asan:
 	$(MAKE) BUILD=build-asan OPT="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
-	        LDFLAGS="-fsanitize=address,undefined" check-unit check-cli
+	        LDFLAGS="-fsanitize=address,undefined" check-unit check-fuzz check-cli
 
-bench: deps
-	$(MAKE) OPT="-O2 -g -DNDEBUG" BUILD=build-bench build-bench/bench/bench build-bench/cubegen
-	./build-bench/bench/bench
+fuzz-targets: $(FUZZERS)
+
+fuzz:
+	@sh tools/deps.sh fuzz
+	$(MAKE) CC=clang BUILD=build-fuzz fuzz-targets \
+	    OPT="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all"
+	@for n in $(FUZZ_NAMES); do \
+	    echo "== fuzz $$n for $(FUZZ_SECONDS) s"; mkdir -p build-fuzz/corpus/$$n; \
+	    build-fuzz/fuzz/fuzz_$$n -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+	        -rss_limit_mb=2048 -artifact_prefix=build-fuzz/$$n- -print_final_stats=1 \
+	        build-fuzz/corpus/$$n tests/fuzz/corpus/$$n tests/fuzz/regress/$$n \
+	        >build-fuzz/$$n.log 2>&1; rc=$$?; \
+	    grep -E "^stat::(number_of_executed_units|peak_rss_mb)|^SUMMARY|ERROR" build-fuzz/$$n.log; \
+	    if [ $$rc -ne 0 ]; then echo "fuzz $$n FAILED (log: build-fuzz/$$n.log; input: build-fuzz/$$n-*)"; \
+	        tail -30 build-fuzz/$$n.log; exit 1; fi; done
 
 clean:
-	rm -rf build build-asan build-bench
+	rm -rf build build-asan build-bench build-fuzz
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

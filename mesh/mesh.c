@@ -1,0 +1,941 @@
+/*
+ * mesh.c: a piece's cells -> its shrunk solid as a merged, watertight
+ * triangle mesh.
+ *
+ * Workload: pieces of up to a few thousand cells (a flat N x N plate, N up
+ * to 64; small 3D polycubes), meshed once each; six pieces at N = 20 must
+ * mesh and write in well under 10 ms.
+ *
+ * The central invariant: the solid is a union of boxes of a rectilinear
+ * grid, the mesh is its exact boundary, and every mesh vertex that lies
+ * on the boundary of a face rectangle is a vertex of that rectangle's
+ * triangles. Step by step:
+ *
+ * 1. The grid. Along each axis the shrunk piece (see mesh.h) changes only
+ *    at c*unit + h and (c+1)*unit - h around each cell c (h =
+ *    clearance/2). That cuts each axis into "core" intervals, one inside
+ *    each cell, and "junction" intervals of width 2h straddling each
+ *    boundary between cells c and c+1. A grid box (one interval per
+ *    axis) is inside the solid exactly when every cell its intervals
+ *    touch (1 per core, 2 per junction axis) belongs to the piece: the
+ *    h-cube around any point of the box meets exactly those cells. With
+ *    clearance 0 the junctions have no width and are left out; the grid
+ *    is the cells themselves. Everything is shifted so the solid starts
+ *    at 0: grid lines sit at c*unit and at c*unit - clearance.
+ *
+ * 2. It is a 2-manifold for h > 0. Along an axis a junction needs a
+ *    superset of the cells its neighbouring core needs, so around any
+ *    grid line or point the filled boxes form a down-set (if a box is
+ *    filled, so is every box reached by swapping junctions for cores).
+ *    Around an edge a down-set of 4 quadrants is never the diagonal pair,
+ *    and around a point the down-set and its complement are both
+ *    face-connected: the surface is a disk there. With clearance 0 this
+ *    fails when cells touch only along an edge or at a corner, so every
+ *    grid point is checked anyway (MESH_ENONMANIFOLD).
+ *
+ * 3. Faces. In every grid plane, a grid face is on the surface when the
+ *    boxes on its two sides differ; its sign says which way is out. Faces
+ *    of one sign in one plane are merged greedily into maximal
+ *    rectangles (grow along one axis, then the other; both orders are
+ *    tried, see find_rects()). The mesh vertices are exactly the
+ *    rectangles' corners.
+ *
+ * 4. Triangles. Each rectangle is triangulated with every mesh vertex on
+ *    its boundary as a polygon vertex (a corner of a neighbouring
+ *    rectangle in the same plane, or of one in a perpendicular plane
+ *    across a solid edge), so no vertex lies inside a triangle's edge: no
+ *    T-junctions. No mesh vertex lies inside a rectangle (its
+ *    neighbourhood would not be flat), so interior diagonals are safe.
+ *    Two rectangles that share a boundary piece split it at the same
+ *    points, so each edge of the mesh is used by exactly the two faces
+ *    around it, in opposite directions since both are oriented outward.
+ *    A rectangle with k boundary vertices gets k - 2 triangles without
+ *    Steiner points and without degenerate ones (rect_triangulate()).
+ *
+ * Coordinates are computed in double, then rounded once to float;
+ * distinct grid lines must stay distinct floats (else MESH_ERANGE), so
+ * every float triangle keeps its nonzero area.
+ */
+#include <assert.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mesh/mesh.h"
+#include "mesh/mesh_int.h"
+
+const char *mesh_strerror(int status)
+{
+	switch (status) {
+	case MESH_OK:
+		return "success";
+	case MESH_ENOMEM:
+		return "out of memory";
+	case MESH_EIO:
+		return "input/output error";
+	case MESH_EINVAL:
+		return "invalid argument (unit must be > 0, clearance in "
+		       "[0, unit/2), gap > 0, at least one piece)";
+	case MESH_EDISCONNECTED:
+		return "the piece has no cells or its cells are not 6-connected";
+	case MESH_ENONMANIFOLD:
+		return "with clearance 0, cells of the piece touch only along an "
+		       "edge or at a corner: not a manifold solid";
+	case MESH_ERANGE:
+		return "mesh too large, or unit and clearance too far apart for "
+		       "float32 coordinates";
+	case MESH_EBADMESH:
+		return "the STL is not a clean closed solid";
+	}
+	return "unknown mesh error";
+}
+
+/* ---- pieces ------------------------------------------------------------ */
+
+static int params_ok(double unit, double clearance)
+{
+	return isfinite(unit) && isfinite(clearance) && unit > 0 &&
+	       clearance >= 0 && clearance < unit / 2;
+}
+
+/* nx*ny*nz as size_t, or 0 on overflow / bad dims. */
+static size_t cell_count(int nx, int ny, int nz)
+{
+	if (nx < 1 || ny < 1 || nz < 1)
+		return 0;
+	size_t a = (size_t)nx, b = (size_t)ny, c = (size_t)nz;
+	if (a > SIZE_MAX / b || a * b > SIZE_MAX / c)
+		return 0;
+	return a * b * c;
+}
+
+int mesh_piece_init(struct mesh_piece *p, const unsigned char *cells, int nx,
+		    int ny, int nz, double unit, double clearance)
+{
+	assert(p && cells);
+	if (!params_ok(unit, clearance))
+		return MESH_EINVAL;
+	size_t total = cell_count(nx, ny, nz);
+	if (total == 0)
+		return MESH_EINVAL;
+
+	struct mesh_piece q = {.cells = cells, .dims = {nx, ny, nz}};
+	int lo[3] = {nx, ny, nz}, hi[3] = {-1, -1, -1};
+	size_t ncells = 0, first = 0;
+	for (int z = 0; z < nz; z++)
+		for (int y = 0; y < ny; y++)
+			for (int x = 0; x < nx; x++) {
+				size_t i = (size_t)x + (size_t)nx * ((size_t)y + (size_t)ny * (size_t)z);
+				if (!cells[i])
+					continue;
+				if (ncells++ == 0)
+					first = i;
+				int c[3] = {x, y, z};
+				for (int a = 0; a < 3; a++) {
+					if (c[a] < lo[a])
+						lo[a] = c[a];
+					if (c[a] > hi[a])
+						hi[a] = c[a];
+				}
+			}
+	if (ncells == 0)
+		return MESH_EDISCONNECTED;
+
+	/* Breadth-first search over the whole array: is every cell reached? */
+	size_t *queue = malloc(ncells * sizeof *queue);
+	unsigned char *seen = calloc(total, 1);
+	if (!queue || !seen) {
+		free(queue);
+		free(seen);
+		return MESH_ENOMEM;
+	}
+	size_t head = 0, tail = 0;
+	queue[tail++] = first;
+	seen[first] = 1;
+	while (head < tail) {
+		size_t i = queue[head++];
+		int x = (int)(i % (size_t)nx);
+		int y = (int)(i / (size_t)nx % (size_t)ny);
+		int z = (int)(i / ((size_t)nx * (size_t)ny));
+		static const int d[6][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0},
+					    {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+		for (int k = 0; k < 6; k++) {
+			int X = x + d[k][0], Y = y + d[k][1], Z = z + d[k][2];
+			if (X < 0 || Y < 0 || Z < 0 || X >= nx || Y >= ny || Z >= nz)
+				continue;
+			size_t j = (size_t)X + (size_t)nx * ((size_t)Y + (size_t)ny * (size_t)Z);
+			if (cells[j] && !seen[j]) {
+				seen[j] = 1;
+				queue[tail++] = j;
+			}
+		}
+	}
+	free(queue);
+	free(seen);
+	if (tail != ncells)
+		return MESH_EDISCONNECTED;
+
+	for (int a = 0; a < 3; a++) {
+		q.lo[a] = lo[a];
+		q.n[a] = hi[a] - lo[a] + 1;
+	}
+	*p = q;
+	return MESH_OK;
+}
+
+double mesh_expected_volume(const unsigned char *cells, int nx, int ny, int nz,
+			    double unit, double clearance)
+{
+	assert(cells);
+	if (!params_ok(unit, clearance) || cell_count(nx, ny, nz) == 0)
+		return -1;
+	struct mesh_piece p = {.cells = cells, .dims = {nx, ny, nz},
+			       .lo = {0, 0, 0}, .n = {nx, ny, nz}};
+	/* Count the full blocks of each shape: 1x1x1, 2x1x1 (any axis),
+	 * 2x2x1 (any plane) and 2x2x2. Each is one kind of grid box of the
+	 * shrunk solid (core or junction per axis, see the top of file). */
+	double n1 = 0, n2 = 0, n4 = 0, n8 = 0;
+	for (int z = 0; z < nz; z++)
+		for (int y = 0; y < ny; y++)
+			for (int x = 0; x < nx; x++) {
+				if (!mesh_piece_cell(&p, x, y, z))
+					continue;
+				n1++;
+				int ex = mesh_piece_cell(&p, x + 1, y, z);
+				int ey = mesh_piece_cell(&p, x, y + 1, z);
+				int ez = mesh_piece_cell(&p, x, y, z + 1);
+				int exy = ex && ey && mesh_piece_cell(&p, x + 1, y + 1, z);
+				int exz = ex && ez && mesh_piece_cell(&p, x + 1, y, z + 1);
+				int eyz = ey && ez && mesh_piece_cell(&p, x, y + 1, z + 1);
+				n2 += ex + ey + ez;
+				n4 += exy + exz + eyz;
+				n8 += exy && exz && eyz &&
+				      mesh_piece_cell(&p, x + 1, y + 1, z + 1);
+			}
+	if (n1 == 0)
+		return -1;
+	double c = clearance, a = unit - clearance;
+	return n1 * a * a * a + n2 * c * a * a + n4 * c * c * a + n8 * c * c * c;
+}
+
+/* ---- growing arrays ------------------------------------------------------ */
+
+/* Make room for 'more' elements of 'size' bytes in '*arr' holding '*len'
+ * of '*cap'. MESH_ENOMEM (arrays untouched) or MESH_ERANGE. */
+static int reserve(void **arr, size_t *cap, size_t len, size_t more,
+		   size_t size)
+{
+	if (more > SIZE_MAX / size - len)
+		return MESH_ERANGE;
+	if (len + more <= *cap)
+		return MESH_OK;
+	size_t ncap = *cap ? *cap : 64;
+	while (ncap < len + more)
+		ncap = ncap > SIZE_MAX / size / 2 ? len + more : ncap * 2;
+	void *n = realloc(*arr, ncap * size);
+	if (!n)
+		return MESH_ENOMEM;
+	*arr = n;
+	*cap = ncap;
+	return MESH_OK;
+}
+
+/* A mesh being built: one or more pieces appended. */
+struct mbuf {
+	struct mesh m;
+	size_t vcap, tcap;
+};
+
+static int add_triangle(struct mbuf *b, uint32_t p, uint32_t q, uint32_t r)
+{
+	void *t = b->m.triangles;
+	int rc = reserve(&t, &b->tcap, b->m.ntriangles, 1, sizeof *b->m.triangles);
+	b->m.triangles = t;
+	if (rc != MESH_OK)
+		return rc;
+	if (b->m.ntriangles >= UINT32_MAX) /* STL counts facets in a u32 */
+		return MESH_ERANGE;
+	uint32_t *tri = b->m.triangles[b->m.ntriangles++];
+	tri[0] = p;
+	tri[1] = q;
+	tri[2] = r;
+	return MESH_OK;
+}
+
+/* ---- one piece ------------------------------------------------------------- */
+
+/* A face rectangle in the plane 'axis' = grid line 'plane', spanning grid
+ * lines [u0, u1] along axis (axis+1)%3 and [v0, v1] along (axis+2)%3. */
+struct rect {
+	int axis, plane, sign; /* sign +1: outward normal along +axis */
+	int u0, u1, v0, v1;
+};
+
+/* A boundary point of a rectangle: mesh vertex and its grid position
+ * along the side it lies on. */
+struct bpt {
+	uint32_t id;
+	int pos;
+};
+
+struct builder {
+	const struct mesh_piece *pc;
+	int g[3];           /* grid intervals per axis */
+	int junctions;      /* 1 when clearance > 0 */
+	unsigned char *fill; /* g0*g1*g2 boxes, 1 inside the solid */
+	float *line[3];     /* g[a]+1 grid line coordinates per axis */
+	uint32_t *vid;      /* per grid point: 0 or mesh vertex id + 1 */
+	struct rect *rects;
+	size_t nrects, rcap;
+	struct bpt *pts;    /* boundary buffer of one rectangle */
+	size_t pcap;
+	struct mbuf *out;
+	int sign;           /* orientation of the rectangle being emitted */
+};
+
+/* Cells [lo, hi] touched by interval I of an axis. */
+static void interval_cells(const struct builder *b, int I, int *lo, int *hi)
+{
+	if (b->junctions) {
+		*lo = I >> 1;
+		*hi = (I + 1) >> 1;
+	} else {
+		*lo = *hi = I;
+	}
+}
+
+static int box_filled(const struct builder *b, int i, int j, int k)
+{
+	if (i < 0 || j < 0 || k < 0 || i >= b->g[0] || j >= b->g[1] || k >= b->g[2])
+		return 0;
+	return b->fill[(size_t)i + (size_t)b->g[0] * ((size_t)j + (size_t)b->g[1] * (size_t)k)];
+}
+
+static size_t point_index(const struct builder *b, const int c[3])
+{
+	return (size_t)c[0] + (size_t)(b->g[0] + 1) *
+			      ((size_t)c[1] + (size_t)(b->g[1] + 1) * (size_t)c[2]);
+}
+
+/* Whether the 8 boxes around a grid point (bit dx + 2dy + 4dz set when
+ * box (i-1+dx, j-1+dy, k-1+dz) is filled) leave a disk-shaped surface:
+ * no diagonal pair around any of its 6 half-edges, and the filled and
+ * the empty boxes each face-connected. */
+static int mask_manifold(unsigned mask)
+{
+	if (mask == 0 || mask == 255)
+		return 1;
+	for (int a = 0; a < 3; a++)
+		for (int s = 0; s < 2; s++) {
+			/* the 4 octants with bit a equal to s */
+			int o[4], n = 0;
+			for (int m = 0; m < 8; m++)
+				if (((m >> a) & 1) == s)
+					o[n++] = (mask >> m) & 1;
+			/* o[] in order of the two other bits: 00 01 10 11 */
+			if (o[0] == o[3] && o[1] == o[2] && o[0] != o[1])
+				return 0;
+		}
+	for (int want = 0; want < 2; want++) {
+		unsigned set = want ? mask : ~mask & 255u, reach = 0;
+		for (int m = 0; m < 8; m++)
+			if (set >> m & 1) {
+				reach = 1u << m;
+				break;
+			}
+		for (int round = 0; round < 8; round++)
+			for (int m = 0; m < 8; m++)
+				if (reach >> m & 1)
+					for (int a = 0; a < 3; a++) {
+						int nb = m ^ (1 << a);
+						if (set >> nb & 1)
+							reach |= 1u << nb;
+					}
+		if (reach != set)
+			return 0;
+	}
+	return 1;
+}
+
+int mesh_piece_manifold(const struct mesh_piece *p, double clearance)
+{
+	if (clearance > 0) /* always, see the top of this file */
+		return MESH_OK;
+	unsigned char ok[256];
+	for (unsigned m = 0; m < 256; m++)
+		ok[m] = (unsigned char)mask_manifold(m);
+	for (int z = 0; z <= p->n[2]; z++)
+		for (int y = 0; y <= p->n[1]; y++)
+			for (int x = 0; x <= p->n[0]; x++) {
+				unsigned mask = 0;
+				for (int m = 0; m < 8; m++)
+					if (mesh_piece_cell(p, x - 1 + (m & 1), y - 1 + (m >> 1 & 1),
+							    z - 1 + (m >> 2 & 1)))
+						mask |= 1u << m;
+				if (!ok[mask])
+					return MESH_ENONMANIFOLD;
+			}
+	return MESH_OK;
+}
+
+static int build_grid(struct builder *b, double unit, double clearance,
+		      const double origin[3])
+{
+	const struct mesh_piece *pc = b->pc;
+	b->junctions = clearance > 0;
+	for (int a = 0; a < 3; a++) {
+		if (pc->n[a] > (INT_MAX - 2) / 2)
+			return MESH_ERANGE;
+		b->g[a] = b->junctions ? 2 * pc->n[a] - 1 : pc->n[a];
+		b->line[a] = malloc(((size_t)b->g[a] + 1) * sizeof *b->line[a]);
+		if (!b->line[a])
+			return MESH_ENOMEM;
+		for (int L = 0; L <= b->g[a]; L++) {
+			/* junctions: even lines start a core (c*unit), odd ones
+			 * end it (c*unit - clearance, c = (L+1)/2) */
+			double v = b->junctions && (L & 1)
+					   ? ((L + 1) / 2) * unit - clearance
+					   : (b->junctions ? L / 2 : L) * unit;
+			float f = (float)(origin[a] + v);
+			if (!isfinite(f) || (L > 0 && !(f > b->line[a][L - 1])))
+				return MESH_ERANGE;
+			b->line[a][L] = f;
+		}
+	}
+	size_t nbox = cell_count(b->g[0], b->g[1], b->g[2]);
+	size_t npts = cell_count(b->g[0] + 1, b->g[1] + 1, b->g[2] + 1);
+	if (nbox == 0 || npts == 0 || npts > SIZE_MAX / sizeof *b->vid)
+		return MESH_ERANGE;
+	b->fill = malloc(nbox);
+	b->vid = calloc(npts, sizeof *b->vid);
+	if (!b->fill || !b->vid)
+		return MESH_ENOMEM;
+	for (int k = 0; k < b->g[2]; k++) {
+		int z0, z1;
+		interval_cells(b, k, &z0, &z1);
+		for (int j = 0; j < b->g[1]; j++) {
+			int y0, y1;
+			interval_cells(b, j, &y0, &y1);
+			for (int i = 0; i < b->g[0]; i++) {
+				int x0, x1, f = 1;
+				interval_cells(b, i, &x0, &x1);
+				for (int z = z0; z <= z1 && f; z++)
+					for (int y = y0; y <= y1 && f; y++)
+						for (int x = x0; x <= x1 && f; x++)
+							f = mesh_piece_cell(pc, x, y, z);
+				b->fill[(size_t)i + (size_t)b->g[0] * ((size_t)j + (size_t)b->g[1] * (size_t)k)] =
+					(unsigned char)f;
+			}
+		}
+	}
+	return MESH_OK;
+}
+
+static int check_manifold(const struct builder *b)
+{
+	unsigned char ok[256];
+	for (unsigned m = 0; m < 256; m++)
+		ok[m] = (unsigned char)mask_manifold(m);
+	for (int k = 0; k <= b->g[2]; k++)
+		for (int j = 0; j <= b->g[1]; j++)
+			for (int i = 0; i <= b->g[0]; i++) {
+				unsigned mask = 0;
+				for (int m = 0; m < 8; m++)
+					if (box_filled(b, i - 1 + (m & 1), j - 1 + (m >> 1 & 1),
+						       k - 1 + (m >> 2 & 1)))
+						mask |= 1u << m;
+				if (!ok[mask])
+					return MESH_ENONMANIFOLD;
+			}
+	return MESH_OK;
+}
+
+/* A rectangle of faces within one plane: [u0, u1) x [v0, v1), sign s. */
+struct prect {
+	int u0, u1, v0, v1;
+	int s;
+};
+
+/* Greedy merge of a gu x gv label array (0: no face, else the sign):
+ * from the first unused face in row order, grow along u, then along v
+ * while whole rows match. 'work' (gu*gv) is scratch; returns the count. */
+static size_t greedy(const signed char *lab, int gu, int gv, signed char *work,
+		     struct prect *out)
+{
+	size_t n = 0;
+	memcpy(work, lab, (size_t)gu * (size_t)gv);
+	for (int v = 0; v < gv; v++)
+		for (int u = 0; u < gu; u++) {
+			signed char s = work[u + (size_t)gu * v];
+			if (!s)
+				continue;
+			int u1 = u + 1, v1 = v + 1;
+			while (u1 < gu && work[u1 + (size_t)gu * v] == s)
+				u1++;
+			for (; v1 < gv; v1++) {
+				int x = u;
+				while (x < u1 && work[x + (size_t)gu * v1] == s)
+					x++;
+				if (x < u1)
+					break;
+			}
+			for (int y = v; y < v1; y++)
+				memset(work + u + (size_t)gu * y, 0, (size_t)(u1 - u));
+			out[n++] = (struct prect){u, u1, v, v1, s};
+			u = u1 - 1;
+		}
+	return n;
+}
+
+/* Whether grid point (i, j) is a corner of the region of sign s: around
+ * it 1 or 3 faces of that sign, or 2 diagonal ones. Any other rectangle
+ * corner is a cut ending on a straight side or inside the region, a
+ * vertex the polygon itself would not need. */
+static int region_corner(const signed char *lab, int gu, int gv, int s, int i, int j)
+{
+	int q[4], n = 0;
+	for (int k = 0; k < 4; k++) {
+		int u = i - 1 + (k & 1), v = j - 1 + (k >> 1);
+		q[k] = u >= 0 && v >= 0 && u < gu && v < gv && lab[u + (size_t)gu * v] == s;
+		n += q[k];
+	}
+	return n == 1 || n == 3 || (n == 2 && q[0] == q[3]);
+}
+
+static size_t extra_corners(const signed char *lab, int gu, int gv,
+			    const struct prect *r, size_t n)
+{
+	size_t bad = 0;
+	for (size_t k = 0; k < n; k++) {
+		bad += !region_corner(lab, gu, gv, r[k].s, r[k].u0, r[k].v0);
+		bad += !region_corner(lab, gu, gv, r[k].s, r[k].u1, r[k].v0);
+		bad += !region_corner(lab, gu, gv, r[k].s, r[k].u0, r[k].v1);
+		bad += !region_corner(lab, gu, gv, r[k].s, r[k].u1, r[k].v1);
+	}
+	return bad;
+}
+
+/* Step 3: merge each plane's faces into rectangles and mark their
+ * corners as mesh vertices. Each plane is merged along u first and along
+ * v first; the one with fewer corners that are not corners of the
+ * faces' polygon wins (each such corner is an extra vertex, and costs
+ * triangles here and in the faces meeting there). */
+static int find_rects(struct builder *b)
+{
+	size_t lcap = 0;
+	for (int a = 0; a < 3; a++) {
+		size_t s = (size_t)b->g[(a + 1) % 3] * (size_t)b->g[(a + 2) % 3];
+		if (s > lcap)
+			lcap = s;
+	}
+	signed char *lab = malloc(lcap), *labt = malloc(lcap), *work = malloc(lcap);
+	struct prect *r1 = malloc(lcap * sizeof *r1), *r2 = malloc(lcap * sizeof *r2);
+	int rc = lab && labt && work && r1 && r2 ? MESH_OK : MESH_ENOMEM;
+	for (int a = 0; a < 3 && rc == MESH_OK; a++) {
+		int ub = (a + 1) % 3, vc = (a + 2) % 3;
+		int gu = b->g[ub], gv = b->g[vc];
+		for (int p = 0; p <= b->g[a] && rc == MESH_OK; p++) {
+			int c[3];
+			int any = 0;
+			for (int v = 0; v < gv; v++)
+				for (int u = 0; u < gu; u++) {
+					c[ub] = u;
+					c[vc] = v;
+					c[a] = p;
+					int in = box_filled(b, c[0], c[1], c[2]);
+					c[a] = p - 1;
+					int before = box_filled(b, c[0], c[1], c[2]);
+					signed char s = (signed char)(before - in);
+					lab[u + (size_t)gu * v] = s;
+					labt[v + (size_t)gv * u] = s;
+					any |= s;
+				}
+			if (!any)
+				continue;
+			size_t n1 = greedy(lab, gu, gv, work, r1);
+			size_t n2 = greedy(labt, gv, gu, work, r2);
+			for (size_t k = 0; k < n2; k++) /* back to (u, v) */
+				r2[k] = (struct prect){r2[k].v0, r2[k].v1, r2[k].u0, r2[k].u1, r2[k].s};
+			const struct prect *best = r1;
+			size_t nb = n1;
+			if (extra_corners(lab, gu, gv, r2, n2) < extra_corners(lab, gu, gv, r1, n1)) {
+				best = r2;
+				nb = n2;
+			}
+			void *r = b->rects;
+			rc = reserve(&r, &b->rcap, b->nrects, nb, sizeof *b->rects);
+			b->rects = r;
+			if (rc != MESH_OK)
+				break;
+			for (size_t k = 0; k < nb; k++) {
+				const struct prect *q = &best[k];
+				b->rects[b->nrects++] = (struct rect){
+					.axis = a, .plane = p, .sign = q->s,
+					.u0 = q->u0, .u1 = q->u1, .v0 = q->v0, .v1 = q->v1};
+				int corner[4][2] = {{q->u0, q->v0}, {q->u1, q->v0},
+						    {q->u1, q->v1}, {q->u0, q->v1}};
+				c[a] = p;
+				for (int k2 = 0; k2 < 4; k2++) {
+					c[ub] = corner[k2][0];
+					c[vc] = corner[k2][1];
+					b->vid[point_index(b, c)] = 1;
+				}
+			}
+		}
+	}
+	free(lab);
+	free(labt);
+	free(work);
+	free(r1);
+	free(r2);
+	return rc;
+}
+
+/* Number the marked grid points in scan order (x fastest) and append them
+ * as vertices. */
+static int number_vertices(struct builder *b)
+{
+	struct mbuf *o = b->out;
+	size_t base = o->m.nvertices, n = 0;
+	size_t npts = cell_count(b->g[0] + 1, b->g[1] + 1, b->g[2] + 1);
+	for (size_t i = 0; i < npts; i++)
+		n += b->vid[i] != 0;
+	if (base + n > UINT32_MAX - 1)
+		return MESH_ERANGE;
+	void *v = o->m.vertices;
+	int rc = reserve(&v, &o->vcap, base, n, sizeof *o->m.vertices);
+	o->m.vertices = v;
+	if (rc != MESH_OK)
+		return rc;
+	int c[3];
+	size_t id = base;
+	for (c[2] = 0; c[2] <= b->g[2]; c[2]++)
+		for (c[1] = 0; c[1] <= b->g[1]; c[1]++)
+			for (c[0] = 0; c[0] <= b->g[0]; c[0]++) {
+				size_t i = point_index(b, c);
+				if (!b->vid[i])
+					continue;
+				for (int a = 0; a < 3; a++)
+					o->m.vertices[id][a] = b->line[a][c[a]];
+				b->vid[i] = (uint32_t)(id + 1);
+				id++;
+			}
+	o->m.nvertices = id;
+	return MESH_OK;
+}
+
+/* Emit a triangle counter-clockwise in the rectangle's (u, v) plane,
+ * flipped when the rectangle faces -axis. */
+static int tri(struct builder *b, uint32_t p, uint32_t q, uint32_t r)
+{
+	return b->sign > 0 ? add_triangle(b->out, p, q, r)
+			   : add_triangle(b->out, p, r, q);
+}
+
+/* Fan from 'apex' over the chain q[0..n-1]. */
+static int fan(struct builder *b, uint32_t apex, const uint32_t *q, size_t n)
+{
+	for (size_t i = 0; i + 1 < n; i++) {
+		int rc = tri(b, apex, q[i], q[i + 1]);
+		if (rc != MESH_OK)
+			return rc;
+	}
+	return MESH_OK;
+}
+
+/*
+ * Triangulate one rectangle given its corners c[0..3] (counter-clockwise
+ * from (u0, v0)) and, per side k (from c[k] to c[k+1]), the mesh vertices
+ * strictly inside it in counter-clockwise order: side[k][0..len[k]-1].
+ * A triangle is degenerate only if its three vertices lie on one side, so:
+ *  - if some corner has no points on its two sides, fan from it (every
+ *    fan triangle takes its far edge from the two other sides);
+ *  - otherwise two opposite sides, "bottom" and "top", both have points
+ *    (if the bottom had none, both corners on it would need points on
+ *    the left and right sides). Fan from the first bottom point over the
+ *    left side, from the last one over the right side, and zip the
+ *    bottom and top points together in between; every triangle then has
+ *    vertices on two different parallel sides, or on two sides and the
+ *    apex off both.
+ * Both give k - 2 triangles for k boundary vertices.
+ */
+static int rect_triangulate(struct builder *b, const uint32_t c[4],
+			    const struct bpt *const side[4], const size_t len[4],
+			    uint32_t *chain)
+{
+	for (int k = 0; k < 4; k++) {
+		if (len[(k + 3) % 4] || len[k])
+			continue;
+		size_t n = 0;
+		for (int s = 1; s <= 3; s++) {
+			chain[n++] = c[(k + s) % 4];
+			if (s < 3)
+				for (size_t i = 0; i < len[(k + s) % 4]; i++)
+					chain[n++] = side[(k + s) % 4][i].id;
+		}
+		return fan(b, c[k], chain, n);
+	}
+	int r = len[0] && len[2] ? 0 : 1;
+	assert(len[r] && len[r + 2]);
+	const struct bpt *bot = side[r], *top = side[r + 2];
+	const struct bpt *right = side[r + 1], *left = side[(r + 3) % 4];
+	size_t m = len[r], n = len[r + 2], nr = len[r + 1], nl = len[(r + 3) % 4];
+	uint32_t BL = c[r], BR = c[r + 1], TR = c[r + 2], TL = c[(r + 3) % 4];
+	/* top points left to right are top[n-1] ... top[0] */
+	size_t k = 0;
+	chain[k++] = top[n - 1].id;
+	chain[k++] = TL;
+	for (size_t i = 0; i < nl; i++)
+		chain[k++] = left[i].id;
+	chain[k++] = BL;
+	int rc = fan(b, bot[0].id, chain, k);
+	if (rc != MESH_OK)
+		return rc;
+	k = 0;
+	chain[k++] = BR;
+	for (size_t i = 0; i < nr; i++)
+		chain[k++] = right[i].id;
+	chain[k++] = TR;
+	chain[k++] = top[0].id;
+	rc = fan(b, bot[m - 1].id, chain, k);
+	/* zip: bottom i = 0..m-1 ascending, top j = 0..n-1 ascending (top[n-1-j]).
+	 * Positions along the bottom's direction decide which side advances,
+	 * for well-shaped triangles; any order would be valid. */
+	size_t i = 0, j = 0;
+	while (rc == MESH_OK && (i + 1 < m || j + 1 < n)) {
+		const struct bpt *tj = &top[n - 1 - j];
+		if (j + 1 == n || (i + 1 < m && bot[i + 1].pos <= top[n - 2 - j].pos)) {
+			rc = tri(b, bot[i].id, bot[i + 1].id, tj->id);
+			i++;
+		} else {
+			rc = tri(b, bot[i].id, top[n - 2 - j].id, tj->id);
+			j++;
+		}
+	}
+	return rc;
+}
+
+/* Step 4: collect each rectangle's boundary vertices and triangulate. */
+static int emit_rects(struct builder *b)
+{
+	uint32_t *chain = NULL;
+	size_t ccap = 0;
+	int rc = MESH_OK;
+	for (size_t ri = 0; ri < b->nrects && rc == MESH_OK; ri++) {
+		const struct rect *r = &b->rects[ri];
+		int a = r->axis, ub = (a + 1) % 3, vc = (a + 2) % 3;
+		size_t per = (size_t)(r->u1 - r->u0 + r->v1 - r->v0) * 2 + 8;
+		void *p = b->pts;
+		rc = reserve(&p, &b->pcap, 0, per, sizeof *b->pts);
+		b->pts = p;
+		if (rc != MESH_OK)
+			break;
+		p = chain;
+		rc = reserve(&p, &ccap, 0, per, sizeof *chain);
+		chain = p;
+		if (rc != MESH_OK)
+			break;
+		int c[3];
+		c[a] = r->plane;
+		/* corners and walks: start (u, v), step (du, dv), steps */
+		const int start[4][2] = {{r->u0, r->v0}, {r->u1, r->v0},
+					 {r->u1, r->v1}, {r->u0, r->v1}};
+		const int step[4][2] = {{1, 0}, {0, 1}, {-1, 0}, {0, -1}};
+		const int steps[4] = {r->u1 - r->u0, r->v1 - r->v0,
+				      r->u1 - r->u0, r->v1 - r->v0};
+		uint32_t corner[4];
+		const struct bpt *side[4];
+		size_t len[4], used = 0;
+		for (int k = 0; k < 4; k++) {
+			c[ub] = start[k][0];
+			c[vc] = start[k][1];
+			corner[k] = b->vid[point_index(b, c)] - 1;
+			side[k] = b->pts + used;
+			len[k] = 0;
+			for (int s = 1; s < steps[k]; s++) {
+				c[ub] = start[k][0] + s * step[k][0];
+				c[vc] = start[k][1] + s * step[k][1];
+				uint32_t v = b->vid[point_index(b, c)];
+				if (v)
+					b->pts[used + len[k]++] = (struct bpt){
+						v - 1, (k & 1) ? c[vc] : c[ub]};
+			}
+			used += len[k];
+		}
+		b->sign = r->sign;
+		rc = rect_triangulate(b, corner, side, len, chain);
+	}
+	free(chain);
+	return rc;
+}
+
+static void builder_free(struct builder *b)
+{
+	for (int a = 0; a < 3; a++)
+		free(b->line[a]);
+	free(b->fill);
+	free(b->vid);
+	free(b->rects);
+	free(b->pts);
+}
+
+/* Append the piece's solid, moved by 'origin', to 'out'. On failure 'out'
+ * may hold a partial piece; callers discard it. */
+static int build_piece(const struct mesh_piece *pc, double unit,
+		       double clearance, const double origin[3],
+		       struct mbuf *out)
+{
+	struct builder b = {.pc = pc, .out = out};
+	int rc = build_grid(&b, unit, clearance, origin);
+	if (rc == MESH_OK)
+		rc = check_manifold(&b);
+	if (rc == MESH_OK)
+		rc = find_rects(&b);
+	if (rc == MESH_OK)
+		rc = number_vertices(&b);
+	if (rc == MESH_OK)
+		rc = emit_rects(&b);
+	builder_free(&b);
+	return rc;
+}
+
+static void mbuf_free(struct mbuf *b)
+{
+	free(b->m.vertices);
+	free(b->m.triangles);
+}
+
+/* Move the built mesh into a heap struct mesh with exact-size arrays. */
+static int mbuf_finish(struct mbuf *b, struct mesh **out)
+{
+	struct mesh *m = malloc(sizeof *m);
+	if (!m) {
+		mbuf_free(b);
+		return MESH_ENOMEM;
+	}
+	*m = b->m;
+	/* shrinking never fails in practice; keep the old block if it does */
+	void *v = realloc(m->vertices, (m->nvertices ? m->nvertices : 1) * sizeof *m->vertices);
+	if (v)
+		m->vertices = v;
+	void *t = realloc(m->triangles, (m->ntriangles ? m->ntriangles : 1) * sizeof *m->triangles);
+	if (t)
+		m->triangles = t;
+	*out = m;
+	return MESH_OK;
+}
+
+int mesh_from_cells(const unsigned char *cells, int nx, int ny, int nz,
+		    double unit, double clearance, struct mesh **out)
+{
+	assert(cells && out);
+	struct mesh_piece pc;
+	int rc = mesh_piece_init(&pc, cells, nx, ny, nz, unit, clearance);
+	if (rc != MESH_OK)
+		return rc;
+	struct mbuf b = {0};
+	const double origin[3] = {0, 0, 0};
+	rc = build_piece(&pc, unit, clearance, origin, &b);
+	if (rc != MESH_OK) {
+		mbuf_free(&b);
+		return rc;
+	}
+	return mbuf_finish(&b, out);
+}
+
+/* ---- plates ------------------------------------------------------------------ */
+
+void mesh_plate_layout(const struct mesh_piece *pieces, size_t count,
+		       struct mesh_place *place)
+{
+	assert(count >= 1);
+	size_t cols = 1;
+	while (cols * cols < count)
+		cols++;
+	size_t rows = (count + cols - 1) / cols;
+	long sx = 0;
+	for (size_t col = 0; col < cols; col++) {
+		int w = 0;
+		for (size_t i = col; i < count; i += cols)
+			if (pieces[i].n[0] > w)
+				w = pieces[i].n[0];
+		for (size_t i = col; i < count; i += cols) {
+			place[i].col = (int)col;
+			place[i].sx = sx;
+		}
+		sx += w;
+	}
+	long sy = 0;
+	for (size_t row = 0; row < rows; row++) {
+		int d = 0;
+		for (size_t i = row * cols; i < count && i < (row + 1) * cols; i++)
+			if (pieces[i].n[1] > d)
+				d = pieces[i].n[1];
+		for (size_t i = row * cols; i < count && i < (row + 1) * cols; i++) {
+			place[i].row = (int)row;
+			place[i].sy = sy;
+		}
+		sy += d;
+	}
+}
+
+int mesh_plate(const unsigned char *const *cells, const int (*dims)[3],
+	       size_t count, double unit, double clearance, double gap_mm,
+	       struct mesh **out)
+{
+	assert(out && (count == 0 || (cells && dims)));
+	if (count == 0 || !(gap_mm > 0) || !isfinite(gap_mm) ||
+	    count > SIZE_MAX / sizeof(struct mesh_piece))
+		return MESH_EINVAL;
+	struct mesh_piece *pc = malloc(count * sizeof *pc);
+	struct mesh_place *pl = malloc(count * sizeof *pl);
+	struct mbuf b = {0};
+	int rc = pc && pl ? MESH_OK : MESH_ENOMEM;
+	for (size_t i = 0; i < count && rc == MESH_OK; i++) {
+		assert(cells[i]);
+		rc = mesh_piece_init(&pc[i], cells[i], dims[i][0], dims[i][1],
+				     dims[i][2], unit, clearance);
+	}
+	if (rc == MESH_OK)
+		mesh_plate_layout(pc, count, pl);
+	for (size_t i = 0; i < count && rc == MESH_OK; i++) {
+		double origin[3] = {
+			pl[i].sx * unit + pl[i].col * (gap_mm - clearance),
+			pl[i].sy * unit + pl[i].row * (gap_mm - clearance), 0};
+		/* The gap must survive rounding to float, or neighbours
+		 * would share faces: the first float past this piece's
+		 * column/row must be strictly below the next one's start. */
+		double end[2] = {origin[0] + (pc[i].n[0] * unit - clearance),
+				 origin[1] + (pc[i].n[1] * unit - clearance)};
+		double next[2] = {end[0] + gap_mm, end[1] + gap_mm};
+		for (int a = 0; a < 2; a++)
+			if (!((float)end[a] < (float)next[a]))
+				rc = MESH_ERANGE;
+		if (rc == MESH_OK)
+			rc = build_piece(&pc[i], unit, clearance, origin, &b);
+	}
+	free(pc);
+	free(pl);
+	if (rc != MESH_OK) {
+		mbuf_free(&b);
+		return rc;
+	}
+	return mbuf_finish(&b, out);
+}
+
+void mesh_free(struct mesh *m)
+{
+	if (!m)
+		return;
+	free(m->vertices);
+	free(m->triangles);
+	free(m);
+}
+
+size_t mesh_triangles(const struct mesh *m)
+{
+	assert(m);
+	return m->ntriangles;
+}

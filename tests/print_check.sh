@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# print_check.sh: the printable outputs of `cubegen generate`, checked by the
+# tools a maker uses (DESIGN.md §6, issue 4).
+#
+#   CUBEGEN=/abs/path/cubegen DATA=/abs/path/shared/data bash tests/print_check.sh
+#
+# Generates a size-5 puzzle (seed 7), then:
+#  - every piece-K.stl and plate.stl passes `cubegen verify`;
+#  - OpenSCAD renders every piece-K.scad (and puzzle.scad) to an STL that
+#    also passes `cubegen verify` and has the same volume as piece-K.stl
+#    (plate.stl), within 1e-6 relative: float32 rounding of the two meshes
+#    differs by ~1e-7, while a notch of clearance/2 x clearance/2 x unit at
+#    one concave corner would be ~5e-6;
+#  - PrusaSlicer's `--info` says `manifold = yes` and reports no repairs for
+#    every piece and plate.stl; plate.stl fits its default 200 x 200 mm bed;
+#  - PrusaSlicer's `--export-gcode` slices plate.stl without warnings, up to
+#    the top of the pieces (a mesh it had to "repair" can come out short).
+# A missing tool is a failure, never a skip. Prints one line per check and
+# `print_check: P passed, F failed`; exits 1 if anything failed.
+set -u
+
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+finish() {
+    echo "print_check: $pass passed, $fail failed"
+    [ "$fail" -eq 0 ]
+    exit
+}
+
+if [ -z "${CUBEGEN:-}" ] || [ ! -x "$CUBEGEN" ]; then
+    bad "CUBEGEN is not set to an executable cubegen (got '${CUBEGEN:-}')"
+    finish
+fi
+missing=0
+for tool in openscad prusa-slicer awk; do
+    if ! command -v "$tool" > /dev/null 2>&1; then
+        bad "$tool not found: install it (make deps), this test does not skip"
+        missing=1
+    fi
+done
+[ "$missing" -eq 0 ] || finish
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/print_check.XXXXXX") || { bad "mktemp"; finish; }
+trap 'rm -rf "$tmp"' EXIT
+out="$tmp/p"
+
+# Run a command with a time limit when coreutils' timeout is there.
+limit() {
+    if command -v timeout > /dev/null 2>&1; then timeout 300 "$@"; else "$@"; fi
+}
+
+if ! "$CUBEGEN" generate --size 5 --seed 7 --out "$out" > "$tmp/generate.log" 2>&1; then
+    sed 's/^/    /' "$tmp/generate.log"
+    bad "cubegen generate --size 5 --seed 7 failed"
+    finish
+fi
+for f in piece-1.stl piece-2.stl piece-3.stl piece-4.stl piece-5.stl piece-6.stl \
+         piece-1.scad piece-2.scad piece-3.scad piece-4.scad piece-5.scad \
+         piece-6.scad plate.stl puzzle.scad; do
+    if [ ! -s "$out/$f" ]; then
+        bad "cubegen generate wrote no $f"
+        finish
+    fi
+done
+
+# The volume `cubegen verify` reports for one file; empty unless it passes.
+# Its line reads "FILE: ok, 236 triangles, volume 15966.123 mm^3".
+verified_volume() {
+    "$CUBEGEN" verify "$1" > "$tmp/verify.log" 2>&1 || return 1
+    awk '/: ok, / { for (i = 1; i < NF; i++) if ($i == "volume") { print $(i + 1); exit } }' \
+        "$tmp/verify.log"
+}
+
+same_volume() { # a b: within 1e-6 relative (+ the 0.001 of printing)
+    awk -v a="$1" -v b="$2" 'BEGIN {
+        d = a - b; if (d < 0) d = -d
+        m = a > b ? a : b
+        exit !(a > 0 && b > 0 && d <= 1e-6 * m + 0.001)
+    }'
+}
+
+# STL from cubegen, and OpenSCAD's render of the matching .scad.
+scad_pair() { # name.stl name.scad label
+    local stl="$1" scad="$2" label="$3" ours theirs
+    if ours=$(verified_volume "$out/$stl") && [ -n "$ours" ]; then
+        ok "$label: $stl passes cubegen verify (volume $ours mm^3)"
+    else
+        sed 's/^/    /' "$tmp/verify.log"
+        bad "$label: $stl fails cubegen verify"
+        ours=""
+    fi
+    local rendered="$tmp/${scad%.scad}.openscad.stl"
+    if ! limit openscad -q --export-format binstl -o "$rendered" "$out/$scad" \
+            > "$tmp/openscad.log" 2>&1; then
+        sed 's/^/    /' "$tmp/openscad.log"
+        bad "$label: openscad cannot render $scad"
+        return
+    fi
+    if ! theirs=$(verified_volume "$rendered") || [ -z "$theirs" ]; then
+        sed 's/^/    /' "$tmp/verify.log"
+        bad "$label: OpenSCAD's render of $scad fails cubegen verify"
+        return
+    fi
+    if [ -n "$ours" ] && same_volume "$ours" "$theirs"; then
+        ok "$label: OpenSCAD renders $scad to the same volume ($theirs mm^3)"
+    else
+        bad "$label: OpenSCAD renders $scad to $theirs mm^3, $stl has ${ours:-?} mm^3"
+    fi
+}
+
+for k in 1 2 3 4 5 6; do
+    scad_pair "piece-$k.stl" "piece-$k.scad" "piece $k"
+done
+scad_pair plate.stl puzzle.scad "plate"
+
+# PrusaSlicer --info: manifold, and none of the counters of its repairs.
+for f in piece-1.stl piece-2.stl piece-3.stl piece-4.stl piece-5.stl piece-6.stl plate.stl; do
+    if ! limit prusa-slicer --info "$out/$f" > "$tmp/info.log" 2> "$tmp/info.err"; then
+        grep -v '\[trace\]' "$tmp/info.err" | sed 's/^/    /'
+        bad "prusa-slicer --info $f failed"
+        continue
+    fi
+    repairs=$(awk -F' *= *' '
+        $1 ~ /^(open_edges|edges_fixed|degenerate_facets|facets_removed|facets_added|facets_reversed|backwards_edges|normals_fixed)$/ && $2 + 0 != 0 { printf "%s=%s ", $1, $2 }
+        ' "$tmp/info.log")
+    if grep -q '^manifold = yes$' "$tmp/info.log" && [ -z "$repairs" ]; then
+        ok "prusa-slicer --info $f: manifold = yes, no repairs"
+    else
+        sed 's/^/    /' "$tmp/info.log"
+        bad "prusa-slicer --info $f: not manifold or repaired (${repairs:-manifold = no})"
+    fi
+    if [ "$f" = plate.stl ]; then
+        cp "$tmp/info.log" "$tmp/plate.info"
+    fi
+done
+
+# The plate on PrusaSlicer's default 200 x 200 mm bed.
+size() { awk -F' *= *' -v k="$1" '$1 == k { print $2 + 0 }' "$tmp/plate.info" 2> /dev/null; }
+sx=$(size size_x)
+sy=$(size size_y)
+sz=$(size size_z)
+if [ -n "$sx" ] && [ -n "$sy" ] && awk -v x="$sx" -v y="$sy" 'BEGIN { exit !(x > 0 && y > 0 && x <= 200 && y <= 200) }'; then
+    ok "plate.stl is $sx x $sy mm: fits a 200 x 200 mm bed"
+else
+    bad "plate.stl is ${sx:-?} x ${sy:-?} mm: does not fit a 200 x 200 mm bed"
+fi
+
+# Slice it: success, no warnings, and layers up to the top of the pieces.
+gcode="$tmp/plate.gcode"
+if limit prusa-slicer --export-gcode -o "$gcode" "$out/plate.stl" > "$tmp/slice.log" 2>&1 &&
+    [ -s "$gcode" ]; then
+    warnings=$(grep -v '\[trace\]\|\[debug\]' "$tmp/slice.log" | grep -i 'warn\|error')
+    top=$(awk -F: '/^;Z:/ { z = $2 + 0 } END { print z + 0 }' "$gcode")
+    lh=$(awk -F' *= *' '/^; layer_height =/ { print $2 + 0 }' "$gcode")
+    if [ -n "$warnings" ]; then
+        echo "$warnings" | sed 's/^/    /'
+        bad "prusa-slicer --export-gcode plate.stl warns"
+    elif ! awk -v t="$top" -v h="${sz:-0}" -v l="${lh:-0.3}" 'BEGIN { exit !(h > 0 && t >= h - l) }'; then
+        bad "prusa-slicer --export-gcode plate.stl: layers stop at z = $top, the plate is ${sz:-?} mm high"
+    else
+        ok "prusa-slicer --export-gcode plate.stl: sliced to z = $top mm without warnings"
+    fi
+else
+    grep -v '\[trace\]\|\[debug\]' "$tmp/slice.log" | sed 's/^/    /'
+    bad "prusa-slicer --export-gcode plate.stl failed"
+fi
+
+finish

@@ -1,0 +1,1389 @@
+/*
+ * test_mesh.c: meshes, STL and OpenSCAD files of mesh/mesh.h.
+ *
+ * Every mesh is written as STL, read back and put through
+ * mesh_verify_stl() (exact checks, then libadmesh) with its expected
+ * volume, and that volume is compared with a brute force written here
+ * from DESIGN.md's definition (cells cut into 3 slabs per axis, a slab box
+ * inside the solid when every cell its shrink-cube meets is in the piece).
+ * Pieces: random 3D polycubes in small boxes, random flat plates the way
+ * the generator makes them, and shell puzzles from tests/randpuz.c, for
+ * clearance 0 and 0.2. With clearance 0 a polycube whose cells touch only
+ * along an edge or at a corner must be refused; an independent predictor
+ * (surface boundary cycles in the link of each grid point) says when.
+ *
+ * The checker itself is tested on hand-made bad files (4 triangles on an
+ * edge, cubes touching at an edge or a corner, a T-junction, NaN,
+ * infinity, -0.0, a flipped triangle, inside out, zero area, a normal
+ * against the winding, a truncated file, a wrong volume, a "solid"
+ * header, ASCII syntax errors), each of which must fail with a sentence
+ * naming the problem, and on good ASCII and binary files. Plus: a
+ * byte-exact golden STL, write errors on /dev/full, growth of the
+ * triangle count (an N=40 plate < 2.5x an N=20 one), the OpenSCAD box
+ * cover (the union of its shrunk boxes is exactly the solid), the .scad
+ * text, and out-of-memory at every allocation (a malloc that fails on
+ * demand, off under AddressSanitizer, which owns malloc there).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mesh/mesh.h"
+#include "mesh/mesh_int.h"
+#include "solver/puz.h"
+#include "tests/randpuz.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define HAVE_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define HAVE_ASAN 1
+#endif
+#endif
+
+/* ---- a malloc that fails on demand --------------------------------------- */
+
+#ifndef HAVE_ASAN
+/* After 'fail_after' more allocations, every allocation fails (-1: never).
+ * 'alloc_calls' counts allocations. */
+static long fail_after = -1;
+static long alloc_calls;
+
+extern void *__libc_malloc(size_t);
+extern void *__libc_calloc(size_t, size_t);
+extern void *__libc_realloc(void *, size_t);
+extern void __libc_free(void *);
+
+static int alloc_fails(void)
+{
+	alloc_calls++;
+	if (fail_after < 0)
+		return 0;
+	if (fail_after == 0) {
+		errno = ENOMEM;
+		return 1;
+	}
+	fail_after--;
+	return 0;
+}
+
+void *malloc(size_t n)
+{
+	return alloc_fails() ? NULL : __libc_malloc(n);
+}
+
+void *calloc(size_t n, size_t m)
+{
+	return alloc_fails() ? NULL : __libc_calloc(n, m);
+}
+
+void *realloc(void *p, size_t n)
+{
+	return alloc_fails() ? NULL : __libc_realloc(p, n);
+}
+
+void free(void *p)
+{
+	__libc_free(p);
+}
+#endif
+
+/* ---- helpers ----------------------------------------------------------------- */
+
+static char tmpdir[64];
+
+static const char *tmp_path(const char *name)
+{
+	static char buf[160];
+	snprintf(buf, sizeof buf, "%s/%s", tmpdir, name);
+	return buf;
+}
+
+static uint64_t splitmix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9E3779B97F4A7C15u);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+	return z ^ (z >> 31);
+}
+
+static int rnd(uint64_t *s, int n)
+{
+	return (int)(splitmix(s) % (uint64_t)n);
+}
+
+struct piece {
+	int n[3];
+	unsigned char c[4096];
+};
+
+static int at(const struct piece *p, int x, int y, int z)
+{
+	if (x < 0 || y < 0 || z < 0 || x >= p->n[0] || y >= p->n[1] || z >= p->n[2])
+		return 0;
+	return p->c[x + p->n[0] * (y + p->n[1] * z)] != 0;
+}
+
+static void set(struct piece *p, int x, int y, int z)
+{
+	p->c[x + p->n[0] * (y + p->n[1] * z)] = 1;
+}
+
+/* A random 6-connected polycube of 1..20 cells in a box of 1..4 per axis. */
+static void random_polycube(uint64_t *s, struct piece *p)
+{
+	memset(p, 0, sizeof *p);
+	for (int a = 0; a < 3; a++)
+		p->n[a] = 1 + rnd(s, 4);
+	int vol = p->n[0] * p->n[1] * p->n[2];
+	int want = 1 + rnd(s, vol < 20 ? vol : 20);
+	set(p, rnd(s, p->n[0]), rnd(s, p->n[1]), rnd(s, p->n[2]));
+	for (int have = 1; have < want;) {
+		int x = rnd(s, p->n[0]), y = rnd(s, p->n[1]), z = rnd(s, p->n[2]);
+		if (at(p, x, y, z))
+			continue;
+		if (at(p, x - 1, y, z) || at(p, x + 1, y, z) || at(p, x, y - 1, z) ||
+		    at(p, x, y + 1, z) || at(p, x, y, z - 1) || at(p, x, y, z + 1)) {
+			set(p, x, y, z);
+			have++;
+		}
+	}
+}
+
+/* A flat N x N plate as the generator makes them: the (N-2)^2 centre
+ * full, each edge cell there or not, a corner only next to an edge cell
+ * (so it never floats). 'density' in percent for the border. */
+static void random_plate(uint64_t *s, int n, int density, struct piece *p)
+{
+	memset(p, 0, sizeof *p);
+	p->n[0] = p->n[1] = n;
+	p->n[2] = 1;
+	for (int y = 0; y < n; y++)
+		for (int x = 0; x < n; x++) {
+			int bx = x == 0 || x == n - 1, by = y == 0 || y == n - 1;
+			if (!bx && !by)
+				set(p, x, y, 0);
+			else if (!(bx && by) && rnd(s, 100) < density)
+				set(p, x, y, 0);
+		}
+	for (int y = 0; y < n; y += n - 1)
+		for (int x = 0; x < n; x += n - 1) {
+			int nb = at(p, x == 0 ? 1 : n - 2, y, 0) || at(p, x, y == 0 ? 1 : n - 2, 0);
+			if (nb && rnd(s, 100) < density)
+				set(p, x, y, 0);
+		}
+}
+
+/* The brute-force volume: each cell cut into slabs [0, h], [h, u-h],
+ * [u-h, u] per axis; a slab box is inside when all cells its h-cube meets
+ * are in the piece (slab 0 also needs the cell below, slab 2 the one
+ * above). */
+static double brute_volume(const struct piece *p, double unit, double clearance)
+{
+	double h = clearance / 2, w[3] = {h, unit - 2 * h, h}, v = 0;
+	for (int z = 0; z < p->n[2]; z++)
+		for (int y = 0; y < p->n[1]; y++)
+			for (int x = 0; x < p->n[0]; x++) {
+				if (!at(p, x, y, z))
+					continue;
+				for (int s = 0; s < 27; s++) {
+					int sx = s % 3, sy = s / 3 % 3, sz = s / 9, ok = 1;
+					for (int dz = sz == 0 ? -1 : 0; dz <= (sz == 2); dz++)
+						for (int dy = sy == 0 ? -1 : 0; dy <= (sy == 2); dy++)
+							for (int dx = sx == 0 ? -1 : 0; dx <= (sx == 2); dx++)
+								ok &= at(p, x + dx, y + dy, z + dz);
+					if (ok)
+						v += w[sx] * w[sy] * w[sz];
+				}
+			}
+	return v;
+}
+
+/* Independent predictor for clearance 0: the polycube's surface is a
+ * manifold iff at every grid point the boundary of the filled octants, drawn
+ * on the octahedron around the point (vertices: the 6 half-axes, edges:
+ * 12 between perpendicular half-axes, each between the 2 octants that
+ * share the quarter-plane), is empty or a single cycle with no vertex of
+ * degree 4. */
+static int polycube_manifold(const struct piece *p)
+{
+	for (int z = 0; z <= p->n[2]; z++)
+		for (int y = 0; y <= p->n[1]; y++)
+			for (int x = 0; x <= p->n[0]; x++) {
+				int oct[2][2][2];
+				for (int k = 0; k < 8; k++)
+					oct[k & 1][k >> 1 & 1][k >> 2] =
+						at(p, x - 1 + (k & 1), y - 1 + (k >> 1 & 1), z - 1 + (k >> 2));
+				/* half-axis id: 2*axis + side; an octahedron edge between
+				 * half-axes (a, s) and (b, t) is the quarter-plane
+				 * spanned by them, bordered by the two octants with
+				 * coords a = s, b = t and the third coordinate 0 / 1 */
+				int deg[6] = {0}, adj[6][6] = {{0}}, nedges = 0;
+				for (int a = 0; a < 3; a++)
+					for (int b = a + 1; b < 3; b++)
+						for (int s = 0; s < 2; s++)
+							for (int t = 0; t < 2; t++) {
+								int c = 3 - a - b, q[2];
+								for (int u = 0; u < 2; u++) {
+									int co[3];
+									co[a] = s;
+									co[b] = t;
+									co[c] = u;
+									q[u] = oct[co[0]][co[1]][co[2]];
+								}
+								if (q[0] != q[1]) {
+									int i = 2 * a + s, j = 2 * b + t;
+									deg[i]++;
+									deg[j]++;
+									adj[i][j] = adj[j][i] = 1;
+									nedges++;
+								}
+							}
+				if (nedges == 0)
+					continue;
+				int start = -1, nverts = 0;
+				for (int i = 0; i < 6; i++) {
+					if (deg[i] == 4)
+						return 0;
+					if (deg[i]) {
+						nverts++;
+						start = i;
+					}
+				}
+				/* a single cycle: connected, and #edges == #vertices */
+				int seen = 1 << start, grew = 1;
+				while (grew) {
+					grew = 0;
+					for (int i = 0; i < 6; i++)
+						if (seen >> i & 1)
+							for (int j = 0; j < 6; j++)
+								if (adj[i][j] && !(seen >> j & 1)) {
+									seen |= 1 << j;
+									grew = 1;
+								}
+				}
+				int reached = 0;
+				for (int i = 0; i < 6; i++)
+					reached += seen >> i & 1;
+				if (reached != nverts || nedges != nverts)
+					return 0;
+			}
+	return 1;
+}
+
+static int mesh_to_file(const struct mesh *m, const char *path)
+{
+	FILE *fp = fopen(path, "wb");
+	assert_non_null(fp);
+	int rc = mesh_write_stl(fp, m, "cubegen test_mesh");
+	assert_int_equal(fclose(fp), 0);
+	return rc;
+}
+
+/* Mesh, write, verify with the expected volume; also compare that volume
+ * with the brute force. Returns mesh_from_cells()'s status. */
+static int check_piece(const struct piece *p, double unit, double clearance,
+		       size_t *ntri)
+{
+	struct mesh *m = NULL;
+	int rc = mesh_from_cells(p->c, p->n[0], p->n[1], p->n[2], unit, clearance, &m);
+	if (rc != MESH_OK)
+		return rc;
+	double ev = mesh_expected_volume(p->c, p->n[0], p->n[1], p->n[2], unit, clearance);
+	double bv = brute_volume(p, unit, clearance);
+	assert_true(fabs(ev - bv) <= 1e-9 * bv);
+	const char *path = tmp_path("piece.stl");
+	assert_int_equal(mesh_to_file(m, path), MESH_OK);
+	struct mesh_report rep;
+	int vr = mesh_verify_stl(path, ev, &rep);
+	if (vr != MESH_OK)
+		fail_msg("verify: %s (%s)", mesh_strerror(vr), rep.problem);
+	assert_string_equal(rep.problem, "");
+	assert_int_equal(rep.triangles, m->ntriangles);
+	/* lies at the origin, on z = 0 */
+	float lo[3] = {INFINITY, INFINITY, INFINITY};
+	for (size_t i = 0; i < m->nvertices; i++)
+		for (int a = 0; a < 3; a++)
+			if (m->vertices[i][a] < lo[a])
+				lo[a] = m->vertices[i][a];
+	for (int a = 0; a < 3; a++)
+		assert_true(lo[a] == 0.0f && !signbit(lo[a]));
+	if (ntri)
+		*ntri = m->ntriangles;
+	mesh_free(m);
+	unlink(path);
+	return MESH_OK;
+}
+
+/* ---- meshes ---------------------------------------------------------------------- */
+
+static void test_mesh_strerror_names_every_status(void **state)
+{
+	(void)state;
+	for (int s = MESH_OK; s <= MESH_EBADMESH; s++) {
+		assert_non_null(mesh_strerror(s));
+		assert_null(strstr(mesh_strerror(s), "unknown"));
+	}
+	assert_non_null(strstr(mesh_strerror(999), "unknown"));
+}
+
+static void test_mesh_single_cell(void **state)
+{
+	(void)state;
+	unsigned char one[1] = {1};
+	struct mesh *m;
+	assert_int_equal(mesh_from_cells(one, 1, 1, 1, 10, 0.2, &m), MESH_OK);
+	assert_int_equal(m->ntriangles, 12);
+	assert_int_equal(m->nvertices, 8);
+	assert_int_equal(mesh_triangles(m), 12);
+	for (size_t i = 0; i < m->nvertices; i++)
+		for (int a = 0; a < 3; a++)
+			assert_true(m->vertices[i][a] == 0.0f ||
+				    m->vertices[i][a] == (float)(10 - 0.2));
+	mesh_free(m);
+	struct piece p = {{1, 1, 1}, {1}};
+	assert_int_equal(check_piece(&p, 10, 0.2, NULL), MESH_OK);
+	assert_int_equal(check_piece(&p, 10, 0, NULL), MESH_OK);
+	assert_true(fabs(mesh_expected_volume(one, 1, 1, 1, 10, 0.2) - 9.8 * 9.8 * 9.8) < 1e-9);
+	mesh_free(NULL);
+}
+
+/* Any full box of cells is one box: 12 triangles, coplanar faces merged. */
+static void test_mesh_boxes_merge_to_12_triangles(void **state)
+{
+	(void)state;
+	for (int nx = 1; nx <= 4; nx++)
+		for (int ny = 1; ny <= 3; ny++)
+			for (int nz = 1; nz <= 3; nz++) {
+				struct piece p = {{nx, ny, nz}, {0}};
+				memset(p.c, 1, (size_t)(nx * ny * nz));
+				size_t t;
+				assert_int_equal(check_piece(&p, 10, 0.2, &t), MESH_OK);
+				assert_int_equal(t, 12);
+				assert_int_equal(check_piece(&p, 7.5, 0, &t), MESH_OK);
+				assert_int_equal(t, 12);
+			}
+}
+
+/* Empty border planes of the cell array are ignored. */
+static void test_mesh_ignores_empty_border(void **state)
+{
+	(void)state;
+	struct piece p = {{3, 3, 3}, {0}};
+	set(&p, 1, 1, 1);
+	set(&p, 2, 1, 1);
+	struct mesh *m;
+	assert_int_equal(mesh_from_cells(p.c, 3, 3, 3, 10, 0.2, &m), MESH_OK);
+	assert_int_equal(m->ntriangles, 12);
+	float hi[3] = {0, 0, 0};
+	for (size_t i = 0; i < m->nvertices; i++)
+		for (int a = 0; a < 3; a++)
+			if (m->vertices[i][a] > hi[a])
+				hi[a] = m->vertices[i][a];
+	assert_true(hi[0] == (float)(20 - 0.2));
+	assert_true(hi[1] == (float)(10 - 0.2) && hi[2] == (float)(10 - 0.2));
+	mesh_free(m);
+	assert_int_equal(check_piece(&p, 10, 0.2, NULL), MESH_OK);
+}
+
+/* The concave corner of an L meets cleanly (no notch): the top face is an
+ * L-shaped hexagon; the solid's volume is that of the shrunk L. */
+static void test_mesh_concave_corner_has_no_notch(void **state)
+{
+	(void)state;
+	struct piece p = {{2, 2, 1}, {1, 1, 1, 0}};
+	double u = 10, c = 0.2;
+	double want = ((2 * u - c) * (u - c) + (u - c) * u) * (u - c);
+	assert_true(fabs(mesh_expected_volume(p.c, 2, 2, 1, u, c) - want) < 1e-9);
+	struct mesh *m;
+	assert_int_equal(mesh_from_cells(p.c, 2, 2, 1, u, c, &m), MESH_OK);
+	/* the reflex vertex at (u - c, u - c) exists, nothing at (u, u) */
+	int reflex = 0;
+	for (size_t i = 0; i < m->nvertices; i++) {
+		assert_false(m->vertices[i][0] == (float)u && m->vertices[i][1] == (float)u);
+		reflex += m->vertices[i][0] == (float)(u - c) &&
+			  m->vertices[i][1] == (float)(u - c);
+	}
+	assert_int_equal(reflex, 2);
+	mesh_free(m);
+	assert_int_equal(check_piece(&p, u, c, NULL), MESH_OK);
+}
+
+static void test_mesh_random_polycubes_verify(void **state)
+{
+	(void)state;
+	uint64_t s = 1;
+	int refused = 0, meshed = 0;
+	static const double units[3] = {10, 7.5, 1};
+	static const double clears[3] = {0.2, 0.5, 0.01};
+	for (int i = 0; i < 400; i++) {
+		struct piece p;
+		random_polycube(&s, &p);
+		int k = i % 3;
+		assert_int_equal(check_piece(&p, units[k], clears[k], NULL), MESH_OK);
+		assert_int_equal(check_piece(&p, 10, 0.2, NULL), MESH_OK);
+		int rc = check_piece(&p, units[k], 0, NULL);
+		FILE *fp = fopen("/dev/null", "w");
+		assert_non_null(fp);
+		assert_int_equal(mesh_write_scad(fp, p.c, p.n[0], p.n[1], p.n[2], units[k], 0, "r"), rc);
+		assert_int_equal(fclose(fp), 0);
+		if (polycube_manifold(&p)) {
+			assert_int_equal(rc, MESH_OK);
+			meshed++;
+		} else {
+			assert_int_equal(rc, MESH_ENONMANIFOLD);
+			refused++;
+		}
+	}
+	/* both branches were exercised */
+	assert_true(refused > 10 && meshed > 10);
+}
+
+static void test_mesh_random_plates_verify(void **state)
+{
+	(void)state;
+	uint64_t s = 2;
+	for (int n = 3; n <= 20; n++)
+		for (int k = 0; k < 4; k++) {
+			struct piece p;
+			random_plate(&s, n, k == 3 ? 90 : 50, &p);
+			assert_int_equal(check_piece(&p, 10, 0.2, NULL), MESH_OK);
+			assert_int_equal(check_piece(&p, 10, 0, NULL), MESH_OK);
+			assert_int_equal(check_piece(&p, 3, 0.4, NULL), MESH_OK);
+		}
+}
+
+/* The six plates of shell puzzles built by DESIGN.md's rules. */
+static void test_mesh_shell_puzzles_verify(void **state)
+{
+	(void)state;
+	for (int n = 3; n <= 20; n++) {
+		struct puzzle pz;
+		assert_int_equal(randpuz_shell(1000 + (uint64_t)n, n, &pz), 0);
+		assert_int_equal(pz.npieces, 6);
+		for (size_t i = 0; i < pz.npieces; i++) {
+			const struct grid *g = &pz.pieces[i].shape;
+			struct piece p = {{g->nx, g->ny, g->nz}, {0}};
+			assert_true((size_t)(g->nx * g->ny * g->nz) <= sizeof p.c);
+			memcpy(p.c, g->cells, (size_t)(g->nx * g->ny * g->nz));
+			assert_int_equal(check_piece(&p, 10, 0.2, NULL), MESH_OK);
+			assert_int_equal(check_piece(&p, 10, 0, NULL), MESH_OK);
+		}
+		puz_clear(&pz);
+	}
+}
+
+/* The triangle count follows the outline: N=40 plates have fewer than
+ * 2.5 times the triangles of N=20 ones (in total over 10 random plates of
+ * each border density, since two unrelated random borders differ; and
+ * for the worst border, every other edge cell), and far fewer than 12
+ * per cell. */
+static void test_mesh_plate_triangles_grow_with_outline(void **state)
+{
+	(void)state;
+	for (int density = 10; density <= 90; density += 40) {
+		uint64_t s = 3;
+		double sum20 = 0, sum40 = 0;
+		for (int k = 0; k < 10; k++) {
+			struct piece p20, p40;
+			random_plate(&s, 20, density, &p20);
+			random_plate(&s, 40, density, &p40);
+			size_t t20, t40;
+			assert_int_equal(check_piece(&p20, 10, 0.2, &t20), MESH_OK);
+			assert_int_equal(check_piece(&p40, 10, 0.2, &t40), MESH_OK);
+			/* vs 12 per cell (at least 18 * 18 cells) */
+			assert_true(t20 < 12 * 18 * 18 / 8);
+			sum20 += (double)t20;
+			sum40 += (double)t40;
+		}
+		assert_true(sum40 < 2.5 * sum20);
+	}
+	/* the worst border: every other edge cell */
+	struct piece a = {{20, 20, 1}, {0}}, b = {{40, 40, 1}, {0}};
+	for (int y = 0; y < 40; y++)
+		for (int x = 0; x < 40; x++) {
+			int edge = x == 0 || y == 0 || x == 39 || y == 39;
+			int corner = (x == 0 || x == 39) && (y == 0 || y == 39);
+			if (!corner && (!edge || (x + y) % 2))
+				set(&b, x, y, 0);
+			int e20 = x < 20 && y < 20 && (x == 0 || y == 0 || x == 19 || y == 19);
+			int c20 = (x == 0 || x == 19) && (y == 0 || y == 19);
+			if (x < 20 && y < 20 && !c20 && (!e20 || (x + y) % 2))
+				set(&a, x, y, 0);
+		}
+	size_t ta, tb;
+	assert_int_equal(check_piece(&a, 10, 0.2, &ta), MESH_OK);
+	assert_int_equal(check_piece(&b, 10, 0.2, &tb), MESH_OK);
+	assert_true(tb < 2.5 * ta);
+}
+
+static void test_mesh_bad_arguments(void **state)
+{
+	(void)state;
+	unsigned char one[2] = {1, 0}, two[3] = {1, 0, 1}, none[2] = {0, 0};
+	unsigned char pair[2] = {1, 1};
+	struct mesh dummy, *m = &dummy; /* must stay untouched */
+	struct mesh *const keep = m;
+	assert_int_equal(mesh_from_cells(two, 3, 1, 1, 10, 0.2, &m), MESH_EDISCONNECTED);
+	assert_int_equal(mesh_from_cells(none, 2, 1, 1, 10, 0.2, &m), MESH_EDISCONNECTED);
+	assert_int_equal(mesh_from_cells(one, 0, 1, 1, 10, 0.2, &m), MESH_EINVAL);
+	assert_int_equal(mesh_from_cells(one, 1, -1, 1, 10, 0.2, &m), MESH_EINVAL);
+	assert_int_equal(mesh_from_cells(one, 1, 1, 1, 0, 0, &m), MESH_EINVAL);
+	assert_int_equal(mesh_from_cells(one, 1, 1, 1, -1, 0, &m), MESH_EINVAL);
+	assert_int_equal(mesh_from_cells(one, 1, 1, 1, NAN, 0, &m), MESH_EINVAL);
+	assert_int_equal(mesh_from_cells(one, 1, 1, 1, INFINITY, 0, &m), MESH_EINVAL);
+	assert_int_equal(mesh_from_cells(one, 1, 1, 1, 10, 5, &m), MESH_EINVAL);
+	assert_int_equal(mesh_from_cells(one, 1, 1, 1, 10, -0.1, &m), MESH_EINVAL);
+	assert_int_equal(mesh_from_cells(one, 1, 1, 1, 10, NAN, &m), MESH_EINVAL);
+	/* the clearance vanishes next to the unit in float32 */
+	assert_int_equal(mesh_from_cells(pair, 2, 1, 1, 1e6, 1e-6, &m), MESH_ERANGE);
+	assert_ptr_equal(m, keep);
+	assert_true(mesh_expected_volume(one, 1, 1, 1, 10, 5) < 0);
+	assert_true(mesh_expected_volume(one, 0, 1, 1, 10, 0.2) < 0);
+	assert_true(mesh_expected_volume(none, 2, 1, 1, 10, 0.2) < 0);
+	/* not connected still has a volume */
+	assert_true(fabs(mesh_expected_volume(two, 3, 1, 1, 10, 0) - 2000) < 1e-9);
+
+	const unsigned char *cells[2] = {one, two};
+	const int dims[2][3] = {{1, 1, 1}, {3, 1, 1}};
+	assert_int_equal(mesh_plate(cells, dims, 0, 10, 0.2, 5, &m), MESH_EINVAL);
+	assert_int_equal(mesh_plate(cells, dims, 1, 10, 0.2, 0, &m), MESH_EINVAL);
+	assert_int_equal(mesh_plate(cells, dims, 1, 10, 0.2, NAN, &m), MESH_EINVAL);
+	assert_int_equal(mesh_plate(cells, dims, 2, 10, 0.2, 5, &m), MESH_EDISCONNECTED);
+	/* a gap float32 cannot see */
+	assert_int_equal(mesh_plate(cells, dims, 1, 10, 0.2, 5, &m), MESH_OK);
+	mesh_free(m);
+	const unsigned char *c2[2] = {one, one};
+	const int d2[2][3] = {{1, 1, 1}, {1, 1, 1}};
+	assert_int_equal(mesh_plate(c2, d2, 2, 1e5, 0, 1e-6, &m), MESH_ERANGE);
+	FILE *fp = fopen(tmp_path("x.scad"), "w");
+	assert_non_null(fp);
+	assert_int_equal(mesh_write_scad(fp, two, 3, 1, 1, 10, 0.2, "x"), MESH_EDISCONNECTED);
+	/* cells touching along an edge: a manifold only with a clearance */
+	unsigned char diag[8] = {1, 1, 1, 1, 1, 0, 0, 1};
+	const unsigned char *dc[1] = {diag};
+	const int dd[1][3] = {{2, 2, 2}};
+	assert_int_equal(mesh_write_scad(fp, diag, 2, 2, 2, 10, 0, "x"), MESH_ENONMANIFOLD);
+	assert_int_equal(mesh_write_scad_plate(fp, dc, dd, 1, 10, 0, 5, "x"), MESH_ENONMANIFOLD);
+	assert_int_equal(mesh_from_cells(diag, 2, 2, 2, 10, 0, &m), MESH_ENONMANIFOLD);
+	assert_int_equal(mesh_plate(dc, dd, 1, 10, 0, 5, &m), MESH_ENONMANIFOLD);
+	assert_int_equal(mesh_write_scad(fp, diag, 2, 2, 2, 10, 0.2, "x"), MESH_OK);
+	assert_int_equal(mesh_write_scad(fp, one, 1, 1, 1, 10, 6, "x"), MESH_EINVAL);
+	assert_int_equal(mesh_write_scad_plate(fp, cells, dims, 1, 10, 0.2, -1, "x"), MESH_EINVAL);
+	assert_int_equal(mesh_write_scad_plate(fp, cells, dims, 0, 10, 0.2, 5, "x"), MESH_EINVAL);
+	assert_int_equal(fclose(fp), 0);
+	unlink(tmp_path("x.scad"));
+}
+
+/* ---- build plates -------------------------------------------------------------- */
+
+static void plate_of(uint64_t seed, int n, struct piece p[6],
+		     const unsigned char *cells[6], int dims[6][3])
+{
+	uint64_t s = seed;
+	for (int i = 0; i < 6; i++) {
+		random_plate(&s, n, 50, &p[i]);
+		cells[i] = p[i].c;
+		memcpy(dims[i], p[i].n, sizeof dims[i]);
+	}
+}
+
+static void test_mesh_plate_verify_and_fits_bed(void **state)
+{
+	(void)state;
+	static const int sizes[3] = {3, 5, 20};
+	for (int si = 0; si < 3; si++) {
+		int n = sizes[si];
+		struct piece p[6];
+		const unsigned char *cells[6];
+		int dims[6][3];
+		plate_of(40 + (uint64_t)n, n, p, cells, dims);
+		for (int ci = 0; ci < 2; ci++) {
+			double c = ci ? 0.2 : 0, ev = 0;
+			struct mesh *m;
+			assert_int_equal(mesh_plate(cells, (const int (*)[3])dims, 6, 10, c, 5, &m),
+					 MESH_OK);
+			size_t tsum = 0;
+			for (int i = 0; i < 6; i++) {
+				ev += mesh_expected_volume(cells[i], n, n, 1, 10, c);
+				struct mesh *one;
+				assert_int_equal(mesh_from_cells(cells[i], n, n, 1, 10, c, &one), MESH_OK);
+				tsum += one->ntriangles;
+				mesh_free(one);
+			}
+			assert_int_equal(m->ntriangles, tsum);
+			float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {0, 0, 0};
+			for (size_t i = 0; i < m->nvertices; i++)
+				for (int a = 0; a < 3; a++) {
+					if (m->vertices[i][a] < lo[a])
+						lo[a] = m->vertices[i][a];
+					if (m->vertices[i][a] > hi[a])
+						hi[a] = m->vertices[i][a];
+				}
+			assert_true(lo[0] == 0 && lo[1] == 0 && lo[2] == 0);
+			/* 3 columns x 2 rows of n cells, 5 mm apart */
+			assert_true(hi[0] <= (float)(3 * n * 10 - c + 10) && hi[2] == (float)(10 - c));
+			assert_true(hi[1] <= (float)(2 * n * 10 - c + 5));
+			if (n == 5)
+				assert_true(hi[0] <= 200 && hi[1] <= 200);
+			const char *path = tmp_path("plate.stl");
+			assert_int_equal(mesh_to_file(m, path), MESH_OK);
+			struct mesh_report rep;
+			int rc = mesh_verify_stl(path, ev, &rep);
+			if (rc != MESH_OK)
+				fail_msg("plate n=%d: %s", n, rep.problem);
+			mesh_free(m);
+			unlink(path);
+		}
+	}
+}
+
+/* The layout: ceil(sqrt(count)) columns, widest piece sets a column. */
+static void test_mesh_plate_layout(void **state)
+{
+	(void)state;
+	struct mesh_piece pc[7];
+	for (int i = 0; i < 7; i++) {
+		pc[i].n[0] = 1 + i;
+		pc[i].n[1] = 7 - i;
+		pc[i].n[2] = 1;
+	}
+	struct mesh_place pl[7];
+	mesh_plate_layout(pc, 7, pl);
+	/* 3 columns: widths max(1,4,7)=7, max(2,5)=5, max(3,6)=6 */
+	static const int col[7] = {0, 1, 2, 0, 1, 2, 0}, row[7] = {0, 0, 0, 1, 1, 1, 2};
+	static const long sx[7] = {0, 7, 12, 0, 7, 12, 0}, sy[7] = {0, 0, 0, 7, 7, 7, 11};
+	for (int i = 0; i < 7; i++) {
+		assert_int_equal(pl[i].col, col[i]);
+		assert_int_equal(pl[i].row, row[i]);
+		assert_int_equal(pl[i].sx, sx[i]);
+		assert_int_equal(pl[i].sy, sy[i]);
+	}
+	mesh_plate_layout(pc, 1, pl);
+	assert_int_equal(pl[0].col, 0);
+	assert_int_equal(pl[0].sx, 0);
+}
+
+/* ---- STL bytes -------------------------------------------------------------------- */
+
+static uint64_t fnv1a(const unsigned char *p, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325u;
+	for (size_t i = 0; i < n; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3u;
+	}
+	return h;
+}
+
+static size_t read_all(const char *path, unsigned char *buf, size_t cap)
+{
+	FILE *fp = fopen(path, "rb");
+	assert_non_null(fp);
+	size_t n = fread(buf, 1, cap, fp);
+	assert_int_equal(ferror(fp), 0);
+	assert_int_equal(fclose(fp), 0);
+	return n;
+}
+
+static const unsigned char golden_plate[25] = {
+	0, 1, 1, 0, 1,
+	1, 1, 1, 1, 1,
+	0, 1, 1, 1, 0,
+	1, 1, 1, 1, 1,
+	1, 1, 0, 1, 0,
+};
+
+static void test_mesh_golden_stl_bytes(void **state)
+{
+	(void)state;
+	struct mesh *m;
+	assert_int_equal(mesh_from_cells(golden_plate, 5, 5, 1, 10, 0.2, &m), MESH_OK);
+	const char *path = tmp_path("golden.stl");
+	FILE *fp = fopen(path, "wb");
+	assert_non_null(fp);
+	assert_int_equal(mesh_write_stl(fp, m, "cubegen golden piece"), MESH_OK);
+	assert_int_equal(fclose(fp), 0);
+	static unsigned char buf[1 << 16];
+	size_t n = read_all(path, buf, sizeof buf);
+	assert_int_equal(n, 84 + 50 * m->ntriangles);
+	/* header, count, attribute bytes */
+	assert_memory_equal(buf, "cubegen golden piece ", 21);
+	assert_int_equal(buf[79], ' ');
+	assert_int_equal(buf[80] | buf[81] << 8 | buf[82] << 16 | (uint32_t)buf[83] << 24,
+			 m->ntriangles);
+	for (size_t i = 0; i < m->ntriangles; i++)
+		assert_true(buf[84 + 50 * i + 48] == 0 && buf[84 + 50 * i + 49] == 0);
+	/* the first vertex of the first facet, decoded by hand */
+	uint32_t bits = buf[96] | buf[97] << 8 | buf[98] << 16 | (uint32_t)buf[99] << 24;
+	float x;
+	memcpy(&x, &bits, 4);
+	assert_true(x == m->vertices[m->triangles[0][0]][0]);
+	if (fnv1a(buf, n) != 0xe06f0b7730c13e7dULL)
+		print_message("golden: %zu triangles, fnv1a %016llx\n", m->ntriangles,
+			      (unsigned long long)fnv1a(buf, n));
+	assert_int_equal(m->ntriangles, 100);
+	assert_true(fnv1a(buf, n) == 0xe06f0b7730c13e7dULL);
+	struct mesh_report rep;
+	assert_int_equal(mesh_verify_stl(path, mesh_expected_volume(golden_plate, 5, 5, 1, 10, 0.2), &rep),
+			 MESH_OK);
+	mesh_free(m);
+	unlink(path);
+}
+
+static void header_case(const char *text, const char *want)
+{
+	unsigned char one[1] = {1};
+	struct mesh *m;
+	assert_int_equal(mesh_from_cells(one, 1, 1, 1, 10, 0.2, &m), MESH_OK);
+	const char *path = tmp_path("head.stl");
+	FILE *fp = fopen(path, "wb");
+	assert_non_null(fp);
+	assert_int_equal(mesh_write_stl(fp, m, text), MESH_OK);
+	assert_int_equal(fclose(fp), 0);
+	unsigned char buf[2048];
+	size_t n = read_all(path, buf, sizeof buf);
+	assert_int_equal(n, 84 + 12 * 50);
+	char head[81];
+	memcpy(head, buf, 80);
+	head[80] = 0;
+	assert_memory_equal(head, want, strlen(want));
+	for (size_t i = strlen(want); i < 80; i++)
+		assert_int_equal(head[i], ' ');
+	assert_true(strncmp(head, "solid", 5) != 0);
+	struct mesh_report rep;
+	assert_int_equal(mesh_verify_stl(path, -1, &rep), MESH_OK);
+	mesh_free(m);
+	unlink(path);
+}
+
+static void test_mesh_stl_header_never_solid(void **state)
+{
+	(void)state;
+	header_case("solid cube", "STL solid cube");
+	header_case("  SOLID cube", "STL   SOLID cube");
+	header_case("Solid", "STL Solid");
+	header_case("sol", "sol");
+	header_case(NULL, "");
+	header_case("", "");
+	header_case("tab\there\nnewline", "tab?here?newline");
+	char longer[200];
+	memset(longer, 'a', sizeof longer - 1);
+	longer[sizeof longer - 1] = 0;
+	char want[81];
+	memset(want, 'a', 80);
+	want[80] = 0;
+	header_case(longer, want);
+	char sl[120] = "solid ";
+	memset(sl + 6, 'b', 100);
+	sl[106] = 0;
+	char w2[81] = "STL solid ";
+	memset(w2 + 10, 'b', 70);
+	w2[80] = 0;
+	header_case(sl, w2);
+}
+
+static void test_mesh_write_dev_full_is_eio(void **state)
+{
+	(void)state;
+	unsigned char one[1] = {1};
+	struct mesh *m;
+	assert_int_equal(mesh_from_cells(one, 1, 1, 1, 10, 0.2, &m), MESH_OK);
+	for (int buffered = 0; buffered < 2; buffered++) {
+		FILE *fp = fopen("/dev/full", "wb");
+		assert_non_null(fp);
+		if (!buffered)
+			assert_int_equal(setvbuf(fp, NULL, _IONBF, 0), 0);
+		assert_int_equal(mesh_write_stl(fp, m, "x"), MESH_EIO);
+		fclose(fp); /* fails too; nothing to check */
+		fp = fopen("/dev/full", "w");
+		assert_non_null(fp);
+		if (!buffered)
+			assert_int_equal(setvbuf(fp, NULL, _IONBF, 0), 0);
+		assert_int_equal(mesh_write_scad(fp, one, 1, 1, 1, 10, 0.2, "x"), MESH_EIO);
+		fclose(fp);
+		fp = fopen("/dev/full", "w");
+		assert_non_null(fp);
+		const unsigned char *cells[1] = {one};
+		const int dims[1][3] = {{1, 1, 1}};
+		assert_int_equal(mesh_write_scad_plate(fp, cells, dims, 1, 10, 0.2, 5, "x"),
+				 MESH_EIO);
+		fclose(fp);
+	}
+	mesh_free(m);
+}
+
+/* ---- the checker on hand-made files -------------------------------------------------- */
+
+struct soup {
+	size_t n;
+	float f[64][12]; /* normal, 3 vertices */
+};
+
+static void add_tri(struct soup *s, const float a[3], const float b[3], const float c[3])
+{
+	assert_true(s->n < 64);
+	float *f = s->f[s->n++];
+	double u[3], v[3];
+	for (int k = 0; k < 3; k++) {
+		u[k] = (double)b[k] - a[k];
+		v[k] = (double)c[k] - a[k];
+		f[3 + k] = a[k];
+		f[6 + k] = b[k];
+		f[9 + k] = c[k];
+	}
+	double w[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2],
+		       u[0] * v[1] - u[1] * v[0]};
+	double l = sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+	for (int k = 0; k < 3; k++)
+		f[k] = l > 0 ? (float)(w[k] / l) + 0.0f : 0.0f;
+}
+
+/* An axis-aligned box, outward, two triangles per face. */
+static void add_box(struct soup *s, float x0, float y0, float z0, float x1,
+		    float y1, float z1)
+{
+	float c[8][3];
+	for (int i = 0; i < 8; i++) {
+		c[i][0] = i & 1 ? x1 : x0;
+		c[i][1] = i & 2 ? y1 : y0;
+		c[i][2] = i & 4 ? z1 : z0;
+	}
+	static const int face[6][4] = {{0, 4, 6, 2}, {1, 3, 7, 5}, {0, 1, 5, 4},
+				       {2, 6, 7, 3}, {0, 2, 3, 1}, {4, 5, 7, 6}};
+	for (int k = 0; k < 6; k++) {
+		add_tri(s, c[face[k][0]], c[face[k][1]], c[face[k][2]]);
+		add_tri(s, c[face[k][0]], c[face[k][2]], c[face[k][3]]);
+	}
+}
+
+/* An outward tetrahedron. */
+static void add_tet(struct soup *s, const float a[3], const float b[3],
+		    const float c[3], const float d[3])
+{
+	add_tri(s, a, c, b);
+	add_tri(s, a, b, d);
+	add_tri(s, a, d, c);
+	add_tri(s, b, c, d);
+}
+
+static void put32(unsigned char *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* Write the soup as binary STL (dropping 'cut' bytes from the end). */
+static const char *soup_file(const struct soup *s, const char *header, size_t cut)
+{
+	static unsigned char buf[84 + 64 * 50];
+	memset(buf, ' ', 80);
+	memcpy(buf, header, strlen(header));
+	put32(buf + 80, (uint32_t)s->n);
+	for (size_t i = 0; i < s->n; i++) {
+		for (int k = 0; k < 12; k++) {
+			uint32_t v;
+			memcpy(&v, &s->f[i][k], 4);
+			put32(buf + 84 + 50 * i + 4 * (size_t)k, v);
+		}
+		buf[84 + 50 * i + 48] = buf[84 + 50 * i + 49] = 0;
+	}
+	const char *path = tmp_path("soup.stl");
+	FILE *fp = fopen(path, "wb");
+	assert_non_null(fp);
+	size_t len = 84 + 50 * s->n - cut;
+	assert_int_equal(fwrite(buf, 1, len, fp), len);
+	assert_int_equal(fclose(fp), 0);
+	return path;
+}
+
+/* Verify must fail with 'status' and a problem mentioning 'word'. */
+static void expect_bad(const char *path, double expected, int status, const char *word)
+{
+	struct mesh_report rep;
+	int rc = mesh_verify_stl(path, expected, &rep);
+	if (rc != status || !strstr(rep.problem, word))
+		fail_msg("want %d with \"%s\", got %d: \"%s\"", status, word, rc, rep.problem);
+}
+
+static void test_mesh_verify_good_box(void **state)
+{
+	(void)state;
+	struct soup s = {0};
+	add_box(&s, 0, 0, 0, 1, 2, 3);
+	struct mesh_report rep;
+	assert_int_equal(mesh_verify_stl(soup_file(&s, "box", 0), 6, &rep), MESH_OK);
+	assert_int_equal(rep.triangles, 12);
+	assert_true(fabs(rep.volume - 6) < 1e-12);
+	/* no volume to compare */
+	assert_int_equal(mesh_verify_stl(soup_file(&s, "box", 0), -1, &rep), MESH_OK);
+	/* a box far from the origin, admesh's float sums included */
+	s.n = 0;
+	add_box(&s, 1000.5f, 2000.25f, 3.0f, 1010.75f, 2000.5f, 250.0f);
+	double v = 10.25 * 0.25 * 247;
+	assert_int_equal(mesh_verify_stl(soup_file(&s, "far", 0), v, &rep), MESH_OK);
+}
+
+static void test_mesh_verify_edge_of_four_triangles(void **state)
+{
+	(void)state;
+	struct soup s = {0};
+	const float o[3] = {0, 0, 0}, x[3] = {1, 0, 0}, y[3] = {0, 1, 0}, z[3] = {0, 0, 1};
+	const float mx[3] = {-1, 0, 0}, my[3] = {0, -1, 0};
+	add_tet(&s, o, x, y, z);
+	add_tet(&s, o, mx, my, z);
+	expect_bad(soup_file(&s, "two tets", 0), 1.0 / 3, MESH_EBADMESH, "shared by 4 triangles");
+}
+
+static void test_mesh_verify_cubes_touching_at_edge(void **state)
+{
+	(void)state;
+	struct soup s = {0};
+	add_box(&s, 0, 0, 0, 1, 1, 1);
+	add_box(&s, 1, 1, 0, 2, 2, 1);
+	expect_bad(soup_file(&s, "edge", 0), 2, MESH_EBADMESH, "shared by 4 triangles");
+}
+
+static void test_mesh_verify_cubes_touching_at_corner(void **state)
+{
+	(void)state;
+	struct soup s = {0};
+	add_box(&s, 0, 0, 0, 1, 1, 1);
+	add_box(&s, 1, 1, 1, 2, 2, 2);
+	expect_bad(soup_file(&s, "corner", 0), 2, MESH_EBADMESH, "2 separate fans");
+}
+
+static void test_mesh_verify_t_junction(void **state)
+{
+	(void)state;
+	/* a 2x1x1 bar whose y = 0 side is two squares while the bottom and
+	 * top are single rectangles: (1,0,0) and (1,0,1) sit inside edges */
+	struct soup s = {0};
+	float c[12][3];
+	for (int i = 0; i < 12; i++) {
+		c[i][0] = (float)(i % 3);
+		c[i][1] = (float)(i / 3 % 2);
+		c[i][2] = (float)(i / 6);
+	}
+	/* index = x + 3*y + 6*z */
+#define Q(a, b, cc, d)                        \
+	do {                                  \
+		add_tri(&s, c[a], c[b], c[cc]); \
+		add_tri(&s, c[a], c[cc], c[d]); \
+	} while (0)
+	Q(0, 1, 7, 6);   /* y = 0, x in [0,1] */
+	Q(1, 2, 8, 7);   /* y = 0, x in [1,2] */
+	Q(3, 9, 11, 5);  /* y = 1 */
+	Q(0, 3, 5, 2);   /* z = 0 */
+	Q(6, 8, 11, 9);  /* z = 1 */
+	Q(0, 6, 9, 3);   /* x = 0 */
+	Q(2, 5, 11, 8);  /* x = 2 */
+#undef Q
+	expect_bad(soup_file(&s, "tj", 0), 2, MESH_EBADMESH, "T-junction");
+}
+
+static void test_mesh_verify_bad_values(void **state)
+{
+	(void)state;
+	struct soup s = {0};
+	add_box(&s, 0, 0, 0, 1, 1, 1);
+	s.f[3][7] = NAN;
+	expect_bad(soup_file(&s, "nan", 0), 1, MESH_EBADMESH, "NaN");
+	s.n = 0;
+	add_box(&s, 0, 0, 0, 1, 1, 1);
+	s.f[5][1] = NAN;
+	expect_bad(soup_file(&s, "nan normal", 0), 1, MESH_EBADMESH, "NaN in its normal");
+	s.n = 0;
+	add_box(&s, 0, 0, 0, 1, 1, 1);
+	s.f[0][11] = INFINITY;
+	expect_bad(soup_file(&s, "inf", 0), 1, MESH_EBADMESH, "infinity");
+	s.n = 0;
+	add_box(&s, 0, 0, 0, 1, 1, 1);
+	for (int k = 3; k < 12; k++)
+		if (s.f[4][k] == 0) {
+			s.f[4][k] = -0.0f;
+			break;
+		}
+	expect_bad(soup_file(&s, "negzero", 0), 1, MESH_EBADMESH, "-0.0");
+}
+
+/* Reverse triangle i's vertex order, and its normal with it. */
+static void flip(struct soup *s, size_t i)
+{
+	float a[3], b[3], c[3];
+	memcpy(a, &s->f[i][3], sizeof a);
+	memcpy(b, &s->f[i][6], sizeof b);
+	memcpy(c, &s->f[i][9], sizeof c);
+	size_t n = s->n;
+	s->n = i;
+	add_tri(s, a, c, b);
+	s->n = n;
+}
+
+static void test_mesh_verify_orientation(void **state)
+{
+	(void)state;
+	struct soup s = {0};
+	add_box(&s, 0, 0, 0, 1, 1, 1);
+	/* one triangle flipped, its normal recomputed to match */
+	struct soup t = s;
+	flip(&t, 7);
+	expect_bad(soup_file(&t, "flip", 0), 1, MESH_EBADMESH, "same direction");
+	/* all flipped: inside out */
+	struct soup u = s;
+	for (size_t i = 0; i < u.n; i++)
+		flip(&u, i);
+	expect_bad(soup_file(&u, "inside out", 0), 1, MESH_EBADMESH, "inside out");
+	/* a stored normal against the vertex order */
+	t = s;
+	for (int k = 0; k < 3; k++)
+		t.f[2][k] = -t.f[2][k] + 0.0f;
+	expect_bad(soup_file(&t, "normal", 0), 1, MESH_EBADMESH, "stored normal");
+	/* zero area: a triangle whose third vertex is on its first edge */
+	t = s;
+	for (int k = 0; k < 3; k++)
+		t.f[9][9 + k] = (t.f[9][3 + k] + t.f[9][6 + k]) / 2;
+	expect_bad(soup_file(&t, "flat", 0), 1, MESH_EBADMESH, "zero area");
+	t = s;
+	memcpy(&t.f[9][9], &t.f[9][3], 3 * sizeof(float));
+	expect_bad(soup_file(&t, "flat2", 0), 1, MESH_EBADMESH, "same point");
+}
+
+static void test_mesh_verify_file_shape(void **state)
+{
+	(void)state;
+	struct soup s = {0};
+	add_box(&s, 0, 0, 0, 1, 1, 1);
+	expect_bad(soup_file(&s, "trunc", 10), 1, MESH_EBADMESH, "truncated");
+	expect_bad(soup_file(&s, "box", 0), 1.01, MESH_EBADMESH, "expected");
+	expect_bad(soup_file(&s, "box", 0), 0.99, MESH_EBADMESH, "volume");
+	expect_bad(soup_file(&s, "solid but binary", 0), 1, MESH_EBADMESH, "\"solid\"");
+	/* a hole: one triangle missing */
+	s.n = 11;
+	expect_bad(soup_file(&s, "hole", 0), 1, MESH_EBADMESH, "open edge");
+	s.n = 3;
+	expect_bad(soup_file(&s, "few", 0), 1, MESH_EBADMESH, "too few");
+	const char *path = tmp_path("empty.stl");
+	FILE *fp = fopen(path, "wb");
+	assert_non_null(fp);
+	assert_int_equal(fclose(fp), 0);
+	expect_bad(path, 1, MESH_EBADMESH, "too short");
+	expect_bad(tmp_path("no such file.stl"), 1, MESH_EIO, "cannot open");
+	expect_bad(tmpdir, 1, MESH_EIO, "cannot read");
+}
+
+static const char *text_file(const char *text)
+{
+	const char *path = tmp_path("ascii.stl");
+	FILE *fp = fopen(path, "w");
+	assert_non_null(fp);
+	assert_true(fputs(text, fp) >= 0);
+	assert_int_equal(fclose(fp), 0);
+	return path;
+}
+
+static void test_mesh_verify_ascii(void **state)
+{
+	(void)state;
+	struct soup s = {0};
+	add_box(&s, 0, 0, 0, 2, 1, 1);
+	char text[8192];
+	size_t n = (size_t)snprintf(text, sizeof text, "solid box made by hand\n");
+	for (size_t i = 0; i < s.n; i++) {
+		const float *f = s.f[i];
+		n += (size_t)snprintf(text + n, sizeof text - n,
+				      " facet normal %g %g %g\n  outer loop\n"
+				      "   vertex %g %g %g\n   vertex %g %g %g\n"
+				      "   vertex %g %g %g\n  endloop\n endfacet\n",
+				      f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8],
+				      f[9], f[10], f[11]);
+	}
+	snprintf(text + n, sizeof text - n, "endsolid box made by hand\n");
+	struct mesh_report rep;
+	assert_int_equal(mesh_verify_stl(text_file(text), 2, &rep), MESH_OK);
+	assert_int_equal(rep.triangles, 12);
+	char *v = strstr(text, "vertex");
+	v[1] = 'X';
+	expect_bad(text_file(text), 2, MESH_EBADMESH, "syntax error on line 4");
+	v[1] = 'e';
+	char *e = strstr(text, "endsolid");
+	strcpy(e, "endsolid\ntrailing junk\n");
+	expect_bad(text_file(text), 2, MESH_EBADMESH, "syntax error");
+	expect_bad(text_file("solid x\n facet normal 0 0 1\n outer loop\n vertex 0 0"),
+		   2, MESH_EBADMESH, "syntax");
+	expect_bad(text_file("solid x\nendsolid x\n"), 2, MESH_EBADMESH, "too few");
+}
+
+/* ---- OpenSCAD ------------------------------------------------------------------------- */
+
+/* The union of the cover's boxes, each shrunk by h, is exactly the solid:
+ * compared slab box by slab box with the definition. */
+static void check_cover(const struct piece *p)
+{
+	struct mesh_piece mp;
+	assert_int_equal(mesh_piece_init(&mp, p->c, p->n[0], p->n[1], p->n[2], 10, 0.2),
+			 MESH_OK);
+	struct mesh_box *b;
+	size_t nb;
+	assert_int_equal(mesh_cover_boxes(&mp, &b, &nb), MESH_OK);
+	for (size_t i = 0; i < nb; i++)
+		for (int z = 0; z < b[i].n[2]; z++)
+			for (int y = 0; y < b[i].n[1]; y++)
+				for (int x = 0; x < b[i].n[0]; x++)
+					assert_true(mesh_piece_cell(&mp, b[i].lo[0] + x, b[i].lo[1] + y,
+								    b[i].lo[2] + z));
+	for (int z = 0; z < mp.n[2]; z++)
+		for (int y = 0; y < mp.n[1]; y++)
+			for (int x = 0; x < mp.n[0]; x++)
+				for (int s = 0; s < 27; s++) {
+					int c[3] = {x, y, z}, part[3] = {s % 3, s / 3 % 3, s / 9};
+					int in = mesh_piece_cell(&mp, x, y, z);
+					for (int dz = part[2] == 0 ? -1 : 0; dz <= (part[2] == 2); dz++)
+						for (int dy = part[1] == 0 ? -1 : 0; dy <= (part[1] == 2); dy++)
+							for (int dx = part[0] == 0 ? -1 : 0; dx <= (part[0] == 2); dx++)
+								in &= mesh_piece_cell(&mp, x + dx, y + dy, z + dz);
+					int cov = 0;
+					for (size_t i = 0; i < nb && !cov; i++) {
+						int ok = 1;
+						for (int a = 0; a < 3; a++) {
+							int lo = b[i].lo[a], hi = b[i].lo[a] + b[i].n[a];
+							int first = lo + (part[a] == 0), last = hi - 1 - (part[a] == 2);
+							ok &= c[a] >= first && c[a] <= last;
+						}
+						cov = ok;
+					}
+					assert_int_equal(in, cov);
+				}
+	free(b);
+}
+
+static void test_mesh_scad_cover_is_exact(void **state)
+{
+	(void)state;
+	uint64_t s = 5;
+	for (int i = 0; i < 300; i++) {
+		struct piece p;
+		random_polycube(&s, &p);
+		check_cover(&p);
+	}
+	for (int n = 3; n <= 12; n++) {
+		struct piece p;
+		random_plate(&s, n, 50, &p);
+		check_cover(&p);
+	}
+	/* few boxes for a plate */
+	struct piece p;
+	random_plate(&s, 5, 50, &p);
+	struct mesh_piece mp;
+	assert_int_equal(mesh_piece_init(&mp, p.c, 5, 5, 1, 10, 0.2), MESH_OK);
+	struct mesh_box *b;
+	size_t nb;
+	assert_int_equal(mesh_cover_boxes(&mp, &b, &nb), MESH_OK);
+	assert_true(nb >= 1 && nb <= 12);
+	free(b);
+}
+
+static char *slurp_text(const char *path)
+{
+	static char buf[1 << 16];
+	size_t n = read_all(path, (unsigned char *)buf, sizeof buf - 1);
+	buf[n] = 0;
+	return buf;
+}
+
+static void test_mesh_scad_text(void **state)
+{
+	(void)state;
+	const char *path = tmp_path("piece.scad");
+	FILE *fp = fopen(path, "w");
+	assert_non_null(fp);
+	assert_int_equal(mesh_write_scad(fp, golden_plate, 5, 5, 1, 10, 0.2,
+					 "piece 1\nof */ puzzle"), MESH_OK);
+	assert_int_equal(fclose(fp), 0);
+	char *t = slurp_text(path);
+	assert_true(strncmp(t, "// piece 1?of */ puzzle\n", 24) == 0);
+	assert_non_null(strstr(t, "\n/* [Size] */\n// Edge of one cell, in mm\nunit = 10; // [2:0.5:50]\n"));
+	assert_non_null(strstr(t, "\nclearance = 0.2; // [0:0.05:2]\n"));
+	assert_non_null(strstr(t, "\n/* [Hidden] */\n"));
+	assert_non_null(strstr(t, "module cubegen_piece(boxes)"));
+	assert_non_null(strstr(t, "\ncubegen_piece(piece);\n"));
+	assert_true(strstr(t, "[Hidden]") < strstr(t, "piece = ["));
+	/* the boxes in the file are the cover */
+	struct mesh_piece mp;
+	assert_int_equal(mesh_piece_init(&mp, golden_plate, 5, 5, 1, 10, 0.2), MESH_OK);
+	struct mesh_box *b;
+	size_t nb;
+	assert_int_equal(mesh_cover_boxes(&mp, &b, &nb), MESH_OK);
+	const char *q = strstr(t, "piece = [\n") + 10;
+	for (size_t i = 0; i < nb; i++) {
+		int v[6], used = 0;
+		assert_int_equal(sscanf(q, "  [%d, %d, %d, %d, %d, %d]%n", &v[0], &v[1], &v[2],
+					&v[3], &v[4], &v[5], &used), 6);
+		assert_true(v[0] == b[i].lo[0] && v[1] == b[i].lo[1] && v[2] == b[i].lo[2]);
+		assert_true(v[3] == b[i].n[0] && v[4] == b[i].n[1] && v[5] == b[i].n[2]);
+		q = strchr(q + used, '\n') + 1;
+	}
+	assert_true(strncmp(q, "];\n", 3) == 0);
+	free(b);
+	/* odd values keep their exact digits and widen the ranges */
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	assert_int_equal(mesh_write_scad(fp, golden_plate, 5, 5, 1, 77.25, 2.5, NULL), MESH_OK);
+	assert_int_equal(fclose(fp), 0);
+	t = slurp_text(path);
+	assert_true(strncmp(t, "// Made by cubegen", 18) == 0);
+	assert_non_null(strstr(t, "\nunit = 77.25; // [2:0.5:77.25]\n"));
+	assert_non_null(strstr(t, "\nclearance = 2.5; // [0:0.05:2.5]\n"));
+	unlink(path);
+}
+
+static void test_mesh_scad_plate_text(void **state)
+{
+	(void)state;
+	struct piece p[6];
+	const unsigned char *cells[6];
+	int dims[6][3];
+	plate_of(77, 5, p, cells, dims);
+	const char *path = tmp_path("puzzle.scad");
+	FILE *fp = fopen(path, "w");
+	assert_non_null(fp);
+	assert_int_equal(mesh_write_scad_plate(fp, cells, (const int (*)[3])dims, 6, 10, 0.2, 5,
+					       "puzzle"), MESH_OK);
+	assert_int_equal(fclose(fp), 0);
+	char *t = slurp_text(path);
+	assert_non_null(strstr(t, "\ngap = 5; // [0.5:0.5:50]\n"));
+	assert_true(strstr(t, "gap = 5;") < strstr(t, "[Hidden]"));
+	for (int i = 1; i <= 6; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "\npiece_%d = [\n", i);
+		assert_non_null(strstr(t, name));
+	}
+	assert_non_null(strstr(t, "pieces = [piece_1, piece_2, piece_3, piece_4, piece_5, piece_6];"));
+	assert_non_null(strstr(t, "place = [\n  [0, 0, 0, 0],\n  [1, 0, 5, 0],\n  [2, 0, 10, 0],\n"
+				  "  [0, 1, 0, 5],\n  [1, 1, 5, 5],\n  [2, 1, 10, 5]\n];"));
+	unlink(path);
+}
+
+/* ---- out of memory --------------------------------------------------------------------- */
+
+#ifndef HAVE_ASAN
+/* Fail every allocation from the k-th on, for every k until 'call'
+ * succeeds: it must return MESH_ENOMEM each time, never crash. */
+#define EVERY_ALLOCATION(call, cleanup)                                   \
+	do {                                                              \
+		for (long k = 0;; k++) {                                  \
+			fail_after = k;                                   \
+			int rc_ = (call);                                 \
+			fail_after = -1;                                  \
+			if (rc_ == MESH_OK) {                             \
+				cleanup;                                  \
+				break;                                    \
+			}                                                 \
+			assert_int_equal(rc_, MESH_ENOMEM);               \
+			assert_true(k < 10000);                           \
+		}                                                         \
+	} while (0)
+#endif
+
+static void test_mesh_out_of_memory(void **state)
+{
+	(void)state;
+#ifdef HAVE_ASAN
+	skip();
+#else
+	struct piece p;
+	uint64_t s = 9;
+	random_plate(&s, 8, 50, &p);
+	struct mesh *m = NULL;
+	EVERY_ALLOCATION(mesh_from_cells(p.c, 8, 8, 1, 10, 0.2, &m), mesh_free(m));
+	EVERY_ALLOCATION(mesh_from_cells(p.c, 8, 8, 1, 10, 0, &m), mesh_free(m));
+	struct piece pp[6];
+	const unsigned char *cells[6];
+	int dims[6][3];
+	plate_of(5, 4, pp, cells, dims);
+	EVERY_ALLOCATION(mesh_plate(cells, (const int (*)[3])dims, 6, 10, 0.2, 5, &m),
+			 mesh_free(m));
+	FILE *fp = fopen(tmp_path("oom.scad"), "w");
+	assert_non_null(fp);
+	assert_true(fprintf(fp, "// stdio's buffer is allocated now\n") > 0);
+	EVERY_ALLOCATION(mesh_write_scad(fp, p.c, 8, 8, 1, 10, 0.2, "x"), (void)0);
+	EVERY_ALLOCATION(mesh_write_scad_plate(fp, cells, (const int (*)[3])dims, 6, 10, 0.2, 5,
+					       "x"), (void)0);
+	assert_int_equal(fclose(fp), 0);
+
+	/* The checker: only our own allocations, which all come before
+	 * admesh's (admesh cannot report a failed malloc). Count them on the
+	 * same file failing the last exact check (a wrong volume: the same
+	 * allocations, even glibc qsort's), then fail each. */
+	struct soup so = {0};
+	add_box(&so, 0, 0, 0, 1, 1, 1);
+	const char *good = soup_file(&so, "box", 0);
+	struct mesh_report rep;
+	alloc_calls = 0;
+	assert_int_equal(mesh_verify_stl(good, 2, &rep), MESH_EBADMESH);
+	long ours = alloc_calls;
+	/* + 2: our two arrays handed to admesh */
+	for (long k = 0; k < ours + 2; k++) {
+		fail_after = k;
+		int rc = mesh_verify_stl(good, 1, &rep);
+		fail_after = -1;
+		assert_int_equal(rc, MESH_ENOMEM);
+		assert_true(rep.problem[0] != 0);
+	}
+	assert_int_equal(mesh_verify_stl(good, 1, &rep), MESH_OK);
+#endif
+}
+
+int main(void)
+{
+	snprintf(tmpdir, sizeof tmpdir, "/tmp/test_mesh.XXXXXX");
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mesh_strerror_names_every_status),
+		cmocka_unit_test(test_mesh_single_cell),
+		cmocka_unit_test(test_mesh_boxes_merge_to_12_triangles),
+		cmocka_unit_test(test_mesh_ignores_empty_border),
+		cmocka_unit_test(test_mesh_concave_corner_has_no_notch),
+		cmocka_unit_test(test_mesh_random_polycubes_verify),
+		cmocka_unit_test(test_mesh_random_plates_verify),
+		cmocka_unit_test(test_mesh_shell_puzzles_verify),
+		cmocka_unit_test(test_mesh_plate_triangles_grow_with_outline),
+		cmocka_unit_test(test_mesh_bad_arguments),
+		cmocka_unit_test(test_mesh_plate_verify_and_fits_bed),
+		cmocka_unit_test(test_mesh_plate_layout),
+		cmocka_unit_test(test_mesh_golden_stl_bytes),
+		cmocka_unit_test(test_mesh_stl_header_never_solid),
+		cmocka_unit_test(test_mesh_write_dev_full_is_eio),
+		cmocka_unit_test(test_mesh_verify_good_box),
+		cmocka_unit_test(test_mesh_verify_edge_of_four_triangles),
+		cmocka_unit_test(test_mesh_verify_cubes_touching_at_edge),
+		cmocka_unit_test(test_mesh_verify_cubes_touching_at_corner),
+		cmocka_unit_test(test_mesh_verify_t_junction),
+		cmocka_unit_test(test_mesh_verify_bad_values),
+		cmocka_unit_test(test_mesh_verify_orientation),
+		cmocka_unit_test(test_mesh_verify_file_shape),
+		cmocka_unit_test(test_mesh_verify_ascii),
+		cmocka_unit_test(test_mesh_scad_cover_is_exact),
+		cmocka_unit_test(test_mesh_scad_text),
+		cmocka_unit_test(test_mesh_scad_plate_text),
+		cmocka_unit_test(test_mesh_out_of_memory),
+	};
+	int failed = cmocka_run_group_tests(tests, NULL, NULL);
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", tmpdir);
+	return failed ? 1 : 0;
+}
