@@ -4,6 +4,7 @@
 #   make run        install what is missing, build, generate a puzzle into out/
 #   make test       install what is missing, build, run every test
 #   make asan       the same tests, built with ASan + UBSan under build-asan/
+#   make valgrind   the command-line tests with every run under valgrind
 #   make bench      build and run the benchmark table
 #   make fuzz       libFuzzer on the readers and the argument parsers
 #                   (FUZZ_SECONDS each, default 30; needs clang)
@@ -52,7 +53,7 @@ CUBEGEN   := $(BUILD)/cubegen
 TESTS     := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 BENCH     := $(BUILD)/bench/bench
 
-.PHONY: all run test check-unit check-cli check-fuzz asan bench deps clean \
+.PHONY: all run test check-unit check-cli check-fuzz asan valgrind bench deps clean \
         fuzz fuzz-targets
 all: $(CUBEGEN)
 
@@ -112,6 +113,14 @@ test: deps
 asan:
 	$(MAKE) BUILD=build-asan OPT="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 	        LDFLAGS="-fsanitize=address,undefined" check-unit check-fuzz check-cli
+
+# Errors and definite or indirect leaks make valgrind exit 99, which the
+# tests report as a wrong exit code.
+VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full \
+            --errors-for-leak-kinds=definite,indirect
+valgrind: $(CUBEGEN)
+	CUBEGEN=$(abspath $(CUBEGEN)) DATA=$(abspath ../shared/data) WRAP="$(VALGRIND)" \
+	    bash tests/cli.sh
 
 fuzz-targets: $(FUZZERS)
 

@@ -279,7 +279,7 @@ static int add_row(struct solver *s, size_t type, const uint32_t *c, size_t n)
 		s->rcap = cap;
 	}
 	size_t used = s->nrows ? s->roff[s->nrows] : 0;
-	if (n > SIZE_MAX / 2 - used)
+	if (n > SOLVE_MAX_ROW_CELLS || used > SOLVE_MAX_ROW_CELLS - n)
 		return SOLVE_ETOOBIG;
 	if (used + n > s->ccap) {
 		size_t cap = s->ccap ? 2 * s->ccap : 4096;
@@ -817,7 +817,9 @@ const char *solve_strerror(int status)
 	switch (status) {
 	case SOLVE_OK: return "success";
 	case SOLVE_ENOMEM: return "out of memory";
-	case SOLVE_ETOOBIG: return "the puzzle has too many placements to search";
+	case SOLVE_ETOOBIG:
+		return "too big to search: the pieces have more than 4 million "
+		       "placements or 40 million placed cells in the goal";
 	default: return "unknown error";
 	}
 }

@@ -32,9 +32,11 @@
 
 enum solve_status { SOLVE_OK = 0, SOLVE_ENOMEM, SOLVE_ETOOBIG };
 
-/* Rows (placements) in one exact cover problem, at most: bounds memory to
- * a few hundred megabytes whatever the file asks. */
+/* Placements in one exact cover problem, at most, and cells over all
+ * placements: together they bound the solver's memory to about 1 GB
+ * whatever a file asks (SOLVE_ETOOBIG beyond). */
 #define SOLVE_MAX_ROWS 4000000u
+#define SOLVE_MAX_ROW_CELLS 40000000u
 
 struct solve_opts {
 	uint64_t max_solutions; /* stop once this many are found; 0: no limit */
