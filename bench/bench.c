@@ -17,7 +17,6 @@
 #include "gen/gen.h"
 #include "mesh/draw.h"
 #include "mesh/mesh.h"
-#include "solver/shell.h"
 #include "solver/solve.h"
 
 static double bench_now(void)
@@ -112,12 +111,10 @@ static void bench_check(int n, int count, bool generic)
 		gen_draw(&r, n, &g);
 		struct solve_opts o = {.max_solutions = 2, .generic = generic};
 		struct solve_result res;
-		const unsigned char *pl[6];
-		for (int i = 0; i < 6; i++)
-			pl[i] = g.piece[i];
+		int rc;
 		double t0 = bench_now();
-		int rc = generic ? SHELL_NOT_SHELL : shell_count(n, pl, &o, &res);
-		if (rc == SHELL_NOT_SHELL) {
+		if (generic) {
+			/* the general search alone, without building the puzzle */
 			struct puzzle p;
 			gen_to_puzzle(&g, 0, &p);
 			t0 = bench_now();
@@ -125,6 +122,7 @@ static void bench_check(int n, int count, bool generic)
 			t[done] = bench_now() - t0;
 			puz_clear(&p);
 		} else {
+			rc = gen_count(&g, &o, &res);
 			t[done] = bench_now() - t0;
 		}
 		if (rc == SOLVE_OK) {
@@ -155,16 +153,7 @@ static void bench_unique_share(int n, int count)
 		gen_draw(&r, n, &g);
 		struct solve_opts o = {.max_solutions = 2};
 		struct solve_result res;
-		const unsigned char *pl[6];
-		for (int i = 0; i < 6; i++)
-			pl[i] = g.piece[i];
-		int rc = shell_count(n, pl, &o, &res);
-		if (rc == SHELL_NOT_SHELL) {
-			struct puzzle p;
-			gen_to_puzzle(&g, 0, &p);
-			rc = solve_puzzle(&p, &o, &res);
-			puz_clear(&p);
-		}
+		int rc = gen_count(&g, &o, &res);
 		if (rc == SOLVE_OK) {
 			unique += res.solutions == 1;
 			solve_result_clear(&res);

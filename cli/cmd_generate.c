@@ -12,7 +12,6 @@
 #include "cli/cli.h"
 #include "cli/outputs.h"
 #include "gen/gen.h"
-#include "solver/shell.h"
 #include "solver/solve.h"
 
 static const char help[] =
@@ -56,30 +55,18 @@ static bool os_seed(uint64_t *out)
 	return true;
 }
 
-/* Whether candidate 'g' has exactly one solution; '*sols' gets the count
- * (at most 2: the search stops at the second). */
-static int count_solutions(const struct gen_puzzle *g, uint64_t seed,
-                           uint64_t *sols)
+/* The solutions of candidate 'g', up to 2: the search stops at the
+ * second, which is enough to say "not unique". */
+static int count_solutions(const struct gen_puzzle *g, uint64_t *sols)
 {
 	struct solve_opts o = {.max_solutions = 2};
 	struct solve_result r;
-	const unsigned char *plates[6];
-	for (int i = 0; i < 6; i++)
-		plates[i] = g->piece[i];
-	int rc = shell_count(g->n, plates, &o, &r);
-	if (rc == SHELL_NOT_SHELL) {
-		/* Small cubes (n = 3) or a plate with an empty side. */
-		struct puzzle p;
-		if (gen_to_puzzle(g, seed, &p) != GEN_OK)
-			return SOLVE_ENOMEM;
-		rc = solve_puzzle(&p, &o, &r);
-		puz_clear(&p);
+	int rc = gen_count(g, &o, &r);
+	if (rc == SOLVE_OK) {
+		*sols = r.solutions;
+		solve_result_clear(&r);
 	}
-	if (rc != SOLVE_OK)
-		return rc;
-	*sols = r.solutions;
-	solve_result_clear(&r);
-	return SOLVE_OK;
+	return rc;
 }
 
 int cmd_generate(int argc, char **argv)
@@ -122,7 +109,7 @@ int cmd_generate(int argc, char **argv)
 			break;
 		}
 		tried++;
-		rc = count_solutions(&g, seed, &sols);
+		rc = count_solutions(&g, &sols);
 		if (rc != SOLVE_OK || sols == 1)
 			break;
 	}

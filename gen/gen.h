@@ -126,6 +126,14 @@ int gen_cell_piece(const struct gen_puzzle *g, int x, int y, int z);
  * closes 'fp'. */
 int gen_write_answer(FILE *fp, const struct gen_puzzle *g);
 
+/* Count the solutions of candidate 'g' with the solver: the shell fast
+ * path when it applies, else the generic search on gen_to_puzzle(g). A
+ * SOLVE_* status; '*out' is filled on SOLVE_OK (solve_result_clear()). */
+struct solve_opts;
+struct solve_result;
+int gen_count(const struct gen_puzzle *g, const struct solve_opts *o,
+              struct solve_result *out);
+
 /* "left", "right", "front", "back", "bottom", "top" for GEN_XMIN..GEN_ZMAX. */
 const char *gen_face_name(int face);
 

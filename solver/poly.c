@@ -79,17 +79,25 @@ static void normalise(const int (*c)[3], size_t n, uint32_t *out)
 	qsort(out, n, sizeof *out, cmp_u32);
 }
 
+/* A normalised shape from 'n' integer cells; takes nothing from 'c'. */
+static int shape_from(const int (*c)[3], size_t n, struct shape *out)
+{
+	uint32_t *cells = malloc((n ? n : 1) * sizeof *cells);
+	if (!cells)
+		return POLY_ENOMEM;
+	if (n)
+		normalise(c, n, cells);
+	out->n = n;
+	out->cells = cells;
+	return POLY_OK;
+}
+
 int poly_from_grid(const struct grid *g, struct shape *out)
 {
-	size_t n = grid_volume(g);
+	size_t n = grid_volume(g), k = 0;
 	int (*c)[3] = malloc((n ? n : 1) * sizeof *c);
-	uint32_t *cells = malloc((n ? n : 1) * sizeof *cells);
-	if (!c || !cells) {
-		free(c);
-		free(cells);
+	if (!c)
 		return POLY_ENOMEM;
-	}
-	size_t k = 0;
 	for (int z = 0; z < g->nz; z++)
 		for (int y = 0; y < g->ny; y++)
 			for (int x = 0; x < g->nx; x++)
@@ -99,35 +107,24 @@ int poly_from_grid(const struct grid *g, struct shape *out)
 					c[k][2] = z;
 					k++;
 				}
-	if (n)
-		normalise((const int (*)[3])c, n, cells);
+	int rc = shape_from((const int (*)[3])c, n, out);
 	free(c);
-	out->n = n;
-	out->cells = cells;
-	return POLY_OK;
+	return rc;
 }
 
 int poly_transform(const struct shape *in, int s, struct shape *out)
 {
-	size_t n = in->n;
-	int (*c)[3] = malloc((n ? n : 1) * sizeof *c);
-	uint32_t *cells = malloc((n ? n : 1) * sizeof *cells);
-	if (!c || !cells) {
-		free(c);
-		free(cells);
+	int (*c)[3] = malloc((in->n ? in->n : 1) * sizeof *c);
+	if (!c)
 		return POLY_ENOMEM;
-	}
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < in->n; i++) {
 		int v[3] = {poly_x(in->cells[i]), poly_y(in->cells[i]),
 		            poly_z(in->cells[i])};
 		poly_sym_apply(s, v, c[i]);
 	}
-	if (n)
-		normalise((const int (*)[3])c, n, cells);
+	int rc = shape_from((const int (*)[3])c, in->n, out);
 	free(c);
-	out->n = n;
-	out->cells = cells;
-	return POLY_OK;
+	return rc;
 }
 
 bool poly_equal(const struct shape *a, const struct shape *b)
