@@ -867,6 +867,59 @@ static void test_gen_to_puzzle(void **state)
 	}
 }
 
+static char *write_text(const struct puzzle *p, size_t *len)
+{
+	char *text = NULL;
+	FILE *fp = open_memstream(&text, len);
+	assert_non_null(fp);
+	assert_int_equal(puz_write(fp, p), PUZ_OK);
+	assert_int_equal(fclose(fp), 0);
+	return text;
+}
+
+/* Generated puzzles survive writing and reading exactly: the same goal,
+ * pieces, names, size and seed, and the same bytes when written again. */
+static void test_gen_puzzle_file_round_trip(void **state)
+{
+	(void)state;
+	for (int n = GEN_MIN_SIZE; n <= 12; n++)
+		for (uint64_t seed = 0; seed < 20; seed++) {
+			struct rng r;
+			uint64_t big = seed * 0x9e3779b97f4a7c15u;
+			rng_seed(&r, big);
+			struct gen_puzzle g = {0};
+			assert_int_equal(gen_draw(&r, n, &g), GEN_OK);
+			struct puzzle p, q;
+			assert_int_equal(gen_to_puzzle(&g, big, &p), GEN_OK);
+			size_t len, len2;
+			char *text = write_text(&p, &len);
+			struct puz_error e;
+			assert_int_equal(puz_read_mem(text, len, &q, &e), PUZ_OK);
+			assert_string_equal(q.name, p.name);
+			assert_int_equal(q.size, n);
+			assert_true(q.has_seed);
+			assert_true(q.seed == big);
+			assert_int_equal(q.npieces, 6);
+			assert_memory_equal(q.goal.cells, p.goal.cells, (size_t)n * n * n);
+			for (int i = 0; i < 6; i++) {
+				assert_string_equal(q.pieces[i].name, p.pieces[i].name);
+				assert_int_equal(q.pieces[i].shape.nx, n);
+				assert_int_equal(q.pieces[i].shape.ny, n);
+				assert_int_equal(q.pieces[i].shape.nz, 1);
+				assert_memory_equal(q.pieces[i].shape.cells, g.piece[i],
+				                    (size_t)n * n);
+			}
+			char *again = write_text(&q, &len2);
+			assert_int_equal(len2, len);
+			assert_memory_equal(again, text, len);
+			free(text);
+			free(again);
+			puz_clear(&p);
+			puz_clear(&q);
+			gen_puzzle_clear(&g);
+		}
+}
+
 static void test_gen_puzzle_clear_accepts_zeroed(void **state)
 {
 	struct gen_puzzle g;
@@ -900,6 +953,7 @@ int main(void)
 		cmocka_unit_test(test_gen_write_answer_contents),
 		cmocka_unit_test(test_gen_write_answer_eio),
 		cmocka_unit_test(test_gen_to_puzzle),
+		cmocka_unit_test(test_gen_puzzle_file_round_trip),
 		cmocka_unit_test(test_gen_puzzle_clear_accepts_zeroed),
 	};
 
