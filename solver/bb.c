@@ -1,15 +1,30 @@
 /*
  * bb.c: the 64-cell bitboard engine.
  *
- * Workload: Soma, pentacube boxes, Bedlam: tens of pieces, a few thousand
- * rows, millions to billions of nodes. Per node the work is one AND per
- * candidate row, so rows are grouped by their first cell (in fill order)
- * into one contiguous array, with each row's neighbour mask precomputed
- * for the dead-region test.
+ * Workload: Soma, pentacube boxes, Bedlam: a dozen pieces, a few thousand
+ * rows, up to tens of millions of nodes.
  *
- * Dead regions: after a placement, each empty region next to the piece is
- * flooded; one whose size no multiset of the pieces left adds up to can
- * never be filled, so the branch ends.
+ * Algorithm X on bitboards. Every search level keeps the list of rows
+ * still placeable (no cell filled, copies of the type left) as a plain
+ * array of 64-bit masks, grouped by type. At a node:
+ *   - count(): one pass over the list gives, for all 64 cells at once, the
+ *     number of rows covering each (bit-sliced counters, exact up to 31),
+ *     and the group sizes give each type's;
+ *   - branch on the empty cell with the fewest rows (ties: the first in
+ *     the caller's fill order), or on a single-copy type with fewer still
+ *     (MRV, as DLX does with its items);
+ *   - for each branch row: covered() checks that every empty cell keeps a
+ *     row that goes with it (most branches fail here; it is a vector pass
+ *     that stops as soon as the check holds), then filter() copies the
+ *     rows that go with it into the next level's list.
+ * An empty cell no row covers, or a type with fewer rows than copies left,
+ * ends the branch.
+ *
+ * Every cover is found exactly once: at each node every cover extending
+ * the partial one covers the chosen cell (or places the chosen single-copy
+ * type) by exactly one of its rows, and each of those rows is one branch.
+ * Copies of a type share one group, counted down by 'rem', so a set of
+ * rows is never found in two orders.
  */
 #include "solver/bb.h"
 
@@ -18,7 +33,6 @@
 
 struct brow {
 	uint64_t mask; /* cells, renumbered */
-	uint64_t adj;  /* empty-able cells next to the row */
 	uint32_t type;
 	uint32_t id;   /* row number as added */
 };
@@ -26,18 +40,21 @@ struct brow {
 struct bb {
 	size_t ncells;
 	uint64_t full;
-	uint64_t nbr[64]; /* renumbered */
 	unsigned rank[64];
 	size_t ntypes;
-	unsigned *rem;  /* copies left per type */
-	unsigned *size; /* cells per type */
+	unsigned *rem;   /* copies left per type */
+	unsigned *count; /* copies per type */
 	struct brow *rows;
-	size_t nrows, cap;
+	size_t nrows, cap, stride;
 	size_t first; /* type placed at the root; ntypes if none */
+	size_t depth; /* pieces in a cover + 1: levels of lists */
 
-	/* search */
-	struct brow *sorted;  /* rows by first cell */
-	uint32_t start[65];   /* sorted[start[c] .. start[c+1]) begin at c */
+	/* search: level d's list is lm/li[d * stride ..] (masks, row
+	 * numbers), type t's group in it [goff[d * (ntypes + 1) + t],
+	 * goff[d * (ntypes + 1) + t + 1]) */
+	uint64_t *lm;
+	uint32_t *li;
+	uint32_t *goff;
 	size_t *path;
 	uint64_t nodes, max_nodes;
 	xc_visit visit;
@@ -57,27 +74,25 @@ bb *bb_new(size_t ncells, const uint64_t *nbr, const unsigned *rank,
 	b->full = ncells == 64 ? ~(uint64_t)0 : ((uint64_t)1 << ncells) - 1;
 	b->ntypes = ntypes;
 	b->first = ntypes;
-	b->rem = malloc((ntypes ? ntypes : 1) * sizeof *b->rem);
-	b->size = malloc((ntypes ? ntypes : 1) * sizeof *b->size);
+	size_t nt = ntypes ? ntypes : 1;
+	b->rem = malloc(nt * sizeof *b->rem);
+	b->count = malloc(nt * sizeof *b->count);
 	size_t depth = 1;
 	for (size_t t = 0; t < ntypes; t++)
 		depth += counts[t];
+	b->depth = depth;
 	b->path = malloc(depth * sizeof *b->path);
-	if (!b->rem || !b->size || !b->path) {
+	b->goff = malloc((depth + 1) * (ntypes + 1) * sizeof *b->goff);
+	if (!b->rem || !b->count || !b->path || !b->goff) {
 		bb_free(b);
 		return NULL;
 	}
 	memcpy(b->rem, counts, ntypes * sizeof *counts);
-	memcpy(b->size, sizes, ntypes * sizeof *sizes);
+	memcpy(b->count, counts, ntypes * sizeof *counts);
 	for (size_t c = 0; c < ncells; c++)
 		b->rank[c] = rank[c];
-	for (size_t c = 0; c < ncells; c++) {
-		uint64_t m = 0;
-		for (size_t d = 0; d < ncells; d++)
-			if (nbr[c] >> d & 1)
-				m |= (uint64_t)1 << rank[d];
-		b->nbr[rank[c]] = m;
-	}
+	(void)nbr;
+	(void)sizes;
 	return b;
 }
 
@@ -86,9 +101,11 @@ void bb_free(bb *b)
 	if (!b)
 		return;
 	free(b->rem);
-	free(b->size);
+	free(b->count);
 	free(b->rows);
-	free(b->sorted);
+	free(b->lm);
+	free(b->li);
+	free(b->goff);
 	free(b->path);
 	free(b);
 }
@@ -97,27 +114,33 @@ int bb_add_row(bb *b, uint64_t cells, size_t type)
 {
 	if (b->nrows == b->cap) {
 		size_t cap = b->cap ? 2 * b->cap : 256;
+		if (cap > UINT32_MAX / 2 || cap > SIZE_MAX / 16 / (b->depth + 2))
+			return XC_ETOOBIG;
+		/* Levels are 'stride' apart, not a power of two, so that the
+		 * loads of one level and the stores of the next do not alias
+		 * in the cache (4K aliasing). */
+		size_t stride = cap + 40;
 		struct brow *r = realloc(b->rows, cap * sizeof *r);
 		if (!r)
 			return XC_ENOMEM;
 		b->rows = r;
-		/* The search's sorted copy is sized here, so solving cannot
-		 * fail for want of memory. */
-		struct brow *s = realloc(b->sorted, cap * sizeof *s);
-		if (!s)
+		/* The search's lists are sized here, so solving cannot fail
+		 * for want of memory. */
+		uint64_t *lm = realloc(b->lm, (b->depth + 1) * stride * sizeof *lm);
+		if (!lm)
 			return XC_ENOMEM;
-		b->sorted = s;
+		b->lm = lm;
+		uint32_t *li = realloc(b->li, (b->depth + 1) * stride * sizeof *li);
+		if (!li)
+			return XC_ENOMEM;
+		b->li = li;
 		b->cap = cap;
+		b->stride = stride;
 	}
-	if (b->nrows >= UINT32_MAX)
-		return XC_ETOOBIG;
-	uint64_t m = 0, adj = 0;
+	uint64_t m = 0;
 	for (uint64_t c = cells; c; c &= c - 1)
 		m |= (uint64_t)1 << b->rank[__builtin_ctzll(c)];
-	for (uint64_t c = m; c; c &= c - 1)
-		adj |= b->nbr[__builtin_ctzll(c)];
-	b->rows[b->nrows] = (struct brow){m, adj & ~m, (uint32_t)type,
-	                                  (uint32_t)b->nrows};
+	b->rows[b->nrows] = (struct brow){m, (uint32_t)type, (uint32_t)b->nrows};
 	b->nrows++;
 	return XC_OK;
 }
@@ -127,124 +150,303 @@ void bb_set_first(bb *b, size_t type)
 	b->first = type;
 }
 
-/* Bit s set when some multiset of the pieces left has s cells in all
- * (s < 64; bit 0 is always set). */
-static uint64_t sums_left(const bb *b)
+/* Filter level d's list by the placed row 'rm' (its type already counted
+ * down) into level d + 1; returns the union of the rows kept. */
+static uint64_t filter(bb *b, size_t d, uint64_t rm)
 {
-	uint64_t can = 1;
-	for (size_t t = 0; t < b->ntypes; t++)
-		for (unsigned k = 0; k < b->rem[t] && b->size[t] < 64; k++)
-			can |= can << b->size[t];
-	return can;
-}
-
-/* Whether some empty region next to 'adj' has a size that no multiset of
- * the pieces left adds up to (a region that fills all empty cells always
- * fits: the volumes match). */
-static bool dead(const bb *b, uint64_t filled, uint64_t adj)
-{
-	uint64_t seen = 0, empty = b->full & ~filled, can = 0;
-	for (uint64_t cand = adj & empty; cand; cand &= cand - 1) {
-		uint64_t bit = cand & -cand;
-		if (seen & bit)
+	size_t T = b->ntypes;
+	const uint32_t *restrict g = b->goff + d * (T + 1);
+	uint32_t *restrict og = b->goff + (d + 1) * (T + 1);
+	const uint64_t *restrict pm = b->lm + d * b->stride;
+	const uint32_t *restrict pi = b->li + d * b->stride;
+	uint64_t *restrict om = b->lm + (d + 1) * b->stride;
+	uint32_t *restrict oi = b->li + (d + 1) * b->stride;
+	const unsigned *restrict rem = b->rem;
+	uint64_t any = 0;
+	uint32_t k = 0;
+	for (size_t t = 0; t < T; t++) {
+		og[t] = k;
+		if (!rem[t])
 			continue;
-		uint64_t region = bit, frontier = bit;
-		while (frontier) {
-			uint64_t grow = 0;
-			for (uint64_t f = frontier; f; f &= f - 1)
-				grow |= b->nbr[__builtin_ctzll(f)];
-			frontier = grow & empty & ~region;
-			region |= frontier;
+		uint32_t end = g[t + 1];
+		for (uint32_t i = g[t]; i < end; i++) {
+			uint64_t m = pm[i];
+			uint64_t keep = (m & rm) == 0;
+			om[k] = m;
+			oi[k] = pi[i];
+			k += (uint32_t)keep;
+			any |= m & -keep;
 		}
-		if (region == empty)
-			return false;
-		if (!can)
-			can = sums_left(b);
-		if (!(can >> __builtin_popcountll(region) & 1))
-			return true;
-		seen |= region;
 	}
-	return false;
+	og[T] = k;
+	return any;
 }
 
-static void search(bb *b, uint64_t filled, size_t depth)
+#if defined(__GNUC__) && !defined(BB_NO_VEC)
+/* Two rows at a time with GCC's generic vectors (SSE2 on a plain x86-64
+ * build); the scalar loops alone elsewhere, or with -DBB_NO_VEC. */
+typedef uint64_t v2 __attribute__((vector_size(16)));
+#define BB_VEC 1
+#endif
+
+/* Whether some row of pm[i..end) that does not clash with rm covers each
+ * cell of 'empty' not in '*any' (which collects the rows' union); stops
+ * as soon as it does. */
+static bool cover_range(const uint64_t *pm, uint32_t i, uint32_t end,
+                        uint64_t rm, uint64_t empty, uint64_t *any)
 {
-	if (filled == b->full) {
-		if (!b->visit(b->ctx, b->path, depth))
+	uint64_t a = *any;
+#ifdef BB_VEC
+	v2 rv = {rm, rm}, a0 = {0, 0}, a1 = {0, 0};
+	while (end - i >= 16) {
+		for (int j = 0; j < 4; j++, i += 4) {
+			v2 m0, m1;
+			memcpy(&m0, pm + i, sizeof m0);
+			memcpy(&m1, pm + i + 2, sizeof m1);
+			v2 x0 = m0 & rv, x1 = m1 & rv;
+			/* all ones when x == 0: no 64-bit compare in SSE2 */
+			a0 |= m0 & (((x0 | -x0) >> 63) - 1);
+			a1 |= m1 & (((x1 | -x1) >> 63) - 1);
+		}
+		v2 u = a0 | a1;
+		if ((a | u[0] | u[1]) == empty) {
+			*any = empty;
+			return true;
+		}
+	}
+	v2 u = a0 | a1;
+	a |= u[0] | u[1];
+#endif
+	for (; i < end; i++) {
+		uint64_t m = pm[i];
+		a |= (m & rm) ? 0 : m;
+	}
+	*any = a;
+	return a == empty;
+}
+
+/* Whether, once the row 'rm' of type 'rt' is placed (and counted down),
+ * every cell of 'empty' is still covered by some row of level d's list
+ * that could go with it: a cheaper test than filter(), that most dead
+ * placements fail, and that stops as soon as it holds. Rows of other
+ * exhausted types are not in the list (filter() dropped them). */
+static bool covered(const bb *b, size_t d, uint64_t rm, size_t rt,
+                    uint64_t empty)
+{
+	size_t T = b->ntypes;
+	const uint32_t *g = b->goff + d * (T + 1);
+	const uint64_t *pm = b->lm + d * b->stride;
+	uint64_t any = 0;
+	if (b->rem[rt])
+		return cover_range(pm, 0, g[T], rm, empty, &any);
+	return cover_range(pm, 0, g[rt], rm, empty, &any) ||
+	       cover_range(pm, g[rt + 1], g[T], rm, empty, &any);
+}
+
+/* Cell counters of level d's list: bit c of c0..c4 is bit 0..4 of the
+ * number of rows covering cell c; 'sat' set when it reached 32. */
+struct cnt {
+	uint64_t c0, c1, c2, c3, c4, sat;
+};
+
+/* Add the rows x (one bit per cell) to the bit-sliced counters. */
+#define CNT_ADD(T, c0, c1, c2, c3, c4, sat, x) do {                     \
+		T k_ = (c0) & (x);                          \
+		(c0) ^= (x);                                            \
+		T l_ = (c1) & k_;                           \
+		(c1) ^= k_;                                             \
+		k_ = (c2) & l_;                                         \
+		(c2) ^= l_;                                             \
+		l_ = (c3) & k_;                                         \
+		(c3) ^= k_;                                             \
+		(sat) |= (c4) & l_;                                     \
+		(c4) ^= l_;                                             \
+	} while (0)
+
+/* a + b, saturating at 32. */
+static struct cnt cnt_sum(struct cnt a, struct cnt b)
+{
+	uint64_t x[5] = {a.c0, a.c1, a.c2, a.c3, a.c4};
+	uint64_t y[5] = {b.c0, b.c1, b.c2, b.c3, b.c4};
+	uint64_t carry = 0;
+	for (int j = 0; j < 5; j++) {
+		uint64_t h = x[j] ^ y[j];
+		uint64_t s = h ^ carry;
+		carry = (x[j] & y[j]) | (carry & h);
+		x[j] = s;
+	}
+	return (struct cnt){x[0], x[1], x[2], x[3], x[4],
+	                    a.sat | b.sat | carry};
+}
+
+static struct cnt count(const bb *b, size_t d)
+{
+	const uint64_t *restrict lm = b->lm + d * b->stride;
+	uint32_t n = b->goff[d * (b->ntypes + 1) + b->ntypes];
+	uint64_t c0 = 0, c1 = 0, c2 = 0, c3 = 0, c4 = 0, sat = 0;
+	uint32_t i = 0;
+	struct cnt r = {0, 0, 0, 0, 0, 0};
+#ifdef BB_VEC
+	if (n >= 8) {
+		/* two lanes, each its own counters */
+		v2 z = {0, 0};
+		v2 d0 = z, d1 = z, d2 = z, d3 = z, d4 = z, ds = z;
+		for (; n - i >= 2; i += 2) {
+			v2 m;
+			memcpy(&m, lm + i, sizeof m);
+			CNT_ADD(v2, d0, d1, d2, d3, d4, ds, m);
+		}
+		r = cnt_sum((struct cnt){d0[0], d1[0], d2[0], d3[0], d4[0], ds[0]},
+		            (struct cnt){d0[1], d1[1], d2[1], d3[1], d4[1], ds[1]});
+	}
+#endif
+	for (; i < n; i++) {
+		uint64_t x = lm[i];
+		CNT_ADD(uint64_t, c0, c1, c2, c3, c4, sat, x);
+	}
+	return cnt_sum(r, (struct cnt){c0, c1, c2, c3, c4, sat});
+}
+
+static void place(bb *b, size_t d, uint64_t filled, uint32_t i, size_t t);
+
+/* Branch at level d: the list holds the placeable rows, 'any' is their
+ * union. */
+static void node(bb *b, size_t d, uint64_t filled, uint64_t any)
+{
+	uint64_t empty = b->full & ~filled;
+	if (empty & ~any)
+		return;
+	size_t T = b->ntypes;
+	const uint32_t *g = b->goff + d * (T + 1);
+	for (size_t t = 0; t < T; t++)
+		if (g[t + 1] - g[t] < b->rem[t])
+			return;
+	struct cnt cn = count(b, d);
+	uint64_t ns = ~cn.sat & empty;
+	uint64_t cand = 0;
+	unsigned best;
+	for (best = 1; best < 32; best++) {
+		cand = ns & (best & 1 ? cn.c0 : ~cn.c0) &
+		       (best & 2 ? cn.c1 : ~cn.c1) & (best & 4 ? cn.c2 : ~cn.c2) &
+		       (best & 8 ? cn.c3 : ~cn.c3) & (best & 16 ? cn.c4 : ~cn.c4);
+		if (cand)
+			break;
+	}
+	if (!cand)
+		cand = empty;
+	size_t bt = T;
+	for (size_t t = 0; t < T; t++) {
+		unsigned n = g[t + 1] - g[t];
+		if (b->rem[t] && b->count[t] == 1 && n < best) {
+			best = n;
+			bt = t;
+		}
+	}
+	const uint64_t *lm = b->lm + d * b->stride;
+	if (bt < T) {
+		for (uint32_t i = g[bt]; i < g[bt + 1]; i++) {
+			place(b, d, filled, i, bt);
+			if (b->stop != XC_DONE)
+				return;
+		}
+		return;
+	}
+	uint64_t cell = cand & -cand;
+	if (best < 32) {
+		/* Gather the rows covering 'cell' first: fewer than 32. */
+		uint32_t sel[32];
+		unsigned c = (unsigned)__builtin_ctzll(cell), ns = 0;
+		for (uint32_t i = 0, n = g[T]; i < n; i++) {
+			sel[ns & 31] = i;
+			ns += (unsigned)(lm[i] >> c & 1);
+		}
+		for (unsigned j = 0, t = 0; j < ns; j++) {
+			while (g[t + 1] <= sel[j])
+				t++;
+			place(b, d, filled, sel[j], t);
+			if (b->stop != XC_DONE)
+				return;
+		}
+		return;
+	}
+	for (size_t t = 0; t < T; t++)
+		for (uint32_t i = g[t]; i < g[t + 1]; i++) {
+			if (!(lm[i] & cell))
+				continue;
+			place(b, d, filled, i, t);
+			if (b->stop != XC_DONE)
+				return;
+		}
+}
+
+/* Place level d's i-th row (of type t) and search below it. */
+static void place(bb *b, size_t d, uint64_t filled, uint32_t i, size_t t)
+{
+	if (b->max_nodes && b->nodes >= b->max_nodes) {
+		b->stop = XC_NODES;
+		return;
+	}
+	b->nodes++;
+	uint64_t m = b->lm[d * b->stride + i];
+	b->path[d] = b->li[d * b->stride + i];
+	uint64_t nf = filled | m;
+	if (nf == b->full) {
+		if (!b->visit(b->ctx, b->path, d + 1))
 			b->stop = XC_VISITOR;
 		return;
 	}
-	unsigned c = (unsigned)__builtin_ctzll(~filled);
-	for (uint32_t i = b->start[c]; i < b->start[c + 1]; i++) {
-		const struct brow *r = &b->sorted[i];
-		if ((r->mask & filled) || !b->rem[r->type])
-			continue;
-		if (b->max_nodes && b->nodes >= b->max_nodes) {
-			b->stop = XC_NODES;
-			return;
-		}
-		b->nodes++;
-		uint64_t nf = filled | r->mask;
-		b->rem[r->type]--;
-		if (!dead(b, nf, r->adj)) {
-			b->path[depth] = r->id;
-			search(b, nf, depth + 1);
-		}
-		b->rem[r->type]++;
-		if (b->stop != XC_DONE)
-			return;
+	b->rem[t]--;
+	if (covered(b, d, m, t, b->full & ~nf)) {
+		uint64_t any = filter(b, d, m);
+		node(b, d + 1, nf, any);
 	}
-}
-
-static int cmp_first(const void *pa, const void *pb)
-{
-	const struct brow *a = pa, *b = pb;
-	unsigned ca = (unsigned)__builtin_ctzll(a->mask);
-	unsigned cb = (unsigned)__builtin_ctzll(b->mask);
-	if (ca != cb)
-		return ca < cb ? -1 : 1;
-	return a->id < b->id ? -1 : a->id > b->id;
+	b->rem[t]++;
 }
 
 enum xc_stop bb_solve(bb *b, uint64_t max_nodes, xc_visit visit, void *ctx,
                       uint64_t *nodes)
 {
-	size_t n = 0;
-	for (size_t i = 0; i < b->nrows; i++)
-		if (b->rows[i].type != b->first)
-			b->sorted[n++] = b->rows[i];
-	qsort(b->sorted, n, sizeof *b->sorted, cmp_first);
-	size_t k = 0;
-	for (unsigned c = 0; c <= 64; c++) {
-		while (k < n && (unsigned)__builtin_ctzll(b->sorted[k].mask) < c)
-			k++;
-		b->start[c] = (uint32_t)k;
-	}
-	b->start[64] = (uint32_t)n;
+	size_t T = b->ntypes;
 	b->nodes = 0;
 	b->max_nodes = max_nodes;
 	b->visit = visit;
 	b->ctx = ctx;
 	b->stop = XC_DONE;
-	if (b->first == b->ntypes) {
-		search(b, 0, 0);
+	/* Level 0: every row, grouped by type (a counting sort, stable). */
+	uint32_t *g = b->goff;
+	memset(g, 0, (T + 1) * sizeof *g);
+	for (size_t i = 0; i < b->nrows; i++)
+		g[b->rows[i].type + 1]++;
+	for (size_t t = 0; t < T; t++)
+		g[t + 1] += g[t];
+	for (size_t i = 0; i < b->nrows; i++) {
+		uint32_t k = g[b->rows[i].type]++;
+		b->lm[k] = b->rows[i].mask;
+		b->li[k] = b->rows[i].id;
+	}
+	for (size_t t = T; t > 0; t--)
+		g[t] = g[t - 1];
+	g[0] = 0;
+	if (b->first >= T || b->count[b->first] == 0) {
+		uint64_t any = 0;
+		for (uint32_t i = 0; i < g[T]; i++)
+			any |= b->lm[i];
+		node(b, 0, 0, any);
 	} else {
-		b->rem[b->first]--;
-		for (size_t i = 0; i < b->nrows && b->stop == XC_DONE; i++) {
-			const struct brow *r = &b->rows[i];
-			if (r->type != b->first)
-				continue;
-			if (max_nodes && b->nodes >= max_nodes) {
-				b->stop = XC_NODES;
-				break;
-			}
-			b->nodes++;
-			if (dead(b, r->mask, r->adj))
-				continue;
-			b->path[0] = r->id;
-			search(b, r->mask, 1);
+		/* The pinned type's rows are the root's branches. Should it
+		 * have several copies, the others come from the rows after
+		 * the root's: those before are blanked out of level 0 (a mask
+		 * of every cell clashes with any row), so a cover is found
+		 * once, with its first row of the type at the root. */
+		size_t f = b->first;
+		for (uint32_t i = g[f]; i < g[f + 1] && b->stop == XC_DONE; i++) {
+			if (i > g[f])
+				b->lm[i - 1] = ~(uint64_t)0;
+			place(b, 0, 0, i, f);
 		}
-		b->rem[b->first]++;
+		for (size_t i = 0, k = g[f]; i < b->nrows; i++)
+			if (b->rows[i].type == f)
+				b->lm[k++] = b->rows[i].mask;
 	}
 	*nodes = b->nodes;
 	return b->stop;

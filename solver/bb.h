@@ -7,11 +7,14 @@
  * goal's numbering; the engine renumbers cells by 'rank' (the caller's
  * fill order) so that the first empty cell is the next one in that order.
  *
- * Search: optionally place every row of a 'first' type at the root (the
- * pinned piece, so symmetry breaking bites at once); then repeatedly take
- * the first empty cell and try every row whose first cell it is. An empty
- * cell with no empty neighbour left ends a branch when every piece left
- * has two or more cells. Every cover is found exactly once.
+ * Search: Algorithm X with MRV, as xc.h, on 64-bit masks: branch on the
+ * empty cell with the fewest rows left (ties: the first in the fill
+ * order), or on a single-copy type with fewer; optionally place every row
+ * of a 'first' type at the root (the pinned piece, so symmetry breaking
+ * bites at once; should it have several copies, the root takes the first
+ * of a cover's rows of that type, in the order added). A branch ends when
+ * some empty cell has no row left or some type fewer rows than copies.
+ * Every cover is found exactly once.
  *
  * Ownership: bb_new() returns a struct the caller frees with bb_free().
  */
@@ -28,8 +31,8 @@ typedef struct bb bb;
 
 /* 'ncells' <= 64 cells with 'nbr[c]' the goal cells next to cell c and
  * 'rank[c]' its place in the fill order (a permutation of 0..ncells-1);
- * 'ntypes' types with their counts and sizes in cells. NULL when out of
- * memory. */
+ * 'ntypes' types with their counts and sizes in cells ('nbr' and 'sizes'
+ * are not used by the present search). NULL when out of memory. */
 bb *bb_new(size_t ncells, const uint64_t *nbr, const unsigned *rank,
            size_t ntypes, const unsigned *counts, const unsigned *sizes);
 void bb_free(bb *b);
