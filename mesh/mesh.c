@@ -1,6 +1,6 @@
 /*
- * mesh.c: a piece's cells -> its shrunk solid as a merged, watertight
- * triangle mesh.
+ * mesh.c: a piece's cells -> its solid (DESIGN.md §3, mesh.h) as a merged,
+ * watertight triangle mesh.
  *
  * Workload: pieces of up to a few thousand cells (a flat N x N plate, N up
  * to 64; small 3D polycubes), meshed once each; six pieces at N = 20 must
@@ -11,27 +11,58 @@
  * on the boundary of a face rectangle is a vertex of that rectangle's
  * triangles. Step by step:
  *
- * 1. The grid. Along each axis the shrunk piece (see mesh.h) changes only
- *    at c*unit + h and (c+1)*unit - h around each cell c (h =
- *    clearance/2). That cuts each axis into "core" intervals, one inside
- *    each cell, and "junction" intervals of width 2h straddling each
- *    boundary between cells c and c+1. A grid box (one interval per
- *    axis) is inside the solid exactly when every cell its intervals
- *    touch (1 per core, 2 per junction axis) belongs to the piece: the
- *    h-cube around any point of the box meets exactly those cells. With
- *    clearance 0 the junctions have no width and are left out; the grid
- *    is the cells themselves. Everything is shifted so the solid starts
- *    at 0: grid lines sit at c*unit and at c*unit - clearance.
+ * 1. The grid. The solid is the union over the piece's cells of their
+ *    boxes, each cell's unit cube inset by h = clearance/2 on every face
+ *    whose neighbour cell is not in the piece. Along an axis, cell c is
+ *    cut at c*unit + h and (c+1)*unit - h into a "low zone" of width h, a
+ *    "core" and a "high zone" of width h. A grid box (one interval per
+ *    axis) then lies in a single cell c, and it is in the solid exactly
+ *    when c is in the piece and, on every axis where the box is in a
+ *    zone, the neighbour of c across that zone's face is in the piece:
+ *    that is where c's own box reaches, and no other cell's box enters
+ *    the interior of c. The low zone of the first cell and the high zone
+ *    of the last one are always empty and left out, so an axis of n cells
+ *    has 3n - 2 intervals. With clearance 0 the zones have no width and
+ *    are left out too; the grid is the cells themselves. Everything is
+ *    shifted by -h so the solid starts at 0: a grid line sits at
+ *    k*unit - t*h, t = 0 (a core starts), 1 (a cell boundary) or 2 (a core
+ *    ends), computed that way for every line (scad.c uses the same
+ *    expression).
  *
- * 2. It is a 2-manifold for h > 0. Along an axis a junction needs a
- *    superset of the cells its neighbouring core needs, so around any
- *    grid line or point the filled boxes form a down-set (if a box is
- *    filled, so is every box reached by swapping junctions for cores).
- *    Around an edge a down-set of 4 quadrants is never the diagonal pair,
- *    and around a point the down-set and its complement are both
- *    face-connected: the surface is a disk there. With clearance 0 this
- *    fails when cells touch only along an edge or at a corner, so every
- *    grid point is checked anyway (MESH_ENONMANIFOLD).
+ * 2. When it is a 2-manifold. The surface is a manifold exactly when, at
+ *    every grid point, the 8 boxes around it pass mask_manifold(): this
+ *    is checked at every point of every piece, and a piece that fails is
+ *    refused (MESH_ENONMANIFOLD) rather than written. For a flat plate (1
+ *    cell thick, its cells 4-connected: every piece `generate` writes)
+ *    and clearance > 0 it never fails. Proof: every cell's box spans the
+ *    same z range [h, unit - h], so the solid is a prism R x [0, unit -
+ *    clearance] over a planar region R, a union of grid squares; the
+ *    prism's surface is a 2-manifold iff R's boundary is a 1-manifold,
+ *    i.e. iff no grid point has exactly two diagonally opposite squares of
+ *    R around it. Take a grid point and the 4 squares around it, and say
+ *    a line is "inner" when it cuts a cell into zone and core and "outer"
+ *    when it is a cell boundary.
+ *     - Both lines inner: the 4 squares lie in one cell c (in P, else all
+ *       are empty), as core/core, zone/core, core/zone, zone/zone; a zone
+ *       square needs the neighbour across its face. The zone/zone square
+ *       needs both neighbours, so it implies both zone/core squares, and
+ *       core/core is implied by every other square: the filled squares
+ *       are never just a diagonal pair.
+ *     - One line outer (between cells a and b), the other inner: the two
+ *       squares on the core side of the inner line are a's high zone and
+ *       b's low zone, each filled iff a and b are both in P: equal. A
+ *       diagonal pair needs them to differ.
+ *     - Both lines outer, cells a b / d e around the point (a, e
+ *       diagonal): each square is the corner zone of one cell and needs
+ *       that cell and its two neighbours among the four, i.e. three of
+ *       the four cells. Two diagonal squares together need all four, and
+ *       then all four squares are filled.
+ *    Squares outside the piece's box are empty, which changes nothing.
+ *    With clearance 0 the solid is the plain polycube: diagonal cells
+ *    around a point fail. General 3D pieces can fail with a clearance
+ *    too: a full 2x2 layer with two diagonal cells on top of it makes the
+ *    corner zones of those two cells meet along an edge, shared by four
+ *    faces.
  *
  * 3. Faces. In every grid plane, a grid face is on the surface when the
  *    boxes on its two sides differ; its sign says which way is out. Faces
@@ -81,8 +112,9 @@ const char *mesh_strerror(int status)
 	case MESH_EDISCONNECTED:
 		return "the piece has no cells or its cells are not 6-connected";
 	case MESH_ENONMANIFOLD:
-		return "with clearance 0, cells of the piece touch only along an "
-		       "edge or at a corner: not a manifold solid";
+		return "the piece's solid is not a manifold: parts of it meet only "
+		       "along an edge or at a corner (cells that touch that way "
+		       "with clearance 0; some 3D pieces with a clearance)";
 	case MESH_ERANGE:
 		return "mesh too large, or unit and clearance too far apart for "
 		       "float32 coordinates";
@@ -193,31 +225,31 @@ double mesh_expected_volume(const unsigned char *cells, int nx, int ny, int nz,
 		return -1;
 	struct mesh_piece p = {.cells = cells, .dims = {nx, ny, nz},
 			       .lo = {0, 0, 0}, .n = {nx, ny, nz}};
-	/* Count the full blocks of each shape: 1x1x1, 2x1x1 (any axis),
-	 * 2x2x1 (any plane) and 2x2x2. Each is one kind of grid box of the
-	 * shrunk solid (core or junction per axis, see the top of file). */
-	double n1 = 0, n2 = 0, n4 = 0, n8 = 0;
+	/* The cells' boxes meet only on their faces (each lies in its own
+	 * cell), so the volume is the sum of theirs. Each box is
+	 * unit - h*(exposed faces on that axis) wide per axis; cells are
+	 * counted by their numbers of exposed faces per axis, 0 to 2, so
+	 * that the sum has 27 terms, each computed once. */
+	double count[27] = {0};
+	size_t ncells = 0;
 	for (int z = 0; z < nz; z++)
 		for (int y = 0; y < ny; y++)
 			for (int x = 0; x < nx; x++) {
 				if (!mesh_piece_cell(&p, x, y, z))
 					continue;
-				n1++;
-				int ex = mesh_piece_cell(&p, x + 1, y, z);
-				int ey = mesh_piece_cell(&p, x, y + 1, z);
-				int ez = mesh_piece_cell(&p, x, y, z + 1);
-				int exy = ex && ey && mesh_piece_cell(&p, x + 1, y + 1, z);
-				int exz = ex && ez && mesh_piece_cell(&p, x + 1, y, z + 1);
-				int eyz = ey && ez && mesh_piece_cell(&p, x, y + 1, z + 1);
-				n2 += ex + ey + ez;
-				n4 += exy + exz + eyz;
-				n8 += exy && exz && eyz &&
-				      mesh_piece_cell(&p, x + 1, y + 1, z + 1);
+				ncells++;
+				int e[3];
+				e[0] = !mesh_piece_cell(&p, x - 1, y, z) + !mesh_piece_cell(&p, x + 1, y, z);
+				e[1] = !mesh_piece_cell(&p, x, y - 1, z) + !mesh_piece_cell(&p, x, y + 1, z);
+				e[2] = !mesh_piece_cell(&p, x, y, z - 1) + !mesh_piece_cell(&p, x, y, z + 1);
+				count[e[0] + 3 * e[1] + 9 * e[2]]++;
 			}
-	if (n1 == 0)
+	if (ncells == 0)
 		return -1;
-	double c = clearance, a = unit - clearance;
-	return n1 * a * a * a + n2 * c * a * a + n4 * c * c * a + n8 * c * c * c;
+	double h = clearance / 2, w[3] = {unit, unit - h, unit - clearance}, v = 0;
+	for (int k = 0; k < 27; k++)
+		v += count[k] * (w[k % 3] * w[k / 3 % 3] * w[k / 9]);
+	return v;
 }
 
 /* ---- growing arrays ------------------------------------------------------ */
@@ -283,7 +315,7 @@ struct bpt {
 struct builder {
 	const struct mesh_piece *pc;
 	int g[3];           /* grid intervals per axis */
-	int junctions;      /* 1 when clearance > 0 */
+	int zones;          /* 1 when clearance > 0 (step 1) */
 	unsigned char *fill; /* g0*g1*g2 boxes, 1 inside the solid */
 	float *line[3];     /* g[a]+1 grid line coordinates per axis */
 	uint32_t *vid;      /* per grid point: 0 or mesh vertex id + 1 */
@@ -294,17 +326,6 @@ struct builder {
 	struct mbuf *out;
 	int sign;           /* orientation of the rectangle being emitted */
 };
-
-/* Cells [lo, hi] touched by interval I of an axis. */
-static void interval_cells(const struct builder *b, int I, int *lo, int *hi)
-{
-	if (b->junctions) {
-		*lo = I >> 1;
-		*hi = (I + 1) >> 1;
-	} else {
-		*lo = *hi = I;
-	}
-}
 
 static int box_filled(const struct builder *b, int i, int j, int k)
 {
@@ -359,96 +380,145 @@ static int mask_manifold(unsigned mask)
 	return 1;
 }
 
-int mesh_piece_manifold(const struct mesh_piece *p, double clearance)
+/* Grid intervals along an axis of n cells (step 1). */
+static int grid_intervals(int n, int zones)
 {
-	if (clearance > 0) /* always, see the top of this file */
-		return MESH_OK;
-	unsigned char ok[256];
-	for (unsigned m = 0; m < 256; m++)
-		ok[m] = (unsigned char)mask_manifold(m);
-	for (int z = 0; z <= p->n[2]; z++)
-		for (int y = 0; y <= p->n[1]; y++)
-			for (int x = 0; x <= p->n[0]; x++) {
-				unsigned mask = 0;
-				for (int m = 0; m < 8; m++)
-					if (mesh_piece_cell(p, x - 1 + (m & 1), y - 1 + (m >> 1 & 1),
-							    z - 1 + (m >> 2 & 1)))
-						mask |= 1u << m;
-				if (!ok[mask])
-					return MESH_ENONMANIFOLD;
+	return zones ? 3 * n - 2 : n;
+}
+
+/* Interval I of an axis: its cell and zone (0 low, 1 core, 2 high). */
+static void interval_zone(int zones, int I, int *cell, int *zone)
+{
+	if (zones) {
+		*cell = (I + 1) / 3;
+		*zone = (I + 1) % 3;
+	} else {
+		*cell = I;
+		*zone = 1;
+	}
+}
+
+/* The grid's boxes, 1 inside the solid, in '*out' (malloc'ed, g[0] *
+ * g[1] * g[2], x fastest). MESH_ERANGE, MESH_ENOMEM. */
+static int fill_grid(const struct mesh_piece *pc, int zones, int g[3],
+		     unsigned char **out)
+{
+	for (int a = 0; a < 3; a++) {
+		if (pc->n[a] > (INT_MAX - 2) / 3)
+			return MESH_ERANGE;
+		g[a] = grid_intervals(pc->n[a], zones);
+	}
+	size_t nbox = cell_count(g[0], g[1], g[2]);
+	if (nbox == 0 || cell_count(g[0] + 1, g[1] + 1, g[2] + 1) == 0)
+		return MESH_ERANGE;
+	unsigned char *fill = malloc(nbox);
+	if (!fill)
+		return MESH_ENOMEM;
+	int I[3], c[3], zone[3];
+	for (I[2] = 0; I[2] < g[2]; I[2]++)
+		for (I[1] = 0; I[1] < g[1]; I[1]++)
+			for (I[0] = 0; I[0] < g[0]; I[0]++) {
+				for (int a = 0; a < 3; a++)
+					interval_zone(zones, I[a], &c[a], &zone[a]);
+				int f = mesh_piece_cell(pc, c[0], c[1], c[2]);
+				for (int a = 0; a < 3 && f; a++) {
+					if (zone[a] == 1)
+						continue;
+					int d[3] = {c[0], c[1], c[2]};
+					d[a] += zone[a] - 1; /* the neighbour across */
+					f = mesh_piece_cell(pc, d[0], d[1], d[2]);
+				}
+				fill[(size_t)I[0] + (size_t)g[0] * ((size_t)I[1] + (size_t)g[1] * (size_t)I[2])] =
+					(unsigned char)f;
 			}
+	*out = fill;
 	return MESH_OK;
 }
 
+/* Bit c of 'col' (c = 0..3) to bit 2c. */
+static unsigned spread(unsigned col)
+{
+	return (col & 1) | (col & 2) << 1 | (col & 4) << 2 | (col & 8) << 3;
+}
+
+/* Step 2: MESH_ENONMANIFOLD unless every grid point passes. The point
+ * masks are built a column of 4 boxes at a time along x, and each
+ * distinct mask is judged once (a piece has few). */
+static int grid_manifold(const int g[3], const unsigned char *fill)
+{
+	unsigned char memo[256] = {0}; /* 0 not judged yet, 1 ok, 2 not */
+	for (int k = 0; k <= g[2]; k++)
+		for (int j = 0; j <= g[1]; j++) {
+			/* rows of boxes around the line: dy + 2 dz, NULL outside */
+			const unsigned char *row[4];
+			for (int r = 0; r < 4; r++) {
+				int y = j - 1 + (r & 1), z = k - 1 + (r >> 1);
+				row[r] = y >= 0 && z >= 0 && y < g[1] && z < g[2]
+						 ? fill + (size_t)g[0] * ((size_t)y + (size_t)g[1] * (size_t)z)
+						 : NULL;
+			}
+			unsigned prev = 0; /* the column at x = i - 1 */
+			for (int i = 0; i <= g[0]; i++) {
+				unsigned col = 0;
+				for (int r = 0; r < 4; r++)
+					if (row[r] && i < g[0] && row[r][i])
+						col |= 1u << r;
+				unsigned mask = spread(prev) | spread(col) << 1;
+				prev = col;
+				if (!memo[mask])
+					memo[mask] = mask_manifold(mask) ? 1 : 2;
+				if (memo[mask] == 2)
+					return MESH_ENONMANIFOLD;
+			}
+		}
+	return MESH_OK;
+}
+
+int mesh_piece_manifold(const struct mesh_piece *p, double clearance)
+{
+	int g[3];
+	unsigned char *fill;
+	int rc = fill_grid(p, clearance > 0, g, &fill);
+	if (rc != MESH_OK)
+		return rc;
+	rc = grid_manifold(g, fill);
+	free(fill);
+	return rc;
+}
+
+/* Step 1: the grid lines (moved by 'origin') and the filled boxes. */
 static int build_grid(struct builder *b, double unit, double clearance,
 		      const double origin[3])
 {
-	const struct mesh_piece *pc = b->pc;
-	b->junctions = clearance > 0;
+	b->zones = clearance > 0;
+	int rc = fill_grid(b->pc, b->zones, b->g, &b->fill);
+	if (rc != MESH_OK)
+		return rc;
+	double h = clearance / 2;
 	for (int a = 0; a < 3; a++) {
-		if (pc->n[a] > (INT_MAX - 2) / 2)
-			return MESH_ERANGE;
-		b->g[a] = b->junctions ? 2 * pc->n[a] - 1 : pc->n[a];
 		b->line[a] = malloc(((size_t)b->g[a] + 1) * sizeof *b->line[a]);
 		if (!b->line[a])
 			return MESH_ENOMEM;
 		for (int L = 0; L <= b->g[a]; L++) {
-			/* junctions: even lines start a core (c*unit), odd ones
-			 * end it (c*unit - clearance, c = (L+1)/2) */
-			double v = b->junctions && (L & 1)
-					   ? ((L + 1) / 2) * unit - clearance
-					   : (b->junctions ? L / 2 : L) * unit;
+			/* line L starts interval L (ends the last one): a low
+			 * zone at the cell boundary (k = c, t = 1), a core
+			 * (k = c, t = 0), a high zone (k = c + 1, t = 2) */
+			int c, zone;
+			interval_zone(b->zones, L, &c, &zone);
+			int k = zone == 2 ? c + 1 : c, t = zone == 0 ? 1 : zone == 1 ? 0 : 2;
+			double v = (double)k * unit - t * h;
 			float f = (float)(origin[a] + v);
 			if (!isfinite(f) || (L > 0 && !(f > b->line[a][L - 1])))
 				return MESH_ERANGE;
 			b->line[a][L] = f;
 		}
 	}
-	size_t nbox = cell_count(b->g[0], b->g[1], b->g[2]);
 	size_t npts = cell_count(b->g[0] + 1, b->g[1] + 1, b->g[2] + 1);
-	if (nbox == 0 || npts == 0 || npts > SIZE_MAX / sizeof *b->vid)
+	if (npts > SIZE_MAX / sizeof *b->vid)
 		return MESH_ERANGE;
-	b->fill = malloc(nbox);
 	b->vid = calloc(npts, sizeof *b->vid);
-	if (!b->fill || !b->vid)
+	if (!b->vid)
 		return MESH_ENOMEM;
-	for (int k = 0; k < b->g[2]; k++) {
-		int z0, z1;
-		interval_cells(b, k, &z0, &z1);
-		for (int j = 0; j < b->g[1]; j++) {
-			int y0, y1;
-			interval_cells(b, j, &y0, &y1);
-			for (int i = 0; i < b->g[0]; i++) {
-				int x0, x1, f = 1;
-				interval_cells(b, i, &x0, &x1);
-				for (int z = z0; z <= z1 && f; z++)
-					for (int y = y0; y <= y1 && f; y++)
-						for (int x = x0; x <= x1 && f; x++)
-							f = mesh_piece_cell(pc, x, y, z);
-				b->fill[(size_t)i + (size_t)b->g[0] * ((size_t)j + (size_t)b->g[1] * (size_t)k)] =
-					(unsigned char)f;
-			}
-		}
-	}
-	return MESH_OK;
-}
-
-static int check_manifold(const struct builder *b)
-{
-	unsigned char ok[256];
-	for (unsigned m = 0; m < 256; m++)
-		ok[m] = (unsigned char)mask_manifold(m);
-	for (int k = 0; k <= b->g[2]; k++)
-		for (int j = 0; j <= b->g[1]; j++)
-			for (int i = 0; i <= b->g[0]; i++) {
-				unsigned mask = 0;
-				for (int m = 0; m < 8; m++)
-					if (box_filled(b, i - 1 + (m & 1), j - 1 + (m >> 1 & 1),
-						       k - 1 + (m >> 2 & 1)))
-						mask |= 1u << m;
-				if (!ok[mask])
-					return MESH_ENONMANIFOLD;
-			}
 	return MESH_OK;
 }
 
@@ -790,7 +860,7 @@ static int build_piece(const struct mesh_piece *pc, double unit,
 	struct builder b = {.pc = pc, .out = out};
 	int rc = build_grid(&b, unit, clearance, origin);
 	if (rc == MESH_OK)
-		rc = check_manifold(&b);
+		rc = grid_manifold(b.g, b.fill);
 	if (rc == MESH_OK)
 		rc = find_rects(&b);
 	if (rc == MESH_OK)

@@ -8,28 +8,34 @@
  * cells matters (empty border planes are ignored). The cells of one piece
  * must be 6-connected (face to face).
  *
- * The solid (DESIGN.md §3). Each cell is a unit-mm cube; every face that is
- * not glued to a cell of the same piece moves inward by h = clearance/2.
- * Precisely, the solid is the piece shrunk by h: the set of points p whose
- * cube p + [-h, h]^3 lies inside the union of the piece's cells. Where two
- * exposed faces meet at a concave edge they meet cleanly, so two pieces
- * that touch in the assembled puzzle keep a gap of a full `clearance`
- * everywhere, corners included. (Insetting each cell's box on its own
- * exposed faces and taking the union of the boxes would leave an h-sized
- * notch in every concave edge, halve the gap there, and for some 3D pieces
- * make two notches touch along an edge: not a manifold solid.)
- * Its volume has a closed form, see mesh_expected_volume(). For
- * 0 < clearance < unit/2 the solid is always a 2-manifold; with clearance 0
- * it is the plain polycube, which is not a manifold when two of its cells
- * touch only along an edge or at a corner (MESH_ENONMANIFOLD).
+ * The solid (DESIGN.md §3). Each cell is a unit-mm cube, inset by h =
+ * clearance/2 on every face that is not glued to a cell of the same piece;
+ * the solid is the union of these boxes. Precisely, with the cells of the
+ * bounding box numbered from 0: cell (x, y, z) of the piece is the box
+ * [x*unit + a, (x+1)*unit - b] x (the same for y and z), where on each
+ * side a (or b) is h when the neighbour across that face is not a cell of
+ * the piece and 0 when it is. Boxes of two cells meet only on a common
+ * face. Two pieces that touch in the assembled puzzle keep a gap of
+ * `clearance` between facing faces. At a concave corner of a piece the
+ * cell glued on both sides keeps its full corner, a step of h x h along
+ * the edge that its two neighbours, inset there, do not reach: a piece
+ * nested in that corner passes it at h*sqrt(2). Its volume, the sum of
+ * the boxes' volumes, is mesh_expected_volume().
  *
- * Coordinates are millimetres. A piece's solid lies in
+ * When it is a manifold. For a flat plate (cells 1 thick, 4-connected:
+ * every piece `cubegen generate` writes) and clearance > 0 the solid is
+ * always a 2-manifold (proof in mesh.c). A general 3D piece can fail:
+ * e.g. a full 2x2 layer with two diagonal cells on top, where two boxes
+ * meet along an edge shared by four faces; with clearance 0 the solid is
+ * the plain polycube, which fails when two of its cells touch only along
+ * an edge or at a corner. Every writer checks and refuses such a piece
+ * with MESH_ENONMANIFOLD rather than write a bad solid.
+ *
+ * Coordinates are millimetres, the whole solid moved by -h so that its
+ * lowest cells stand on z = 0 and its minimum x and y are 0: it lies in
  * [0, n_x*unit - clearance] x [0, n_y*unit - clearance] x
  * [0, n_z*unit - clearance], n_* being the size of the bounding box of its
- * cells: its lowest cells stand on z = 0, its minimum x and y are 0. Cell
- * (x, y, z) of the bounding box occupies, before the shrink, the cube
- * [x*unit - h, (x+1)*unit - h] and so on. Vertices are stored as float,
- * exactly what an STL holds.
+ * cells. Vertices are stored as float, exactly what an STL holds.
  *
  * Ownership: functions returning a struct mesh ** allocate it; the caller
  * frees it with mesh_free(). Writers never close their FILE.
@@ -54,8 +60,9 @@ enum mesh_status {
 			       outside [0, unit/2), gap <= 0, no pieces */
 	MESH_EDISCONNECTED, /* the piece has no cells or they are not
 			       6-connected */
-	MESH_ENONMANIFOLD,  /* clearance 0 and two cells touch only along an
-			       edge or at a corner */
+	MESH_ENONMANIFOLD,  /* the piece's solid is not a 2-manifold (see the
+			       top of this file; never a flat plate with
+			       clearance > 0) */
 	MESH_ERANGE,        /* too large (more than 2^32-1 vertices or
 			       triangles), or unit/clearance give coordinates
 			       that float32 cannot keep apart */
@@ -107,13 +114,14 @@ void mesh_free(struct mesh *m);
 size_t mesh_triangles(const struct mesh *m);
 
 /*
- * The exact volume in mm^3 of the solid of a piece, computed in closed
- * form from the cells (independently of the mesher): with a = unit -
- * clearance and c = clearance,
- *     cells * a^3 + glued face pairs * c a^2
- *     + full 2x2 squares * c^2 a + full 2x2x2 blocks * c^3.
+ * The exact volume in mm^3 of the solid of a piece, computed from the
+ * cells (independently of the mesher): the cells' boxes meet only on
+ * faces, so it is the sum over the cells of
+ *     (unit - e_x h) (unit - e_y h) (unit - e_z h),
+ * h = clearance/2, e_a the number (0, 1 or 2) of the cell's two faces
+ * across axis a that are not glued to a cell of the piece.
  * Returns -1 for invalid arguments or a piece with no cells. Connectivity
- * is not checked.
+ * and manifoldness are not checked.
  */
 double mesh_expected_volume(const unsigned char *cells, int nx, int ny, int nz,
 			    double unit, double clearance);
@@ -162,12 +170,12 @@ int mesh_verify_stl(const char *path, double expected_volume,
 /*
  * Write a standalone, parametric OpenSCAD file for one piece: `unit` and
  * `clearance` at the top as Customizer parameters with ranges, the cells
- * as data merged into a few boxes, and a module that builds the same solid
- * as mesh_from_cells() (the union of the boxes, each shrunk by clearance/2
- * on every side; the boxes cover every 2x2x2 block of the piece's cells,
- * which makes that union exactly the shrunk piece). 'title' (NULL for
- * none) becomes a comment. Errors as mesh_from_cells(), and MESH_EIO when
- * a write fails. Flushes but never closes 'fp'.
+ * as data merged into a few boxes of cells, each with the sides that are
+ * inset by clearance/2, and a module that builds the same solid as
+ * mesh_from_cells() from them for any unit and clearance (the union of
+ * the inset boxes, exactly the union of the cells' boxes; see scad.c).
+ * 'title' (NULL for none) becomes a comment. Errors as mesh_from_cells(),
+ * and MESH_EIO when a write fails. Flushes but never closes 'fp'.
  */
 int mesh_write_scad(FILE *fp, const unsigned char *cells, int nx, int ny,
 		    int nz, double unit, double clearance, const char *title);

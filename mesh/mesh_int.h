@@ -28,9 +28,9 @@ struct mesh_piece {
 int mesh_piece_init(struct mesh_piece *p, const unsigned char *cells, int nx,
 		    int ny, int nz, double unit, double clearance);
 
-/* MESH_ENONMANIFOLD when clearance is 0 and two cells touch only along an
- * edge or at a corner, else MESH_OK (a positive clearance always gives a
- * manifold solid). */
+/* MESH_ENONMANIFOLD when the piece's solid for this clearance is not a
+ * 2-manifold (exactly when mesh_from_cells() refuses it: see mesh.c, step
+ * 2), MESH_OK when it is; MESH_ENOMEM, MESH_ERANGE. */
 int mesh_piece_manifold(const struct mesh_piece *p, double clearance);
 
 /* Whether bounding-box cell (x, y, z) is set; 0 outside the box. */
@@ -58,17 +58,19 @@ struct mesh_place {
 void mesh_plate_layout(const struct mesh_piece *pieces, size_t count,
 		       struct mesh_place *place);
 
-/* A box of bounding-box cells: [lo, lo + n) per axis. */
+/* A box of bounding-box cells, [lo, lo + n) per axis, and which of its
+ * sides are inset by clearance/2: side s (0 low, 1 high) of axis a is
+ * inset unless every cell across it belongs to the piece. */
 struct mesh_box {
 	int lo[3];
 	int n[3];
+	int inset[3][2]; /* 1 inset, 0 not */
 };
 
 /*
- * Boxes made only of the piece's cells that together contain every block
- * of 1 or 2 cells per axis whose cells all belong to the piece. The
- * union of these boxes, each shrunk by clearance/2 on every side, is the
- * piece's solid (see scad.c). '*out' is malloc'ed; MESH_ENOMEM.
+ * Boxes made only of the piece's cells, with their insets, whose inset
+ * boxes' union is exactly the piece's solid (see scad.c); they may
+ * overlap. '*out' is malloc'ed; MESH_ENOMEM.
  */
 int mesh_cover_boxes(const struct mesh_piece *p, struct mesh_box **out,
 		     size_t *count);

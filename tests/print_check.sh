@@ -4,17 +4,25 @@
 #
 #   CUBEGEN=/abs/path/cubegen DATA=/abs/path/shared/data bash tests/print_check.sh
 #
-# Generates a size-5 puzzle (seed 7), then:
+# Generates a size-5 puzzle (seed 7, the default unit and clearance) and a
+# size-4 one with --unit 8 --clearance 0.3 (so the .scad parameters are
+# not just the defaults), then for each:
 #  - every piece-K.stl and plate.stl passes `cubegen verify`;
 #  - OpenSCAD renders every piece-K.scad (and puzzle.scad) to an STL that
 #    also passes `cubegen verify` and has the same volume as piece-K.stl
 #    (plate.stl), within 1e-6 relative: float32 rounding of the two meshes
-#    differs by ~1e-7, while a notch of clearance/2 x clearance/2 x unit at
-#    one concave corner would be ~5e-6;
+#    differs by ~1e-7, while the corner square of clearance/2 x
+#    clearance/2 x unit kept at one concave corner (DESIGN.md §3) is ~5e-6
+#    of a size-5 piece and >= 3e-5 of a size-4 one with unit 8, clearance 0.3;
 #  - PrusaSlicer's `--info` says `manifold = yes` and reports no repairs for
-#    every piece and plate.stl; plate.stl fits its default 200 x 200 mm bed;
-#  - PrusaSlicer's `--export-gcode` slices plate.stl without warnings, up to
-#    the top of the pieces (a mesh it had to "repair" can come out short).
+#    every piece and plate.stl.
+# Then the size-5 piece-K.scad files rendered with -D unit=8 -D
+# clearance=0.3 have the volumes of the piece-K.stl that generate writes
+# with --unit 8 --clearance 0.3 (the .scad is parametric).
+# And for the size-5 puzzle: plate.stl fits PrusaSlicer's default
+# 200 x 200 mm bed, and its `--export-gcode` slices plate.stl without
+# warnings, up to the top of the pieces (a mesh it had to "repair" can come
+# out short).
 # A missing tool is a failure, never a skip. Prints one line per check and
 # `print_check: P passed, F failed`; exits 1 if anything failed.
 set -u
@@ -44,26 +52,34 @@ done
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/print_check.XXXXXX") || { bad "mktemp"; finish; }
 trap 'rm -rf "$tmp"' EXIT
-out="$tmp/p"
+out="" # the current puzzle's folder, set by generate()
 
 # Run a command with a time limit when coreutils' timeout is there.
 limit() {
     if command -v timeout > /dev/null 2>&1; then timeout 300 "$@"; else "$@"; fi
 }
 
-if ! "$CUBEGEN" generate --size 5 --seed 7 --out "$out" > "$tmp/generate.log" 2>&1; then
-    sed 's/^/    /' "$tmp/generate.log"
-    bad "cubegen generate --size 5 --seed 7 failed"
-    finish
-fi
-for f in piece-1.stl piece-2.stl piece-3.stl piece-4.stl piece-5.stl piece-6.stl \
-         piece-1.scad piece-2.scad piece-3.scad piece-4.scad piece-5.scad \
-         piece-6.scad plate.stl puzzle.scad; do
-    if [ ! -s "$out/$f" ]; then
-        bad "cubegen generate wrote no $f"
-        finish
+# Generate a puzzle into $tmp/NAME and make it the current one ($out);
+# false (after reporting) if that fails or a file is missing.
+generate() { # name args...
+    local name="$1"
+    shift
+    out="$tmp/$name"
+    if ! "$CUBEGEN" generate "$@" --out "$out" > "$tmp/generate.log" 2>&1; then
+        sed 's/^/    /' "$tmp/generate.log"
+        bad "cubegen generate $* failed"
+        return 1
     fi
-done
+    local f
+    for f in piece-1.stl piece-2.stl piece-3.stl piece-4.stl piece-5.stl piece-6.stl \
+             piece-1.scad piece-2.scad piece-3.scad piece-4.scad piece-5.scad \
+             piece-6.scad plate.stl puzzle.scad; do
+        if [ ! -s "$out/$f" ]; then
+            bad "cubegen generate $* wrote no $f"
+            return 1
+        fi
+    done
+}
 
 # The volume `cubegen verify` reports for one file; empty unless it passes.
 # Its line reads "FILE: ok, 236 triangles, volume 15966.123 mm^3".
@@ -110,31 +126,68 @@ scad_pair() { # name.stl name.scad label
     fi
 }
 
-for k in 1 2 3 4 5 6; do
-    scad_pair "piece-$k.stl" "piece-$k.scad" "piece $k"
-done
-scad_pair plate.stl puzzle.scad "plate"
+# Every check but the bed and the slicing, on the current puzzle.
+check_puzzle() { # label
+    local p="$1" k f repairs
+    for k in 1 2 3 4 5 6; do
+        scad_pair "piece-$k.stl" "piece-$k.scad" "$p: piece $k"
+    done
+    scad_pair plate.stl puzzle.scad "$p: plate"
 
-# PrusaSlicer --info: manifold, and none of the counters of its repairs.
-for f in piece-1.stl piece-2.stl piece-3.stl piece-4.stl piece-5.stl piece-6.stl plate.stl; do
-    if ! limit prusa-slicer --info "$out/$f" > "$tmp/info.log" 2> "$tmp/info.err"; then
-        grep -v '\[trace\]' "$tmp/info.err" | sed 's/^/    /'
-        bad "prusa-slicer --info $f failed"
-        continue
-    fi
-    repairs=$(awk -F' *= *' '
-        $1 ~ /^(open_edges|edges_fixed|degenerate_facets|facets_removed|facets_added|facets_reversed|backwards_edges|normals_fixed)$/ && $2 + 0 != 0 { printf "%s=%s ", $1, $2 }
-        ' "$tmp/info.log")
-    if grep -q '^manifold = yes$' "$tmp/info.log" && [ -z "$repairs" ]; then
-        ok "prusa-slicer --info $f: manifold = yes, no repairs"
-    else
-        sed 's/^/    /' "$tmp/info.log"
-        bad "prusa-slicer --info $f: not manifold or repaired (${repairs:-manifold = no})"
-    fi
-    if [ "$f" = plate.stl ]; then
-        cp "$tmp/info.log" "$tmp/plate.info"
-    fi
-done
+    # PrusaSlicer --info: manifold, and none of the counters of its repairs.
+    for f in piece-1.stl piece-2.stl piece-3.stl piece-4.stl piece-5.stl piece-6.stl plate.stl; do
+        if ! limit prusa-slicer --info "$out/$f" > "$tmp/info.log" 2> "$tmp/info.err"; then
+            grep -v '\[trace\]' "$tmp/info.err" | sed 's/^/    /'
+            bad "$p: prusa-slicer --info $f failed"
+            continue
+        fi
+        repairs=$(awk -F' *= *' '
+            $1 ~ /^(open_edges|edges_fixed|degenerate_facets|facets_removed|facets_added|facets_reversed|backwards_edges|normals_fixed)$/ && $2 + 0 != 0 { printf "%s=%s ", $1, $2 }
+            ' "$tmp/info.log")
+        if grep -q '^manifold = yes$' "$tmp/info.log" && [ -z "$repairs" ]; then
+            ok "$p: prusa-slicer --info $f: manifold = yes, no repairs"
+        else
+            sed 's/^/    /' "$tmp/info.log"
+            bad "$p: prusa-slicer --info $f: not manifold or repaired (${repairs:-manifold = no})"
+        fi
+        if [ "$f" = plate.stl ]; then
+            cp "$tmp/info.log" "$tmp/plate.info"
+        fi
+    done
+}
+
+# The non-default puzzle first, so that plate.info is the size-5 one's.
+if generate u8c03 --size 4 --seed 3 --unit 8 --clearance 0.3; then
+    check_puzzle "size 4, unit 8, clearance 0.3"
+fi
+generate s5 --size 5 --seed 7 || finish
+check_puzzle "size 5"
+
+# The .scad files are parametric: the size-5 ones rendered with unit 8 and
+# clearance 0.3 set on OpenSCAD's command line give the solids that
+# generate writes for the same puzzle with --unit 8 --clearance 0.3.
+s5="$out"
+if generate s5u8c03 --size 5 --seed 7 --unit 8 --clearance 0.3; then
+    for k in 1 2 3 4 5 6; do
+        label="size 5, piece-$k.scad with -D unit=8 -D clearance=0.3"
+        rendered="$tmp/param-$k.stl"
+        if ! limit openscad -q -D unit=8 -D clearance=0.3 --export-format binstl \
+                -o "$rendered" "$s5/piece-$k.scad" > "$tmp/openscad.log" 2>&1; then
+            sed 's/^/    /' "$tmp/openscad.log"
+            bad "$label: openscad cannot render it"
+            continue
+        fi
+        theirs=$(verified_volume "$rendered")
+        ours=$(verified_volume "$out/piece-$k.stl")
+        if [ -n "$theirs" ] && [ -n "$ours" ] && same_volume "$ours" "$theirs"; then
+            ok "$label: the volume of that piece-$k.stl ($theirs mm^3)"
+        else
+            sed 's/^/    /' "$tmp/verify.log"
+            bad "$label: ${theirs:-?} mm^3, that piece-$k.stl has ${ours:-?} mm^3"
+        fi
+    done
+fi
+out="$s5"
 
 # The plate on PrusaSlicer's default 200 x 200 mm bed.
 size() { awk -F' *= *' -v k="$1" '$1 == k { print $2 + 0 }' "$tmp/plate.info" 2> /dev/null; }

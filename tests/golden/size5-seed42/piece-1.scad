@@ -9,27 +9,50 @@ unit = 10; // [2:0.5:50]
 clearance = 0.2; // [0:0.05:2]
 
 /* [Hidden] */
-// Cells merged into boxes [x, y, z, size x, size y, size z], in cells.
-// Boxes may overlap; together they contain every block of 1 or 2 cells
-// per axis of the piece, which makes the union of the shrunk boxes the
-// whole piece shrunk by clearance/2 (see cubegen's mesh/scad.c).
+// The piece: each of its cells is a unit cube moved in by clearance/2 on
+// every face not glued to a cell of the same piece, all unioned. Here the
+// cells are merged into boxes [x, y, z, size x, size y, size z] (in
+// cells) with inset flags [-x, +x, -y, +y, -z, +z]: 1 where the side moves
+// in by clearance/2. Boxes may overlap; their union is the piece (see
+// cubegen's mesh/scad.c).
 piece = [
-  [0, 0, 0, 1, 4, 1],
-  [3, 0, 0, 1, 4, 1],
-  [0, 1, 0, 5, 3, 1],
-  [1, 1, 0, 2, 4, 1],
-  [4, 1, 0, 1, 4, 1]
+  [0, 0, 0, 1, 4, 1, 1, 1, 1, 1, 1, 1],
+  [3, 0, 0, 1, 4, 1, 1, 1, 1, 1, 1, 1],
+  [0, 1, 0, 1, 3, 1, 1, 0, 0, 1, 1, 1],
+  [3, 1, 0, 1, 3, 1, 0, 0, 0, 1, 1, 1],
+  [1, 1, 0, 2, 3, 1, 0, 0, 1, 0, 1, 1],
+  [4, 1, 0, 1, 3, 1, 0, 1, 1, 0, 1, 1],
+  [1, 1, 0, 2, 4, 1, 1, 1, 1, 1, 1, 1],
+  [4, 1, 0, 1, 4, 1, 1, 1, 1, 1, 1, 1]
 ];
 
 assert(unit > 0, "unit must be positive");
 assert(clearance >= 0 && clearance < unit / 2, "clearance must be at least 0 and less than unit/2");
 
-// A piece from its boxes: each box shrunk by clearance/2 on every
-// side, all unioned. The lowest corner is at the origin, on z = 0.
+// Where a box side lies along an axis: cell boundary k, moved by t
+// half-clearances (t = 0, 1 or 2); the piece is moved by -clearance/2
+// so that its lowest corner is at the origin, on z = 0.
+function cubegen_at(k, t) = k * unit - t * (clearance / 2);
+
+// A box from two corners, as a polyhedron: its corners are exactly the
+// cubegen_at() values, so boxes that meet share faces exactly (a
+// translated cube() would round its far corner box by box).
+module cubegen_box(lo, hi) {
+  polyhedron(
+    points = [for (i = [0 : 7]) [i % 2 < 1 ? lo[0] : hi[0],
+                                 i % 4 < 2 ? lo[1] : hi[1],
+                                 i < 4 ? lo[2] : hi[2]]],
+    faces = [[0, 1, 3, 2], [4, 6, 7, 5], [0, 4, 5, 1], [2, 3, 7, 6],
+             [0, 2, 6, 4], [1, 5, 7, 3]]);
+}
+
+// A piece from its boxes, all unioned: box [x, y, z, sx, sy, sz, ...] is
+// the cells [x, x + sx) x [y, y + sy) x [z, z + sz), each side moved in
+// by clearance/2 where its flag (-x, +x, -y, +y, -z, +z) is 1.
 module cubegen_piece(boxes) {
   for (b = boxes)
-    translate([b[0], b[1], b[2]] * unit)
-      cube([b[3], b[4], b[5]] * unit - [1, 1, 1] * clearance);
+    cubegen_box([for (a = [0 : 2]) cubegen_at(b[a], 1 - b[6 + 2 * a])],
+                [for (a = [0 : 2]) cubegen_at(b[a] + b[3 + a], 1 + b[7 + 2 * a])]);
 }
 
 cubegen_piece(piece);
