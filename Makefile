@@ -138,6 +138,10 @@ fuzz:
 	    if [ $$rc -ne 0 ]; then echo "fuzz $$n FAILED (log: build-fuzz/$$n.log; input: build-fuzz/$$n-*)"; \
 	        tail -30 build-fuzz/$$n.log; exit 1; fi; done
 
+bench: deps
+	$(MAKE) OPT="-O2 -g -DNDEBUG" BUILD=build-bench build-bench/bench/bench build-bench/cubegen
+	./build-bench/bench/bench
+
 clean:
 	rm -rf build build-asan build-bench build-fuzz
 

@@ -278,22 +278,25 @@ static void orbits(int n, struct ptype *ty)
 	}
 }
 
-static int orient_qcmp(const void *a, const void *b)
-{
-	return orient_cmp(a, b);
-}
-
 /* Group the plates into types (congruent plates: one type). Two plates
- * are congruent exactly when their sets of placements on a face agree. */
+ * are congruent exactly when they share a placement (the same cells on a
+ * face), so comparing their least placements decides it. */
 static void make_types(struct shell *s, const unsigned char *const plates[6])
 {
+	struct orient least[6];
 	for (int p = 0; p < 6; p++) {
 		struct ptype *ty = &s->type[s->ntypes];
 		ty->nor = placements(s->n, plates[p], ty->o);
-		qsort(ty->o, (size_t)ty->nor, sizeof ty->o[0], orient_qcmp);
+		int m = 0;
+		for (int k = 1; k < ty->nor; k++)
+			if (orient_cmp(&ty->o[k], &ty->o[m]) < 0)
+				m = k;
+		if (ty->nor)
+			least[s->ntypes] = ty->o[m];
 		int k = 0;
-		while (k < s->ntypes && !(s->type[k].nor == ty->nor &&
-		       memcmp(s->type[k].o, ty->o, (size_t)ty->nor * sizeof ty->o[0]) == 0))
+		while (k < s->ntypes &&
+		       !(s->type[k].nor == ty->nor &&
+		         (!ty->nor || orient_cmp(&least[k], &least[s->ntypes]) == 0)))
 			k++;
 		if (k < s->ntypes) {
 			s->type[k].count++;
@@ -301,7 +304,6 @@ static void make_types(struct shell *s, const unsigned char *const plates[6])
 		}
 		ty->count = 1;
 		ty->plate = p;
-		orbits(s->n, ty);
 		s->ntypes++;
 	}
 }
@@ -491,12 +493,15 @@ static int run(int n, const unsigned char *const plates[6], const int *plate_pie
 	s->want_first = o->keep_first;
 	setup_geometry(s);
 	make_types(s, plates);
-	/* Pin the single-copy plate with the fewest placement orbits. */
+	/* Pin the single-copy plate with the most placements: its orbits are
+	 * the largest (8 for a plate with no symmetry of its own). */
 	s->pin = -1;
 	for (int t = 0; t < s->ntypes; t++)
 		if (s->type[t].count == 1 && s->type[t].nor > 0 &&
-		    (s->pin < 0 || s->type[t].nrep < s->type[s->pin].nrep))
+		    (s->pin < 0 || s->type[t].nor > s->type[s->pin].nor))
 			s->pin = t;
+	if (s->pin >= 0)
+		orbits(n, &s->type[s->pin]);
 	if (s->pin < 0) {
 		free(s);
 		return SHELL_NOT_SHELL;
