@@ -55,15 +55,15 @@ static bool os_seed(uint64_t *out)
 	return true;
 }
 
-/* The solutions of candidate 'g', up to 2: the search stops at the
- * second, which is enough to say "not unique". */
-static int count_solutions(const struct gen_puzzle *g, uint64_t *sols)
+/* Whether candidate 'g' has exactly one solution: a complete search that
+ * found one. The search stops at a second solution, enough for "no". */
+static int is_unique(const struct gen_puzzle *g, bool *unique)
 {
 	struct solve_opts o = {.max_solutions = 2};
 	struct solve_result r;
 	int rc = gen_count(g, &o, &r);
 	if (rc == SOLVE_OK) {
-		*sols = r.solutions;
+		*unique = r.complete && r.solutions == 1;
 		solve_result_clear(&r);
 	}
 	return rc;
@@ -100,7 +100,8 @@ int cmd_generate(int argc, char **argv)
 	struct rng r;
 	rng_seed(&r, seed);
 	struct gen_puzzle g = {0};
-	uint64_t tried = 0, sols = 0;
+	uint64_t tried = 0;
+	bool unique = false;
 	int rc = SOLVE_OK;
 	while (tried < attempts) {
 		gen_puzzle_clear(&g);
@@ -109,8 +110,8 @@ int cmd_generate(int argc, char **argv)
 			break;
 		}
 		tried++;
-		rc = count_solutions(&g, &sols);
-		if (rc != SOLVE_OK || sols == 1)
+		rc = is_unique(&g, &unique);
+		if (rc != SOLVE_OK || unique)
 			break;
 	}
 	if (rc != SOLVE_OK) {
@@ -119,7 +120,7 @@ int cmd_generate(int argc, char **argv)
 		outdir_abort(&od);
 		return CLI_FAIL;
 	}
-	if (sols != 1) {
+	if (!unique) {
 		cli_error("generate: no unique puzzle of size %d in %llu attempts from "
 		          "seed %llu (try another seed or more --max-attempts)",
 		          (int)size, (unsigned long long)tried, (unsigned long long)seed);
