@@ -246,12 +246,10 @@ static void bench_pictures(int n)
 		views[i] = buf + i * nn;
 	}
 	unsigned char *owner = buf + 6 * nn;
-	for (int z = 0; z < n; z++)
-		for (int y = 0; y < n; y++)
-			for (int x = 0; x < n; x++)
-				owner[x + n * (y + (size_t)n * z)] =
-					(unsigned char)gen_cell_piece(&g, x, y, z);
-	static const int net[6][2] = {{0, 1}, {2, 1}, {1, 1}, {3, 1}, {1, 2}, {1, 0}};
+	gen_piece_grid(&g, owner);
+	int net[6][2];
+	for (int f = 0; f < 6; f++)
+		gen_net_pos(f, net[f]);
 	double t[9];
 	for (int k = 0; k < 9; k++) {
 		unsigned char *png;
@@ -259,7 +257,8 @@ static void bench_pictures(int n)
 		double t0 = bench_now();
 		draw_plates(plates, n, 6, label, "bench", &png, &len);
 		free(png);
-		draw_shell_solution(n, views, net, owner, g.face, "bench", &png, &len);
+		draw_shell_solution(n, views, (const int (*)[2])net, owner, g.face,
+		                    "bench", &png, &len);
 		free(png);
 		t[k] = bench_now() - t0;
 	}

@@ -127,8 +127,11 @@ static int draw_shell_answer(const struct puzzle *p, const unsigned char *lab,
 					views[f * nn + u + (size_t)n * v] = (unsigned char)k;
 			}
 	}
-	static const int net[6][2] = {{0, 1}, {2, 1}, {1, 1}, {3, 1}, {1, 2}, {1, 0}};
-	int rc = draw_shell_solution(n, vp, net, lab, piece_face, p->name, png, len);
+	int net[6][2];
+	for (int f = 0; f < 6; f++)
+		gen_net_pos(f, net[f]);
+	int rc = draw_shell_solution(n, vp, (const int (*)[2])net, lab, piece_face,
+	                             p->name, png, len);
 	free(views);
 	return rc;
 }

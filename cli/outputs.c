@@ -94,20 +94,17 @@ static bool write_solution_png(struct outdir *od, const struct gen_puzzle *g,
 		views[f] = buf + f * nn;
 	}
 	unsigned char *owner = buf + 6 * nn;
-	for (int z = 0; z < n; z++)
-		for (int y = 0; y < n; y++)
-			for (int x = 0; x < n; x++)
-				owner[x + n * (y + (size_t)n * z)] =
-					(unsigned char)gen_cell_piece(g, x, y, z);
-	/* The net of gen.h: left, front, right, back in a row, the top above
-	 * the front, the bottom below it. Faces in the order -X +X -Y +Y -Z +Z. */
-	static const int net[6][2] = {{0, 1}, {2, 1}, {1, 1}, {3, 1}, {1, 2}, {1, 0}};
+	gen_piece_grid(g, owner);
+	int net[6][2];
+	for (int f = 0; f < 6; f++)
+		gen_net_pos(f, net[f]);
 	char title[96];
 	snprintf(title, sizeof title, "cubegen %dx%dx%d seed %llu: answer",
 	         n, n, n, (unsigned long long)o->seed);
 	unsigned char *png = NULL;
 	size_t len = 0;
-	int rc = draw_shell_solution(n, views, net, owner, g->face, title, &png, &len);
+	int rc = draw_shell_solution(n, views, (const int (*)[2])net, owner, g->face,
+	                             title, &png, &len);
 	free(buf);
 	return write_png(od, "solution.png", rc, png, len);
 }

@@ -397,3 +397,24 @@ int gen_write_answer(FILE *fp, const struct gen_puzzle *g)
 		return GEN_EIO;
 	return GEN_OK;
 }
+
+void gen_net_pos(int face, int pos[2])
+{
+	static const int net[6][2] = {
+		[GEN_XMIN] = {0, 1}, [GEN_XMAX] = {2, 1}, [GEN_YMIN] = {1, 1},
+		[GEN_YMAX] = {3, 1}, [GEN_ZMIN] = {1, 2}, [GEN_ZMAX] = {1, 0},
+	};
+	assert(face >= 0 && face < 6);
+	pos[0] = net[face][0];
+	pos[1] = net[face][1];
+}
+
+void gen_piece_grid(const struct gen_puzzle *g, unsigned char *out)
+{
+	int n = g->n;
+	for (int z = 0; z < n; z++)
+		for (int y = 0; y < n; y++)
+			for (int x = 0; x < n; x++)
+				out[x + n * (y + (size_t)n * z)] =
+					(unsigned char)gen_cell_piece(g, x, y, z);
+}

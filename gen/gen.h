@@ -115,6 +115,15 @@ void gen_face_cell(int n, int face, int u, int v, int *x, int *y, int *z);
  * else 0 (a cell of this face owned by a neighbouring face's piece). */
 void gen_face_view(const struct gen_puzzle *g, int face, unsigned char *out);
 
+/* Where 'face' sits in the net drawn above, as {column, row} of a grid 4
+ * faces wide and 3 high (left (0,1), front (1,1), right (2,1), back (3,1),
+ * top (1,0), bottom (1,2)). */
+void gen_net_pos(int face, int pos[2]);
+
+/* The piece numbers of the whole cube: out[x + n*(y + n*z)] (n^3 bytes) is
+ * gen_cell_piece(g, x, y, z). */
+void gen_piece_grid(const struct gen_puzzle *g, unsigned char *out);
+
 /* The piece number 1..6 owning cell (x, y, z), 0 for an inside cell. */
 int gen_cell_piece(const struct gen_puzzle *g, int x, int y, int z);
 

@@ -130,15 +130,29 @@ static void test_gen_face_cell_net(void **state)
 		{ -1, 0, 0 }, { 1, 0, 0 }, { 0, -1, 0 },
 		{ 0, 1, 0 }, { 0, 0, -1 }, { 0, 0, 1 },
 	};
-	/* Pairs (a, a's side, b, b's side) that share an edge in the net;
-	 * sides: 0 top row, 1 right column, 2 bottom row, 3 left column. */
-	static const int glue[5][4] = {
-		{ GEN_YMIN, 0, GEN_ZMAX, 2 }, /* front top = top bottom */
-		{ GEN_YMIN, 2, GEN_ZMIN, 0 }, /* front bottom = bottom top */
-		{ GEN_YMIN, 3, GEN_XMIN, 1 }, /* front left = left right */
-		{ GEN_YMIN, 1, GEN_XMAX, 3 }, /* front right = right left */
-		{ GEN_XMAX, 1, GEN_YMAX, 3 }, /* right right = back left */
-	};
+	/* Pairs (a, a's side, b, b's side) that share an edge in the net of
+	 * gen_net_pos(); sides: 0 top row, 1 right column, 2 bottom row,
+	 * 3 left column. A cross has exactly five such pairs. */
+	int glue[6 * 6][4], nglue = 0, pos[6][2];
+	for (int f = 0; f < 6; f++) {
+		gen_net_pos(f, pos[f]);
+		assert_true(pos[f][0] >= 0 && pos[f][0] < 4);
+		assert_true(pos[f][1] >= 0 && pos[f][1] < 3);
+		for (int g = 0; g < f; g++)
+			assert_false(pos[f][0] == pos[g][0] && pos[f][1] == pos[g][1]);
+	}
+	for (int a = 0; a < 6; a++)
+		for (int b = 0; b < 6; b++) {
+			if (pos[b][0] == pos[a][0] + 1 && pos[b][1] == pos[a][1]) {
+				int e[4] = {a, 1, b, 3};
+				memcpy(glue[nglue++], e, sizeof e);
+			}
+			if (pos[b][1] == pos[a][1] + 1 && pos[b][0] == pos[a][0]) {
+				int e[4] = {a, 2, b, 0};
+				memcpy(glue[nglue++], e, sizeof e);
+			}
+		}
+	assert_int_equal(nglue, 5);
 	(void)state;
 	for (int n = 3; n <= 6; n++) {
 		for (int f = 0; f < 6; f++) {
@@ -170,7 +184,7 @@ static void test_gen_face_cell_net(void **state)
 					assert_int_equal(c[a], -normal[f][a]);
 			}
 		}
-		for (int k = 0; k < 5; k++)
+		for (int k = 0; k < nglue; k++)
 			for (int s = 0; s < n; s++) {
 				int uv[2][2], cell[2][3];
 
