@@ -131,7 +131,8 @@ fuzz:
 	@for n in $(FUZZ_NAMES); do \
 	    echo "== fuzz $$n for $(FUZZ_SECONDS) s"; mkdir -p build-fuzz/corpus/$$n; \
 	    build-fuzz/fuzz/fuzz_$$n -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
-	        -rss_limit_mb=2048 -artifact_prefix=build-fuzz/$$n- -print_final_stats=1 \
+	        -rss_limit_mb=2048 -close_fd_mask=2 -artifact_prefix=build-fuzz/$$n- \
+	        -print_final_stats=1 \
 	        build-fuzz/corpus/$$n tests/fuzz/corpus/$$n tests/fuzz/regress/$$n \
 	        >build-fuzz/$$n.log 2>&1; rc=$$?; \
 	    grep -E "^stat::(number_of_executed_units|peak_rss_mb)|^SUMMARY|ERROR" build-fuzz/$$n.log; \

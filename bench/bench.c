@@ -315,8 +315,11 @@ int main(int argc, char **argv)
 	       "--------------------", "------------------------------------");
 	bench_rng();
 	bench_generate_candidates();
+	bench_check(3, 201, false);
 	bench_check(5, 1001, false);
 	bench_check(5, 201, true);
+	bench_check(8, 501, false);
+	bench_check(12, 501, false);
 	bench_check(20, 201, false);
 	for (int n = 3; n <= 10; n++)
 		bench_unique_share(n, n <= 5 ? 4000 : 1000);
@@ -326,6 +329,8 @@ int main(int argc, char **argv)
 	bench_solve("tests/data/bench/pentacubes-2x5x6.puz",
 	            "solve: 12 pentacubes in 2x5x6", 3);
 	bench_solve("../shared/data/HC_BQ_001.puz", "solve: Happy Cube HC_BQ_001", 15);
+	bench_solve("../shared/data/happycube-blue.puz",
+	            "solve: Happy Cube blue (3 solutions)", 15);
 	if (!quick) {
 		bench_solve("tests/data/bench/pentacubes-3x4x5.puz",
 		            "solve: 12 pentacubes in 3x4x5", 1);
