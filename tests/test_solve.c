@@ -380,6 +380,40 @@ static void test_solve_identical_pieces(void **state)
 	puz_clear(&p);
 }
 
+/* The only single-copy pieces are chiral (Soma's A and B, mirror images of
+ * each other) in a mirror-closed set: the pinned piece's group H is the
+ * rotations only, index 2 in G, and some solutions have symmetries of
+ * their own. Counts from the brute force, checked by hand for the first. */
+static void test_solve_chiral_pin(void **state)
+{
+	(void)state;
+	static const char ab_l[] =
+		"puzzle v1\ngoal 4 2 2\n####\n####\n\n####\n####\n"
+		"piece A 2 2 2\n##\n#.\n\n.#\n..\n"
+		"piece B 2 2 2\n##\n#.\n\n..\n#.\n"
+		"piece L 3 2 1 count 2\n###\n#..\n";
+	static const char ab_i[] =
+		"puzzle v1\ngoal 3 2 2\n###\n###\n\n###\n###\n"
+		"piece A 2 2 2\n##\n#.\n\n.#\n..\n"
+		"piece B 2 2 2\n##\n#.\n\n..\n#.\n"
+		"piece I 2 1 1 count 2\n##\n";
+	struct puzzle p;
+	struct puz_error e;
+	assert_int_equal(puz_read_mem(ab_l, sizeof ab_l - 1, &p, &e), PUZ_OK);
+	expect_all_ways(&p, 1, 8);
+	struct brute_result b;
+	assert_int_equal(brute_count(&p, &b), 0);
+	assert_int_equal(b.solutions, 1);
+	assert_int_equal(b.group_order, 16);
+	puz_clear(&p);
+	assert_int_equal(puz_read_mem(ab_i, sizeof ab_i - 1, &p, &e), PUZ_OK);
+	expect_all_ways(&p, 3, 32);
+	assert_int_equal(brute_count(&p, &b), 0);
+	assert_int_equal(b.solutions, 3);
+	assert_int_equal(b.assemblies, 32);
+	puz_clear(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -395,6 +429,7 @@ int main(void)
 		cmocka_unit_test(test_solve_limits),
 		cmocka_unit_test(test_solve_unsolvable_says_why),
 		cmocka_unit_test(test_solve_identical_pieces),
+		cmocka_unit_test(test_solve_chiral_pin),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
