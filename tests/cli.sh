@@ -92,6 +92,30 @@ printf 'puzzle v1\ngoal 2 1 1\n##\npiece A 1 1 1 count 0\n#\n' >"$tmp/bad.puz"
 usage_error solve "$tmp/bad.puz"
 contains "$err" "bad.puz:4:" "bad count names the line"
 usage_error check "$tmp/bad.puz"
+# Each kind of bad puzzle file: exit 2, one line "cubegen: FILE:LINE:COL: ..."
+bad_puz() { # bad_puz NAME LINE CONTENT...
+	local name=$1 line=$2
+	shift 2
+	printf "$@" >"$tmp/$name"
+	usage_error solve "$tmp/$name"
+	if [[ "$err" == "cubegen: $tmp/$name:$line:"[0-9]*": "* ]]; then ok; else
+		bad "$name: expected an error at line $line, got: $err"
+	fi
+}
+bad_puz header.puz 2 'puzzle v1\nbogus line\ngoal 1 1 1\n#\n'
+bad_puz rowlen.puz 4 'puzzle v1\ngoal 2 2 1\n##\n#\n'
+bad_puz char.puz 3 'puzzle v1\ngoal 2 1 1\n#x\npiece A 1 1 1\n#\n'
+bad_puz dims.puz 2 'puzzle v1\ngoal 0 1 1\n'
+bad_puz absurd.puz 2 'puzzle v1\ngoal 100000 1 1\n'
+bad_puz extra.puz 6 'puzzle v1\ngoal 1 1 1\n#\npiece A 1 1 1\n#\ntrailing\n'
+bad_puz toobig.puz 4 'puzzle v1\ngoal 1 1 1\n#\npiece A 2 1 1\n##\n'
+bad_puz lonecr.puz 2 'puzzle v1\ngoal 1 1 1\r#\n'
+printf '' >"$tmp/empty.puz"
+usage_error solve "$tmp/empty.puz"
+printf 'puzzle v1\0\001\002' >"$tmp/binary.puz"
+usage_error solve "$tmp/binary.puz"
+printf 'puzzle v1\r\ngoal 1 1 1\r\n#\r\npiece A 1 1 1\r\n#\r\n' >"$tmp/crlf.puz"
+run 0 solve "$tmp/crlf.puz" && contains "$out" "solutions: 1" "CRLF accepted"
 printf 'NAME: x\nNUM_TILES: 5\n' >"$tmp/bad.hcq"
 usage_error solve "$tmp/bad.hcq"
 
