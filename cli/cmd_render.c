@@ -224,7 +224,7 @@ int cmd_render(int argc, char **argv)
 	if (!fp)
 		goto done;
 	if (puz_write(fp, &p) != PUZ_OK) {
-		cli_error("%s/puzzle.puz: cannot write", od.tmp);
+		cli_error("%s/puzzle.puz: cannot write", od.target);
 		fclose(fp);
 		goto done;
 	}

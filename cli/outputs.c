@@ -23,7 +23,7 @@ static bool write_puzzle(struct outdir *od, const struct gen_puzzle *g,
 	FILE *fp = outdir_fopen(od, "puzzle.puz");
 	bool ok = fp != NULL;
 	if (ok && puz_write(fp, &p) != PUZ_OK) {
-		cli_error("%s/puzzle.puz: cannot write: %s", od->tmp, strerror(errno));
+		cli_error("%s/puzzle.puz: cannot write: %s", od->target, strerror(errno));
 		fclose(fp);
 		ok = false;
 	} else if (ok) {
@@ -39,7 +39,7 @@ static bool write_answer(struct outdir *od, const struct gen_puzzle *g)
 	if (!fp)
 		return false;
 	if (gen_write_answer(fp, g) != GEN_OK) {
-		cli_error("%s/solution.txt: cannot write: %s", od->tmp, strerror(errno));
+		cli_error("%s/solution.txt: cannot write: %s", od->target, strerror(errno));
 		fclose(fp);
 		return false;
 	}
@@ -122,7 +122,7 @@ static bool write_stl(struct outdir *od, const char *name, const struct mesh *m,
 	if (!fp)
 		return false;
 	if (mesh_write_stl(fp, m, header) != MESH_OK) {
-		cli_error("%s/%s: cannot write: %s", od->tmp, name, strerror(errno));
+		cli_error("%s/%s: cannot write: %s", od->target, name, strerror(errno));
 		fclose(fp);
 		return false;
 	}
@@ -153,7 +153,7 @@ static bool write_scad(struct outdir *od, const char *name, const char *title,
 	         : mesh_write_scad_plate(fp, cells, dims, count, o->unit,
 	                                 o->clearance, PLATE_GAP, title);
 	if (rc != MESH_OK) {
-		cli_error("%s/%s: cannot write: %s", od->tmp, name,
+		cli_error("%s/%s: cannot write: %s", od->target, name,
 		          rc == MESH_EIO ? strerror(errno) : mesh_strerror(rc));
 		fclose(fp);
 		return false;

@@ -268,14 +268,12 @@ FILE *outdir_fopen(struct outdir *o, const char *name)
 	outdir_path(o, name, path, sizeof path);
 	FILE *fp = fopen(path, "wb");
 	if (!fp)
-		cli_error("%s: %s", path, strerror(errno));
+		cli_error("%s/%s: cannot write: %s", o->target, name, strerror(errno));
 	return fp;
 }
 
 bool outdir_fclose(struct outdir *o, FILE *fp, const char *name)
 {
-	char path[PATH_MAX];
-	outdir_path(o, name, path, sizeof path);
 	bool ok = fflush(fp) == 0 && fsync(fileno(fp)) == 0;
 	int err = errno;
 	if (fclose(fp) != 0 && ok) {
@@ -283,7 +281,7 @@ bool outdir_fclose(struct outdir *o, FILE *fp, const char *name)
 		err = errno;
 	}
 	if (!ok)
-		cli_error("%s: cannot write: %s", path, strerror(err));
+		cli_error("%s/%s: cannot write: %s", o->target, name, strerror(err));
 	return ok;
 }
 
@@ -294,9 +292,7 @@ bool outdir_write(struct outdir *o, const char *name, const void *data,
 	if (!fp)
 		return false;
 	if (len && fwrite(data, 1, len, fp) != len) {
-		char path[PATH_MAX];
-		outdir_path(o, name, path, sizeof path);
-		cli_error("%s: cannot write: %s", path, strerror(errno));
+		cli_error("%s/%s: cannot write: %s", o->target, name, strerror(errno));
 		fclose(fp);
 		return false;
 	}
