@@ -360,6 +360,10 @@ static uint64_t stabiliser(struct shell *s)
 		poly_sym_apply(g, e, ge);
 		if (ge[0] != 0 || ge[1] != 0 || ge[2] != 1)
 			continue;
+		/* A negated axis maps coordinate c to n-1-c. Decide by the
+		 * symmetry's sign, not the image's: c = 0 gives -0 = 0. */
+		int one[3] = {1, 1, 1}, sign[3];
+		poly_sym_apply(g, one, sign);
 		int map[6] = {-1, -1, -1, -1, -1, -1};
 		bool ok = true;
 		for (size_t at = 0; at < cells && ok; at++) {
@@ -369,7 +373,7 @@ static uint64_t stabiliser(struct shell *s)
 			int d[3];
 			poly_sym_apply(g, c, d);
 			for (int k = 0; k < 3; k++)
-				if (d[k] < 0)
+				if (sign[k] < 0)
 					d[k] += n - 1;
 			size_t bt = (size_t)d[0] + (size_t)n * (d[1] + (size_t)n * d[2]);
 			if (lab[bt] != lab[at]) {
