@@ -2,13 +2,16 @@
  * shell.h: the exact fast path for six flat plates into an n x n x n shell.
  *
  * Applies when n >= 4, the goal is exactly the shell, and there are six
- * n x n x 1 plates, each with a full (n-2)^2 centre and a cell on each of
- * its four sides (so an n x n bounding box). Then every plate must lie on
- * one face, unshifted, in one of 8 flat orientations: a 2x2 block cannot
- * lie in a ring plane, and six faces need six plates, one each, each
- * covering its face's centre alone. An assembly is therefore a choice of
- * plate and orientation per face whose borders cover every edge and corner
- * cell exactly once, and only the borders (4n - 4 cells) need checking.
+ * flat plates (one cell thick, at most n x n), each holding a full
+ * (n-2) x (n-2) block of cells. Then every plate lies on exactly one face
+ * and covers that face's centre: a 2x2 block cannot lie in a ring plane
+ * (the shell's cross-sections away from the faces are one cell wide), and
+ * six face centres need six plates, one in each face plane, each covering
+ * its centre alone. A placement is a turn (8 flat transforms) and a shift
+ * that keeps the plate on its face and over the centre: a plate whose
+ * cells reach all four sides has only its unshifted turns, one with an
+ * empty side may also sit one cell over. Interior cells are then always
+ * covered once, so only the borders (4n - 4 cells per face) are checked.
  *
  * Counting follows solve.h exactly (all 48 symmetries apply: flat plates
  * are mirror-closed). One single-copy plate is pinned to face -Z in one
