@@ -18,6 +18,7 @@
  */
 #include "solver/shell.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -521,6 +522,9 @@ static int run(int n, const unsigned char *const plates[6], const int *plate_pie
 		free(s);
 		return SOLVE_ENOMEM;
 	}
+	/* Each orbit of assemblies adds exactly 48 to W once it is complete:
+	 * anything else is a counting bug, never a result. */
+	assert(s->stop_nodes || s->stop_sol || s->W % 48 == 0);
 	struct solve_result r = {
 		.solutions = s->W / 48,
 		.assemblies = s->assemblies,

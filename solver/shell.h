@@ -14,9 +14,10 @@
  * covered once, so only the borders (4n - 4 cells per face) are checked.
  *
  * Counting follows solve.h exactly (all 48 symmetries apply: flat plates
- * are mirror-closed). One single-copy plate is pinned to face -Z in one
- * orientation; its orbit under the 48 is all 6 faces times its distinct
- * orientations. With no single-copy plate the path declines.
+ * are mirror-closed). One single-copy plate is pinned to face -Z, at one
+ * placement per orbit of the face's 8 symmetries; such a placement's orbit
+ * under the 48 is 6 faces times its orbit on the face. With no
+ * single-copy plate the path declines.
  */
 #ifndef CUBEGEN_SHELL_H
 #define CUBEGEN_SHELL_H
