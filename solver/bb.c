@@ -62,8 +62,8 @@ struct bb {
 	enum xc_stop stop;
 };
 
-bb *bb_new(size_t ncells, const uint64_t *nbr, const unsigned *rank,
-           size_t ntypes, const unsigned *counts, const unsigned *sizes)
+bb *bb_new(size_t ncells, const unsigned *rank, size_t ntypes,
+           const unsigned *counts)
 {
 	if (ncells == 0 || ncells > 64)
 		return NULL;
@@ -91,8 +91,6 @@ bb *bb_new(size_t ncells, const uint64_t *nbr, const unsigned *rank,
 	memcpy(b->count, counts, ntypes * sizeof *counts);
 	for (size_t c = 0; c < ncells; c++)
 		b->rank[c] = rank[c];
-	(void)nbr;
-	(void)sizes;
 	return b;
 }
 

@@ -29,12 +29,11 @@
 
 typedef struct bb bb;
 
-/* 'ncells' <= 64 cells with 'nbr[c]' the goal cells next to cell c and
- * 'rank[c]' its place in the fill order (a permutation of 0..ncells-1);
- * 'ntypes' types with their counts and sizes in cells ('nbr' and 'sizes'
- * are not used by the present search). NULL when out of memory. */
-bb *bb_new(size_t ncells, const uint64_t *nbr, const unsigned *rank,
-           size_t ntypes, const unsigned *counts, const unsigned *sizes);
+/* 'ncells' <= 64 cells, 'rank[c]' cell c's place in the fill order (a
+ * permutation of 0..ncells-1), 'ntypes' types with their counts. NULL
+ * when out of memory. */
+bb *bb_new(size_t ncells, const unsigned *rank, size_t ntypes,
+           const unsigned *counts);
 void bb_free(bb *b);
 /* Add a row; its number is the count of rows added before it. */
 int bb_add_row(bb *b, uint64_t cells, size_t type);

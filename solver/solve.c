@@ -589,45 +589,33 @@ static void fill_order(const struct solver *s, unsigned *rank)
 		rank[idx[r]] = (unsigned)r;
 }
 
+/* Whether row r goes to the search: every row but the pinned type's
+ * placements that do not represent their orbit. */
+static bool searched(const struct solver *s, size_t r)
+{
+	size_t t = s->rtype[r];
+	return t != s->pin || s->orbit[r - s->types[t].row0] != 0;
+}
+
 static int search_bits(struct solver *s)
 {
-	uint64_t nbr[64] = {0};
 	unsigned rank[64];
-	const struct grid *g = &s->p->goal;
-	for (size_t i = 0; i < s->V; i++) {
-		int c[3];
-		goal_coords(s, i, c);
-		for (int k = 0; k < 6; k++) {
-			int d[3] = {c[0], c[1], c[2]};
-			d[k / 2] += k % 2 ? 1 : -1;
-			if (d[0] < 0 || d[1] < 0 || d[2] < 0 || d[0] >= g->nx ||
-			    d[1] >= g->ny || d[2] >= g->nz)
-				continue;
-			int32_t j = s->gidx[grid_index(g, d[0], d[1], d[2])];
-			if (j >= 0)
-				nbr[i] |= (uint64_t)1 << j;
-		}
-	}
 	fill_order(s, rank);
-	unsigned *counts = malloc(s->ntypes * sizeof *counts);
-	unsigned *sizes = malloc(s->ntypes * sizeof *sizes);
+	unsigned *counts = malloc((s->ntypes ? s->ntypes : 1) * sizeof *counts);
 	bb *b = NULL;
-	if (counts && sizes) {
-		for (size_t t = 0; t < s->ntypes; t++) {
+	if (counts) {
+		for (size_t t = 0; t < s->ntypes; t++)
 			counts[t] = s->types[t].count;
-			sizes[t] = (unsigned)s->types[t].shape.n;
-		}
-		b = bb_new(s->V, nbr, rank, s->ntypes, counts, sizes);
+		b = bb_new(s->V, rank, s->ntypes, counts);
 	}
 	free(counts);
-	free(sizes);
 	if (!b)
 		return SOLVE_ENOMEM;
 	int rc = SOLVE_OK;
 	for (size_t r = 0; r < s->nrows && rc == SOLVE_OK; r++) {
-		size_t t = s->rtype[r];
-		if (t == s->pin && !s->orbit[r - s->types[t].row0])
+		if (!searched(s, r))
 			continue;
+		size_t t = s->rtype[r];
 		uint64_t m = 0;
 		for (size_t c = s->roff[r]; c < s->roff[r + 1]; c++)
 			m |= (uint64_t)1 << s->rcells[c];
@@ -678,9 +666,9 @@ static int search_dlx(struct solver *s)
 	size_t *buf = malloc(maxn * sizeof *buf);
 	int rc = (x && buf) ? SOLVE_OK : SOLVE_ENOMEM;
 	for (size_t r = 0; r < s->nrows && rc == SOLVE_OK; r++) {
-		size_t t = s->rtype[r];
-		if (t == s->pin && !s->orbit[r - s->types[t].row0])
+		if (!searched(s, r))
 			continue;
+		size_t t = s->rtype[r];
 		size_t n = 0;
 		for (size_t c = s->roff[r]; c < s->roff[r + 1]; c++)
 			buf[n++] = s->rcells[c];
