@@ -3,7 +3,7 @@
  * figures, medians of repeated runs, for the README to quote.
  *
  * Usage: bench [--quick]   (--quick skips the slowest solver rows)
- * Run from the repository root (it reads ../shared/data and tests/data).
+ * Run from the repository root (it reads tests/data).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -323,18 +323,18 @@ int main(int argc, char **argv)
 	bench_check(20, 201, false);
 	for (int n = 3; n <= 10; n++)
 		bench_unique_share(n, n <= 5 ? 4000 : 1000);
-	bench_solve("../shared/data/soma.puz", "solve: Soma cube, all solutions", 15);
-	bench_solve("../shared/data/pentacubes-2x3x10.puz",
+	bench_solve("tests/data/classic/soma.puz", "solve: Soma cube, all solutions", 15);
+	bench_solve("tests/data/classic/pentacubes-2x3x10.puz",
 	            "solve: 12 pentacubes in 2x3x10", 5);
 	bench_solve("tests/data/bench/pentacubes-2x5x6.puz",
 	            "solve: 12 pentacubes in 2x5x6", 3);
-	bench_solve("../shared/data/HC_BQ_001.puz", "solve: Happy Cube HC_BQ_001", 15);
-	bench_solve("../shared/data/happycube-blue.puz",
+	bench_solve("tests/data/classic/HC_BQ_001.puz", "solve: Happy Cube HC_BQ_001", 15);
+	bench_solve("tests/data/classic/happycube-blue.puz",
 	            "solve: Happy Cube blue (3 solutions)", 15);
 	if (!quick) {
 		bench_solve("tests/data/bench/pentacubes-3x4x5.puz",
 		            "solve: 12 pentacubes in 3x4x5", 1);
-		bench_solve("../shared/data/bedlam.puz", "solve: Bedlam cube", 1);
+		bench_solve("tests/data/classic/bedlam.puz", "solve: Bedlam cube", 1);
 	}
 	bench_mesh(5);
 	bench_mesh(20);

@@ -353,12 +353,12 @@ static void node(bb *b, size_t d, uint64_t filled, uint64_t any)
 	if (best < 32) {
 		/* Gather the rows covering 'cell' first: fewer than 32. */
 		uint32_t sel[32];
-		unsigned c = (unsigned)__builtin_ctzll(cell), ns = 0;
+		unsigned c = (unsigned)__builtin_ctzll(cell), nsel = 0;
 		for (uint32_t i = 0, n = g[T]; i < n; i++) {
-			sel[ns & 31] = i;
-			ns += (unsigned)(lm[i] >> c & 1);
+			sel[nsel & 31] = i;
+			nsel += (unsigned)(lm[i] >> c & 1);
 		}
-		for (unsigned j = 0, t = 0; j < ns; j++) {
+		for (unsigned j = 0, t = 0; j < nsel; j++) {
 			while (g[t + 1] <= sel[j])
 				t++;
 			place(b, d, filled, sel[j], t);

@@ -57,11 +57,14 @@ struct shell {
 	unsigned ccover;
 	int ctype[6], corient[6]; /* per step */
 	int pin_orbit;       /* orbit size of the pinned placement in use */
-	uint64_t W, assemblies, nodes;
+	uint64_t weighted;   /* |G| * solutions found so far */
+	uint64_t assemblies, nodes;
 	const struct solve_opts *o;
 	bool stop_nodes, stop_sol;
 	const int *plate_piece; /* plate -> label - 1 for 'first' */
 	unsigned char *first;   /* n^3 labels or NULL */
+	unsigned char *lab;     /* n^3: an assembly's labels (type + 1) */
+	unsigned char *reg;     /* n^3: the face each cell's plate lies on */
 	bool want_first, oom;
 };
 
@@ -347,13 +350,8 @@ static uint64_t stabiliser(struct shell *s)
 {
 	int n = s->n;
 	size_t cells = (size_t)n * n * n;
-	unsigned char *lab = calloc(cells, 1), *reg = calloc(cells, 1);
-	if (!lab || !reg) {
-		free(lab);
-		free(reg);
-		s->oom = true;
-		return 1;
-	}
+	unsigned char *lab = s->lab, *reg = s->reg;
+	memset(lab, 0, cells);
 	label_cube(s, lab, reg);
 	uint64_t stab = 1;
 	for (int g = 1; g < POLY_NSYM; g++) {
@@ -388,8 +386,6 @@ static uint64_t stabiliser(struct shell *s)
 		}
 		stab += ok;
 	}
-	free(lab);
-	free(reg);
 	return stab;
 }
 
@@ -398,21 +394,26 @@ static void found(struct shell *s)
 	uint64_t orbit = 6 * (uint64_t)s->pin_orbit;
 	uint64_t stab = s->pin_orbit == 8 ? 1 : stabiliser(s);
 	s->assemblies += orbit;
-	s->W += orbit * stab;
-	if (s->want_first && !s->first && !s->oom) {
-		int n = s->n;
-		unsigned char *lab = calloc((size_t)n * n * n, 1);
-		if (!lab) {
-			s->oom = true;
-			return;
+	s->weighted += orbit * stab;
+	if ((s->want_first && !s->first) || s->o->on_cover) {
+		size_t cells = (size_t)s->n * s->n * s->n;
+		memset(s->lab, 0, cells);
+		label_cube(s, s->lab, NULL);
+		for (size_t at = 0; at < cells; at++)
+			if (s->lab[at])
+				s->lab[at] = (unsigned char)(s->plate_piece[s->type[s->lab[at] - 1].plate] + 1);
+		if (s->want_first && !s->first) {
+			s->first = malloc(cells);
+			if (!s->first) {
+				s->oom = true;
+				return;
+			}
+			memcpy(s->first, s->lab, cells);
 		}
-		label_cube(s, lab, NULL);
-		for (size_t at = 0; at < (size_t)n * n * n; at++)
-			if (lab[at])
-				lab[at] = (unsigned char)(s->plate_piece[s->type[lab[at] - 1].plate] + 1);
-		s->first = lab;
+		if (s->o->on_cover)
+			s->o->on_cover(s->o->ctx, s->lab);
 	}
-	if (s->o->max_solutions && s->W / 48 >= s->o->max_solutions)
+	if (s->o->max_solutions && s->weighted / 48 >= s->o->max_solutions)
 		s->stop_sol = true;
 }
 
@@ -484,14 +485,29 @@ static void search(struct shell *s, int d)
 	}
 }
 
+static void shell_free(struct shell *s)
+{
+	free(s->lab);
+	free(s->reg);
+	free(s);
+}
+
 static int run(int n, const unsigned char *const plates[6], const int *plate_piece,
                const struct solve_opts *o, struct solve_result *out)
 {
 	if (o->no_pin)
 		return SHELL_NOT_SHELL; /* this path always pins a plate */
 	struct shell *s = calloc(1, sizeof *s);
-	if (!s)
+	size_t cells = (size_t)n * n * n;
+	unsigned char *lab = malloc(cells), *reg = malloc(cells);
+	if (!s || !lab || !reg) {
+		free(s);
+		free(lab);
+		free(reg);
 		return SOLVE_ENOMEM;
+	}
+	s->lab = lab;
+	s->reg = reg;
 	s->n = n;
 	s->o = o;
 	s->plate_piece = plate_piece;
@@ -508,7 +524,7 @@ static int run(int n, const unsigned char *const plates[6], const int *plate_pie
 	if (s->pin >= 0)
 		orbits(n, &s->type[s->pin]);
 	if (s->pin < 0) {
-		free(s);
+		shell_free(s);
 		return SHELL_NOT_SHELL;
 	}
 	/* The pinned type is tried first at step 0. */
@@ -519,14 +535,14 @@ static int run(int n, const unsigned char *const plates[6], const int *plate_pie
 	search(s, 0);
 	if (s->oom) {
 		free(s->first);
-		free(s);
+		shell_free(s);
 		return SOLVE_ENOMEM;
 	}
-	/* Each orbit of assemblies adds exactly 48 to W once it is complete:
+	/* Each orbit of assemblies adds exactly 48 to weighted once it is complete:
 	 * anything else is a counting bug, never a result. */
-	assert(s->stop_nodes || s->stop_sol || s->W % 48 == 0);
+	assert(s->stop_nodes || s->stop_sol || s->weighted % 48 == 0);
 	struct solve_result r = {
-		.solutions = s->W / 48,
+		.solutions = s->weighted / 48,
 		.assemblies = s->assemblies,
 		.nodes = s->nodes,
 		.complete = !s->stop_nodes && !s->stop_sol,
@@ -538,7 +554,7 @@ static int run(int n, const unsigned char *const plates[6], const int *plate_pie
 		.first = s->first,
 	};
 	*out = r;
-	free(s);
+	shell_free(s);
 	return SOLVE_OK;
 }
 

@@ -43,48 +43,50 @@ struct solver {
 	const struct solve_opts *o;
 	struct solve_result *res;
 
-	/* goal */
-	size_t V;        /* goal cells */
-	size_t *gcell;   /* goal index -> grid index */
-	int32_t *gidx;   /* grid index -> goal index, -1 outside */
-	int gmin[3];     /* goal bounding box, grid coordinates */
+	/* The goal: its cells numbered 0..ncells-1 in grid order. */
+	size_t ncells;
+	size_t *goal_cell;    /* goal cell -> grid index */
+	int32_t *goal_index;  /* grid index -> goal cell, -1 outside the goal */
+	int gmin[3];          /* goal bounding box, grid coordinates */
 	int gmax[3];
 
-	struct type *types;
+	struct type *types;   /* distinct pieces up to rotation */
 	size_t ntypes;
 
-	/* symmetry group G, as indexes into poly's 48 */
-	int sym[POLY_NSYM];
-	int ng;
-	int32_t *cellmap; /* ng * V: goal index -> goal index under sym[k] */
+	/* The symmetry group G: group[k] indexes poly's 48 symmetries. */
+	int group[POLY_NSYM];
+	int group_order;      /* |G| */
+	int32_t *cellmap;     /* group_order * ncells: cell -> its image under
+	                       * group[k], at [k * ncells + cell] */
 
-	/* row table: every placement of every type */
+	/* The row table: every placement of every type. */
 	size_t nrows;
-	size_t *rtype;    /* type of each row */
-	size_t *roff;     /* nrows + 1 offsets into rcells */
-	uint32_t *rcells; /* goal indexes, ascending within a row */
-	size_t rcap, ccap;
-	uint32_t *htab;   /* open addressing: row + 1, 0 empty */
+	size_t *rtype;        /* type of each row */
+	size_t *roff;         /* nrows + 1 offsets into rcells */
+	uint32_t *rcells;     /* goal cells, ascending within a row */
+	size_t rcap, ccap;    /* capacities of rtype/roff and rcells */
+	uint32_t *htab;       /* open addressing: row + 1, 0 empty */
 	size_t hmask;
 
-	/* pinning */
-	size_t pin;        /* pinned type, ntypes if none */
-	bool *in_h;        /* per G position: maps type pin to itself */
-	int nh;            /* |H| */
-	uint32_t *orbit;   /* per row of pin: |H r| for representatives, else 0 */
-	uint64_t *fixes;   /* per row of pin: bit k set when sym[k] fixes it */
-	size_t *xrow;      /* xc row -> table row */
-	size_t *vrows;     /* a cover's table rows, one per piece */
-	size_t nxrows;
+	/* Symmetry breaking (see the top of this file). */
+	size_t pin;           /* pinned type P, ntypes if none */
+	bool *keeps_pin;      /* per k: group[k] maps type P to itself (is in H) */
+	int nkeep;            /* |H| */
+	uint32_t *orbit;      /* per row of P: |H r| for representatives, else 0 */
+	uint64_t *fixes;      /* per row of P: bit k set when group[k] fixes it */
+	size_t *table_row;    /* searched row number -> table row */
+	size_t nsearched;     /* rows given to the engine */
+	size_t *cover_rows;   /* a cover's table rows, one per piece */
 
-	/* search */
-	uint32_t *stamp; /* per table row, marks the rows of a cover */
-	uint32_t cur;
-	uint32_t *tmp;   /* a row's image cells */
-	size_t tmpcap;
-	uint64_t W;      /* |G| * solutions found so far */
+	/* Search state. */
+	uint32_t *stamp;      /* per table row: == stamp_now when in the cover */
+	uint32_t stamp_now;
+	uint32_t *image;      /* a row's image cells (row_image) */
+	size_t image_cap;
+	unsigned char *labels; /* goal-grid labels of a cover (visitor) */
+	uint64_t weighted;    /* sum of |H r| * |Stab_G(y)|: |G| * solutions */
 	uint64_t assemblies;
-	bool oom;
+	bool oom;             /* an allocation failed inside the visitor */
 };
 
 /* ---- goal and types ---------------------------------------------------- */
@@ -93,10 +95,10 @@ static int load_goal(struct solver *s)
 {
 	const struct grid *g = &s->p->goal;
 	size_t total = (size_t)g->nx * (size_t)g->ny * (size_t)g->nz;
-	s->V = grid_volume(g);
-	s->gcell = malloc((s->V ? s->V : 1) * sizeof *s->gcell);
-	s->gidx = malloc(total * sizeof *s->gidx);
-	if (!s->gcell || !s->gidx)
+	s->ncells = grid_volume(g);
+	s->goal_cell = malloc((s->ncells ? s->ncells : 1) * sizeof *s->goal_cell);
+	s->goal_index = malloc(total * sizeof *s->goal_index);
+	if (!s->goal_cell || !s->goal_index)
 		return SOLVE_ENOMEM;
 	s->gmin[0] = g->nx; s->gmin[1] = g->ny; s->gmin[2] = g->nz;
 	s->gmax[0] = s->gmax[1] = s->gmax[2] = -1;
@@ -106,7 +108,7 @@ static int load_goal(struct solver *s)
 			for (int x = 0; x < g->nx; x++) {
 				size_t i = grid_index(g, x, y, z);
 				if (!g->cells[i]) {
-					s->gidx[i] = -1;
+					s->goal_index[i] = -1;
 					continue;
 				}
 				int c[3] = {x, y, z};
@@ -114,8 +116,8 @@ static int load_goal(struct solver *s)
 					if (c[a] < s->gmin[a]) s->gmin[a] = c[a];
 					if (c[a] > s->gmax[a]) s->gmax[a] = c[a];
 				}
-				s->gidx[i] = (int32_t)k;
-				s->gcell[k++] = i;
+				s->goal_index[i] = (int32_t)k;
+				s->goal_cell[k++] = i;
 			}
 	return SOLVE_OK;
 }
@@ -123,7 +125,7 @@ static int load_goal(struct solver *s)
 static void goal_coords(const struct solver *s, size_t gi, int c[3])
 {
 	const struct grid *g = &s->p->goal;
-	size_t i = s->gcell[gi];
+	size_t i = s->goal_cell[gi];
 	c[0] = (int)(i % (size_t)g->nx);
 	c[1] = (int)(i / (size_t)g->nx % (size_t)g->ny);
 	c[2] = (int)(i / ((size_t)g->nx * (size_t)g->ny));
@@ -201,19 +203,24 @@ static void sym_goal(const struct solver *s, int sym, const int c[3], int out[3]
 	}
 }
 
+/* G: the symmetries (proper ones, and improper ones when the pieces are
+ * mirror-closed) that map the goal onto itself, with their cell maps. All
+ * or nothing: a group missing elements would give wrong counts, so any
+ * failure returns an error and leaves no partial group. */
 static int find_group(struct solver *s)
 {
 	const struct grid *g = &s->p->goal;
-	int32_t *map = malloc((s->V ? s->V : 1) * sizeof *map);
-	if (!map)
+	size_t nc = s->ncells ? s->ncells : 1;
+	s->cellmap = malloc((size_t)POLY_NSYM * nc * sizeof *s->cellmap);
+	if (!s->cellmap)
 		return SOLVE_ENOMEM;
-	int32_t *maps[POLY_NSYM] = {0};
-	s->ng = 0;
+	s->group_order = 0;
 	for (int sym = 0; sym < POLY_NSYM; sym++) {
 		if (!poly_sym_proper(sym) && !s->res->mirror_closed)
 			continue;
+		int32_t *map = s->cellmap + (size_t)s->group_order * nc;
 		bool ok = true;
-		for (size_t i = 0; i < s->V && ok; i++) {
+		for (size_t i = 0; i < s->ncells && ok; i++) {
 			int c[3], d[3];
 			goal_coords(s, i, c);
 			sym_goal(s, sym, c, d);
@@ -222,31 +229,16 @@ static int find_group(struct solver *s)
 				ok = false;
 				break;
 			}
-			int32_t j = s->gidx[grid_index(g, d[0], d[1], d[2])];
-			if (j < 0)
-				ok = false;
+			int32_t j = s->goal_index[grid_index(g, d[0], d[1], d[2])];
+			ok = j >= 0;
 			map[i] = j;
 		}
-		if (!ok)
-			continue;
-		maps[s->ng] = map;
-		s->sym[s->ng++] = sym;
-		map = malloc((s->V ? s->V : 1) * sizeof *map);
-		if (!map)
-			break;
+		if (ok)
+			s->group[s->group_order++] = sym;
 	}
-	free(map);
-	s->cellmap = malloc((size_t)s->ng * (s->V ? s->V : 1) * sizeof *s->cellmap);
-	bool fail = !s->cellmap;
-	for (int k = 0; k < s->ng; k++) {
-		if (!fail)
-			memcpy(s->cellmap + (size_t)k * s->V, maps[k],
-			       s->V * sizeof *s->cellmap);
-		free(maps[k]);
-	}
-	if (fail || s->ng == 0)
-		return SOLVE_ENOMEM;
-	s->res->group_order = s->ng;
+	/* The identity always maps the goal onto itself. */
+	assert(s->group_order >= 1 && s->group[0] == 0);
+	s->res->group_order = s->group_order;
 	return SOLVE_OK;
 }
 
@@ -332,7 +324,7 @@ static int make_rows(struct solver *s, size_t t)
 		for (int dx = s->gmin[0]; dx + ext[0] <= s->gmax[0]; dx++) {
 			size_t i = 0;
 			for (; i < sh->n; i++) {
-				int32_t j = s->gidx[grid_index(g, poly_x(sh->cells[i]) + dx,
+				int32_t j = s->goal_index[grid_index(g, poly_x(sh->cells[i]) + dx,
 				                               poly_y(sh->cells[i]) + dy,
 				                               poly_z(sh->cells[i]) + dz)];
 				if (j < 0)
@@ -393,24 +385,24 @@ static size_t find_row(const struct solver *s, size_t type, const uint32_t *c,
 static size_t row_image(struct solver *s, int k, size_t r)
 {
 	size_t n = s->roff[r + 1] - s->roff[r];
-	if (n > s->tmpcap) {
-		uint32_t *t = realloc(s->tmp, n * sizeof *t);
+	if (n > s->image_cap) {
+		uint32_t *t = realloc(s->image, n * sizeof *t);
 		if (!t) {
 			s->oom = true;
 			return SIZE_MAX;
 		}
-		s->tmp = t;
-		s->tmpcap = n;
+		s->image = t;
+		s->image_cap = n;
 	}
-	const int32_t *map = s->cellmap + (size_t)k * s->V;
+	const int32_t *map = s->cellmap + (size_t)k * s->ncells;
 	const uint32_t *c = s->rcells + s->roff[r];
 	for (size_t i = 0; i < n; i++)
-		s->tmp[i] = (uint32_t)map[c[i]];
-	qsort(s->tmp, n, sizeof *s->tmp, cmp_u32);
+		s->image[i] = (uint32_t)map[c[i]];
+	qsort(s->image, n, sizeof *s->image, cmp_u32);
 	size_t t = s->rtype[r];
-	if (!poly_sym_proper(s->sym[k]))
+	if (!poly_sym_proper(s->group[k]))
 		t = s->types[t].mirror;
-	size_t img = find_row(s, t, s->tmp, n);
+	size_t img = find_row(s, t, s->image, n);
 	assert(img != SIZE_MAX);
 	return img;
 }
@@ -428,8 +420,8 @@ static int choose_pin(struct solver *s)
 		if (ty->count != 1 || ty->nrows == 0 || s->o->no_pin)
 			continue;
 		int nh = 0;
-		for (int k = 0; k < s->ng; k++)
-			if (poly_sym_proper(s->sym[k]) || ty->mirror == t)
+		for (int k = 0; k < s->group_order; k++)
+			if (poly_sym_proper(s->group[k]) || ty->mirror == t)
 				nh++;
 		struct shape *or;
 		size_t nor;
@@ -444,32 +436,32 @@ static int choose_pin(struct solver *s)
 			s->pin = t;
 		}
 	}
-	s->in_h = calloc((size_t)s->ng, sizeof *s->in_h);
-	if (!s->in_h)
+	s->keeps_pin = calloc((size_t)s->group_order, sizeof *s->keeps_pin);
+	if (!s->keeps_pin)
 		return SOLVE_ENOMEM;
 	if (s->pin == s->ntypes) {
-		s->in_h[0] = true;
-		s->nh = 1;
+		s->keeps_pin[0] = true;
+		s->nkeep = 1;
 		return SOLVE_OK;
 	}
 	const struct type *ty = &s->types[s->pin];
-	for (int k = 0; k < s->ng; k++)
-		if (poly_sym_proper(s->sym[k]) || ty->mirror == s->pin) {
-			s->in_h[k] = true;
-			s->nh++;
+	for (int k = 0; k < s->group_order; k++)
+		if (poly_sym_proper(s->group[k]) || ty->mirror == s->pin) {
+			s->keeps_pin[k] = true;
+			s->nkeep++;
 		}
 	s->orbit = calloc(ty->nrows, sizeof *s->orbit);
 	s->fixes = calloc(ty->nrows, sizeof *s->fixes);
 	bool *seen = calloc(ty->nrows, sizeof *seen);
-	size_t *img = malloc((size_t)s->ng * sizeof *img);
+	size_t *img = malloc((size_t)s->group_order * sizeof *img);
 	int rc = (s->orbit && s->fixes && seen && img) ? SOLVE_OK : SOLVE_ENOMEM;
 	for (size_t i = 0; i < ty->nrows && rc == SOLVE_OK; i++) {
 		if (seen[i])
 			continue;
 		size_t r = ty->row0 + i;
 		uint32_t distinct = 0;
-		for (int k = 0; k < s->ng; k++) {
-			if (!s->in_h[k])
+		for (int k = 0; k < s->group_order; k++) {
+			if (!s->keeps_pin[k])
 				continue;
 			img[k] = row_image(s, k, r);
 			if (img[k] == SIZE_MAX) {
@@ -496,7 +488,7 @@ static bool fixes_cover(struct solver *s, int k, const size_t *rows, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		size_t img = row_image(s, k, rows[i]);
-		if (img == SIZE_MAX || s->stamp[img] != s->cur)
+		if (img == SIZE_MAX || s->stamp[img] != s->stamp_now)
 			return false;
 	}
 	return true;
@@ -505,15 +497,15 @@ static bool fixes_cover(struct solver *s, int k, const size_t *rows, size_t n)
 static bool visit(void *ctx, const size_t *xrows, size_t n)
 {
 	struct solver *s = ctx;
-	size_t *rows = s->vrows;
+	size_t *rows = s->cover_rows;
 	uint64_t orbit = 1, cand = 0;
-	if (++s->cur == 0) {
+	if (++s->stamp_now == 0) {
 		memset(s->stamp, 0, s->nrows * sizeof *s->stamp);
-		s->cur = 1;
+		s->stamp_now = 1;
 	}
 	for (size_t i = 0; i < n; i++) {
-		rows[i] = s->xrow[xrows[i]];
-		s->stamp[rows[i]] = s->cur;
+		rows[i] = s->table_row[xrows[i]];
+		s->stamp[rows[i]] = s->stamp_now;
 		if (s->rtype[rows[i]] == s->pin) {
 			size_t j = rows[i] - s->types[s->pin].row0;
 			orbit = s->orbit[j];
@@ -522,34 +514,40 @@ static bool visit(void *ctx, const size_t *xrows, size_t n)
 	}
 	if (s->pin == s->ntypes)
 		cand = ~(uint64_t)0;
-	for (int k = 0; k < s->ng; k++)
-		if (!s->in_h[k])
+	for (int k = 0; k < s->group_order; k++)
+		if (!s->keeps_pin[k])
 			cand |= (uint64_t)1 << k;
 	uint64_t stab = 1;
-	for (int k = 1; k < s->ng; k++)
+	for (int k = 1; k < s->group_order; k++)
 		if (cand >> k & 1)
 			stab += fixes_cover(s, k, rows, n);
 	if (s->oom)
 		return false;
 	s->assemblies += orbit;
-	s->W += orbit * stab;
-	if (s->o->keep_first && !s->res->first) {
+	s->weighted += orbit * stab;
+	if ((s->o->keep_first && !s->res->first) || s->o->on_cover) {
 		const struct grid *g = &s->p->goal;
 		size_t total = (size_t)g->nx * g->ny * g->nz;
-		s->res->first = calloc(total, 1);
-		if (!s->res->first) {
-			s->oom = true;
-			return false;
-		}
+		memset(s->labels, 0, total);
 		for (size_t i = 0; i < n; i++) {
 			size_t t = s->rtype[rows[i]];
+			unsigned char lab = (unsigned char)(s->types[t].piece + 1 > 255
+			                                    ? 255 : s->types[t].piece + 1);
 			for (size_t c = s->roff[rows[i]]; c < s->roff[rows[i] + 1]; c++)
-				s->res->first[s->gcell[s->rcells[c]]] =
-					(unsigned char)(s->types[t].piece + 1 > 255
-					                ? 255 : s->types[t].piece + 1);
+				s->labels[s->goal_cell[s->rcells[c]]] = lab;
 		}
+		if (s->o->keep_first && !s->res->first) {
+			s->res->first = malloc(total);
+			if (!s->res->first) {
+				s->oom = true;
+				return false;
+			}
+			memcpy(s->res->first, s->labels, total);
+		}
+		if (s->o->on_cover)
+			s->o->on_cover(s->o->ctx, s->labels);
 	}
-	if (s->o->max_solutions && s->W / (uint64_t)s->ng >= s->o->max_solutions) {
+	if (s->o->max_solutions && s->weighted / (uint64_t)s->group_order >= s->o->max_solutions) {
 		s->res->stop = SOLVE_MAX_SOLUTIONS;
 		return false;
 	}
@@ -573,19 +571,19 @@ static void fill_order(const struct solver *s, unsigned *rank)
 			}
 	size_t idx[64];
 	long key[64];
-	for (size_t i = 0; i < s->V; i++) {
+	for (size_t i = 0; i < s->ncells; i++) {
 		int c[3];
 		goal_coords(s, i, c);
 		key[i] = ((long)c[ax[2]] * 256 + c[ax[1]]) * 256 + c[ax[0]];
 		idx[i] = i;
 	}
-	for (size_t i = 1; i < s->V; i++)
+	for (size_t i = 1; i < s->ncells; i++)
 		for (size_t j = i; j > 0 && key[idx[j - 1]] > key[idx[j]]; j--) {
 			size_t t = idx[j];
 			idx[j] = idx[j - 1];
 			idx[j - 1] = t;
 		}
-	for (size_t r = 0; r < s->V; r++)
+	for (size_t r = 0; r < s->ncells; r++)
 		rank[idx[r]] = (unsigned)r;
 }
 
@@ -606,7 +604,7 @@ static int search_bits(struct solver *s)
 	if (counts) {
 		for (size_t t = 0; t < s->ntypes; t++)
 			counts[t] = s->types[t].count;
-		b = bb_new(s->V, rank, s->ntypes, counts);
+		b = bb_new(s->ncells, rank, s->ntypes, counts);
 	}
 	free(counts);
 	if (!b)
@@ -621,12 +619,12 @@ static int search_bits(struct solver *s)
 			m |= (uint64_t)1 << s->rcells[c];
 		if (bb_add_row(b, m, t) != XC_OK)
 			rc = SOLVE_ENOMEM;
-		s->xrow[s->nxrows++] = r;
+		s->table_row[s->nsearched++] = r;
 	}
 	if (rc == SOLVE_OK) {
 		if (s->pin < s->ntypes)
 			bb_set_first(b, s->pin);
-		s->res->rows = s->nxrows;
+		s->res->rows = s->nsearched;
 		uint64_t nodes = 0;
 		enum xc_stop st = bb_solve(b, s->o->max_nodes, visit, s, &nodes);
 		s->res->nodes = nodes;
@@ -651,13 +649,13 @@ static int search_dlx(struct solver *s)
 	}
 	for (size_t t = 0; t < s->ntypes; t++)
 		if (s->types[t].count == 1)
-			item[t] = s->V + nsingle++;
+			item[t] = s->ncells + nsingle++;
 	for (size_t t = 0; t < s->ntypes; t++)
 		if (s->types[t].count > 1) {
 			bounds[nmulti] = s->types[t].count;
-			item[t] = s->V + nsingle + nmulti++;
+			item[t] = s->ncells + nsingle + nmulti++;
 		}
-	xc *x = xc_new(s->V + nsingle, nmulti, bounds);
+	xc *x = xc_new(s->ncells + nsingle, nmulti, bounds);
 	free(bounds);
 	size_t maxn = 1;
 	for (size_t t = 0; t < s->ntypes; t++)
@@ -678,12 +676,12 @@ static int search_dlx(struct solver *s)
 			rc = SOLVE_ENOMEM;
 		else if (rc != XC_OK)
 			rc = SOLVE_ETOOBIG;
-		s->xrow[s->nxrows++] = r;
+		s->table_row[s->nsearched++] = r;
 	}
 	free(buf);
 	free(item);
 	if (rc == SOLVE_OK) {
-		s->res->rows = s->nxrows;
+		s->res->rows = s->nsearched;
 		uint64_t nodes = 0;
 		enum xc_stop st = xc_solve(x, s->o->max_nodes, visit, s, &nodes);
 		s->res->nodes = nodes;
@@ -696,12 +694,14 @@ static int search_dlx(struct solver *s)
 
 static int run_search(struct solver *s)
 {
-	s->xrow = malloc((s->nrows ? s->nrows : 1) * sizeof *s->xrow);
+	s->table_row = malloc((s->nrows ? s->nrows : 1) * sizeof *s->table_row);
 	s->stamp = calloc(s->nrows ? s->nrows : 1, sizeof *s->stamp);
-	s->vrows = malloc((s->V + 1) * sizeof *s->vrows);
-	if (!s->xrow || !s->stamp || !s->vrows)
+	s->cover_rows = malloc((s->ncells + 1) * sizeof *s->cover_rows);
+	const struct grid *g = &s->p->goal;
+	s->labels = malloc((size_t)g->nx * g->ny * g->nz);
+	if (!s->table_row || !s->stamp || !s->cover_rows || !s->labels)
 		return SOLVE_ENOMEM;
-	int rc = s->V <= 64 && s->o->engine != SOLVE_DLX ? search_bits(s)
+	int rc = s->ncells <= 64 && s->o->engine != SOLVE_DLX ? search_bits(s)
 	                                                  : search_dlx(s);
 	if (rc == SOLVE_OK && s->oom)
 		rc = SOLVE_ENOMEM;
@@ -712,8 +712,8 @@ static int run_search(struct solver *s)
 
 static void solver_free(struct solver *s)
 {
-	free(s->gcell);
-	free(s->gidx);
+	free(s->goal_cell);
+	free(s->goal_index);
 	for (size_t t = 0; s->types && t < s->p->npieces; t++) {
 		poly_shape_clear(&s->types[t].shape);
 		poly_shape_clear(&s->types[t].canon);
@@ -724,13 +724,14 @@ static void solver_free(struct solver *s)
 	free(s->roff);
 	free(s->rcells);
 	free(s->htab);
-	free(s->in_h);
+	free(s->keeps_pin);
 	free(s->orbit);
 	free(s->fixes);
-	free(s->xrow);
+	free(s->table_row);
 	free(s->stamp);
-	free(s->vrows);
-	free(s->tmp);
+	free(s->cover_rows);
+	free(s->image);
+	free(s->labels);
 }
 
 /* Reasons to answer 0 without searching; false when there are none. */
@@ -739,10 +740,10 @@ static bool hopeless(struct solver *s)
 	unsigned long long vol = 0;
 	for (size_t t = 0; t < s->ntypes; t++)
 		vol += (unsigned long long)s->types[t].shape.n * s->types[t].count;
-	if (vol != s->V) {
+	if (vol != s->ncells) {
 		snprintf(s->res->why, sizeof s->res->why,
 		         "the pieces have %llu cells, the goal %llu", vol,
-		         (unsigned long long)s->V);
+		         (unsigned long long)s->ncells);
 		return true;
 	}
 	for (size_t t = 0; t < s->ntypes; t++)
@@ -785,8 +786,8 @@ int solve_puzzle(const struct puzzle *p, const struct solve_opts *o,
 	}
 	if (rc == SOLVE_OK) {
 		res.complete = res.stop == SOLVE_DONE;
-		assert(!res.complete || s.W % (uint64_t)s.ng == 0);
-		res.solutions = s.W / (uint64_t)s.ng;
+		assert(!res.complete || s.weighted % (uint64_t)s.group_order == 0);
+		res.solutions = s.weighted / (uint64_t)s.group_order;
 		res.assemblies = s.assemblies;
 		*out = res;
 	} else {

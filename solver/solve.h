@@ -50,6 +50,14 @@ struct solve_opts {
 	bool keep_first;        /* fill solve_result.first */
 	bool no_pin;            /* search every assembly, no symmetry breaking
 	                         * (tests: the counts must not change) */
+	/* When set, called with every cover the search finds, as labels on
+	 * the goal grid like solve_result.first (valid during the call).
+	 * Each cover stands for its orbit under the pinned piece's symmetries,
+	 * so every solution is reported at least once, perhaps in several of
+	 * its symmetric forms; with no_pin every assembly exactly once. For
+	 * tests that compare solution sets. */
+	void (*on_cover)(void *ctx, const unsigned char *labels);
+	void *ctx;              /* passed to on_cover */
 };
 
 enum solve_stop {

@@ -1,7 +1,7 @@
 /*
  * test_brute.c: known answers for the brute-force reference counter, and
  * sanity checks of the random puzzle makers it is paired with.
- * Run from the repository root (the data lives in ../shared/data).
+ * Run from the repository root (the data lives in tests/data/classic).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,7 +16,7 @@
 #include "tests/brute.h"
 #include "tests/randpuz.h"
 
-#define DATA "../shared/data/"
+#define DATA "tests/data/classic/"
 
 /* ---- building puzzles in code ------------------------------------- */
 

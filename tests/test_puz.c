@@ -3,11 +3,11 @@
  *
  * Every bad input is checked for its status, the exact line and column,
  * and a key phrase of the message, and that the reader left '*out' alone.
- * Good inputs: the shared data files (known sizes), random puzzles written
+ * Good inputs: the classic puzzle files (known sizes), random puzzles written
  * and read back, CRLF, comments and blank lines anywhere.
  *
  * Runs from the repository root: fixtures are under tests/data/puz/, the
- * shared data under ../shared/data/.
+ * classic puzzles under tests/data/classic/.
  *
  * Out-of-memory paths are tested by replacing malloc/calloc/realloc/free
  * for this program with glibc's own entry points behind a countdown (the
@@ -32,7 +32,7 @@
 
 #include "solver/puz.h"
 
-#define DATA "../shared/data/"
+#define DATA "tests/data/classic/"
 #define FIX "tests/data/puz/"
 
 /* ------------------------------------------------------------------ */
@@ -1029,19 +1029,19 @@ static void check_data(const char *path, size_t goal_cells, size_t npieces)
 	puz_clear(&p);
 }
 
-static void test_puz_read_shared_soma(void **state)
+static void test_puz_read_classic_soma(void **state)
 {
 	(void)state;
 	check_data(DATA "soma.puz", 27, 7);
 }
 
-static void test_puz_read_shared_bedlam(void **state)
+static void test_puz_read_classic_bedlam(void **state)
 {
 	(void)state;
 	check_data(DATA "bedlam.puz", 64, 13);
 }
 
-static void test_puz_read_shared_pentacubes(void **state)
+static void test_puz_read_classic_pentacubes(void **state)
 {
 	struct puzzle p;
 
@@ -1077,7 +1077,7 @@ static void check_happycube(const char *path)
 	puz_clear(&p);
 }
 
-static void test_puz_read_shared_happycubes(void **state)
+static void test_puz_read_classic_happycubes(void **state)
 {
 	DIR *d;
 	struct dirent *de;
@@ -1556,10 +1556,10 @@ int main(void)
 		cmocka_unit_test(test_puz_read_title_too_long),
 		cmocka_unit_test(test_puz_read_every_prefix),
 		cmocka_unit_test(test_puz_read_enomem_paths),
-		cmocka_unit_test(test_puz_read_shared_soma),
-		cmocka_unit_test(test_puz_read_shared_bedlam),
-		cmocka_unit_test(test_puz_read_shared_pentacubes),
-		cmocka_unit_test(test_puz_read_shared_happycubes),
+		cmocka_unit_test(test_puz_read_classic_soma),
+		cmocka_unit_test(test_puz_read_classic_bedlam),
+		cmocka_unit_test(test_puz_read_classic_pentacubes),
+		cmocka_unit_test(test_puz_read_classic_happycubes),
 		cmocka_unit_test(test_puz_write_round_trips_random_puzzles),
 		cmocka_unit_test(test_puz_write_exact_text),
 		cmocka_unit_test(test_puz_write_full_device_is_eio),

@@ -19,7 +19,7 @@
 #include "tests/brute.h"
 #include "tests/randpuz.h"
 
-#define DATA "../shared/data/"
+#define DATA "tests/data/classic/"
 
 static void load(const char *path, struct puzzle *p)
 {
