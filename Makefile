@@ -16,13 +16,19 @@
 
 BUILD   ?= build
 CC      ?= cc
+PREFIX  ?= /usr/local
+BINDIR  ?= $(PREFIX)/bin
+MANDIR  ?= $(PREFIX)/share/man
 PKGS    := gdlib cmocka libadmesh
-CSTD    := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Werror -D_POSIX_C_SOURCE=200809L
+CSTD    := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
+           -Wmissing-prototypes -Werror -D_POSIX_C_SOURCE=200809L
 OPT     ?= -O2 -g
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CFLAGS  += $(CSTD) $(OPT) -I. $(PKG_CFLAGS) -MMD -MP
+# Tests link cmocka; the cubegen binary links only what it uses.
 LDLIBS  += $(PKG_LIBS) -lm
+CLI_LIBS := $(shell pkg-config --libs gdlib libadmesh 2>/dev/null) -lm
 
 SOLVER_SRC := $(wildcard solver/*.c)
 GEN_SRC    := $(wildcard gen/*.c)
@@ -53,7 +59,7 @@ CUBEGEN   := $(BUILD)/cubegen
 TESTS     := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 BENCH     := $(BUILD)/bench/bench
 
-.PHONY: all run test check-unit check-cli check-fuzz asan valgrind bench deps clean \
+.PHONY: all install uninstall run test check-unit check-cli check-fuzz check-fault asan valgrind bench deps clean \
         fuzz fuzz-targets
 all: $(CUBEGEN)
 
@@ -71,7 +77,7 @@ $(ALLLIBS) $(LIBCLI):
 	$(AR) rcs $@ $^
 
 $(CUBEGEN): $(call obj,$(CLI_SRC)) $(ALLLIBS)
-	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(CLI_LIBS) -o $@
 
 # Each test program links its own object and the archives; the linker
 # pulls in only the modules the test uses.
@@ -87,6 +93,23 @@ $(FUZZERS): $(BUILD)/fuzz/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(LIBCLI) $(ALLLI
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -fsanitize=fuzzer,address,undefined $^ $(LDLIBS) -o $@
 
+# The fault build (tests/fault/fault.h): the libraries and the front end
+# again, with every allocation routed through a counter that fails the
+# k-th one; test_fault runs real jobs for every k, and tests/fault/cli.sh
+# runs the fault-built cubegen with CUBEGEN_FAULT_AT=k.
+FAULT_HOOK := -include tests/fault/fault_hook.h
+fobj = $(patsubst %.c,$(BUILD)/fault/%.o,$(1))
+FAULT_LIBS := $(call fobj,$(SOLVER_SRC) $(GEN_SRC) $(MESH_SRC))
+FAULT_TEST := $(BUILD)/fault/test_fault
+FAULT_CUBEGEN := $(BUILD)/fault/cubegen
+$(BUILD)/fault/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(FAULT_HOOK) -c $< -o $@
+$(FAULT_TEST): $(BUILD)/tests/fault/test_fault.o $(BUILD)/tests/fault/fault.o $(FAULT_LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+$(FAULT_CUBEGEN): $(call fobj,$(CLI_SRC)) $(FAULT_LIBS) $(BUILD)/tests/fault/fault.o
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(CLI_LIBS) -o $@
+
 $(BENCH): $(call obj,$(BENCH_SRC)) $(ALLLIBS)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
@@ -101,25 +124,30 @@ check-unit: $(TESTS)
 	@set -e; for t in $(TESTS); do echo "== $$t"; $$t; done
 
 check-cli: $(CUBEGEN)
-	@set -e; for t in $(TEST_SH); do echo "== $$t"; CUBEGEN=$(abspath $(CUBEGEN)) DATA=$(abspath ../shared/data) bash $$t; done
+	@set -e; for t in $(TEST_SH); do echo "== $$t"; CUBEGEN=$(abspath $(CUBEGEN)) DATA=$(abspath tests/data/classic) bash $$t; done
+
+check-fault: $(FAULT_TEST) $(FAULT_CUBEGEN)
+	@echo "== $(FAULT_TEST)"; $(FAULT_TEST)
+	@echo "== tests/fault/cli.sh"; CUBEGEN=$(abspath $(FAULT_CUBEGEN)) \
+	    DATA=$(abspath tests/data/classic) bash tests/fault/cli.sh
 
 check-fuzz: $(REPLAYS)
 	@set -e; for n in $(FUZZ_NAMES); do echo "== replay $$n"; \
 	    $(BUILD)/fuzz/replay_$$n tests/fuzz/corpus/$$n tests/fuzz/regress/$$n; done
 
 test: deps
-	$(MAKE) check-unit check-fuzz check-cli
+	$(MAKE) check-unit check-fuzz check-fault check-cli
 
 asan:
 	$(MAKE) BUILD=build-asan OPT="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
-	        LDFLAGS="-fsanitize=address,undefined" check-unit check-fuzz check-cli
+	        LDFLAGS="-fsanitize=address,undefined" check-unit check-fuzz check-fault check-cli
 
 # Errors and definite or indirect leaks make valgrind exit 99, which the
 # tests report as a wrong exit code.
 VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full \
             --errors-for-leak-kinds=definite,indirect
 valgrind: $(CUBEGEN)
-	CUBEGEN=$(abspath $(CUBEGEN)) DATA=$(abspath ../shared/data) WRAP="$(VALGRIND)" \
+	CUBEGEN=$(abspath $(CUBEGEN)) DATA=$(abspath tests/data/classic) WRAP="$(VALGRIND)" \
 	    bash tests/cli.sh
 
 fuzz-targets: $(FUZZERS)
@@ -142,6 +170,15 @@ fuzz:
 bench: deps
 	$(MAKE) OPT="-O2 -g -DNDEBUG" BUILD=build-bench build-bench/bench/bench build-bench/cubegen
 	./build-bench/bench/bench
+
+# Honours PREFIX (default /usr/local), BINDIR, MANDIR and DESTDIR.
+install: $(CUBEGEN)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 755 $(CUBEGEN) $(DESTDIR)$(BINDIR)/cubegen
+	install -m 644 docs/cubegen.1 $(DESTDIR)$(MANDIR)/man1/cubegen.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/cubegen $(DESTDIR)$(MANDIR)/man1/cubegen.1
 
 clean:
 	rm -rf build build-asan build-bench build-fuzz

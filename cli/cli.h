@@ -47,8 +47,10 @@ bool cli_parse_u64(const char *what, const char *s, uint64_t lo, uint64_t hi,
                    uint64_t *out);
 bool cli_parse_double(const char *what, const char *s, double *out);
 
-/* Read a .puz or .hcq file (by extension); prints the error. */
-bool cli_read_puzzle(const char *path, struct puzzle *out);
+/* Read a .puz or .hcq file (by extension). CLI_OK, or the error printed
+ * and the exit code: CLI_FAIL when out of memory, CLI_USAGE for a file
+ * that cannot be read or is not a valid puzzle. */
+int cli_read_puzzle(const char *path, struct puzzle *out);
 
 /* An output folder written beside its target and renamed into place. */
 struct outdir {

@@ -167,8 +167,9 @@ int cmd_render(int argc, char **argv)
 	const char *file = ra.file, *out = ra.out;
 	bool force = ra.force;
 	struct puzzle p;
-	if (!cli_read_puzzle(file, &p))
-		return CLI_USAGE;
+	int rrc = cli_read_puzzle(file, &p);
+	if (rrc != CLI_OK)
+		return rrc;
 	char defout[PATH_MAX];
 	if (!out) {
 		const char *base = strrchr(file, '/');

@@ -53,7 +53,10 @@ static void json_string(const char *s)
 	putchar('"');
 }
 
-/* The first solution, layer by layer, one symbol per piece. */
+/* The first solution, layer by layer, one symbol per piece of the file
+ * (the copies of a piece with count K share its symbol). Pieces named by
+ * one character are drawn by their names; otherwise a legend lists the
+ * symbol of every piece. */
 static void print_first(const struct puzzle *p, const unsigned char *lab)
 {
 	bool single = true;
@@ -64,9 +67,12 @@ static void print_first(const struct puzzle *p, const unsigned char *lab)
 	const struct grid *g = &p->goal;
 	if (!single) {
 		printf("pieces:");
-		for (size_t i = 0; i < p->npieces; i++)
+		for (size_t i = 0; i < p->npieces; i++) {
 			printf(" %c=%s", i < sizeof sym - 1 ? sym[i] : '?',
 			       p->pieces[i].name);
+			if (p->pieces[i].count > 1)
+				printf("(x%u)", p->pieces[i].count);
+		}
 		putchar('\n');
 	}
 	for (int z = 0; z < g->nz; z++) {
@@ -108,8 +114,9 @@ int cmd_solve(int argc, char **argv)
 	if (pc)
 		return pc < 0 ? CLI_OK : pc;
 	struct puzzle p;
-	if (!cli_read_puzzle(c.file, &p))
-		return CLI_USAGE;
+	int rrc = cli_read_puzzle(c.file, &p);
+	if (rrc != CLI_OK)
+		return rrc;
 	struct solve_opts o = {.max_solutions = c.max, .max_nodes = c.max_nodes,
 	                       .keep_first = c.print};
 	struct solve_result r;
@@ -169,8 +176,9 @@ int cmd_check(int argc, char **argv)
 	if (pc)
 		return pc < 0 ? CLI_OK : pc;
 	struct puzzle p;
-	if (!cli_read_puzzle(c.file, &p))
-		return CLI_USAGE;
+	int rrc = cli_read_puzzle(c.file, &p);
+	if (rrc != CLI_OK)
+		return rrc;
 	/* Two solutions are enough to say "not unique". */
 	struct solve_opts o = {.max_solutions = 2, .max_nodes = c.max_nodes};
 	struct solve_result r;

@@ -115,20 +115,22 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
-bool cli_read_puzzle(const char *path, struct puzzle *out)
+int cli_read_puzzle(const char *path, struct puzzle *out)
 {
 	struct puz_error e;
 	int rc = ends_with(path, ".hcq") ? hcq_read_file(path, out, &e)
 	                                 : puz_read_file(path, out, &e);
 	if (rc == PUZ_OK)
-		return true;
-	if (rc == PUZ_ENOMEM)
+		return CLI_OK;
+	if (rc == PUZ_ENOMEM) {
 		cli_error("%s: out of memory", path);
-	else if (e.line > 0)
+		return CLI_FAIL;
+	}
+	if (e.line > 0)
 		cli_error("%s:%d:%d: %s", path, e.line, e.col, e.msg);
 	else
 		cli_error("%s: %s", path, e.msg);
-	return false;
+	return CLI_USAGE;
 }
 
 /* ---- output folders ----------------------------------------------------- */

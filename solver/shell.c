@@ -36,7 +36,8 @@ struct ptype {
 	unsigned count;      /* copies left to place */
 	int nor;             /* distinct placements on a face */
 	struct orient o[SH_MAXPLACE];
-	int plate;           /* first plate of this type */
+	int ncopies;         /* plates of this type */
+	int copy[6];         /* those plates, in plate order */
 	int nrep;            /* placements up to the face's 8 symmetries */
 	int rep[SH_MAXPLACE];   /* one placement per orbit */
 	int orbit[SH_MAXPLACE]; /* its orbit's size (8 / its stabiliser) */
@@ -304,10 +305,12 @@ static void make_types(struct shell *s, const unsigned char *const plates[6])
 			k++;
 		if (k < s->ntypes) {
 			s->type[k].count++;
+			s->type[k].copy[s->type[k].ncopies++] = p;
 			continue;
 		}
 		ty->count = 1;
-		ty->plate = p;
+		ty->ncopies = 1;
+		ty->copy[0] = p;
 		s->ntypes++;
 	}
 }
@@ -322,13 +325,16 @@ static bool covers(int n, const struct orient *o, int i, int j)
 	return true;
 }
 
-/* Label the cube with the current assembly: lab = type + 1, reg = face. */
-static void label_cube(const struct shell *s, unsigned char *lab,
-                       unsigned char *reg)
+/* Label the cube with the current assembly: lab = type + 1, or
+ * step_label[d] for the plate placed at step d when given; reg = face. */
+static void label_cube(const struct shell *s, const unsigned char *step_label,
+                       unsigned char *lab, unsigned char *reg)
 {
 	int n = s->n;
 	for (int d = 0; d < 6; d++) {
 		int f = order[d];
+		unsigned char l = step_label ? step_label[d]
+		                             : (unsigned char)(s->ctype[d] + 1);
 		const struct orient *o = &s->type[s->ctype[d]].o[s->corient[d]];
 		for (int j = 0; j < n; j++)
 			for (int i = 0; i < n; i++) {
@@ -337,7 +343,7 @@ static void label_cube(const struct shell *s, unsigned char *lab,
 				int c[3];
 				face_cell(n, f, i, j, c);
 				size_t at = (size_t)c[0] + (size_t)n * (c[1] + (size_t)n * c[2]);
-				lab[at] = (unsigned char)(s->ctype[d] + 1);
+				lab[at] = l;
 				if (reg)
 					reg[at] = (unsigned char)f;
 			}
@@ -352,7 +358,7 @@ static uint64_t stabiliser(struct shell *s)
 	size_t cells = (size_t)n * n * n;
 	unsigned char *lab = s->lab, *reg = s->reg;
 	memset(lab, 0, cells);
-	label_cube(s, lab, reg);
+	label_cube(s, NULL, lab, reg);
 	uint64_t stab = 1;
 	for (int g = 1; g < POLY_NSYM; g++) {
 		int e[3] = {0, 0, 1}, ge[3];
@@ -396,12 +402,18 @@ static void found(struct shell *s)
 	s->assemblies += orbit;
 	s->weighted += orbit * stab;
 	if ((s->want_first && !s->first) || s->o->on_cover) {
+		/* Each plate placed is labelled with its own puzzle piece: the
+		 * k-th plate of a type placed gets that type's k-th copy. */
+		unsigned char step_label[6];
+		for (int d = 0; d < 6; d++) {
+			int t = s->ctype[d], k = 0;
+			for (int e = 0; e < d; e++)
+				k += s->ctype[e] == t;
+			step_label[d] = (unsigned char)(s->plate_piece[s->type[t].copy[k]] + 1);
+		}
 		size_t cells = (size_t)s->n * s->n * s->n;
 		memset(s->lab, 0, cells);
-		label_cube(s, s->lab, NULL);
-		for (size_t at = 0; at < cells; at++)
-			if (s->lab[at])
-				s->lab[at] = (unsigned char)(s->plate_piece[s->type[s->lab[at] - 1].plate] + 1);
+		label_cube(s, step_label, s->lab, NULL);
 		if (s->want_first && !s->first) {
 			s->first = malloc(cells);
 			if (!s->first) {

@@ -52,6 +52,7 @@ struct solver {
 
 	struct type *types;   /* distinct pieces up to rotation */
 	size_t ntypes;
+	size_t *piece_type;   /* puzzle piece -> its type */
 
 	/* The symmetry group G: group[k] indexes poly's 48 symmetries. */
 	int group[POLY_NSYM];
@@ -84,6 +85,7 @@ struct solver {
 	uint32_t *image;      /* a row's image cells (row_image) */
 	size_t image_cap;
 	unsigned char *labels; /* goal-grid labels of a cover (visitor) */
+	unsigned *copies_used; /* per type: copies labelled so far (visitor) */
 	uint64_t weighted;    /* sum of |H r| * |Stab_G(y)|: |G| * solutions */
 	uint64_t assemblies;
 	bool oom;             /* an allocation failed inside the visitor */
@@ -135,7 +137,8 @@ static int load_types(struct solver *s)
 {
 	const struct puzzle *p = s->p;
 	s->types = calloc(p->npieces ? p->npieces : 1, sizeof *s->types);
-	if (!s->types)
+	s->piece_type = malloc((p->npieces ? p->npieces : 1) * sizeof *s->piece_type);
+	if (!s->types || !s->piece_type)
 		return SOLVE_ENOMEM;
 	for (size_t i = 0; i < p->npieces; i++) {
 		struct shape sh, canon;
@@ -148,6 +151,7 @@ static int load_types(struct solver *s)
 		size_t t = 0;
 		while (t < s->ntypes && !poly_equal(&s->types[t].canon, &canon))
 			t++;
+		s->piece_type[i] = t;
 		if (t < s->ntypes) {
 			s->types[t].count += p->pieces[i].count;
 			poly_shape_clear(&sh);
@@ -319,9 +323,11 @@ static int make_rows(struct solver *s, size_t t)
 				if (v[a] > ext[a])
 					ext[a] = v[a];
 		}
-		for (int dz = s->gmin[2]; dz + ext[2] <= s->gmax[2]; dz++)
-		for (int dy = s->gmin[1]; dy + ext[1] <= s->gmax[1]; dy++)
-		for (int dx = s->gmin[0]; dx + ext[0] <= s->gmax[0]; dx++) {
+		/* Every loop stops at the first error: a row table missing rows
+		 * would be searched as if complete and give wrong counts. */
+		for (int dz = s->gmin[2]; dz + ext[2] <= s->gmax[2] && rc == SOLVE_OK; dz++)
+		for (int dy = s->gmin[1]; dy + ext[1] <= s->gmax[1] && rc == SOLVE_OK; dy++)
+		for (int dx = s->gmin[0]; dx + ext[0] <= s->gmax[0] && rc == SOLVE_OK; dx++) {
 			size_t i = 0;
 			for (; i < sh->n; i++) {
 				int32_t j = s->goal_index[grid_index(g, poly_x(sh->cells[i]) + dx,
@@ -335,8 +341,6 @@ static int make_rows(struct solver *s, size_t t)
 				continue;
 			/* cells sorted by (z, y, x) map to ascending goal indexes */
 			rc = add_row(s, t, c, sh->n);
-			if (rc != SOLVE_OK)
-				break;
 		}
 	}
 	ty->nrows = s->nrows - ty->row0;
@@ -494,6 +498,22 @@ static bool fixes_cover(struct solver *s, int k, const size_t *rows, size_t n)
 	return true;
 }
 
+/* The puzzle piece that copy k of type t stands for: the type's pieces in
+ * file order, each 'count' times (identical pieces are interchangeable, so
+ * any assignment is right; this one names every piece of the file). */
+static size_t copy_piece(const struct solver *s, size_t t, unsigned k)
+{
+	for (size_t i = s->types[t].piece; i < s->p->npieces; i++) {
+		if (s->piece_type[i] != t)
+			continue;
+		if (k < s->p->pieces[i].count)
+			return i;
+		k -= s->p->pieces[i].count;
+	}
+	assert(!"more copies placed than the type has");
+	return s->types[t].piece;
+}
+
 static bool visit(void *ctx, const size_t *xrows, size_t n)
 {
 	struct solver *s = ctx;
@@ -529,10 +549,11 @@ static bool visit(void *ctx, const size_t *xrows, size_t n)
 		const struct grid *g = &s->p->goal;
 		size_t total = (size_t)g->nx * g->ny * g->nz;
 		memset(s->labels, 0, total);
+		memset(s->copies_used, 0, s->ntypes * sizeof *s->copies_used);
 		for (size_t i = 0; i < n; i++) {
 			size_t t = s->rtype[rows[i]];
-			unsigned char lab = (unsigned char)(s->types[t].piece + 1 > 255
-			                                    ? 255 : s->types[t].piece + 1);
+			size_t piece = copy_piece(s, t, s->copies_used[t]++);
+			unsigned char lab = (unsigned char)(piece + 1 > 255 ? 255 : piece + 1);
 			for (size_t c = s->roff[rows[i]]; c < s->roff[rows[i] + 1]; c++)
 				s->labels[s->goal_cell[s->rcells[c]]] = lab;
 		}
@@ -699,7 +720,9 @@ static int run_search(struct solver *s)
 	s->cover_rows = malloc((s->ncells + 1) * sizeof *s->cover_rows);
 	const struct grid *g = &s->p->goal;
 	s->labels = malloc((size_t)g->nx * g->ny * g->nz);
-	if (!s->table_row || !s->stamp || !s->cover_rows || !s->labels)
+	s->copies_used = malloc((s->ntypes ? s->ntypes : 1) * sizeof *s->copies_used);
+	if (!s->table_row || !s->stamp || !s->cover_rows || !s->labels ||
+	    !s->copies_used)
 		return SOLVE_ENOMEM;
 	int rc = s->ncells <= 64 && s->o->engine != SOLVE_DLX ? search_bits(s)
 	                                                  : search_dlx(s);
@@ -732,6 +755,8 @@ static void solver_free(struct solver *s)
 	free(s->cover_rows);
 	free(s->image);
 	free(s->labels);
+	free(s->copies_used);
+	free(s->piece_type);
 }
 
 /* Reasons to answer 0 without searching; false when there are none. */

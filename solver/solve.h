@@ -78,8 +78,11 @@ struct solve_result {
 	bool fast_path;      /* whether the shell path answered */
 	uint64_t rows;       /* placements given to the search */
 	/* The first assembly found: goal-grid sized (nx*ny*nz), 0 outside the
-	 * goal, else 1 + the index in puzzle.pieces of the piece there. NULL
-	 * unless keep_first and a solution was found. Owned. */
+	 * goal, else 1 + the index in puzzle.pieces of the piece there. Every
+	 * piece of the file appears (a piece with count K on K regions);
+	 * identical pieces are interchangeable, so which of them lies where is
+	 * one valid choice. NULL unless keep_first and a solution was found.
+	 * Owned. */
 	unsigned char *first;
 };
 

@@ -3,12 +3,12 @@
 # argument, solve/check answers, golden outputs, and output folders that are
 # never left half-written.
 #
-# Run by `make test` as: CUBEGEN=/abs/cubegen DATA=/abs/shared/data bash tests/cli.sh
+# Run by `make test` as: CUBEGEN=/abs/cubegen DATA=/abs/tests/data/classic bash tests/cli.sh
 # With WRAP set (e.g. to a valgrind command line), every cubegen runs under it.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 CUBEGEN=${CUBEGEN:?set CUBEGEN to the cubegen binary}
-DATA=${DATA:?set DATA to shared/data}
+DATA=${DATA:?set DATA to tests/data/classic}
 tmp=$(mktemp -d)
 mounted=""
 cleanup() {
@@ -131,6 +131,55 @@ fi
 run 0 solve "$DATA/soma.puz" --max 3 && contains "$out" "solutions: at least" "--max lower bound"
 run 0 solve "$DATA/soma.puz" --max 3 --json && contains "$out" '"complete": false' "--max json"
 run 0 solve "$DATA/soma.puz" --print && contains "$out" "z = 2" "--print layers"
+
+# --print: every symbol drawn is explained, and every piece of the file is
+# drawn (with its count of cells). legend_complete FILE
+legend_complete() {
+	run 0 solve "$1" --print || return
+	if printf '%s\n' "$out" | python3 -c '
+import re, sys
+text = sys.stdin.read()
+puz = open(sys.argv[1]).read().split("\n")
+pieces = []  # (name, count, cells)
+i = 0
+while i < len(puz):
+    f = puz[i].split()
+    if f and f[0] == "piece":
+        nx, ny, nz = int(f[2]), int(f[3]), int(f[4])
+        count = int(f[6]) if len(f) > 6 else 1
+        rows = [r for r in puz[i + 1:i + 1 + nz * (ny + 1)] if r and r[0] in "#."]
+        pieces.append((f[1], count, sum(r.count("#") for r in rows[:ny * nz])))
+    i += 1
+drawing = text.split("first solution:\n", 1)[1]
+lines = drawing.split("\n")
+if lines[0].startswith("pieces:"):
+    legend = {}
+    for e in lines[0].split()[1:]:
+        sym, name = e.split("=", 1)
+        legend[sym] = re.sub(r"\(x\d+\)$", "", name)
+    lines = lines[1:]
+else:
+    legend = {p[0]: p[0] for p in pieces}
+cells = {}
+for l in lines:
+    if l.startswith("z = ") or not l:
+        continue
+    for ch in l:
+        if ch != ".":
+            cells[ch] = cells.get(ch, 0) + 1
+for ch in cells:
+    assert ch in legend, "symbol %r drawn but not explained" % ch
+byname = {legend[ch]: n for ch, n in cells.items()}
+for name, count, n in pieces:
+    assert byname.get(name) == count * n, "piece %s: %s cells drawn, %d expected" % (name, byname.get(name), count * n)
+' "$1"; then ok; else bad "--print legend of $1: $out"; fi
+}
+printf 'puzzle v1\ngoal 3 2 1\n###\n###\npiece Lone 2 2 1\n##\n#.\npiece Ltwo 2 2 1\n#.\n##\n' >"$tmp/twoL.puz"
+printf 'puzzle v1\ngoal 4 2 1\n####\n####\npiece Ell 2 2 1 count 2\n##\n#.\npiece dom 2 1 1\n##\n' >"$tmp/count2.puz"
+for f in "$tmp/twoL.puz" "$tmp/count2.puz" "$DATA/soma.puz" "$DATA/happycube-blue.puz" \
+         "$DATA/HC_BQ_001.puz" "$DATA/pentacubes-2x3x10.puz"; do
+	legend_complete "$f"
+done
 run 0 solve "$DATA/HC_BQ_001.hcq" && contains "$out" "solutions: 1" "hcq" &&
 	contains "$out" "assemblies: 48" "hcq assemblies"
 run 0 solve "$DATA/happycube-blue.puz" && contains "$out" "solutions: 3" "blue"

@@ -3,7 +3,7 @@
 # target folder must then be absent or complete, never half-written, and
 # with --force it must hold either the whole old puzzle or the whole new one.
 #
-# Run by `make test` as: CUBEGEN=/abs/cubegen DATA=/abs/shared/data bash tests/crash.sh
+# Run by `make test` as: CUBEGEN=/abs/cubegen DATA=/abs/tests/data/classic bash tests/crash.sh
 set -u
 CUBEGEN=${CUBEGEN:?set CUBEGEN to the cubegen binary}
 tmp=$(mktemp -d)

@@ -2,7 +2,7 @@
 # print_check.sh: the printable outputs of `cubegen generate`, checked by the
 # tools a maker uses (DESIGN.md §6, issue 4).
 #
-#   CUBEGEN=/abs/path/cubegen DATA=/abs/path/shared/data bash tests/print_check.sh
+#   CUBEGEN=/abs/path/cubegen DATA=/abs/path/tests/data/classic bash tests/print_check.sh
 #
 # Generates a size-5 puzzle (seed 7, the default unit and clearance) and a
 # size-4 one with --unit 8 --clearance 0.3 (so the .scad parameters are

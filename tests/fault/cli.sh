@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# fault/cli.sh: out of memory as a user meets it. The fault-built cubegen
+# (tests/fault/fault.h) fails allocation k of its run when
+# CUBEGEN_FAULT_AT=k, and counts its allocations with CUBEGEN_FAULT_COUNT.
+# For the k below that count (every k for small counts; for large ones the
+# first 100, every 17th and the last 60, since test_fault already fails
+# every allocation of the same jobs in-process) each run must either do the whole job (the
+# same output as a run with no failure, the same files byte for byte) or
+# exit 1 with exactly one line on stderr saying "out of memory", leaving
+# no folder and no temporary folder behind. Never a crash, a wrong count or
+# another exit code.
+#
+# Run by `make test` as:
+#   CUBEGEN=/abs/build/fault/cubegen DATA=/abs/tests/data/classic bash tests/fault/cli.sh
+set -u
+CUBEGEN=${CUBEGEN:?set CUBEGEN to the fault-built cubegen}
+DATA=${DATA:?set DATA to tests/data/classic}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# Output without the lines that differ from run to run.
+steady() { grep -v -e '^time:' "$1"; }
+
+# every_fault NAME DIR ARGS...: the reference run, then every k. DIR is
+# the folder the command writes into (an empty parent folder of its own;
+# "" for a command that writes nothing).
+every_fault() {
+	local name=$1 dir=$2
+	shift 2
+	CUBEGEN_FAULT_COUNT=1 "$CUBEGEN" "$@" >"$tmp/ref.out" 2>"$tmp/ref.err"
+	local rc=$?
+	local allocs
+	allocs=$(sed -n 's/^fault: allocations: //p' "$tmp/ref.err")
+	if [ "$rc" != 0 ] || [ -z "$allocs" ]; then
+		bad "$name: reference run exited $rc: $(cat "$tmp/ref.err")"
+		return
+	fi
+	[ -n "$dir" ] && mv "$dir" "$tmp/ref.dir"
+	local k errors=0 full=0
+	local runs=0
+	for ((k = 0; k < allocs; k++)); do
+		if ((k >= 100 && k < allocs - 60 && k % 17 != 0)); then
+			continue
+		fi
+		runs=$((runs + 1))
+		CUBEGEN_FAULT_AT=$k "$CUBEGEN" "$@" >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		if [ "$rc" = 0 ]; then
+			full=$((full + 1))
+			diff <(steady "$tmp/out") <(steady "$tmp/ref.out") >/dev/null ||
+				bad "$name: k=$k: exit 0 with different output"
+			if [ -n "$dir" ]; then
+				diff -r "$dir" "$tmp/ref.dir" >/dev/null ||
+					bad "$name: k=$k: exit 0 with different files"
+			fi
+		elif [ "$rc" = 1 ]; then
+			errors=$((errors + 1))
+			if [ "$(wc -l <"$tmp/err")" != 1 ] ||
+			   ! grep -q '^cubegen: .*out of memory' "$tmp/err"; then
+				bad "$name: k=$k: exit 1 without one 'out of memory' line: $(cat "$tmp/err")"
+			fi
+			if [ -n "$dir" ] && [ -n "$(ls -A "$(dirname "$dir")")" ]; then
+				bad "$name: k=$k: left behind: $(ls -A "$(dirname "$dir")")"
+			fi
+		else
+			bad "$name: k=$k: exit $rc: $(head -c 300 "$tmp/err")"
+		fi
+		[ -n "$dir" ] && rm -rf "$(dirname "$dir")" && mkdir -p "$(dirname "$dir")"
+	done
+	rm -rf "$tmp/ref.dir"
+	echo "  $name: $runs of $allocs allocations failed one at a time: $errors errors, $full full results"
+}
+
+every_fault "solve Soma" "" solve "$DATA/soma.puz"
+every_fault "solve Soma --print --json" "" solve "$DATA/soma.puz" --print
+every_fault "solve blue" "" solve "$DATA/happycube-blue.puz" --print
+every_fault "check HC_BQ_001.hcq" "" check "$DATA/HC_BQ_001.hcq"
+mkdir -p "$tmp/gen"
+every_fault "generate --size 4" "$tmp/gen/out" generate --size 4 --seed 7 --out "$tmp/gen/out"
+mkdir -p "$tmp/render"
+every_fault "render Soma" "$tmp/render/out" render "$DATA/soma.puz" --out "$tmp/render/out"
+
+if [ "$fail" -ne 0 ]; then
+	echo "fault/cli.sh: $fail failures"
+	exit 1
+fi
+echo "fault/cli.sh: all passed"

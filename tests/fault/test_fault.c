@@ -1,0 +1,588 @@
+/*
+ * test_fault.c: every allocation failure gives an error, never a wrong
+ * answer, a crash or a leak.
+ *
+ * Linked with the fault build of solver/, gen/ and mesh/ (fault.h): each
+ * job below first runs with no failure to get its reference result, then
+ * again with allocation k failed, for k = 0, 1, 2, ... until a run makes no
+ * more allocations than k. Every run must either return the module's
+ * out-of-memory status or the full reference result, byte for byte, and
+ * free everything it allocated (fault_live() back where it was; ASan and
+ * valgrind check the same with their own allocator).
+ *
+ * Jobs: read a .puz and a .hcq; solve Soma (bitboard, dancing links, with
+ * the first solution kept); solve a Happy Cube set (shell fast path and the
+ * generic search); check a generated size-5 puzzle as generate does; the
+ * whole size-4 generate pipeline up to the bytes of puzzle.puz and
+ * solution.txt; the meshes, STLs and OpenSCAD files of its pieces and the
+ * STL check; the pictures.
+ *
+ * Runs from the repository root (reads tests/data/classic/).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gen/gen.h"
+#include "mesh/draw.h"
+#include "mesh/mesh.h"
+#include "solver/puz.h"
+#include "solver/solve.h"
+#include "tests/fault/fault.h"
+
+#define DATA "tests/data/classic/"
+
+/* A job: run once; return true with its result checked against the
+ * reference, or false when it returned the out-of-memory status (anything
+ * else fails the test inside the job). 'ref' is true on the first, unarmed
+ * run, which records the reference in 'ctx'. */
+typedef bool (*job_fn)(void *ctx, bool ref);
+
+/* Run 'job' with no failure, then with each of its allocations failed. */
+static void every_fault(const char *name, job_fn job, void *ctx)
+{
+	long live = fault_live();
+	assert_true(job(ctx, true));
+	assert_int_equal(fault_live(), live);
+	long k = 0, errors = 0;
+	for (;; k++) {
+		/* Debugging aid: FAULT_TRACE=1 names each run on stderr. */
+		if (getenv("FAULT_TRACE"))
+			fprintf(stderr, "%s: k = %ld\n", name, k);
+		fault_arm(k);
+		bool ok = job(ctx, false);
+		bool fired = fault_fired();
+		fault_disarm();
+		assert_int_equal(fault_live(), live);
+		if (!fired) {
+			assert_true(ok);
+			break;
+		}
+		errors += !ok;
+	}
+	printf("  %-28s %5ld allocations failed one at a time: %ld errors, "
+	       "%ld full results\n", name, k, errors, k - errors);
+}
+
+/* ---- buffers ------------------------------------------------------------- */
+
+struct bytes {
+	unsigned char *data;
+	size_t len;
+};
+
+static void bytes_clear(struct bytes *b)
+{
+	free(b->data);
+	b->data = NULL;
+	b->len = 0;
+}
+
+/* The whole file at 'path' (read with the fault counter disarmed). */
+static struct bytes slurp(const char *path)
+{
+	FILE *fp = fopen(path, "rb");
+	assert_non_null(fp);
+	struct bytes b = {0};
+	assert_int_equal(fseek(fp, 0, SEEK_END), 0);
+	long n = ftell(fp);
+	assert_true(n > 0);
+	rewind(fp);
+	b.data = malloc((size_t)n);
+	assert_non_null(b.data);
+	assert_int_equal(fread(b.data, 1, (size_t)n, fp), (size_t)n);
+	b.len = (size_t)n;
+	fclose(fp);
+	return b;
+}
+
+/* Record or compare: on the reference run keep 'got', else compare. */
+static void same_bytes(bool ref, struct bytes *want, const void *got, size_t len)
+{
+	if (ref) {
+		bytes_clear(want);
+		want->data = malloc(len ? len : 1);
+		assert_non_null(want->data);
+		memcpy(want->data, got, len);
+		want->len = len;
+		return;
+	}
+	assert_int_equal(len, want->len);
+	assert_memory_equal(got, want->data, len);
+}
+
+/* A stdio stream into memory; its buffer is libc's, not the modules'. */
+struct memout {
+	FILE *fp;
+	char *buf;
+	size_t len;
+};
+
+static void memout_open(struct memout *m)
+{
+	m->buf = NULL;
+	m->len = 0;
+	m->fp = open_memstream(&m->buf, &m->len);
+	assert_non_null(m->fp);
+}
+
+static void memout_close(struct memout *m)
+{
+	assert_int_equal(fclose(m->fp), 0);
+}
+
+/* ---- reading ------------------------------------------------------------- */
+
+struct read_job {
+	struct bytes text;
+	bool hcq;
+	struct bytes want; /* the puzzle written back by puz_write */
+};
+
+static bool job_read(void *ctx, bool ref)
+{
+	struct read_job *j = ctx;
+	struct puzzle p;
+	struct puz_error e;
+	int rc = j->hcq ? hcq_read_mem((const char *)j->text.data, j->text.len, &p, &e)
+	                : puz_read_mem((const char *)j->text.data, j->text.len, &p, &e);
+	if (rc != PUZ_OK) {
+		assert_int_equal(rc, PUZ_ENOMEM);
+		return false;
+	}
+	struct memout m;
+	memout_open(&m);
+	assert_int_equal(puz_write(m.fp, &p), PUZ_OK);
+	memout_close(&m);
+	puz_clear(&p);
+	same_bytes(ref, &j->want, m.buf, m.len);
+	free(m.buf);
+	return true;
+}
+
+static void test_fault_read(void **state)
+{
+	(void)state;
+	static const char *const files[] = {"soma.puz", "bedlam.puz",
+	                                    "HC_BQ_001.hcq"};
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		char path[128];
+		snprintf(path, sizeof path, DATA "%s", files[i]);
+		struct read_job j = {.text = slurp(path),
+		                     .hcq = strstr(files[i], ".hcq") != NULL};
+		every_fault(files[i], job_read, &j);
+		bytes_clear(&j.text);
+		bytes_clear(&j.want);
+	}
+}
+
+/* ---- solving ------------------------------------------------------------- */
+
+struct solve_job {
+	struct puzzle p;
+	struct solve_opts o;
+	uint64_t solutions, assemblies; /* the known answer */
+	struct bytes first;             /* the first solution, when kept */
+};
+
+static bool job_solve(void *ctx, bool ref)
+{
+	struct solve_job *j = ctx;
+	struct solve_result r;
+	int rc = solve_puzzle(&j->p, &j->o, &r);
+	if (rc != SOLVE_OK) {
+		assert_int_equal(rc, SOLVE_ENOMEM);
+		return false;
+	}
+	assert_true(r.complete);
+	assert_int_equal(r.solutions, j->solutions);
+	assert_int_equal(r.assemblies, j->assemblies);
+	if (j->o.keep_first) {
+		const struct grid *g = &j->p.goal;
+		assert_non_null(r.first);
+		same_bytes(ref, &j->first, r.first, (size_t)g->nx * g->ny * g->nz);
+	}
+	solve_result_clear(&r);
+	return true;
+}
+
+static void solve_every_fault(const char *name, const char *file,
+                              struct solve_opts o, uint64_t solutions,
+                              uint64_t assemblies)
+{
+	struct solve_job j = {.o = o, .solutions = solutions,
+	                      .assemblies = assemblies};
+	struct puz_error e;
+	int rc = strstr(file, ".hcq") ? hcq_read_file(file, &j.p, &e)
+	                              : puz_read_file(file, &j.p, &e);
+	assert_int_equal(rc, PUZ_OK);
+	every_fault(name, job_solve, &j);
+	puz_clear(&j.p);
+	bytes_clear(&j.first);
+}
+
+static void test_fault_solve(void **state)
+{
+	(void)state;
+	solve_every_fault("solve Soma", DATA "soma.puz",
+	                  (struct solve_opts){0}, 240, 11520);
+	solve_every_fault("solve Soma, first kept", DATA "soma.puz",
+	                  (struct solve_opts){.keep_first = true}, 240, 11520);
+	solve_every_fault("solve Soma, dancing links", DATA "soma.puz",
+	                  (struct solve_opts){.engine = SOLVE_DLX}, 240, 11520);
+	solve_every_fault("solve blue, shell path", DATA "happycube-blue.puz",
+	                  (struct solve_opts){.keep_first = true}, 3, 144);
+	solve_every_fault("solve blue, generic", DATA "happycube-blue.puz",
+	                  (struct solve_opts){.generic = true, .keep_first = true},
+	                  3, 144);
+	solve_every_fault("solve HC_BQ_001.hcq", DATA "HC_BQ_001.hcq",
+	                  (struct solve_opts){0}, 1, 48);
+}
+
+/* ---- generating ---------------------------------------------------------- */
+
+/* The candidate 'seed' draws first, at size n. */
+static bool draw_first(int n, uint64_t seed, struct gen_puzzle *g)
+{
+	struct rng r;
+	rng_seed(&r, seed);
+	int rc = gen_draw(&r, n, g);
+	if (rc != GEN_OK) {
+		assert_int_equal(rc, GEN_ENOMEM);
+		return false;
+	}
+	return true;
+}
+
+/* What generate does to accept a candidate: the fast count, then the
+ * generic search on the puzzle as written. */
+static bool job_check5(void *ctx, bool ref)
+{
+	(void)ref;
+	(void)ctx;
+	struct gen_puzzle g = {0};
+	if (!draw_first(5, 42, &g))
+		return false;
+	struct solve_opts o = {.max_solutions = 2};
+	struct solve_result r;
+	int rc = gen_count(&g, &o, &r);
+	if (rc != SOLVE_OK) {
+		assert_int_equal(rc, SOLVE_ENOMEM);
+		gen_puzzle_clear(&g);
+		return false;
+	}
+	assert_true(r.complete && r.solutions == 1 && r.fast_path);
+	solve_result_clear(&r);
+	struct puzzle p;
+	rc = gen_to_puzzle(&g, 42, &p);
+	gen_puzzle_clear(&g);
+	if (rc != GEN_OK) {
+		assert_int_equal(rc, GEN_ENOMEM);
+		return false;
+	}
+	o.generic = true;
+	rc = solve_puzzle(&p, &o, &r);
+	puz_clear(&p);
+	if (rc != SOLVE_OK) {
+		assert_int_equal(rc, SOLVE_ENOMEM);
+		return false;
+	}
+	assert_true(r.complete && r.solutions == 1 && !r.fast_path);
+	solve_result_clear(&r);
+	return true;
+}
+
+static void test_fault_check_generated(void **state)
+{
+	(void)state;
+	every_fault("check size 5, seed 42", job_check5, NULL);
+}
+
+struct gen_job {
+	struct bytes puz, answer; /* puzzle.puz and solution.txt */
+	uint64_t attempts;
+};
+
+/* generate --size 4 --seed 7, up to the text files it writes. */
+static bool job_generate4(void *ctx, bool ref)
+{
+	struct gen_job *j = ctx;
+	struct rng r;
+	rng_seed(&r, 7);
+	struct gen_puzzle g = {0};
+	uint64_t tried = 0;
+	for (;;) {
+		gen_puzzle_clear(&g);
+		int rc = gen_draw(&r, 4, &g);
+		if (rc != GEN_OK) {
+			assert_int_equal(rc, GEN_ENOMEM);
+			return false;
+		}
+		tried++;
+		assert_true(tried <= 1000);
+		struct solve_opts o = {.max_solutions = 2};
+		struct solve_result res;
+		rc = gen_count(&g, &o, &res);
+		if (rc != SOLVE_OK) {
+			assert_int_equal(rc, SOLVE_ENOMEM);
+			gen_puzzle_clear(&g);
+			return false;
+		}
+		bool unique = res.complete && res.solutions == 1;
+		solve_result_clear(&res);
+		if (unique)
+			break;
+	}
+	if (ref)
+		j->attempts = tried;
+	assert_int_equal(tried, j->attempts);
+	struct puzzle p;
+	int rc = gen_to_puzzle(&g, 7, &p);
+	if (rc != GEN_OK) {
+		assert_int_equal(rc, GEN_ENOMEM);
+		gen_puzzle_clear(&g);
+		return false;
+	}
+	struct memout m;
+	memout_open(&m);
+	assert_int_equal(puz_write(m.fp, &p), PUZ_OK);
+	memout_close(&m);
+	puz_clear(&p);
+	same_bytes(ref, &j->puz, m.buf, m.len);
+	free(m.buf);
+	memout_open(&m);
+	assert_int_equal(gen_write_answer(m.fp, &g), GEN_OK);
+	memout_close(&m);
+	same_bytes(ref, &j->answer, m.buf, m.len);
+	free(m.buf);
+	gen_puzzle_clear(&g);
+	return true;
+}
+
+static void test_fault_generate(void **state)
+{
+	(void)state;
+	struct gen_job j = {0};
+	every_fault("generate size 4, seed 7", job_generate4, &j);
+	assert_true(j.attempts >= 1);
+	bytes_clear(&j.puz);
+	bytes_clear(&j.answer);
+}
+
+/* ---- meshes -------------------------------------------------------------- */
+
+struct mesh_job {
+	struct gen_puzzle g;
+	char stl_path[64];   /* a temporary STL of piece 1 */
+	double volume;       /* its exact volume */
+	struct bytes out[4]; /* piece STL, plate STL, piece SCAD, plate SCAD */
+};
+
+static bool mesh_failed(int rc)
+{
+	assert_int_equal(rc, MESH_ENOMEM);
+	return false;
+}
+
+static bool job_mesh(void *ctx, bool ref)
+{
+	struct mesh_job *j = ctx;
+	int n = j->g.n;
+	const unsigned char *cells[6];
+	int dims[6][3];
+	for (int i = 0; i < 6; i++) {
+		cells[i] = j->g.piece[i];
+		dims[i][0] = dims[i][1] = n;
+		dims[i][2] = 1;
+	}
+	struct mesh *m;
+	int rc = mesh_from_cells(cells[0], n, n, 1, 10, 0.2, &m);
+	if (rc != MESH_OK)
+		return mesh_failed(rc);
+	struct memout mo;
+	memout_open(&mo);
+	assert_int_equal(mesh_write_stl(mo.fp, m, "piece"), MESH_OK);
+	memout_close(&mo);
+	mesh_free(m);
+	same_bytes(ref, &j->out[0], mo.buf, mo.len);
+	free(mo.buf);
+
+	rc = mesh_plate(cells, (const int (*)[3])dims, 6, 10, 0.2, 5, &m);
+	if (rc != MESH_OK)
+		return mesh_failed(rc);
+	memout_open(&mo);
+	assert_int_equal(mesh_write_stl(mo.fp, m, "plate"), MESH_OK);
+	memout_close(&mo);
+	mesh_free(m);
+	same_bytes(ref, &j->out[1], mo.buf, mo.len);
+	free(mo.buf);
+
+	memout_open(&mo);
+	rc = mesh_write_scad(mo.fp, cells[0], n, n, 1, 10, 0.2, "piece");
+	memout_close(&mo);
+	if (rc != MESH_OK) {
+		free(mo.buf);
+		return mesh_failed(rc);
+	}
+	same_bytes(ref, &j->out[2], mo.buf, mo.len);
+	free(mo.buf);
+
+	memout_open(&mo);
+	rc = mesh_write_scad_plate(mo.fp, cells, (const int (*)[3])dims, 6, 10,
+	                           0.2, 5, "plate");
+	memout_close(&mo);
+	if (rc != MESH_OK) {
+		free(mo.buf);
+		return mesh_failed(rc);
+	}
+	same_bytes(ref, &j->out[3], mo.buf, mo.len);
+	free(mo.buf);
+
+	struct mesh_report rep;
+	rc = mesh_verify_stl(j->stl_path, j->volume, &rep);
+	if (rc != MESH_OK)
+		return mesh_failed(rc);
+	return true;
+}
+
+static void test_fault_mesh(void **state)
+{
+	(void)state;
+	struct mesh_job j = {0};
+	assert_true(draw_first(4, 7, &j.g));
+	int n = j.g.n;
+	struct mesh *m;
+	assert_int_equal(mesh_from_cells(j.g.piece[0], n, n, 1, 10, 0.2, &m), MESH_OK);
+	strcpy(j.stl_path, "/tmp/cubegen-fault-XXXXXX");
+	int fd = mkstemp(j.stl_path);
+	assert_true(fd >= 0);
+	FILE *fp = fdopen(fd, "wb");
+	assert_non_null(fp);
+	assert_int_equal(mesh_write_stl(fp, m, "piece"), MESH_OK);
+	assert_int_equal(fclose(fp), 0);
+	mesh_free(m);
+	j.volume = mesh_expected_volume(j.g.piece[0], n, n, 1, 10, 0.2);
+	every_fault("meshes, STL, SCAD, check", job_mesh, &j);
+	unlink(j.stl_path);
+	for (int i = 0; i < 4; i++)
+		bytes_clear(&j.out[i]);
+	gen_puzzle_clear(&j.g);
+}
+
+/* ---- pictures ------------------------------------------------------------ */
+
+struct draw_job {
+	struct gen_puzzle g;
+	struct bytes png[3];
+};
+
+static bool draw_failed(int rc)
+{
+	assert_int_equal(rc, DRAW_ENOMEM);
+	return false;
+}
+
+static bool job_draw(void *ctx, bool ref)
+{
+	struct draw_job *j = ctx;
+	const struct gen_puzzle *g = &j->g;
+	int n = g->n;
+	const unsigned char *plates[6];
+	int label[6];
+	for (int i = 0; i < 6; i++) {
+		plates[i] = g->piece[i];
+		label[i] = i + 1;
+	}
+	unsigned char *png;
+	size_t len;
+	int rc = draw_plates(plates, n, 6, label, "t", &png, &len);
+	if (rc != DRAW_OK)
+		return draw_failed(rc);
+	same_bytes(ref, &j->png[0], png, len);
+	fault_free(png); /* the module allocated it */
+
+	unsigned char views[6][16], owner[64];
+	const unsigned char *view[6];
+	int net[6][2];
+	for (int f = 0; f < 6; f++) {
+		gen_face_view(g, f, views[f]);
+		view[f] = views[f];
+		gen_net_pos(f, net[f]);
+	}
+	gen_piece_grid(g, owner);
+	rc = draw_shell_solution(n, view, (const int (*)[2])net, owner, g->face,
+	                         "t", &png, &len);
+	if (rc != DRAW_OK)
+		return draw_failed(rc);
+	same_bytes(ref, &j->png[1], png, len);
+	fault_free(png); /* the module allocated it */
+
+	rc = draw_assembly(owner, n, n, n, NULL, 6, "t", &png, &len);
+	if (rc != DRAW_OK)
+		return draw_failed(rc);
+	same_bytes(ref, &j->png[2], png, len);
+	fault_free(png); /* the module allocated it */
+	return true;
+}
+
+static void test_fault_draw(void **state)
+{
+	(void)state;
+	struct draw_job j = {0};
+	assert_true(draw_first(4, 7, &j.g));
+	every_fault("pictures", job_draw, &j);
+	for (int i = 0; i < 3; i++)
+		bytes_clear(&j.png[i]);
+	gen_puzzle_clear(&j.g);
+}
+
+/* The harness itself: a job that ignores a failed allocation is caught. */
+static bool job_careless(void *ctx, bool ref)
+{
+	(void)ctx;
+	(void)ref;
+	void *p = fault_malloc(16);
+	fault_free(p);
+	return true; /* claims success even when p was NULL */
+}
+
+static void test_fault_harness_sees_failures(void **state)
+{
+	(void)state;
+	fault_arm(0);
+	assert_null(fault_malloc(1));
+	assert_true(fault_fired());
+	void *p = fault_malloc(1); /* only one failure per run */
+	assert_non_null(p);
+	fault_free(p);
+	assert_int_equal(fault_disarm(), 2);
+	/* A careless job "succeeds" when its allocation failed; every_fault
+	 * accepts that only because it cannot see the result was wrong, so
+	 * jobs must check their results: here the failed run is visible. */
+	fault_arm(0);
+	assert_true(job_careless(NULL, false));
+	assert_true(fault_fired());
+	fault_disarm();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fault_harness_sees_failures),
+		cmocka_unit_test(test_fault_read),
+		cmocka_unit_test(test_fault_solve),
+		cmocka_unit_test(test_fault_check_generated),
+		cmocka_unit_test(test_fault_generate),
+		cmocka_unit_test(test_fault_mesh),
+		cmocka_unit_test(test_fault_draw),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
