@@ -38,7 +38,7 @@ TEST_SRC   := $(wildcard tests/test_*.c)
 # tests/*.c that are not test programs: helpers linked into every test
 # (the independent brute force, random puzzle makers).
 TEST_LIB   := $(filter-out $(TEST_SRC),$(wildcard tests/*.c))
-TEST_SH    := $(wildcard tests/*.sh)
+TEST_SH    := $(filter-out tests/install.sh,$(wildcard tests/*.sh))
 BENCH_SRC  := $(wildcard bench/*.c)
 # Fuzz targets tests/fuzz/fuzz_NAME.c, each with a seed corpus in
 # tests/fuzz/corpus/NAME and the inputs that ever failed in
@@ -59,7 +59,7 @@ CUBEGEN   := $(BUILD)/cubegen
 TESTS     := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 BENCH     := $(BUILD)/bench/bench
 
-.PHONY: all install uninstall run test check-unit check-cli check-fuzz check-fault asan valgrind bench deps clean \
+.PHONY: all install uninstall run test check-unit check-cli check-fuzz check-fault check-install asan valgrind bench deps clean \
         fuzz fuzz-targets
 all: $(CUBEGEN)
 
@@ -131,12 +131,15 @@ check-fault: $(FAULT_TEST) $(FAULT_CUBEGEN)
 	@echo "== tests/fault/cli.sh"; CUBEGEN=$(abspath $(FAULT_CUBEGEN)) \
 	    DATA=$(abspath tests/data/classic) bash tests/fault/cli.sh
 
+check-install: $(CUBEGEN)
+	@echo "== tests/install.sh"; LC_ALL=C bash tests/install.sh $(BUILD)
+
 check-fuzz: $(REPLAYS)
 	@set -e; for n in $(FUZZ_NAMES); do echo "== replay $$n"; \
 	    $(BUILD)/fuzz/replay_$$n tests/fuzz/corpus/$$n tests/fuzz/regress/$$n; done
 
 test: deps
-	$(MAKE) check-unit check-fuzz check-fault check-cli
+	$(MAKE) check-unit check-fuzz check-fault check-cli check-install
 
 asan:
 	$(MAKE) BUILD=build-asan OPT="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \

@@ -7,6 +7,8 @@
  */
 #include "solver/poly.h"
 
+#include <assert.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,6 +92,30 @@ static int shape_from(const int (*c)[3], size_t n, struct shape *out)
 	out->n = n;
 	out->cells = cells;
 	return POLY_OK;
+}
+
+void poly_flat_apply(int t, int w, int h, int x, int y, int *u, int *v)
+{
+	assert(t >= 0 && t < 8);
+	if (t & 4)
+		x = w - 1 - x;
+	for (int k = 0; k < (t & 3); k++) {
+		int nx = h - 1 - y;
+		y = x;
+		x = nx;
+		int nw = h;
+		h = w;
+		w = nw;
+	}
+	*u = x;
+	*v = y;
+}
+
+int poly_flat_inverse(int t)
+{
+	/* A turn-over followed by k turns is its own inverse (it is a
+	 * reflection); k turns alone are undone by 4 - k. */
+	return t & 4 ? t : (4 - t) & 3;
 }
 
 int poly_from_grid(const struct grid *g, struct shape *out)

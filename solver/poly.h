@@ -50,6 +50,19 @@ int poly_sym_compose(int a, int b);
 /* The inverse of symmetry 's'. */
 int poly_sym_inverse(int s);
 
+/*
+ * The 8 flat moves of a plate (the symmetries of a square, for any w x h
+ * rectangle of cells (x, y), 0 <= x < w, 0 <= y < h, y drawn downward).
+ * Move t, 0..7: first, if t & 4, turn the plate over left to right,
+ * (x, y) -> (w-1-x, y); then t & 3 quarter turns clockwise,
+ * (x, y) -> (h-1-y, x), each of which swaps the rectangle's sides. The one
+ * encoding of flat moves: the generator's orientations and the shell fast
+ * path both use it. A plate turned over is a proper rotation in 3D.
+ */
+void poly_flat_apply(int t, int w, int h, int x, int y, int *u, int *v);
+/* The move undoing move t (applied to the moved rectangle). */
+int poly_flat_inverse(int t);
+
 /* The cells of grid 'g' as a normalised shape. */
 int poly_from_grid(const struct grid *g, struct shape *out);
 /* 'in' transformed by symmetry 's' and normalised, into 'out'. */

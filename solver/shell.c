@@ -4,9 +4,9 @@
  * Face f lies on axis a = f / 2 at coordinate 0 (f even) or n-1 (f odd).
  * Its frame (i, j) runs along the other two axes b < c in increasing order:
  * frame cell (i, j) is the 3D cell with coordinate a fixed, b = i, c = j.
- * A plate is placed by one of the 8 flat transforms T_t (t & 4: swap x and
- * y; then t & 3 quarter turns (x, y) -> (n-1-y, x)), which is all of the
- * square's symmetries, so handedness of frames never matters.
+ * A plate is placed by one of the 8 flat moves (poly_flat_apply), which
+ * are all of the square's symmetries, so handedness of frames never
+ * matters.
  *
  * Because frame coordinates are 3D coordinates, each side of a face frame
  * lies along a cube edge with positions equal to the edge's free
@@ -128,41 +128,6 @@ static void setup_geometry(struct shell *s)
 	}
 }
 
-/* The square's symmetry t on frame cell (x, y): if t & 4 swap x and y,
- * then t & 3 quarter turns (x, y) -> (n-1-y, x). */
-static void d4(int n, int t, int x, int y, int *i, int *j)
-{
-	if (t & 4) {
-		int tmp = x;
-		x = y;
-		y = tmp;
-	}
-	for (int r = 0; r < (t & 3); r++) {
-		int nx = n - 1 - y;
-		y = x;
-		x = nx;
-	}
-	*i = x;
-	*j = y;
-}
-
-/* The inverse of d4(n, t, ...). */
-static void d4_inv(int n, int t, int i, int j, int *x, int *y)
-{
-	for (int r = 0; r < (t & 3); r++) {
-		int ni = j;
-		j = n - 1 - i;
-		i = ni;
-	}
-	if (t & 4) {
-		int tmp = i;
-		i = j;
-		j = tmp;
-	}
-	*x = i;
-	*y = j;
-}
-
 static void add_cell(struct orient *o, int n, int i, int j)
 {
 	if (j == 0) o->side[0] |= (uint64_t)1 << i;
@@ -211,8 +176,8 @@ static int placements(int n, const unsigned char *pl, struct orient *out)
 	int k = 0;
 	for (int t = 0; t < 8; t++) {
 		int a0, b0, a1, b1;
-		d4(n, t, x0, y0, &a0, &b0);
-		d4(n, t, x1, y1, &a1, &b1);
+		poly_flat_apply(t, n, n, x0, y0, &a0, &b0);
+		poly_flat_apply(t, n, n, x1, y1, &a1, &b1);
 		int ilo = a0 < a1 ? a0 : a1, ihi = a0 < a1 ? a1 : a0;
 		int jlo = b0 < b1 ? b0 : b1, jhi = b0 < b1 ? b1 : b0;
 		for (int dy = -jlo; dy <= n - 1 - jhi; dy++)
@@ -223,7 +188,8 @@ static int placements(int n, const unsigned char *pl, struct orient *out)
 					for (int j = 1; j < n - 1 && ok; j++)
 						for (int i = 1; i < n - 1 && ok; i++) {
 							int x, y;
-							d4_inv(n, t, i - dx, j - dy, &x, &y);
+							poly_flat_apply(poly_flat_inverse(t), n, n,
+							                i - dx, j - dy, &x, &y);
 							ok = x >= 0 && y >= 0 && x < n && y < n &&
 							     pl[x + n * y];
 						}
@@ -240,7 +206,7 @@ static int placements(int n, const unsigned char *pl, struct orient *out)
 						if (!pl[x + n * y])
 							continue;
 						int i, j;
-						d4(n, t, x, y, &i, &j);
+						poly_flat_apply(t, n, n, x, y, &i, &j);
 						add_cell(&o, n, i + dx, j + dy);
 					}
 				if (orient_find(out, k, &o) < 0)
@@ -269,7 +235,7 @@ static void orbits(int n, struct ptype *ty)
 					int i = q == 0 ? p : q == 1 ? n - 1 : q == 2 ? p : 0;
 					int j = q == 0 ? 0 : q == 1 ? p : q == 2 ? n - 1 : p;
 					int a, b;
-					d4(n, g, i, j, &a, &b);
+					poly_flat_apply(g, n, n, i, j, &a, &b);
 					add_cell(&img, n, a, b);
 				}
 			int m = orient_find(ty->o, ty->nor, &img);

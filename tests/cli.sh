@@ -132,6 +132,25 @@ run 0 solve "$DATA/soma.puz" --max 3 && contains "$out" "solutions: at least" "-
 run 0 solve "$DATA/soma.puz" --max 3 --json && contains "$out" '"complete": false' "--max json"
 run 0 solve "$DATA/soma.puz" --print && contains "$out" "z = 2" "--print layers"
 
+# examples/: every puzzle a user is pointed to counts as examples/README.md
+# says (the ones that take seconds are left to make bench).
+examples=$here/../examples
+while IFS='|' read -r _ file _ sols asms time _; do
+	file=$(echo "$file" | tr -d ' `')
+	sols=$(echo "$sols" | tr -d ' ')
+	asms=$(echo "$asms" | tr -d ' ')
+	case "$file" in *.puz|*.hcq) ;; *) continue ;; esac
+	[[ "$time" == *" s "* ]] && continue
+	if run 0 solve "$examples/$file" --json &&
+	   [[ "$out" == *"\"solutions\": $sols,"* ]] &&
+	   [[ "$out" == *"\"assemblies\": $asms,"* ]]; then
+		ok
+	else
+		bad "examples/$file: expected $sols solutions, $asms assemblies: $out"
+	fi
+done <"$examples/README.md"
+[ "$(ls "$examples"/*.puz "$examples"/*.hcq | wc -l)" -ge 7 ] && ok || bad "examples missing"
+
 # --print: every symbol drawn is explained, and every piece of the file is
 # drawn (with its count of cells). legend_complete FILE
 legend_complete() {

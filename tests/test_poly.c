@@ -115,6 +115,47 @@ static void test_poly_normalised(void **state)
 	poly_shape_clear(&s);
 }
 
+/* The flat moves: t = 0 is the identity, t = 1 a clockwise quarter turn
+ * (the top-left corner goes to the top right), t = 4 a turn-over; the 8
+ * moves of a rectangle are distinct, map it onto its own (or the swapped)
+ * rectangle, and poly_flat_inverse() undoes each. */
+static void test_poly_flat_moves(void **state)
+{
+	(void)state;
+	static const int dims[][2] = {{4, 4}, {3, 5}, {6, 2}, {1, 3}};
+	for (size_t d = 0; d < sizeof dims / sizeof dims[0]; d++) {
+		int w = dims[d][0], h = dims[d][1];
+		int seen[8][2];
+		for (int t = 0; t < 8; t++) {
+			int w2 = t & 1 ? h : w, h2 = t & 1 ? w : h;
+			for (int y = 0; y < h; y++)
+				for (int x = 0; x < w; x++) {
+					int u, v, bx, by;
+					poly_flat_apply(t, w, h, x, y, &u, &v);
+					assert_true(u >= 0 && u < w2 && v >= 0 && v < h2);
+					poly_flat_apply(poly_flat_inverse(t), w2, h2, u, v, &bx, &by);
+					assert_int_equal(bx, x);
+					assert_int_equal(by, y);
+				}
+			/* the image of an asymmetric pair of cells tells moves apart */
+			int u0, v0, u1, v1;
+			poly_flat_apply(t, w, h, 0, 0, &u0, &v0);
+			poly_flat_apply(t, w, h, 1 % w, 0, &u1, &v1);
+			seen[t][0] = u0 * 100 + v0;
+			seen[t][1] = u1 * 100 + v1;
+			for (int s = 0; s < t && w > 1 && h > 1; s++)
+				assert_false(seen[s][0] == seen[t][0] && seen[s][1] == seen[t][1]);
+		}
+		int u, v;
+		poly_flat_apply(0, w, h, 1 % w, 2 % h, &u, &v);
+		assert_true(u == 1 % w && v == 2 % h);
+		poly_flat_apply(1, w, h, 0, 0, &u, &v);
+		assert_true(u == h - 1 && v == 0);
+		poly_flat_apply(4, w, h, 0, 0, &u, &v);
+		assert_true(u == w - 1 && v == 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -122,6 +163,7 @@ int main(void)
 		cmocka_unit_test(test_poly_orientation_counts),
 		cmocka_unit_test(test_poly_canonical_congruence),
 		cmocka_unit_test(test_poly_normalised),
+		cmocka_unit_test(test_poly_flat_moves),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
