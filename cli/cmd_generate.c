@@ -164,7 +164,7 @@ int cmd_generate(int argc, char **argv)
 		return CLI_FAIL;
 	}
 	oo.seed = seed;
-	bool ok = write_outputs(&od, &g, &oo) && outdir_commit(&od);
+	bool ok = outputs_write(&od, &g, &oo) && outdir_commit(&od);
 	if (!ok)
 		outdir_abort(&od);
 	gen_puzzle_clear(&g);

@@ -232,7 +232,7 @@ static bool write_pieces(struct outdir *od, const struct gen_puzzle *g,
 	return ok;
 }
 
-bool write_outputs(struct outdir *od, const struct gen_puzzle *g,
+bool outputs_write(struct outdir *od, const struct gen_puzzle *g,
                    const struct output_opts *o)
 {
 	return write_puzzle(od, g, o) && write_answer(od, g) &&

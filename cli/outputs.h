@@ -19,7 +19,7 @@ struct output_opts {
 
 /* Write every file for 'g' into 'od'; prints an error and returns false
  * on the first failure (the caller aborts the folder). */
-bool write_outputs(struct outdir *od, const struct gen_puzzle *g,
+bool outputs_write(struct outdir *od, const struct gen_puzzle *g,
                    const struct output_opts *o);
 
 #endif

@@ -137,7 +137,9 @@ int gen_write_answer(FILE *fp, const struct gen_puzzle *g);
 
 /* Count the solutions of candidate 'g' with the solver: the shell fast
  * path when it applies, else the generic search on gen_to_puzzle(g). A
- * SOLVE_* status; '*out' is filled on SOLVE_OK (solve_result_clear()). */
+ * SOLVE_* status: SOLVE_ENOMEM when any allocation failed (the solver's
+ * or the puzzle's), never a partial count; '*out' is filled only on
+ * SOLVE_OK (solve_result_clear()). */
 struct solve_opts;
 struct solve_result;
 int gen_count(const struct gen_puzzle *g, const struct solve_opts *o,

@@ -20,6 +20,7 @@
 #include "mesh/draw.h"
 
 #include <assert.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -151,7 +152,16 @@ static void frame(gdImagePtr im, int x0, int y0, int x1, int y1, uint32_t rgb)
 	gdImageRectangle(im, x0, y0, x1, y1, gdc(rgb));
 }
 
-/* A white canvas; NULL when libgd cannot allocate it. */
+/*
+ * A white canvas; NULL when libgd cannot allocate it.
+ *
+ * gdImageFilledPolygon() mallocs its scratch row on first use and, when
+ * that fails, returns having drawn nothing: the picture would silently
+ * lack faces. So the canvas makes it allocate now, with a 4-point polygon
+ * wholly off the image (it paints no pixel), and counts a failure there as
+ * the canvas's. Every polygon drawn later also has 4 points, so the
+ * scratch never needs to grow.
+ */
 static gdImagePtr canvas(int w, int h)
 {
 	gdImagePtr im = gdImageCreateTrueColor(w, h);
@@ -160,20 +170,31 @@ static gdImagePtr canvas(int w, int h)
 	/* Every colour is opaque: plain replacement is both right and faster. */
 	gdImageAlphaBlending(im, 0);
 	rect(im, 0, 0, w - 1, h - 1, DRAW_BG);
+	gdPoint off[4] = {{-16, -16}, {-16, -16}, {-16, -16}, {-16, -16}};
+	gdImageFilledPolygon(im, off, 4, gdc(DRAW_BG));
+	if (im->polyInts == NULL || im->polyAllocated < 4) {
+		gdImageDestroy(im);
+		return NULL;
+	}
 	return im;
 }
 
 /*
  * Encode and hand over: the PNG is copied into a malloc() buffer so the
  * caller frees it with free(), never gdFree(). Destroys 'im' in every case.
+ * libgd returns NULL for every encoding failure; when one of its (or
+ * libpng's, or zlib's) allocations failed, malloc() left ENOMEM in errno,
+ * and that is DRAW_ENOMEM, not DRAW_EPNG.
  */
 static int finish(gdImagePtr im, unsigned char **png, size_t *len)
 {
 	int size = 0;
+	errno = 0;
 	void *p = gdImagePngPtrEx(im, &size, DRAW_PNG_LEVEL);
+	int err = errno;
 	gdImageDestroy(im);
 	if (p == NULL)
-		return DRAW_EPNG;
+		return err == ENOMEM ? DRAW_ENOMEM : DRAW_EPNG;
 	if (size <= 0) {
 		gdFree(p);
 		return DRAW_EPNG;

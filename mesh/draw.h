@@ -58,8 +58,9 @@
 
 enum draw_status {
 	DRAW_OK = 0,
-	DRAW_ENOMEM,  /* out of memory (also: libgd could not make the image) */
-	DRAW_EPNG,    /* libgd failed to encode the PNG */
+	DRAW_ENOMEM,  /* out of memory: ours, or libgd's (or libpng's) while
+	                 making or encoding the image */
+	DRAW_EPNG,    /* libgd failed to encode the PNG, not for lack of memory */
 	DRAW_ETOOBIG, /* the picture would be wider or taller than DRAW_MAX_SIDE */
 };
 

@@ -176,6 +176,8 @@ int mesh_piece_init(struct mesh_piece *p, const unsigned char *cells, int nx,
 		return MESH_EDISCONNECTED;
 
 	/* Breadth-first search over the whole array: is every cell reached? */
+	if (ncells > SIZE_MAX / sizeof(size_t))
+		return MESH_ENOMEM;
 	size_t *queue = malloc(ncells * sizeof *queue);
 	unsigned char *seen = calloc(total, 1);
 	if (!queue || !seen) {
@@ -600,6 +602,8 @@ static int find_rects(struct builder *b)
 		if (s > lcap)
 			lcap = s;
 	}
+	if (lcap > SIZE_MAX / sizeof(struct prect))
+		return MESH_ERANGE;
 	signed char *lab = malloc(lcap), *labt = malloc(lcap), *work = malloc(lcap);
 	struct prect *r1 = malloc(lcap * sizeof *r1), *r2 = malloc(lcap * sizeof *r2);
 	int rc = lab && labt && work && r1 && r2 ? MESH_OK : MESH_ENOMEM;

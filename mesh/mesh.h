@@ -175,7 +175,8 @@ int mesh_verify_stl(const char *path, double expected_volume,
  * mesh_from_cells() from them for any unit and clearance (the union of
  * the inset boxes, exactly the union of the cells' boxes; see scad.c).
  * 'title' (NULL for none) becomes a comment. Errors as mesh_from_cells(),
- * and MESH_EIO when a write fails. Flushes but never closes 'fp'.
+ * and MESH_EIO when a write fails; on any other error nothing has been
+ * written to 'fp'. Flushes but never closes 'fp'.
  */
 int mesh_write_scad(FILE *fp, const unsigned char *cells, int nx, int ny,
 		    int nz, double unit, double clearance, const char *title);

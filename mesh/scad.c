@@ -435,33 +435,32 @@ int mesh_write_scad_plate(FILE *fp, const unsigned char *const *cells,
 	if (count == 0 || !(gap_mm > 0) || !isfinite(gap_mm) ||
 	    count > SIZE_MAX / sizeof(struct mesh_piece))
 		return MESH_EINVAL;
+	/* Every piece's boxes are made before the first byte is written, so
+	 * that running out of memory leaves 'fp' as it was, not holding the
+	 * first pieces of a plate. */
 	struct mesh_piece *pc = malloc(count * sizeof *pc);
 	struct mesh_place *pl = malloc(count * sizeof *pl);
-	int rc = pc && pl ? MESH_OK : MESH_ENOMEM;
+	struct mesh_box **box = calloc(count, sizeof *box);
+	size_t *nbox = malloc(count * sizeof *nbox);
+	int rc = pc && pl && box && nbox ? MESH_OK : MESH_ENOMEM;
 	for (size_t i = 0; i < count && rc == MESH_OK; i++) {
 		rc = mesh_piece_init(&pc[i], cells[i], dims[i][0], dims[i][1],
 				     dims[i][2], unit, clearance);
 		if (rc == MESH_OK)
 			rc = mesh_piece_manifold(&pc[i], clearance);
 	}
-	struct out o = {fp, 0};
+	for (size_t i = 0; i < count && rc == MESH_OK; i++)
+		rc = mesh_cover_boxes(&pc[i], &box[i], &nbox[i]);
 	if (rc == MESH_OK) {
+		struct out o = {fp, 0};
 		mesh_plate_layout(pc, count, pl);
 		header(&o, title, unit, clearance, &gap_mm);
 		emit(&o, "%s", cover_note);
-		for (size_t i = 0; i < count && rc == MESH_OK; i++) {
-			struct mesh_box *b;
-			size_t n;
-			rc = mesh_cover_boxes(&pc[i], &b, &n);
-			if (rc != MESH_OK)
-				break;
+		for (size_t i = 0; i < count; i++) {
 			char name[32];
 			snprintf(name, sizeof name, "piece_%zu", i + 1);
-			boxes_data(&o, name, b, n);
-			free(b);
+			boxes_data(&o, name, box[i], nbox[i]);
 		}
-	}
-	if (rc == MESH_OK) {
 		emit(&o, "pieces = [");
 		for (size_t i = 0; i < count; i++)
 			emit(&o, "piece_%zu%s", i + 1, i + 1 < count ? ", " : "];\n");
@@ -480,6 +479,10 @@ int mesh_write_scad_plate(FILE *fp, const unsigned char *const *cells,
 			 "    cubegen_piece(pieces[i]);\n");
 		rc = finish(&o);
 	}
+	for (size_t i = 0; box && i < count; i++)
+		free(box[i]);
+	free(box);
+	free(nbox);
 	free(pc);
 	free(pl);
 	return rc;

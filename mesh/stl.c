@@ -158,8 +158,9 @@ static int slurp(const char *path, unsigned char **data, size_t *size,
 {
 	FILE *fp = fopen(path, "rb");
 	if (!fp) {
-		say(problem, psize, "cannot open: %s", strerror(errno));
-		return errno == ENOMEM ? MESH_ENOMEM : MESH_EIO;
+		int err = errno; /* strerror() and say() may change errno */
+		say(problem, psize, "cannot open: %s", strerror(err));
+		return err == ENOMEM ? MESH_ENOMEM : MESH_EIO;
 	}
 	size_t cap = 1 << 16, n = 0;
 	unsigned char *buf = malloc(cap);

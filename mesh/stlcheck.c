@@ -478,6 +478,10 @@ static int admesh_checks(const struct mesh_stl *s, double vol,
 		stl_facet_stats(&st, *d, i == 0);
 	}
 
+	/* libadmesh 0.98.4 allocates its edge hash here and its normals list
+	 * in stl_fix_normal_directions() with unchecked malloc() (perror,
+	 * then a NULL dereference): out of memory inside admesh cannot be
+	 * returned as MESH_ENOMEM from here. */
 	stl_check_facets_exact(&st);
 	if (st.error) {
 		report(rep, "admesh failed checking the facets");
@@ -551,6 +555,13 @@ int mesh_verify_stl(const char *path, double expected_volume,
 		report(rep, "binary STL whose header starts with \"solid\": some "
 			    "readers take it for ASCII");
 		rc = MESH_EBADMESH;
+		goto out;
+	}
+	/* Three corners, edges and wedges per facet (24 bytes at most each):
+	 * their array sizes must fit in size_t. */
+	if (s.nfacets > SIZE_MAX / 3 / sizeof(struct corner) ||
+	    s.nfacets > SIZE_MAX / 3 / sizeof(struct edge)) {
+		rc = MESH_ENOMEM;
 		goto out;
 	}
 	rc = check_values(&s, rep);

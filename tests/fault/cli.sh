@@ -74,7 +74,7 @@ every_fault() {
 }
 
 every_fault "solve Soma" "" solve "$DATA/soma.puz"
-every_fault "solve Soma --print --json" "" solve "$DATA/soma.puz" --print
+every_fault "solve Soma --print" "" solve "$DATA/soma.puz" --print
 every_fault "solve blue" "" solve "$DATA/happycube-blue.puz" --print
 every_fault "check HC_BQ_001.hcq" "" check "$DATA/HC_BQ_001.hcq"
 mkdir -p "$tmp/gen"
