@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "solver/poly.h"
+
 const char *gen_strerror(int status)
 {
 	switch (status) {
@@ -65,22 +67,12 @@ void gen_face_cell(int n, int face, int u, int v, int *x, int *y, int *z)
 /*
  * Orientation t takes drawing cell (x, y) to face-frame cell (u, v): first,
  * if t & 4, the piece is turned over left to right, then it is given t & 3
- * quarter turns clockwise as seen from outside (gen.h). This is the one
- * definition; everything else calls it.
+ * quarter turns clockwise as seen from outside (gen.h): exactly the flat
+ * move t of poly_flat_apply(), the one encoding the solver uses too.
  */
 static void orient_map(int n, int t, int x, int y, int *u, int *v)
 {
-	assert(t >= 0 && t < 8);
-	if (t & 4)
-		x = n - 1 - x;
-	for (int k = 0; k < (t & 3); k++) {
-		int nx = n - 1 - y;
-
-		y = x;
-		x = nx;
-	}
-	*u = x;
-	*v = y;
+	poly_flat_apply(t, n, n, x, y, u, v);
 }
 
 static size_t cell_index(int n, int x, int y, int z)
