@@ -10,7 +10,8 @@
 #                   (FUZZ_SECONDS each, default 30; needs clang)
 #   make deps       install the Debian packages the build and tests need
 #
-# Libraries: solver/ gen/ mesh/ are static archives; cli/ is the front end.
+# Libraries: solver/ gen/ mesh/ draw/ are static archives; cli/ is the
+# front end.
 # Every tests/test_*.c is one cmocka program; every tests/*.sh is a
 # command-line test, run with the path of the cubegen binary.
 
@@ -33,6 +34,7 @@ CLI_LIBS := $(shell pkg-config --libs gdlib libadmesh 2>/dev/null) -lm
 SOLVER_SRC := $(wildcard solver/*.c)
 GEN_SRC    := $(wildcard gen/*.c)
 MESH_SRC   := $(wildcard mesh/*.c)
+DRAW_SRC   := $(wildcard draw/*.c)
 CLI_SRC    := $(wildcard cli/*.c)
 TEST_SRC   := $(wildcard tests/test_*.c)
 # tests/*.c that are not test programs: helpers linked into every test
@@ -51,8 +53,9 @@ obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 LIBSOLVER := $(BUILD)/libsolver.a
 LIBGEN    := $(BUILD)/libgen.a
 LIBMESH   := $(BUILD)/libmesh.a
+LIBDRAW   := $(BUILD)/libdraw.a
 LIBCLI    := $(BUILD)/libcli.a
-ALLLIBS   := $(LIBMESH) $(LIBGEN) $(LIBSOLVER)
+ALLLIBS   := $(LIBDRAW) $(LIBMESH) $(LIBGEN) $(LIBSOLVER)
 REPLAYS   := $(patsubst %,$(BUILD)/fuzz/replay_%,$(FUZZ_NAMES))
 FUZZERS   := $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZ_NAMES))
 CUBEGEN   := $(BUILD)/cubegen
@@ -70,6 +73,7 @@ $(BUILD)/%.o: %.c
 $(LIBSOLVER): $(call obj,$(SOLVER_SRC))
 $(LIBGEN): $(call obj,$(GEN_SRC))
 $(LIBMESH): $(call obj,$(MESH_SRC))
+$(LIBDRAW): $(call obj,$(DRAW_SRC))
 $(LIBCLI): $(call obj,$(filter-out cli/main.c,$(CLI_SRC)))
 $(ALLLIBS) $(LIBCLI):
 	@mkdir -p $(dir $@)
@@ -99,7 +103,7 @@ $(FUZZERS): $(BUILD)/fuzz/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(LIBCLI) $(ALLLI
 # runs the fault-built cubegen with CUBEGEN_FAULT_AT=k.
 FAULT_HOOK := -include tests/fault/fault_hook.h
 fobj = $(patsubst %.c,$(BUILD)/fault/%.o,$(1))
-FAULT_LIBS := $(call fobj,$(SOLVER_SRC) $(GEN_SRC) $(MESH_SRC))
+FAULT_LIBS := $(call fobj,$(SOLVER_SRC) $(GEN_SRC) $(MESH_SRC) $(DRAW_SRC))
 FAULT_TEST := $(BUILD)/fault/test_fault
 FAULT_CUBEGEN := $(BUILD)/fault/cubegen
 $(BUILD)/fault/%.o: %.c

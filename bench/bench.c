@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 
 #include "gen/gen.h"
-#include "mesh/draw.h"
+#include "draw/draw.h"
 #include "mesh/mesh.h"
 #include "solver/solve.h"
 

@@ -13,7 +13,7 @@
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "gen/gen.h"
-#include "mesh/draw.h"
+#include "draw/draw.h"
 #include "solver/solve.h"
 
 static const char help[] =

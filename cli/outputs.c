@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mesh/draw.h"
+#include "draw/draw.h"
 #include "mesh/mesh.h"
 #include "solver/puz.h"
 

@@ -31,7 +31,7 @@
 
 #include <gd.h>
 
-#include "mesh/draw.h"
+#include "draw/draw.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define HAVE_ASAN 1

@@ -32,7 +32,7 @@
 #include <unistd.h>
 
 #include "gen/gen.h"
-#include "mesh/draw.h"
+#include "draw/draw.h"
 #include "mesh/mesh.h"
 #include "solver/puz.h"
 #include "solver/solve.h"

@@ -17,7 +17,7 @@
  * so neighbouring cubes share exact pixel corners and the bytes do not
  * depend on a platform's floating point.
  */
-#include "mesh/draw.h"
+#include "draw/draw.h"
 
 #include <assert.h>
 #include <errno.h>
