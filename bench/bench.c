@@ -74,6 +74,15 @@ static void bench_rng(void)
 	               "xoshiro256**, 9 runs of 10^6 draws");
 }
 
+/* "N = 5" for a cube, "4x5x6" for a box: the row labels. */
+static void size_name(const int dim[3], char *buf, size_t len)
+{
+	if (gen_is_cube(dim))
+		snprintf(buf, len, "N = %d", dim[0]);
+	else
+		snprintf(buf, len, "%dx%dx%d", dim[0], dim[1], dim[2]);
+}
+
 static void bench_generate_candidates(void)
 {
 	static const int sizes[] = {5, 20, 64};
@@ -85,7 +94,7 @@ static void bench_generate_candidates(void)
 		for (int k = 0; k < runs; k++) {
 			struct gen_puzzle g = {0};
 			double t0 = bench_now();
-			gen_draw(&r, n, &g);
+			gen_draw(&r, (const int[3]){n, n, n}, &g);
 			t[k] = bench_now() - t0;
 			gen_puzzle_clear(&g);
 		}
@@ -98,7 +107,7 @@ static void bench_generate_candidates(void)
 }
 
 /* Uniqueness check of generated candidates: the path `generate` uses. */
-static void bench_check(int n, int count, bool generic)
+static void bench_check(const int dim[3], int count, bool generic)
 {
 	double *t = malloc((size_t)count * sizeof *t);
 	struct rng r;
@@ -106,7 +115,7 @@ static void bench_check(int n, int count, bool generic)
 	int done = 0;
 	for (int k = 0; k < count; k++) {
 		struct gen_puzzle g = {0};
-		gen_draw(&r, n, &g);
+		gen_draw(&r, dim, &g);
 		struct solve_opts o = {.max_solutions = 2, .generic = generic};
 		struct solve_result res;
 		int rc;
@@ -129,8 +138,9 @@ static void bench_check(int n, int count, bool generic)
 		}
 		gen_puzzle_clear(&g);
 	}
-	char what[80];
-	snprintf(what, sizeof what, "uniqueness check, N = %d%s", n,
+	char what[80], sz[32];
+	size_name(dim, sz, sizeof sz);
+	snprintf(what, sizeof what, "uniqueness check, %s%s", sz,
 	         generic ? " (generic search)" : "");
 	char note[80];
 	snprintf(note, sizeof note, "median over %d candidates", done);
@@ -140,7 +150,7 @@ static void bench_check(int n, int count, bool generic)
 
 /* Share of candidates that are unique, and unique puzzles per second
  * (drawing and checking, as `generate` does). */
-static void bench_unique_share(int n, int count)
+static void bench_unique_share(const int dim[3], int count)
 {
 	struct rng r;
 	rng_seed(&r, 2024);
@@ -148,7 +158,7 @@ static void bench_unique_share(int n, int count)
 	double t0 = bench_now();
 	for (int k = 0; k < count; k++) {
 		struct gen_puzzle g = {0};
-		gen_draw(&r, n, &g);
+		gen_draw(&r, dim, &g);
 		struct solve_opts o = {.max_solutions = 2};
 		struct solve_result res;
 		int rc = gen_count(&g, &o, &res);
@@ -159,8 +169,9 @@ static void bench_unique_share(int n, int count)
 		gen_puzzle_clear(&g);
 	}
 	double secs = bench_now() - t0;
-	char what[64], fig[64], note[64];
-	snprintf(what, sizeof what, "unique candidates, N = %d", n);
+	char what[64], fig[64], note[64], sz[32];
+	size_name(dim, sz, sizeof sz);
+	snprintf(what, sizeof what, "unique candidates, %s", sz);
 	snprintf(fig, sizeof fig, "%.1f %%", 100.0 * unique / count);
 	snprintf(note, sizeof note, "%.0f unique puzzles/s (%d drawn)",
 	         unique / secs, count);
@@ -200,7 +211,7 @@ static void bench_mesh(int n)
 	struct rng r;
 	rng_seed(&r, 11);
 	struct gen_puzzle g = {0};
-	gen_draw(&r, n, &g);
+	gen_draw(&r, (const int[3]){n, n, n}, &g);
 	FILE *null = fopen("/dev/null", "wb");
 	double t[21];
 	size_t tri = 0, cells = 0;
@@ -234,7 +245,7 @@ static void bench_pictures(int n)
 	struct rng r;
 	rng_seed(&r, 11);
 	struct gen_puzzle g = {0};
-	gen_draw(&r, n, &g);
+	gen_draw(&r, (const int[3]){n, n, n}, &g);
 	const unsigned char *plates[6], *views[6];
 	int label[6];
 	size_t nn = (size_t)n * n;
@@ -247,17 +258,21 @@ static void bench_pictures(int n)
 	}
 	unsigned char *owner = buf + 6 * nn;
 	gen_piece_grid(&g, owner);
-	int net[6][2];
-	for (int f = 0; f < 6; f++)
+	int net[6][2], dims[6][2];
+	for (int f = 0; f < 6; f++) {
 		gen_net_pos(f, net[f]);
+		dims[f][0] = dims[f][1] = n;
+	}
+	const int dim[3] = {n, n, n};
 	double t[9];
 	for (int k = 0; k < 9; k++) {
 		unsigned char *png;
 		size_t len;
 		double t0 = bench_now();
-		draw_plates(plates, n, 6, label, "bench", &png, &len);
+		draw_plates(plates, (const int (*)[2])dims, 6, label, "bench", &png,
+		            &len);
 		free(png);
-		draw_shell_solution(n, views, (const int (*)[2])net, owner, g.face,
+		draw_shell_solution(dim, views, (const int (*)[2])net, owner, g.face,
 		                    "bench", &png, &len);
 		free(png);
 		t[k] = bench_now() - t0;
@@ -270,16 +285,15 @@ static void bench_pictures(int n)
 }
 
 /* The whole command, as a user runs it (process start included). */
-static void bench_generate_command(int n, const char *cubegen)
+static void bench_generate_command(const char *size, const char *cubegen)
 {
 	double t[7];
 	int runs = 0;
 	for (int k = 0; k < 7; k++) {
-		char dir[64], size[16], seed[32];
+		char dir[64], seed[32];
 		snprintf(dir, sizeof dir, "/tmp/cubegen-bench-%d-%d", (int)getpid(), k);
-		snprintf(size, sizeof size, "%d", n);
 		snprintf(seed, sizeof seed, "%d", 100 + k);
-		char *argv[] = {(char *)cubegen, "generate", "--size", size, "--seed",
+		char *argv[] = {(char *)cubegen, "generate", "--size", (char *)size, "--seed",
 		                seed, "--out", dir, NULL};
 		pid_t pid;
 		posix_spawn_file_actions_t fa;
@@ -299,7 +313,8 @@ static void bench_generate_command(int n, const char *cubegen)
 			break;
 	}
 	char what[64];
-	snprintf(what, sizeof what, "cubegen generate, N = %d (whole command)", n);
+	snprintf(what, sizeof what, "cubegen generate, %s%s (whole command)",
+	         strchr(size, 'x') ? "" : "N = ", size);
 	if (runs)
 		bench_time_row(what, bench_median(t, (size_t)runs),
 		               "all files written and checked");
@@ -315,14 +330,23 @@ int main(int argc, char **argv)
 	       "--------------------", "------------------------------------");
 	bench_rng();
 	bench_generate_candidates();
-	bench_check(3, 201, false);
-	bench_check(5, 1001, false);
-	bench_check(5, 201, true);
-	bench_check(8, 501, false);
-	bench_check(12, 501, false);
-	bench_check(20, 201, false);
+	bench_check((const int[3]){3, 3, 3}, 201, false);
+	bench_check((const int[3]){5, 5, 5}, 1001, false);
+	bench_check((const int[3]){5, 5, 5}, 201, true);
+	bench_check((const int[3]){8, 8, 8}, 501, false);
+	bench_check((const int[3]){12, 12, 12}, 501, false);
+	bench_check((const int[3]){20, 20, 20}, 201, false);
+	bench_check((const int[3]){4, 5, 6}, 1001, false);
+	bench_check((const int[3]){3, 3, 64}, 101, false);
+	bench_check((const int[3]){64, 64, 64}, 21, false);
 	for (int n = 3; n <= 10; n++)
-		bench_unique_share(n, n <= 5 ? 4000 : 1000);
+		bench_unique_share((const int[3]){n, n, n}, n <= 5 ? 4000 : 1000);
+	static const int boxes[][3] = {
+		{3, 3, 4}, {3, 4, 5}, {4, 4, 6}, {4, 5, 6}, {3, 5, 7}, {5, 6, 8},
+		{3, 3, 10}, {4, 4, 10},
+	};
+	for (size_t b = 0; b < sizeof boxes / sizeof boxes[0]; b++)
+		bench_unique_share(boxes[b], 2000);
 	bench_solve("tests/data/classic/soma.puz", "solve: Soma cube, all solutions", 15);
 	bench_solve("tests/data/classic/pentacubes-2x3x10.puz",
 	            "solve: 12 pentacubes in 2x3x10", 5);
@@ -340,7 +364,9 @@ int main(int argc, char **argv)
 	bench_mesh(20);
 	bench_pictures(5);
 	bench_pictures(20);
-	bench_generate_command(5, "build-bench/cubegen");
-	bench_generate_command(20, "build-bench/cubegen");
+	bench_generate_command("5", "build-bench/cubegen");
+	bench_generate_command("20", "build-bench/cubegen");
+	bench_generate_command("4x5x6", "build-bench/cubegen");
+	bench_generate_command("64", "build-bench/cubegen");
 	return 0;
 }

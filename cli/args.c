@@ -8,18 +8,49 @@
 #include "cli/cli.h"
 #include "gen/gen.h"
 
+/* --size N (a cube) or XxYxZ (a box), each side GEN_MIN_SIZE..GEN_MAX_SIZE:
+ * decimal digits only, 'x' or 'X' between the sides. */
+static bool parse_size(const char *s, int size[3])
+{
+	int d[3], n = 0;
+	const char *p = s;
+	bool ok = true;
+	for (;;) {
+		uint64_t v = 0;
+		const char *start = p;
+		while (*p >= '0' && *p <= '9' && p - start < 6)
+			v = v * 10 + (uint64_t)(*p++ - '0');
+		if (p == start || (*p >= '0' && *p <= '9') || v < GEN_MIN_SIZE ||
+		    v > GEN_MAX_SIZE || n == 3) {
+			ok = false;
+			break;
+		}
+		d[n++] = (int)v;
+		if (*p != 'x' && *p != 'X')
+			break;
+		p++; /* a side must follow */
+	}
+	if (!ok || *p != '\0' || (n != 1 && n != 3)) {
+		cli_error("--size: expected N or XxYxZ, each side %d to %d (like 5 "
+		          "or 4x5x6), got '%s'", GEN_MIN_SIZE, GEN_MAX_SIZE, s);
+		return false;
+	}
+	for (int k = 0; k < 3; k++)
+		size[k] = d[n == 1 ? 0 : k];
+	return true;
+}
+
 int args_generate(int argc, char **argv, struct generate_args *g)
 {
 	struct cli_args a = {.argc = argc, .argv = argv, .i = 1};
-	*g = (struct generate_args){.size = 5, .attempts = 1000, .unit = 10.0,
-	                            .clearance = 0.2};
+	*g = (struct generate_args){.size = {5, 5, 5}, .attempts = 1000,
+	                            .unit = 10.0, .clearance = 0.2};
 	while (a.i < argc && !a.bad) {
 		const char *arg = argv[a.i];
 		if (cli_opt_flag(&a, "--help") || cli_opt_flag(&a, "-h")) {
 			return ARGS_HELP;
 		} else if (cli_opt_value(&a, "--size")) {
-			if (!a.bad && !cli_parse_u64("--size", a.value, GEN_MIN_SIZE,
-			                             GEN_MAX_SIZE, &g->size))
+			if (!a.bad && !parse_size(a.value, g->size))
 				return ARGS_BAD;
 		} else if (cli_opt_value(&a, "--seed")) {
 			if (!a.bad && !cli_parse_u64("--seed", a.value, 0, UINT64_MAX,

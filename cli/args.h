@@ -15,7 +15,8 @@
 enum { ARGS_OK = 0, ARGS_HELP, ARGS_BAD };
 
 struct generate_args {
-	uint64_t size, seed, attempts;
+	int size[3];       /* the box X, Y, Z (--size N is N, N, N) */
+	uint64_t seed, attempts;
 	bool have_seed, force;
 	double unit, clearance;
 	const char *out; /* NULL: the default folder */

@@ -15,18 +15,21 @@
 #include "solver/solve.h"
 
 static const char help[] =
-	"usage: cubegen generate [--size N] [--seed S] [--out DIR] [--unit MM]\n"
-	"                        [--clearance MM] [--max-attempts K] [--force]\n"
+	"usage: cubegen generate [--size N|XxYxZ] [--seed S] [--out DIR]\n"
+	"                        [--unit MM] [--clearance MM] [--max-attempts K]\n"
+	"                        [--force]\n"
 	"\n"
-	"Split the shell of an N x N x N cube into six flat pieces, prove that\n"
-	"they assemble into the cube in exactly one way, and write the pieces\n"
-	"(STL and OpenSCAD), the puzzle file, pictures and the answer.\n"
+	"Split the shell of an N x N x N cube (or an X x Y x Z box) into six flat\n"
+	"pieces, prove that they assemble into it in exactly one way, and write\n"
+	"the pieces (STL and OpenSCAD), the puzzle file, pictures and the answer.\n"
 	"\n"
-	"  --size N          cube size in cells, 3 to 64 (default 5)\n"
+	"  --size N|XxYxZ    cube size in cells, or a box like 4x5x6; each side\n"
+	"                    3 to 64 (default 5)\n"
 	"  --seed S          a whole number from 0 to 18446744073709551615; the\n"
 	"                    same seed and options always give the same files\n"
 	"                    (default: drawn from the system, and printed)\n"
-	"  --out DIR         output folder (default out/cubeN-S)\n"
+	"  --out DIR         output folder (default out/cubeN-S, or\n"
+	"                    out/boxXxYxZ-S for a box)\n"
 	"  --unit MM         edge of one cell in millimetres, > 0 (default 10)\n"
 	"  --clearance MM    gap between touching pieces, 0 <= c < unit/2\n"
 	"                    (default 0.2); each exposed face is inset by c/2\n"
@@ -100,7 +103,14 @@ int cmd_generate(int argc, char **argv)
 	case ARGS_BAD:
 		return CLI_USAGE;
 	}
-	uint64_t size = ga.size, seed = ga.seed, attempts = ga.attempts;
+	const int *dim = ga.size;
+	uint64_t seed = ga.seed, attempts = ga.attempts;
+	/* "5" for a cube (as always), "4x5x6" for a box */
+	char size[32];
+	if (gen_is_cube(dim))
+		snprintf(size, sizeof size, "%d", dim[0]);
+	else
+		snprintf(size, sizeof size, "%dx%dx%d", dim[0], dim[1], dim[2]);
 	const char *out = ga.out;
 	struct output_opts oo = {.unit = ga.unit, .clearance = ga.clearance};
 	if (!ga.have_seed && !os_seed(&seed)) {
@@ -110,7 +120,8 @@ int cmd_generate(int argc, char **argv)
 	}
 	char defout[64];
 	if (!out) {
-		snprintf(defout, sizeof defout, "out/cube%d-%llu", (int)size,
+		snprintf(defout, sizeof defout, "out/%s%s-%llu",
+		         gen_is_cube(dim) ? "cube" : "box", size,
 		         (unsigned long long)seed);
 		out = defout;
 	}
@@ -126,7 +137,7 @@ int cmd_generate(int argc, char **argv)
 	int rc = SOLVE_OK;
 	while (tried < attempts) {
 		gen_puzzle_clear(&g);
-		if (gen_draw(&r, (int)size, &g) != GEN_OK) {
+		if (gen_draw(&r, dim, &g) != GEN_OK) {
 			rc = SOLVE_ENOMEM;
 			break;
 		}
@@ -142,9 +153,9 @@ int cmd_generate(int argc, char **argv)
 		return CLI_FAIL;
 	}
 	if (!unique) {
-		cli_error("generate: no unique puzzle of size %d in %llu attempts from "
+		cli_error("generate: no unique puzzle of size %s in %llu attempts from "
 		          "seed %llu (try another seed or more --max-attempts)",
-		          (int)size, (unsigned long long)tried, (unsigned long long)seed);
+		          size, (unsigned long long)tried, (unsigned long long)seed);
 		gen_puzzle_clear(&g);
 		outdir_abort(&od);
 		return CLI_FAIL;
@@ -156,8 +167,8 @@ int cmd_generate(int argc, char **argv)
 			cli_error("generate: %s", solve_strerror(rc));
 		else
 			cli_error("generate: internal error: the two searches disagree "
-			          "on size %d seed %llu attempt %llu; nothing written "
-			          "(please report this seed)", (int)size,
+			          "on size %s seed %llu attempt %llu; nothing written "
+			          "(please report this seed)", size,
 			          (unsigned long long)seed, (unsigned long long)tried);
 		gen_puzzle_clear(&g);
 		outdir_abort(&od);
@@ -170,7 +181,7 @@ int cmd_generate(int argc, char **argv)
 	gen_puzzle_clear(&g);
 	if (!ok)
 		return CLI_FAIL;
-	printf("size: %d\nseed: %llu\nattempts: %llu\nsolutions: 1\nwrote: %s/\n",
-	       (int)size, (unsigned long long)seed, (unsigned long long)tried, out);
+	printf("size: %s\nseed: %llu\nattempts: %llu\nsolutions: 1\nwrote: %s/\n",
+	       size, (unsigned long long)seed, (unsigned long long)tried, out);
 	return CLI_OK;
 }

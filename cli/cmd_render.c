@@ -27,16 +27,13 @@ static const char help[] =
 	"              name without its extension)\n"
 	"  --force     replace DIR if it exists (only a folder cubegen wrote)\n";
 
-/* Whether every piece is one cell thick; then '*n' is the largest side. */
-static bool all_flat(const struct puzzle *p, int *n)
+/* Whether every piece is one cell thick (in z) and fits a picture. */
+static bool all_flat(const struct puzzle *p)
 {
-	*n = 0;
 	for (size_t i = 0; i < p->npieces; i++) {
 		const struct grid *s = &p->pieces[i].shape;
-		if (s->nz != 1)
+		if (s->nz != 1 || s->nx > DRAW_MAX_N || s->ny > DRAW_MAX_N)
 			return false;
-		if (s->nx > *n) *n = s->nx;
-		if (s->ny > *n) *n = s->ny;
 	}
 	return true;
 }
@@ -44,26 +41,24 @@ static bool all_flat(const struct puzzle *p, int *n)
 static int draw_piece_picture(const struct puzzle *p, unsigned char **png,
                               size_t *len)
 {
-	int n;
 	size_t count = p->npieces;
-	if (count <= 12 && all_flat(p, &n) && n <= DRAW_MAX_N) {
-		unsigned char *buf = calloc(count, (size_t)n * n);
+	if (count <= 12 && all_flat(p)) {
 		const unsigned char **plates = malloc(count * sizeof *plates);
+		int (*dims)[2] = malloc(count * sizeof *dims);
 		int *label = malloc(count * sizeof *label);
 		int rc = DRAW_ENOMEM;
-		if (buf && plates && label) {
+		if (dims && plates && label) {
 			for (size_t i = 0; i < count; i++) {
 				const struct grid *s = &p->pieces[i].shape;
-				unsigned char *pl = buf + i * (size_t)n * n;
-				for (int y = 0; y < s->ny; y++)
-					for (int x = 0; x < s->nx; x++)
-						pl[x + n * y] = s->cells[grid_index(s, x, y, 0)];
-				plates[i] = pl;
+				plates[i] = s->cells; /* z = 0: [x + nx*y] */
+				dims[i][0] = s->nx;
+				dims[i][1] = s->ny;
 				label[i] = (int)i + 1;
 			}
-			rc = draw_plates(plates, n, count, label, p->name, png, len);
+			rc = draw_plates(plates, (const int (*)[2])dims, count, label,
+			                 p->name, png, len);
 		}
-		free(buf);
+		free(dims);
 		free(plates);
 		free(label);
 		return rc;
@@ -92,45 +87,54 @@ static int draw_piece_picture(const struct puzzle *p, unsigned char **png,
 	return rc;
 }
 
-/* A six-plate cube shell solution as a net, when 'lab' is one. */
+/* A six-plate box shell solution as a net, when 'lab' is one. */
 static int draw_shell_answer(const struct puzzle *p, const unsigned char *lab,
                              unsigned char **png, size_t *len)
 {
 	const struct grid *g = &p->goal;
-	int n = g->nx;
-	if (p->npieces != 6 || n < 3 || g->ny != n || g->nz != n || n > DRAW_MAX_N)
+	int dim[3] = {g->nx, g->ny, g->nz};
+	if (p->npieces != 6)
 		return -1;
+	for (int k = 0; k < 3; k++)
+		if (dim[k] < 3 || dim[k] > DRAW_MAX_N)
+			return -1;
 	int face_of[7] = {-1, -1, -1, -1, -1, -1, -1};
 	int piece_face[6];
+	size_t faces = 0;
 	for (int f = 0; f < 6; f++) {
-		int x, y, z;
-		gen_face_cell(n, f, n / 2, n / 2, &x, &y, &z);
+		int x, y, z, w, h;
+		gen_face_dims(dim, f, &w, &h);
+		faces += (size_t)w * h;
+		gen_face_cell(dim, f, w / 2, h / 2, &x, &y, &z);
 		int k = lab[grid_index(g, x, y, z)];
 		if (k < 1 || k > 6 || face_of[k] >= 0)
 			return -1;
 		face_of[k] = f;
 		piece_face[k - 1] = f;
 	}
-	size_t nn = (size_t)n * n;
-	unsigned char *views = calloc(6, nn);
+	unsigned char *views = calloc(faces, 1);
 	if (!views)
 		return DRAW_ENOMEM;
 	const unsigned char *vp[6];
+	unsigned char *at = views;
 	for (int f = 0; f < 6; f++) {
-		vp[f] = views + f * nn;
-		for (int v = 0; v < n; v++)
-			for (int u = 0; u < n; u++) {
+		int w, h;
+		gen_face_dims(dim, f, &w, &h);
+		vp[f] = at;
+		for (int v = 0; v < h; v++)
+			for (int u = 0; u < w; u++) {
 				int x, y, z;
-				gen_face_cell(n, f, u, v, &x, &y, &z);
+				gen_face_cell(dim, f, u, v, &x, &y, &z);
 				int k = lab[grid_index(g, x, y, z)];
 				if (k >= 1 && k <= 6 && face_of[k] == f)
-					views[f * nn + u + (size_t)n * v] = (unsigned char)k;
+					at[u + (size_t)w * v] = (unsigned char)k;
 			}
+		at += (size_t)w * h;
 	}
 	int net[6][2];
 	for (int f = 0; f < 6; f++)
 		gen_net_pos(f, net[f]);
-	int rc = draw_shell_solution(n, vp, (const int (*)[2])net, lab, piece_face,
+	int rc = draw_shell_solution(dim, vp, (const int (*)[2])net, lab, piece_face,
 	                             p->name, png, len);
 	free(views);
 	return rc;

@@ -63,17 +63,20 @@ static bool write_preview(struct outdir *od, const struct gen_puzzle *g,
                           const struct output_opts *o)
 {
 	const unsigned char *plates[6];
-	int label[6];
+	int label[6], dims[6][2];
 	for (int i = 0; i < 6; i++) {
 		plates[i] = g->piece[i];
 		label[i] = i + 1;
+		dims[i][0] = g->pw[i];
+		dims[i][1] = g->ph[i];
 	}
 	char title[96];
 	snprintf(title, sizeof title, "cubegen %dx%dx%d seed %llu: the six pieces",
-	         g->n, g->n, g->n, (unsigned long long)o->seed);
+	         g->dim[0], g->dim[1], g->dim[2], (unsigned long long)o->seed);
 	unsigned char *png = NULL;
 	size_t len = 0;
-	int rc = draw_plates(plates, g->n, 6, label, title, &png, &len);
+	int rc = draw_plates(plates, (const int (*)[2])dims, 6, label, title,
+	                     &png, &len);
 	return write_png(od, "preview.png", rc, png, len);
 }
 
@@ -81,29 +84,38 @@ static bool write_preview(struct outdir *od, const struct gen_puzzle *g,
 static bool write_solution_png(struct outdir *od, const struct gen_puzzle *g,
                                const struct output_opts *o)
 {
-	int n = g->n;
-	size_t nn = (size_t)n * n, n3 = nn * n;
-	unsigned char *buf = malloc(6 * nn + n3);
+	const int *dim = g->dim;
+	size_t faces = 0, cells = (size_t)dim[0] * dim[1] * dim[2];
+	for (int f = 0; f < 6; f++) {
+		int w, h;
+		gen_face_dims(dim, f, &w, &h);
+		faces += (size_t)w * h;
+	}
+	unsigned char *buf = malloc(faces + cells);
 	if (!buf) {
 		cli_error("solution.png: out of memory");
 		return false;
 	}
 	const unsigned char *views[6];
+	unsigned char *at = buf;
 	for (int f = 0; f < 6; f++) {
-		gen_face_view(g, f, buf + f * nn);
-		views[f] = buf + f * nn;
+		int w, h;
+		gen_face_dims(dim, f, &w, &h);
+		gen_face_view(g, f, at);
+		views[f] = at;
+		at += (size_t)w * h;
 	}
-	unsigned char *owner = buf + 6 * nn;
+	unsigned char *owner = at;
 	gen_piece_grid(g, owner);
 	int net[6][2];
 	for (int f = 0; f < 6; f++)
 		gen_net_pos(f, net[f]);
 	char title[96];
 	snprintf(title, sizeof title, "cubegen %dx%dx%d seed %llu: answer",
-	         n, n, n, (unsigned long long)o->seed);
+	         dim[0], dim[1], dim[2], (unsigned long long)o->seed);
 	unsigned char *png = NULL;
 	size_t len = 0;
-	int rc = draw_shell_solution(n, views, (const int (*)[2])net, owner, g->face,
+	int rc = draw_shell_solution(dim, views, (const int (*)[2])net, owner, g->face,
 	                             title, &png, &len);
 	free(buf);
 	return write_png(od, "solution.png", rc, png, len);
@@ -163,12 +175,15 @@ static bool write_scad(struct outdir *od, const char *name, const char *title,
 
 /* piece-K.stl/.scad, plate.stl, puzzle.scad. Each piece lies on z = 0 as
  * drawn: seen from above (+Z, the way a slicer shows the bed, y up) it
- * looks like its drawing, so drawing row y becomes y = n-1-y. */
+ * looks like its drawing, so drawing row y becomes y = ph-1-y. */
 static bool write_pieces(struct outdir *od, const struct gen_puzzle *g,
                          const struct output_opts *o)
 {
-	int n = g->n;
-	size_t nn = (size_t)n * n;
+	const int *dim = g->dim;
+	size_t nn = 0; /* the largest piece */
+	for (int i = 0; i < 6; i++)
+		if ((size_t)g->pw[i] * g->ph[i] > nn)
+			nn = (size_t)g->pw[i] * g->ph[i];
 	unsigned char *buf = malloc(6 * nn);
 	if (!buf) {
 		cli_error("generate: out of memory");
@@ -180,17 +195,18 @@ static bool write_pieces(struct outdir *od, const struct gen_puzzle *g,
 	bool ok = true;
 	for (int i = 0; i < 6 && ok; i++) {
 		unsigned char *c = buf + i * nn;
-		for (int y = 0; y < n; y++)
-			memcpy(c + (size_t)(n - 1 - y) * n, g->piece[i] + (size_t)y * n,
-			       (size_t)n);
+		int pw = g->pw[i], ph = g->ph[i];
+		for (int y = 0; y < ph; y++)
+			memcpy(c + (size_t)(ph - 1 - y) * pw, g->piece[i] + (size_t)y * pw,
+			       (size_t)pw);
 		cells[i] = c;
-		dims[i][0] = n;
-		dims[i][1] = n;
+		dims[i][0] = pw;
+		dims[i][1] = ph;
 		dims[i][2] = 1;
-		double v = mesh_expected_volume(c, n, n, 1, o->unit, o->clearance);
+		double v = mesh_expected_volume(c, pw, ph, 1, o->unit, o->clearance);
 		volume += v;
 		struct mesh *m;
-		int rc = mesh_from_cells(c, n, n, 1, o->unit, o->clearance, &m);
+		int rc = mesh_from_cells(c, pw, ph, 1, o->unit, o->clearance, &m);
 		if (rc != MESH_OK) {
 			cli_error("piece %d: cannot mesh: %s", i + 1, mesh_strerror(rc));
 			ok = false;
@@ -198,9 +214,9 @@ static bool write_pieces(struct outdir *od, const struct gen_puzzle *g,
 		}
 		char name[32], header[96], title[96];
 		snprintf(header, sizeof header, "cubegen %dx%dx%d seed %llu piece %d",
-		         n, n, n, (unsigned long long)o->seed, i + 1);
+		         dim[0], dim[1], dim[2], (unsigned long long)o->seed, i + 1);
 		snprintf(title, sizeof title, "cubegen %dx%dx%d seed %llu, piece %d",
-		         n, n, n, (unsigned long long)o->seed, i + 1);
+		         dim[0], dim[1], dim[2], (unsigned long long)o->seed, i + 1);
 		snprintf(name, sizeof name, "piece-%d.stl", i + 1);
 		ok = write_stl(od, name, m, header, v);
 		mesh_free(m);
@@ -218,10 +234,10 @@ static bool write_pieces(struct outdir *od, const struct gen_puzzle *g,
 		} else {
 			char header[96], title[96];
 			snprintf(header, sizeof header, "cubegen %dx%dx%d seed %llu plate",
-			         n, n, n, (unsigned long long)o->seed);
+			         dim[0], dim[1], dim[2], (unsigned long long)o->seed);
 			snprintf(title, sizeof title,
-			         "cubegen %dx%dx%d seed %llu, all six pieces", n, n, n,
-			         (unsigned long long)o->seed);
+			         "cubegen %dx%dx%d seed %llu, all six pieces", dim[0],
+			         dim[1], dim[2], (unsigned long long)o->seed);
 			ok = write_stl(od, "plate.stl", m, header, volume) &&
 			     write_scad(od, "puzzle.scad", title, cells,
 			                (const int (*)[3])dims, 6, o);

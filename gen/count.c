@@ -9,12 +9,16 @@ int gen_count(const struct gen_puzzle *g, const struct solve_opts *o,
               struct solve_result *out)
 {
 	const unsigned char *plates[6];
-	for (int i = 0; i < 6; i++)
+	int dims[6][2];
+	for (int i = 0; i < 6; i++) {
 		plates[i] = g->piece[i];
-	int rc = shell_count(g->n, plates, o, out);
+		dims[i][0] = g->pw[i];
+		dims[i][1] = g->ph[i];
+	}
+	int rc = shell_count(g->dim, plates, (const int (*)[2])dims, o, out);
 	if (rc != SHELL_NOT_SHELL)
 		return rc;
-	/* Size 3, or a plate without a full centre block: the general search. */
+	/* A plate without a full 2 x 2 block: the general search. */
 	struct puzzle p;
 	if (gen_to_puzzle(g, 0, &p) != GEN_OK)
 		return SOLVE_ENOMEM;

@@ -48,43 +48,60 @@ static const char *face_axis(int face)
 	return axes[face];
 }
 
-void gen_face_cell(int n, int face, int u, int v, int *x, int *y, int *z)
+bool gen_is_cube(const int dim[3])
 {
-	int m = n - 1;
+	return dim[0] == dim[1] && dim[1] == dim[2];
+}
 
-	assert(n >= 1 && u >= 0 && u < n && v >= 0 && v < n);
+void gen_face_dims(const int dim[3], int face, int *w, int *h)
+{
+	assert(face >= 0 && face < 6);
+	/* ±X: Y x Z, ±Y: X x Z, ±Z: X x Y (gen.h) */
+	*w = dim[face < 2 ? 1 : 0];
+	*h = dim[face < 4 ? 2 : 1];
+}
+
+void gen_face_cell(const int dim[3], int face, int u, int v, int *x, int *y,
+                   int *z)
+{
+	int mx = dim[0] - 1, my = dim[1] - 1, mz = dim[2] - 1;
+	int w, h;
+
+	gen_face_dims(dim, face, &w, &h);
+	assert(u >= 0 && u < w && v >= 0 && v < h);
 	switch (face) {
-	case GEN_YMIN: *x = u;     *y = 0;     *z = m - v; break;
-	case GEN_XMAX: *x = m;     *y = u;     *z = m - v; break;
-	case GEN_YMAX: *x = m - u; *y = m;     *z = m - v; break;
-	case GEN_XMIN: *x = 0;     *y = m - u; *z = m - v; break;
-	case GEN_ZMAX: *x = u;     *y = m - v; *z = m;     break;
-	case GEN_ZMIN: *x = u;     *y = v;     *z = 0;     break;
+	case GEN_YMIN: *x = u;      *y = 0;      *z = mz - v; break;
+	case GEN_XMAX: *x = mx;     *y = u;      *z = mz - v; break;
+	case GEN_YMAX: *x = mx - u; *y = my;     *z = mz - v; break;
+	case GEN_XMIN: *x = 0;      *y = my - u; *z = mz - v; break;
+	case GEN_ZMAX: *x = u;      *y = my - v; *z = mz;     break;
+	case GEN_ZMIN: *x = u;      *y = v;      *z = 0;      break;
 	default: assert(!"bad face"); *x = *y = *z = 0; break;
 	}
 }
 
 /*
- * Orientation t takes drawing cell (x, y) to face-frame cell (u, v): first,
- * if t & 4, the piece is turned over left to right, then it is given t & 3
- * quarter turns clockwise as seen from outside (gen.h): exactly the flat
- * move t of poly_flat_apply(), the one encoding the solver uses too.
+ * Orientation t takes drawing cell (x, y) of a pw x ph drawing to
+ * face-frame cell (u, v): first, if t & 4, the piece is turned over left to
+ * right, then it is given t & 3 quarter turns clockwise as seen from
+ * outside (gen.h): exactly the flat move t of poly_flat_apply(), the one
+ * encoding the solver uses too.
  */
-static void orient_map(int n, int t, int x, int y, int *u, int *v)
+static void orient_map(int pw, int ph, int t, int x, int y, int *u, int *v)
 {
-	poly_flat_apply(t, n, n, x, y, u, v);
+	poly_flat_apply(t, pw, ph, x, y, u, v);
 }
 
-static size_t cell_index(int n, int x, int y, int z)
+static size_t cell_index(const int dim[3], int x, int y, int z)
 {
-	return (size_t)x + (size_t)n * ((size_t)y + (size_t)n * (size_t)z);
+	return (size_t)x + (size_t)dim[0] * ((size_t)y + (size_t)dim[1] * (size_t)z);
 }
 
 /*
  * The faces cell (x, y, z) lies on, in increasing enum gen_face order (the
  * x face, then y, then z: the enum is 2 * axis + side). Returns how many.
  */
-static int cell_faces(int n, int x, int y, int z, int f[3])
+static int cell_faces(const int dim[3], int x, int y, int z, int f[3])
 {
 	int c[3] = { x, y, z };
 	int k = 0;
@@ -92,43 +109,44 @@ static int cell_faces(int n, int x, int y, int z, int f[3])
 	for (int axis = 0; axis < 3; axis++) {
 		if (c[axis] == 0)
 			f[k++] = 2 * axis;
-		else if (c[axis] == n - 1)
+		else if (c[axis] == dim[axis] - 1)
 			f[k++] = 2 * axis + 1;
 	}
 	return k;
 }
 
 /* Rules 1 and 2 (and GEN_NONE inside): one pass, x fastest. */
-static void assign_faces_and_edges(struct rng *r, int n, unsigned char *owner)
+static void assign_faces_and_edges(struct rng *r, const int dim[3],
+                                   unsigned char *owner)
 {
-	for (int z = 0; z < n; z++)
-		for (int y = 0; y < n; y++)
-			for (int x = 0; x < n; x++) {
+	for (int z = 0; z < dim[2]; z++)
+		for (int y = 0; y < dim[1]; y++)
+			for (int x = 0; x < dim[0]; x++) {
 				int f[3];
-				int k = cell_faces(n, x, y, z, f);
+				int k = cell_faces(dim, x, y, z, f);
 				unsigned char o = GEN_NONE;
 
 				if (k == 1)
 					o = (unsigned char)f[0];
 				else if (k == 2)
 					o = (unsigned char)f[rng_below(r, 2)];
-				owner[cell_index(n, x, y, z)] = o;
+				owner[cell_index(dim, x, y, z)] = o;
 			}
 }
 
 /* Rule 3, after every edge is settled: one pass, x fastest. */
-static void assign_corners(struct rng *r, int n, unsigned char *owner)
+static void assign_corners(struct rng *r, const int dim[3], unsigned char *owner)
 {
-	for (int z = 0; z < n; z += n - 1)
-		for (int y = 0; y < n; y += n - 1)
-			for (int x = 0; x < n; x += n - 1) {
+	for (int z = 0; z < dim[2]; z += dim[2] - 1)
+		for (int y = 0; y < dim[1]; y += dim[1] - 1)
+			for (int x = 0; x < dim[0]; x += dim[0] - 1) {
 				int dx = x == 0 ? 1 : -1;
 				int dy = y == 0 ? 1 : -1;
 				int dz = z == 0 ? 1 : -1;
 				unsigned char nb[3] = {
-					owner[cell_index(n, x + dx, y, z)],
-					owner[cell_index(n, x, y + dy, z)],
-					owner[cell_index(n, x, y, z + dz)],
+					owner[cell_index(dim, x + dx, y, z)],
+					owner[cell_index(dim, x, y + dy, z)],
+					owner[cell_index(dim, x, y, z + dz)],
 				};
 				unsigned char d[3];
 				int k = 0;
@@ -137,7 +155,7 @@ static void assign_corners(struct rng *r, int n, unsigned char *owner)
 				for (int f = 0; f < 6; f++)
 					if (nb[0] == f || nb[1] == f || nb[2] == f)
 						d[k++] = (unsigned char)f;
-				owner[cell_index(n, x, y, z)] =
+				owner[cell_index(dim, x, y, z)] =
 					d[rng_below(r, (uint64_t)k)];
 			}
 }
@@ -145,44 +163,48 @@ static void assign_corners(struct rng *r, int n, unsigned char *owner)
 /* Piece 'i' as drawn, from the owner grid through its face and orientation. */
 static void draw_piece(const struct gen_puzzle *g, int i, unsigned char *out)
 {
-	int n = g->n;
+	int pw = g->pw[i], ph = g->ph[i];
 
-	for (int y = 0; y < n; y++)
-		for (int x = 0; x < n; x++) {
+	for (int y = 0; y < ph; y++)
+		for (int x = 0; x < pw; x++) {
 			int u, v, cx, cy, cz;
 
-			orient_map(n, g->orient[i], x, y, &u, &v);
-			gen_face_cell(n, g->face[i], u, v, &cx, &cy, &cz);
-			out[x + n * y] =
-				g->owner[cell_index(n, cx, cy, cz)] == g->face[i];
+			orient_map(pw, ph, g->orient[i], x, y, &u, &v);
+			gen_face_cell(g->dim, g->face[i], u, v, &cx, &cy, &cz);
+			out[x + pw * y] =
+				g->owner[cell_index(g->dim, cx, cy, cz)] == g->face[i];
 		}
 }
 
-int gen_draw(struct rng *r, int n, struct gen_puzzle *out)
+int gen_draw(struct rng *r, const int dim[3], struct gen_puzzle *out)
 {
 	struct gen_puzzle g;
-	size_t nn, n3;
+	size_t cells;
 	int a[6];
 
-	assert(n >= GEN_MIN_SIZE && n <= GEN_MAX_SIZE);
-	/* n <= 64, so n^3 <= 2^18: no product below can overflow. */
-	nn = (size_t)n * (size_t)n;
-	n3 = nn * (size_t)n;
+	for (int k = 0; k < 3; k++)
+		assert(dim[k] >= GEN_MIN_SIZE && dim[k] <= GEN_MAX_SIZE);
+	/* Sides <= 64, so X*Y*Z <= 2^18: no product below can overflow. */
+	cells = (size_t)dim[0] * (size_t)dim[1] * (size_t)dim[2];
 	memset(&g, 0, sizeof g);
-	g.n = n;
+	memcpy(g.dim, dim, sizeof g.dim);
 	/* Allocate everything before the first draw, so a failure leaves the
-	 * stream where it was. */
-	g.owner = malloc(n3);
+	 * stream where it was. A piece's drawing has its face's cell count
+	 * whichever way it is turned. */
+	g.owner = malloc(cells);
 	if (!g.owner)
 		goto nomem;
-	for (int i = 0; i < 6; i++) {
-		g.piece[i] = malloc(nn);
-		if (!g.piece[i])
+	for (int f = 0; f < 6; f++) {
+		int w, h;
+
+		gen_face_dims(dim, f, &w, &h);
+		g.piece[f] = malloc((size_t)w * (size_t)h);
+		if (!g.piece[f])
 			goto nomem;
 	}
 
-	assign_faces_and_edges(r, n, g.owner);
-	assign_corners(r, n, g.owner);
+	assign_faces_and_edges(r, dim, g.owner);
+	assign_corners(r, dim, g.owner);
 
 	for (int f = 0; f < 6; f++)
 		a[f] = f;
@@ -198,8 +220,18 @@ int gen_draw(struct rng *r, int n, struct gen_puzzle *out)
 	for (int i = 0; i < 6; i++)
 		g.orient[i] = (int)rng_below(r, 8);
 
-	for (int i = 0; i < 6; i++)
+	/* Buffer f was sized for face f; piece i lies on face a[i]. */
+	unsigned char *buf[6];
+	memcpy(buf, g.piece, sizeof buf);
+	for (int i = 0; i < 6; i++) {
+		int w, h;
+
+		g.piece[i] = buf[g.face[i]];
+		gen_face_dims(dim, g.face[i], &w, &h);
+		g.pw[i] = g.orient[i] & 1 ? h : w;
+		g.ph[i] = g.orient[i] & 1 ? w : h;
 		draw_piece(&g, i, g.piece[i]);
+	}
 	*out = g;
 	return GEN_OK;
 
@@ -228,45 +260,46 @@ static int piece_on(const struct gen_puzzle *g, int face)
 
 void gen_face_view(const struct gen_puzzle *g, int face, unsigned char *out)
 {
-	int n = g->n;
 	int p = piece_on(g, face);
+	int w, h;
 
-	for (int v = 0; v < n; v++)
-		for (int u = 0; u < n; u++) {
+	gen_face_dims(g->dim, face, &w, &h);
+	for (int v = 0; v < h; v++)
+		for (int u = 0; u < w; u++) {
 			int x, y, z;
 
-			gen_face_cell(n, face, u, v, &x, &y, &z);
-			out[u + n * v] = g->owner[cell_index(n, x, y, z)] == face ?
+			gen_face_cell(g->dim, face, u, v, &x, &y, &z);
+			out[u + w * v] = g->owner[cell_index(g->dim, x, y, z)] == face ?
 				(unsigned char)p : 0;
 		}
 }
 
 int gen_cell_piece(const struct gen_puzzle *g, int x, int y, int z)
 {
-	int n = g->n;
 	unsigned char o;
 
-	assert(x >= 0 && x < n && y >= 0 && y < n && z >= 0 && z < n);
-	o = g->owner[cell_index(n, x, y, z)];
+	assert(x >= 0 && x < g->dim[0] && y >= 0 && y < g->dim[1] &&
+	       z >= 0 && z < g->dim[2]);
+	o = g->owner[cell_index(g->dim, x, y, z)];
 	return o == GEN_NONE ? 0 : piece_on(g, o);
 }
 
 int gen_to_puzzle(const struct gen_puzzle *g, uint64_t seed, struct puzzle *out)
 {
 	struct puzzle p;
-	int n = g->n;
+	const int *dim = g->dim;
 	int made = 0; /* piece grids initialised so far */
 
 	memset(&p, 0, sizeof p);
 	snprintf(p.name, sizeof p.name, "cubegen %dx%dx%d shell, seed %" PRIu64,
-	         n, n, n, seed);
-	if (grid_init(&p.goal, n, n, n) != PUZ_OK)
+	         dim[0], dim[1], dim[2], seed);
+	if (grid_init(&p.goal, dim[0], dim[1], dim[2]) != PUZ_OK)
 		return GEN_ENOMEM;
-	for (int z = 0; z < n; z++)
-		for (int y = 0; y < n; y++)
-			for (int x = 0; x < n; x++)
+	for (int z = 0; z < dim[2]; z++)
+		for (int y = 0; y < dim[1]; y++)
+			for (int x = 0; x < dim[0]; x++)
 				p.goal.cells[grid_index(&p.goal, x, y, z)] =
-					g->owner[cell_index(n, x, y, z)] != GEN_NONE;
+					g->owner[cell_index(dim, x, y, z)] != GEN_NONE;
 
 	p.pieces = calloc(6, sizeof *p.pieces);
 	if (!p.pieces)
@@ -276,12 +309,13 @@ int gen_to_puzzle(const struct gen_puzzle *g, uint64_t seed, struct puzzle *out)
 
 		snprintf(pc->name, sizeof pc->name, "%d", made + 1);
 		pc->count = 1;
-		if (grid_init(&pc->shape, n, n, 1) != PUZ_OK)
+		if (grid_init(&pc->shape, g->pw[made], g->ph[made], 1) != PUZ_OK)
 			goto nomem;
-		memcpy(pc->shape.cells, g->piece[made], (size_t)n * (size_t)n);
+		memcpy(pc->shape.cells, g->piece[made],
+		       (size_t)g->pw[made] * (size_t)g->ph[made]);
 	}
 	p.npieces = 6;
-	p.size = n;
+	memcpy(p.size, dim, sizeof p.size);
 	p.has_seed = true;
 	p.seed = seed;
 	*out = p;
@@ -296,17 +330,19 @@ nomem:
 }
 
 /* Piece 'i' as it sits on its face, seen from outside: the drawing carried
- * through orient_map(), so the answer text follows from the one definition. */
+ * through orient_map(), so the answer text follows from the one definition.
+ * 'out' is the face's w x h. */
 static void place_piece(const struct gen_puzzle *g, int i, unsigned char *out)
 {
-	int n = g->n;
+	int w, h;
 
-	for (int y = 0; y < n; y++)
-		for (int x = 0; x < n; x++) {
+	gen_face_dims(g->dim, g->face[i], &w, &h);
+	for (int y = 0; y < g->ph[i]; y++)
+		for (int x = 0; x < g->pw[i]; x++) {
 			int u, v;
 
-			orient_map(n, g->orient[i], x, y, &u, &v);
-			out[u + n * v] = g->piece[i][x + n * y];
+			orient_map(g->pw[i], g->ph[i], g->orient[i], x, y, &u, &v);
+			out[u + w * v] = g->piece[i][x + g->pw[i] * y];
 		}
 }
 
@@ -329,6 +365,26 @@ static const char answer_intro[] =
 	"In the pictures '#' is a cell of the piece; '.' in the \"in place\"\n"
 	"picture is a cell of that face that a neighbouring piece covers.\n";
 
+/* The intro with "cube" said as "box" for a box: one text for both. */
+static int write_intro(FILE *fp, bool cube)
+{
+	const char *s = answer_intro;
+
+	for (const char *c; (c = strstr(s, "cube")) != NULL; s = c + 4)
+		if (fprintf(fp, "%.*s%s", (int)(c - s), s, cube ? "cube" : "box") < 0)
+			return GEN_EIO;
+	return fputs(s, fp) == EOF ? GEN_EIO : GEN_OK;
+}
+
+/* One row of a w-wide picture, '#' for a cell: 'row' NULL for none. */
+static int write_row(FILE *fp, const unsigned char *row, int w)
+{
+	for (int x = 0; x < w && row; x++)
+		if (fputc(row[x] ? '#' : '.', fp) == EOF)
+			return GEN_EIO;
+	return GEN_OK;
+}
+
 static int write_face(FILE *fp, const struct gen_puzzle *g, int face,
                       unsigned char *placed)
 {
@@ -338,30 +394,34 @@ static int write_face(FILE *fp, const struct gen_puzzle *g, int face,
 		"turn it a half turn",
 		"turn it a quarter turn anticlockwise",
 	};
-	int n = g->n;
 	int p = piece_on(g, face);
 	int t = g->orient[p - 1];
 	const unsigned char *drawn = g->piece[p - 1];
+	int pw = g->pw[p - 1], ph = g->ph[p - 1], w, h;
+	char size[32] = "";
 
+	gen_face_dims(g->dim, face, &w, &h);
+	/* A box's faces differ: name each by its size as seen from outside. */
+	if (!gen_is_cube(g->dim))
+		snprintf(size, sizeof size, ", %dx%d", w, h);
 	place_piece(g, p - 1, placed);
-	if (fprintf(fp, "\n%s (%s): piece %d. %s; %s.\n", gen_face_name(face),
-	            face_axis(face), p,
+	if (fprintf(fp, "\n%s (%s%s): piece %d. %s; %s.\n", gen_face_name(face),
+	            face_axis(face), size, p,
 	            t & 4 ? "Turn it over (left to right)" : "Keep the drawn side out",
 	            turns[t & 3]) < 0)
 		return GEN_EIO;
-	if (fprintf(fp, "  %-*s   in place\n", n < 8 ? 8 : n, "as drawn") < 0)
+	if (fprintf(fp, "  %-*s   in place\n", pw < 8 ? 8 : pw, "as drawn") < 0)
 		return GEN_EIO;
-	for (int y = 0; y < n; y++) {
-		if (fputs("  ", fp) == EOF)
+	for (int y = 0; y < ph || y < h; y++) {
+		if (fputs("  ", fp) == EOF ||
+		    write_row(fp, y < ph ? drawn + (size_t)pw * y : NULL, pw) != GEN_OK)
 			return GEN_EIO;
-		for (int x = 0; x < n; x++)
-			if (fputc(drawn[x + n * y] ? '#' : '.', fp) == EOF)
+		if (y < h) {
+			if (fprintf(fp, "%*s   ", (y < ph ? 0 : pw) + (pw < 8 ? 8 - pw : 0),
+			            "") < 0 ||
+			    write_row(fp, placed + (size_t)w * y, w) != GEN_OK)
 				return GEN_EIO;
-		if (fprintf(fp, "%*s   ", n < 8 ? 8 - n : 0, "") < 0)
-			return GEN_EIO;
-		for (int x = 0; x < n; x++)
-			if (fputc(placed[x + n * y] ? '#' : '.', fp) == EOF)
-				return GEN_EIO;
+		}
 		if (fputc('\n', fp) == EOF)
 			return GEN_EIO;
 	}
@@ -376,8 +436,9 @@ int gen_write_answer(FILE *fp, const struct gen_puzzle *g)
 	unsigned char placed[GEN_MAX_SIZE * GEN_MAX_SIZE];
 	int st;
 
-	assert(g->n >= GEN_MIN_SIZE && g->n <= GEN_MAX_SIZE);
-	if (fputs(answer_intro, fp) == EOF)
+	for (int k = 0; k < 3; k++)
+		assert(g->dim[k] >= GEN_MIN_SIZE && g->dim[k] <= GEN_MAX_SIZE);
+	if (write_intro(fp, gen_is_cube(g->dim)) != GEN_OK)
 		return GEN_EIO;
 	for (int k = 0; k < 6; k++) {
 		st = write_face(fp, g, order[k], placed);
@@ -403,10 +464,9 @@ void gen_net_pos(int face, int pos[2])
 
 void gen_piece_grid(const struct gen_puzzle *g, unsigned char *out)
 {
-	int n = g->n;
-	for (int z = 0; z < n; z++)
-		for (int y = 0; y < n; y++)
-			for (int x = 0; x < n; x++)
-				out[x + n * (y + (size_t)n * z)] =
+	for (int z = 0; z < g->dim[2]; z++)
+		for (int y = 0; y < g->dim[1]; y++)
+			for (int x = 0; x < g->dim[0]; x++)
+				out[cell_index(g->dim, x, y, z)] =
 					(unsigned char)gen_cell_piece(g, x, y, z);
 }

@@ -1,15 +1,18 @@
 /*
- * gen.h: the shell generator: split the hollow shell of an n*n*n cube into
- * six flat pieces (DESIGN.md §1), scramble them, and say how they go back.
+ * gen.h: the shell generator: split the hollow shell of an X*Y*Z box (a
+ * cube when the sides are equal) into six flat pieces (DESIGN.md §1),
+ * scramble them, and say how they go back.
  *
- * Cells. Cell (x, y, z), 0 <= x, y, z < n, is stored at [x + n*(y + n*z)].
- * The shell is every cell with a coordinate equal to 0 or n-1. The cube is
- * held with the front (-Y) facing you and the top (+Z) up, so +X is to your
- * right and +Y away from you.
+ * Cells. The box is dim = {X, Y, Z}, each side GEN_MIN_SIZE..GEN_MAX_SIZE.
+ * Cell (x, y, z), 0 <= x < X etc., is stored at [x + X*(y + Y*z)]. The
+ * shell is every cell with a coordinate on its minimum or maximum. The box
+ * is held with the front (-Y) facing you and the top (+Z) up, so +X is to
+ * your right and +Y away from you.
  *
- * The face frame. Each face is seen from OUTSIDE the cube; (u, v), 0 <= u, v
- * < n, is u to the right and v downward, exactly as the face appears in this
- * net (a cross; every face drawn as seen from outside once folded):
+ * The face frame. Each face is seen from OUTSIDE the box; (u, v), 0 <= u <
+ * w, 0 <= v < h, is u to the right and v downward, exactly as the face
+ * appears in this net (a cross; every face drawn as seen from outside once
+ * folded):
  *
  *                 +------+
  *                 | top  |
@@ -19,28 +22,32 @@
  *                 |bottom|
  *                 +------+
  *
- *     face          x        y        z
- *     front  -Y     u        0        n-1-v
- *     right  +X     n-1      u        n-1-v
- *     back   +Y     n-1-u    n-1      n-1-v
- *     left   -X     0        n-1-u    n-1-v
- *     top    +Z     u        n-1-v    n-1     (its row v = n-1 meets front)
- *     bottom -Z     u        v        0       (its row v = 0 meets front)
+ *     face          w x h    x        y        z
+ *     front  -Y     X x Z    u        0        Z-1-v
+ *     right  +X     Y x Z    X-1      u        Z-1-v
+ *     back   +Y     X x Z    X-1-u    Y-1      Z-1-v
+ *     left   -X     Y x Z    0        Y-1-u    Z-1-v
+ *     top    +Z     X x Y    u        Y-1-v    Z-1     (row v = Y-1 meets front)
+ *     bottom -Z     X x Y    u        v        0       (row v = 0 meets front)
  *
  * Drawings. A piece "as drawn" (puzzle.puz, preview.png, struct
- * gen_puzzle.piece) is an n x n bitmap [x + n*y], x to the right, y downward,
- * as the rows of a .puz file show it. Orientation t, 0..7, takes drawing
- * cell (x, y) to face-frame cell (u, v):
+ * gen_puzzle.piece) is a pw x ph bitmap [x + pw*y], x to the right, y
+ * downward, as the rows of a .puz file show it. Orientation t, 0..7, takes
+ * drawing cell (x, y) to face-frame cell (u, v) by the flat move t of
+ * poly_flat_apply():
  *   1. if t & 4, turn the piece over, left to right (like a page):
- *      (x, y) -> (n-1-x, y);
+ *      (x, y) -> (pw-1-x, y);
  *   2. then t & 3 times a quarter turn clockwise as seen from outside:
- *      (x, y) -> (n-1-y, x).
- * So t = 0 puts the drawing on the face as drawn, drawn side out. A flat
- * plate turned over is a rigid move, so all eight are legal. Equivalently:
- * the piece's face view at (u, v) equals the drawing at (x, y).
+ *      (x, y) -> (ph-1-y, x), which swaps width and height.
+ * So a piece on a w x h face is drawn w x h when t is even and h x w when
+ * t is odd; t = 0 puts the drawing on the face as drawn, drawn side out. A
+ * flat plate turned over is a rigid move, so all eight are legal.
+ * Equivalently: the piece's face view at (u, v) equals the drawing at
+ * (x, y).
  *
  * Generation (the stream order is part of the seed contract). From 'r':
- *   1. edge cells (on exactly two faces), visited x fastest, then y, then z:
+ *   1. edge cells (on exactly two faces), visited x fastest, then y, then z
+ *      (for a cube exactly the stream of the cube-only versions):
  *      rng_below(r, 2) picks one of the two faces, 0 = the one with the
  *      lower enum gen_face value;
  *   2. corner cells, same order: the distinct owners of its three
@@ -60,6 +67,7 @@
 #ifndef CUBEGEN_GEN_H
 #define CUBEGEN_GEN_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -80,9 +88,10 @@ enum gen_face { GEN_XMIN, GEN_XMAX, GEN_YMIN, GEN_YMAX, GEN_ZMIN, GEN_ZMAX }; /*
 #define GEN_NONE 255 /* owner of an inside cell */
 
 struct gen_puzzle {
-	int n;                   /* cube size, GEN_MIN_SIZE..GEN_MAX_SIZE */
-	unsigned char *owner;    /* n*n*n bytes, [x + n*(y + n*z)]: face (enum gen_face) whose piece owns that shell cell; GEN_NONE inside. The true assembly. */
-	unsigned char *piece[6]; /* piece i+1 "as drawn" (as written to puzzle.puz and printed): n*n bytes, [x + n*y], 0/1 */
+	int dim[3];              /* the box X, Y, Z, each GEN_MIN_SIZE..GEN_MAX_SIZE */
+	unsigned char *owner;    /* X*Y*Z bytes, [x + X*(y + Y*z)]: face (enum gen_face) whose piece owns that shell cell; GEN_NONE inside. The true assembly. */
+	unsigned char *piece[6]; /* piece i+1 "as drawn" (as written to puzzle.puz and printed): pw[i]*ph[i] bytes, [x + pw*y], 0/1 */
+	int pw[6], ph[6];        /* its width and height as drawn */
 	int face[6];             /* piece i+1 goes on face face[i] */
 	int orient[6];           /* 0..7: how piece i+1 is turned from the drawing to its place (see above) */
 };
@@ -90,27 +99,35 @@ struct gen_puzzle {
 /* A static string describing 'status' ("unknown error" for others). */
 const char *gen_strerror(int status);
 
-/* Draw one candidate from 'r': generation then scrambling, in the stream
- * order above. GEN_MIN_SIZE <= n <= GEN_MAX_SIZE is asserted. On success
- * '*out' is overwritten (clear a previous puzzle first) and owned by the
- * caller; on GEN_ENOMEM '*out' and 'r' are untouched (everything is
- * allocated before the first draw). */
-int gen_draw(struct rng *r, int n, struct gen_puzzle *out);
+/* Draw one candidate for the box 'dim' from 'r': generation then
+ * scrambling, in the stream order above. Each side in GEN_MIN_SIZE..
+ * GEN_MAX_SIZE is asserted. On success '*out' is overwritten (clear a
+ * previous puzzle first) and owned by the caller; on GEN_ENOMEM '*out' and
+ * 'r' are untouched (everything is allocated before the first draw). */
+int gen_draw(struct rng *r, const int dim[3], struct gen_puzzle *out);
+
+/* Whether the box is a cube (all sides equal). */
+bool gen_is_cube(const int dim[3]);
+
+/* The width and height of 'face' in the face frame (table above). */
+void gen_face_dims(const int dim[3], int face, int *w, int *h);
 
 /* Free what 'g' owns and zero it. Accepts a zeroed or cleared struct. */
 void gen_puzzle_clear(struct gen_puzzle *g);
 
-/* The .puz puzzle of 'g': name "cubegen NxNxN shell, seed S", goal the
- * n^3 shell, pieces "1".."6" in piece order, each n x n x 1 with cell
- * (x, y, 0) = piece[i][x + n*y], count 1, size n, seed 'seed'. On success
- * '*out' belongs to the caller (puz_clear()); GEN_ENOMEM leaves it
+/* The .puz puzzle of 'g': name "cubegen XxYxZ shell, seed S", goal the
+ * X*Y*Z shell, pieces "1".."6" in piece order, each pw x ph x 1 with cell
+ * (x, y, 0) = piece[i][x + pw*y], count 1, size X Y Z, seed 'seed'. On
+ * success '*out' belongs to the caller (puz_clear()); GEN_ENOMEM leaves it
  * untouched. */
 int gen_to_puzzle(const struct gen_puzzle *g, uint64_t seed, struct puzzle *out);
 
 /* The cell (x, y, z) at (u, v) of 'face' in the face frame (table above). */
-void gen_face_cell(int n, int face, int u, int v, int *x, int *y, int *z);
+void gen_face_cell(const int dim[3], int face, int u, int v, int *x, int *y,
+                   int *z);
 
-/* The face as the answer's net draws it: out[u + n*v] (n*n bytes) is the
+/* The face as the answer's net draws it: out[u + w*v] (w*h bytes, the
+ * face's size) is the
  * piece number 1..6 that sits on 'face' where that piece owns the cell,
  * else 0 (a cell of this face owned by a neighbouring face's piece). */
 void gen_face_view(const struct gen_puzzle *g, int face, unsigned char *out);
@@ -120,17 +137,18 @@ void gen_face_view(const struct gen_puzzle *g, int face, unsigned char *out);
  * top (1,0), bottom (1,2)). */
 void gen_net_pos(int face, int pos[2]);
 
-/* The piece numbers of the whole cube: out[x + n*(y + n*z)] (n^3 bytes) is
- * gen_cell_piece(g, x, y, z). */
+/* The piece numbers of the whole box: out[x + X*(y + Y*z)] (X*Y*Z bytes)
+ * is gen_cell_piece(g, x, y, z). */
 void gen_piece_grid(const struct gen_puzzle *g, unsigned char *out);
 
 /* The piece number 1..6 owning cell (x, y, z), 0 for an inside cell. */
 int gen_cell_piece(const struct gen_puzzle *g, int x, int y, int z);
 
-/* The body of solution.txt: how to hold the cube, then for each face in the
- * order bottom, top, front, back, left, right: which piece goes there,
- * which side faces out and how many quarter turns, and pictures of the piece
- * as drawn and as seen in place from outside. GEN_EIO when a write fails
+/* The body of solution.txt: how to hold the cube (or box), then for each
+ * face in the order bottom, top, front, back, left, right (named with its
+ * size for a box): which piece goes there, which side faces out and how
+ * many quarter turns, and pictures of the piece as drawn and as seen in
+ * place from outside. GEN_EIO when a write fails
  * (errno as stdio left it); flushes 'fp' so a full disk shows. Never
  * closes 'fp'. */
 int gen_write_answer(FILE *fp, const struct gen_puzzle *g);

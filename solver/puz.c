@@ -20,13 +20,14 @@
  *   in comments. Other lines may not start or end with a space; fields of
  *   a header line are separated by one or more spaces.
  * - .puz order: the first line that is not blank or a comment is exactly
- *   `puzzle v1`. Then `name TEXT`, `size N` and `seed S`, each optional
- *   and at most once, in any order, all before the one `goal X Y Z`. Then
+ *   `puzzle v1`. Then `name TEXT`, `size N` (or `size X Y Z`) and
+ *   `seed S`, each optional and at most once, in any order, all before
+ *   the one `goal X Y Z`. Then
  *   one or more `piece NAME X Y Z [count K]`. Any number of blank lines
  *   (including none) may separate these sections; inside a shape, blocks
  *   are separated by exactly one blank line.
- * - .puz limits: name TEXT at most PUZ_MAX_TITLE bytes; size N in
- *   1..PUZ_MAX_DIM; seed S a decimal integer in 0..2^64-1 (leading zeros
+ * - .puz limits: name TEXT at most PUZ_MAX_TITLE bytes; size N, X, Y, Z
+ *   in 1..PUZ_MAX_DIM; seed S a decimal integer in 0..2^64-1 (leading zeros
  *   allowed, no sign); each dimension 1..PUZ_MAX_DIM; the goal box, and
  *   each piece box, at most PUZ_MAX_CELLS cells; count K >= 1 and at most
  *   PUZ_MAX_PIECES pieces counted with multiplicity; piece names 1..
@@ -853,16 +854,49 @@ static int read_title(const struct line *ln, struct puzzle *p,
 	return PUZ_OK;
 }
 
-/* `size N` or `seed S`. */
+/* `size N` (a cube) or `size X Y Z` (a box). */
+static int read_size(const struct line *ln, struct puzzle *p,
+                     struct puz_error *err)
+{
+	static const char usage[] = "size N' or 'size X Y Z";
+	struct tok t[4] = {{0}};
+	size_t pos = 0, n = 0;
+	int d[3];
+	char b[40];
+
+	(void)tok_next(ln, &pos, &t[0]);
+	while (n < 4 && tok_next(ln, &pos, &t[n]))
+		n++;
+	if (n == 0 || n == 2)
+		return fail(err, ln->no, lcol(ln, ln->len), "expected '%s'",
+		            usage);
+	if (n == 4)
+		return fail(err, ln->no, lcol(ln, t[3].off),
+		            "unexpected '%s' after '%s'",
+		            show(b, t[3].s, t[3].len), usage);
+	for (size_t i = 0; i < n; i++) {
+		int rc = parse_int_field(ln, &t[i], "size", 1, PUZ_MAX_DIM,
+		                         &d[i], err);
+		if (rc != PUZ_OK)
+			return rc;
+	}
+	for (size_t i = 0; i < 3; i++)
+		p->size[i] = d[n == 1 ? 0 : i];
+	return PUZ_OK;
+}
+
+/* `size ...` or `seed S`. */
 static int read_meta(const struct line *ln, enum kw kw, struct puzzle *p,
                      struct puz_error *err)
 {
-	const char *usage = kw == KW_SIZE ? "size N" : "seed S";
+	const char *usage = "seed S";
 	struct tok t = {0}, extra = {0};
 	size_t pos = 0;
 	uint64_t v;
 	char b[40];
 
+	if (kw == KW_SIZE)
+		return read_size(ln, p, err);
 	(void)tok_next(ln, &pos, &t);
 	if (!tok_next(ln, &pos, &t))
 		return fail(err, ln->no, lcol(ln, ln->len), "expected '%s'",
@@ -871,9 +905,6 @@ static int read_meta(const struct line *ln, enum kw kw, struct puzzle *p,
 		return fail(err, ln->no, lcol(ln, extra.off),
 		            "unexpected '%s' after '%s'",
 		            show(b, extra.s, extra.len), usage);
-	if (kw == KW_SIZE)
-		return parse_int_field(ln, &t, "size", 1, PUZ_MAX_DIM,
-		                       &p->size, err);
 	if (parse_u64(t.s, t.len, &v)) {
 		p->seed = v;
 		p->has_seed = true;
@@ -1601,13 +1632,21 @@ int puz_write(FILE *fp, const struct puzzle *p)
 
 	assert(fp != NULL && p != NULL);
 	assert(title_ok(p->name));
-	assert(p->size >= 0 && p->size <= PUZ_MAX_DIM);
+	for (int k = 0; k < 3; k++)
+		assert(p->size[k] >= 0 && p->size[k] <= PUZ_MAX_DIM);
 	if (fputs("puzzle v1\n", fp) == EOF)
 		return PUZ_EIO;
 	if (p->name[0] != '\0' && fprintf(fp, "name %s\n", p->name) < 0)
 		return PUZ_EIO;
-	if (p->size != 0 && fprintf(fp, "size %d\n", p->size) < 0)
+	if (p->size[0] != 0 && p->size[0] == p->size[1] &&
+	    p->size[1] == p->size[2]) {
+		if (fprintf(fp, "size %d\n", p->size[0]) < 0)
+			return PUZ_EIO;
+	} else if (p->size[0] != 0 &&
+	           fprintf(fp, "size %d %d %d\n", p->size[0], p->size[1],
+	                   p->size[2]) < 0) {
 		return PUZ_EIO;
+	}
 	if (p->has_seed && fprintf(fp, "seed %" PRIu64 "\n", p->seed) < 0)
 		return PUZ_EIO;
 	if (fprintf(fp, "goal %d %d %d\n", p->goal.nx, p->goal.ny,

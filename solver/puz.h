@@ -52,7 +52,8 @@ struct puzzle {
 	struct grid goal;
 	struct puz_piece *pieces; /* npieces entries, owned */
 	size_t npieces;
-	int size;      /* the 'size N' line of a generated puzzle, 0 if none */
+	int size[3];   /* the 'size' line of a generated puzzle: the box
+	                * X, Y, Z ('size N' is N, N, N); all 0 if none */
 	bool has_seed; /* whether there is a 'seed S' line */
 	uint64_t seed;
 };

@@ -1,20 +1,30 @@
 /*
- * shell.c: six plates into a cube shell, by their borders.
+ * shell.c: six plates into a box shell, by their borders.
  *
- * Face f lies on axis a = f / 2 at coordinate 0 (f even) or n-1 (f odd).
- * Its frame (i, j) runs along the other two axes b < c in increasing order:
- * frame cell (i, j) is the 3D cell with coordinate a fixed, b = i, c = j.
- * A plate is placed by one of the 8 flat moves (poly_flat_apply), which
- * are all of the square's symmetries, so handedness of frames never
- * matters.
+ * The box is L = {X, Y, Z}. Face f lies on axis a = f / 2 at coordinate 0
+ * (f even) or L[a]-1 (f odd). Its frame (i, j) runs along the other two
+ * axes b < c in increasing order: frame cell (i, j) is the 3D cell with
+ * coordinate a fixed, b = i, c = j, so the frame is W = L[b] by H = L[c].
+ * A plate is placed by one of the 8 flat moves (poly_flat_apply), all of a
+ * square's symmetries, so handedness of frames never matters; on a W x H
+ * frame with W != H only the moves that keep the frame's shape can land.
  *
  * Because frame coordinates are 3D coordinates, each side of a face frame
- * lies along a cube edge with positions equal to the edge's free
- * coordinate. A placed plate is four n-bit side masks (bit p = cell p of
- * side: side 0 is j = 0, side 1 is i = n-1, side 2 is j = n-1, side 3 is
- * i = 0). Edge interiors go into 12 edge masks, the 8 corners into a byte;
- * a placement is legal when it sets no bit twice, and an edge (corner) is
+ * lies along a box edge with positions equal to the edge's free
+ * coordinate. A placed plate is four side masks (bit p = cell p of side:
+ * side 0 is j = 0, side 1 is i = W-1, side 2 is j = H-1, side 3 is i = 0).
+ * Edge interiors go into 12 edge masks, the 8 corners into a byte; a
+ * placement is legal when it sets no bit twice, and an edge (corner) is
  * checked full once all its faces are placed.
+ *
+ * Counting (solve.c's argument, with H = G: a flat plate is its own mirror
+ * image). The pinned plate P lies on one face of each G-orbit of faces (a
+ * cube: -Z for all six; a box: one face per pair of equal faces), at one
+ * placement per orbit of Stab_G(f0) on that face's placements; such a
+ * placement r stands for |G r| = |G f0| * |Stab(f0) r| assemblies. Each
+ * cover y then adds |G r| assemblies and |G r| * |Stab_G(y)| to
+ * 'weighted', which is |G| times the solutions once the search is done.
+ * Stab_G(y) fixes P's region, so only the g fixing face f0 are tried.
  */
 #include "solver/shell.h"
 
@@ -25,98 +35,144 @@
 #include "solver/poly.h"
 
 #define SH_MAXN 64
+#define SH_MAXPLACE 72 /* 8 turns times 9 shifts */
 
 struct orient {
 	uint64_t side[4];
 };
 
-#define SH_MAXPLACE 72 /* 8 turns times 9 shifts */
+/* A plate's placements on the faces of one axis (all of them W x H). */
+struct onaxis {
+	int nor;                     /* distinct placements */
+	struct orient o[SH_MAXPLACE];
+};
 
 struct ptype {
-	unsigned count;      /* copies left to place */
-	int nor;             /* distinct placements on a face */
-	struct orient o[SH_MAXPLACE];
-	int ncopies;         /* plates of this type */
-	int copy[6];         /* those plates, in plate order */
-	int nrep;            /* placements up to the face's 8 symmetries */
-	int rep[SH_MAXPLACE];   /* one placement per orbit */
-	int orbit[SH_MAXPLACE]; /* its orbit's size (8 / its stabiliser) */
+	unsigned count;        /* copies left to place */
+	int ncopies;           /* plates of this type */
+	int copy[6];           /* those plates, in plate order */
+	struct onaxis ax[3];   /* placements on the faces of axis 0, 1, 2 */
+};
+
+/* The pinned plate on one representative face, up to Stab_G(face). */
+struct pinface {
+	int face;
+	int nrep;
+	int rep[SH_MAXPLACE];   /* placement indexes on that face's axis */
+	int orbit[SH_MAXPLACE]; /* |G r| for each */
 };
 
 struct shell {
-	int n;
-	uint64_t inner;      /* bits 1..n-2 */
-	int edge[6][4];      /* edge of each side of each face */
-	int corner[6][4];    /* corner at frame (0,0), (n-1,0), (0,n-1), (n-1,n-1) */
-	uint64_t cdone[6];   /* corners complete after step d */
-	uint16_t edone[6];   /* edges complete after step d */
+	int L[3];             /* the box */
+	int fw[6], fh[6];     /* each face's frame, W x H */
+	int edge[6][4];       /* edge of each side of each face */
+	uint64_t inner[6][4]; /* the interior bits of that side (its edge's) */
+	int corner[6][4];     /* corner at frame (0,0), (W-1,0), (0,H-1), (W-1,H-1) */
+	int group[POLY_NSYM]; /* G: poly symmetries mapping the box onto itself */
+	int order_g;          /* |G| */
 	struct ptype type[6];
 	int ntypes;
-	int pin;             /* pinned type */
-	/* search state */
+	struct pinface pinf[3]; /* the pinned type's representative faces */
+	int npinf;
+	/* search state, for the face order in use */
+	int order[6];         /* faces in search order; order[0] holds P */
+	uint64_t cdone[6];    /* corners complete after step d */
+	uint16_t edone[6];    /* edges complete after step d */
 	uint64_t ecover[12];
 	unsigned ccover;
 	int ctype[6], corient[6]; /* per step */
-	int pin_orbit;       /* orbit size of the pinned placement in use */
-	uint64_t weighted;   /* |G| * solutions found so far */
+	uint64_t pin_orbit;   /* |G r| of the pinned placement in use */
+	bool pin_free;        /* Stab_G(r) trivial: no stabiliser to test */
+	uint64_t weighted;    /* |G| * solutions found so far */
 	uint64_t assemblies, nodes;
 	const struct solve_opts *o;
 	bool stop_nodes, stop_sol;
 	const int *plate_piece; /* plate -> label - 1 for 'first' */
-	unsigned char *first;   /* n^3 labels or NULL */
-	unsigned char *lab;     /* n^3: an assembly's labels (type + 1) */
-	unsigned char *reg;     /* n^3: the face each cell's plate lies on */
+	unsigned char *first;   /* X*Y*Z labels or NULL */
+	unsigned char *lab;     /* X*Y*Z: an assembly's labels (type + 1) */
+	unsigned char *reg;     /* X*Y*Z: the face each cell's plate lies on */
 	bool want_first, oom;
 };
 
-static const int order[6] = {4, 0, 2, 1, 3, 5}; /* -Z -X -Y +X +Y +Z */
-
-static void face_cell(int n, int f, int i, int j, int c[3])
+static void face_cell(const int L[3], int f, int i, int j, int c[3])
 {
 	int a = f / 2, b = a == 0 ? 1 : 0, cc = a == 2 ? 1 : 2;
-	c[a] = f % 2 ? n - 1 : 0;
+	c[a] = f % 2 ? L[a] - 1 : 0;
 	c[b] = i;
 	c[cc] = j;
 }
 
-static int corner_id(int n, const int c[3])
+static int corner_id(const int L[3], const int c[3])
 {
-	return (c[0] == n - 1) | (c[1] == n - 1) << 1 | (c[2] == n - 1) << 2;
+	return (c[0] == L[0] - 1) | (c[1] == L[1] - 1) << 1 |
+	       (c[2] == L[2] - 1) << 2;
 }
 
 /* The edge through two cells that differ in one coordinate only. */
-static int edge_id(int n, const int p[3], const int q[3])
+static int edge_id(const int L[3], const int p[3], const int q[3])
 {
 	int e = p[0] != q[0] ? 0 : p[1] != q[1] ? 1 : 2;
 	int u = e == 0 ? 1 : 0, v = e == 2 ? 1 : 2;
-	return e * 4 + (p[u] == n - 1) + 2 * (p[v] == n - 1);
+	return e * 4 + (p[u] == L[u] - 1) + 2 * (p[v] == L[v] - 1);
+}
+
+/* Bits 1..len-2 of a side len cells long. */
+static uint64_t inner_bits(int len)
+{
+	uint64_t all = len >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << len) - 1;
+	return all & ~(uint64_t)1 & ~((uint64_t)1 << (len - 1));
 }
 
 static void setup_geometry(struct shell *s)
 {
-	int n = s->n;
-	s->inner = (n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1) &
-	           ~(uint64_t)1 & ~((uint64_t)1 << (n - 1));
-	/* side k: two cells of it, at positions 1 and 2 of the side */
+	const int *L = s->L;
 	for (int f = 0; f < 6; f++) {
+		int a = f / 2, b = a == 0 ? 1 : 0, c = a == 2 ? 1 : 2;
+		int W = L[b], H = L[c];
+		s->fw[f] = W;
+		s->fh[f] = H;
+		/* side k: two cells of it, at positions 1 and 2 of the side */
 		int p[3], q[3];
-		face_cell(n, f, 1, 0, p); face_cell(n, f, 2, 0, q);
-		s->edge[f][0] = edge_id(n, p, q);
-		face_cell(n, f, n - 1, 1, p); face_cell(n, f, n - 1, 2, q);
-		s->edge[f][1] = edge_id(n, p, q);
-		face_cell(n, f, 1, n - 1, p); face_cell(n, f, 2, n - 1, q);
-		s->edge[f][2] = edge_id(n, p, q);
-		face_cell(n, f, 0, 1, p); face_cell(n, f, 0, 2, q);
-		s->edge[f][3] = edge_id(n, p, q);
-		int ij[4][2] = {{0, 0}, {n - 1, 0}, {0, n - 1}, {n - 1, n - 1}};
+		face_cell(L, f, 1, 0, p); face_cell(L, f, 2, 0, q);
+		s->edge[f][0] = edge_id(L, p, q);
+		face_cell(L, f, W - 1, 1, p); face_cell(L, f, W - 1, 2, q);
+		s->edge[f][1] = edge_id(L, p, q);
+		face_cell(L, f, 1, H - 1, p); face_cell(L, f, 2, H - 1, q);
+		s->edge[f][2] = edge_id(L, p, q);
+		face_cell(L, f, 0, 1, p); face_cell(L, f, 0, 2, q);
+		s->edge[f][3] = edge_id(L, p, q);
+		for (int k = 0; k < 4; k++)
+			s->inner[f][k] = inner_bits(k % 2 ? H : W);
+		int ij[4][2] = {{0, 0}, {W - 1, 0}, {0, H - 1}, {W - 1, H - 1}};
 		for (int k = 0; k < 4; k++) {
-			face_cell(n, f, ij[k][0], ij[k][1], p);
-			s->corner[f][k] = corner_id(n, p);
+			face_cell(L, f, ij[k][0], ij[k][1], p);
+			s->corner[f][k] = corner_id(L, p);
 		}
 	}
+	/* G: the signed axis permutations that only exchange equal sides. */
+	s->order_g = 0;
+	for (int g = 0; g < POLY_NSYM; g++) {
+		int in[3] = {1, 2, 3}, out[3];
+		poly_sym_apply(g, in, out);
+		bool ok = true;
+		for (int k = 0; k < 3; k++)
+			ok &= L[abs(out[k]) - 1] == L[k];
+		if (ok)
+			s->group[s->order_g++] = g;
+	}
+}
+
+/* Search order with the pinned plate on face f0 first: then the four
+ * faces around it, then the opposite one (for -Z: -X -Y +X +Y +Z); which
+ * edges and corners are complete after each step. */
+static void setup_order(struct shell *s, int f0)
+{
+	int a = f0 / 2, b = a == 0 ? 1 : 0, c = a == 2 ? 1 : 2;
+	int ord[6] = {f0, 2 * b, 2 * c, 2 * b + 1, 2 * c + 1, f0 ^ 1};
 	int ecount[12] = {0}, ccount[8] = {0};
 	for (int d = 0; d < 6; d++) {
-		int f = order[d];
+		int f = ord[d];
+		s->order[d] = f;
 		s->edone[d] = 0;
 		s->cdone[d] = 0;
 		for (int k = 0; k < 4; k++) {
@@ -128,11 +184,11 @@ static void setup_geometry(struct shell *s)
 	}
 }
 
-static void add_cell(struct orient *o, int n, int i, int j)
+static void add_cell(struct orient *o, int W, int H, int i, int j)
 {
 	if (j == 0) o->side[0] |= (uint64_t)1 << i;
-	if (i == n - 1) o->side[1] |= (uint64_t)1 << j;
-	if (j == n - 1) o->side[2] |= (uint64_t)1 << i;
+	if (i == W - 1) o->side[1] |= (uint64_t)1 << j;
+	if (j == H - 1) o->side[2] |= (uint64_t)1 << i;
 	if (i == 0) o->side[3] |= (uint64_t)1 << j;
 }
 
@@ -152,163 +208,243 @@ static int orient_find(const struct orient *o, int count, const struct orient *q
 	return -1;
 }
 
-/* Every distinct placement of plate 'pl' on a face: a turn t and a shift
- * that keep it on the face and cover the face's centre (which only this
- * plate can cover). A plate whose cells reach all four sides has exactly
- * its unshifted turns; one with an empty side may also sit one cell over.
- * Returns the count, filling out[]. */
-static int placements(int n, const unsigned char *pl, struct orient *out)
+/* A plate as given: pw x ph cells [x + pw*y], 0/1. */
+struct plate {
+	int pw, ph;
+	const unsigned char *cells;
+};
+
+/* Every distinct placement of plate 'pl' on a W x H face: a move t and a
+ * shift that keep it on the face and cover the face's whole centre (which
+ * only this plate can cover, shell.h). Returns the count, filling out[]. */
+static int placements(int W, int H, const struct plate *pl, struct orient *out)
 {
-	int x0 = n, x1 = -1, y0 = n, y1 = -1;
-	bool centre = true;
-	for (int y = 0; y < n; y++)
-		for (int x = 0; x < n; x++) {
-			bool in = x > 0 && y > 0 && x < n - 1 && y < n - 1;
-			if (!pl[x + n * y]) {
-				centre &= !in;
-				continue;
+	int x0 = pl->pw, x1 = -1, y0 = pl->ph, y1 = -1;
+	for (int y = 0; y < pl->ph; y++)
+		for (int x = 0; x < pl->pw; x++)
+			if (pl->cells[x + pl->pw * y]) {
+				if (x < x0) x0 = x;
+				if (x > x1) x1 = x;
+				if (y < y0) y0 = y;
+				if (y > y1) y1 = y;
 			}
-			if (x < x0) x0 = x;
-			if (x > x1) x1 = x;
-			if (y < y0) y0 = y;
-			if (y > y1) y1 = y;
-		}
+	if (x1 < 0)
+		return 0;
 	int k = 0;
 	for (int t = 0; t < 8; t++) {
+		int tw = t & 1 ? pl->ph : pl->pw, th = t & 1 ? pl->pw : pl->ph;
 		int a0, b0, a1, b1;
-		poly_flat_apply(t, n, n, x0, y0, &a0, &b0);
-		poly_flat_apply(t, n, n, x1, y1, &a1, &b1);
+		poly_flat_apply(t, pl->pw, pl->ph, x0, y0, &a0, &b0);
+		poly_flat_apply(t, pl->pw, pl->ph, x1, y1, &a1, &b1);
 		int ilo = a0 < a1 ? a0 : a1, ihi = a0 < a1 ? a1 : a0;
 		int jlo = b0 < b1 ? b0 : b1, jhi = b0 < b1 ? b1 : b0;
-		for (int dy = -jlo; dy <= n - 1 - jhi; dy++)
-			for (int dx = -ilo; dx <= n - 1 - ihi; dx++) {
-				bool shifted = dx || dy, ok = true;
-				/* Unshifted, the stored centre lands on the face's. */
-				if (shifted || !centre)
-					for (int j = 1; j < n - 1 && ok; j++)
-						for (int i = 1; i < n - 1 && ok; i++) {
-							int x, y;
-							poly_flat_apply(poly_flat_inverse(t), n, n,
-							                i - dx, j - dy, &x, &y);
-							ok = x >= 0 && y >= 0 && x < n && y < n &&
-							     pl[x + n * y];
-						}
+		/* the cells' box must contain the centre and fit the face */
+		if (ihi - ilo + 1 > W || jhi - jlo + 1 > H ||
+		    ihi - ilo + 1 < W - 2 || jhi - jlo + 1 < H - 2)
+			continue;
+		for (int dy = -jlo; dy <= H - 1 - jhi; dy++)
+			for (int dx = -ilo; dx <= W - 1 - ihi; dx++) {
+				bool ok = true;
+				for (int j = 1; j < H - 1 && ok; j++)
+					for (int i = 1; i < W - 1 && ok; i++) {
+						int x, y, u = i - dx, v = j - dy;
+						ok = u >= 0 && v >= 0 && u < tw && v < th;
+						if (!ok)
+							break;
+						poly_flat_apply(poly_flat_inverse(t), tw, th,
+						                u, v, &x, &y);
+						ok = pl->cells[x + pl->pw * y];
+					}
 				if (!ok)
 					continue;
 				struct orient o;
 				memset(&o, 0, sizeof o);
-				for (int y = 0; y < n; y++)
-					for (int x = 0; x < n; x++) {
-						/* unshifted, only border cells reach the border */
-						if (!shifted && y > 0 && y < n - 1 && x > 0 &&
-						    x < n - 1)
-							x = n - 1;
-						if (!pl[x + n * y])
+				for (int y = 0; y < pl->ph; y++)
+					for (int x = 0; x < pl->pw; x++) {
+						if (!pl->cells[x + pl->pw * y])
 							continue;
 						int i, j;
-						poly_flat_apply(t, n, n, x, y, &i, &j);
-						add_cell(&o, n, i + dx, j + dy);
+						poly_flat_apply(t, pl->pw, pl->ph, x, y, &i, &j);
+						add_cell(&o, W, H, i + dx, j + dy);
 					}
-				if (orient_find(out, k, &o) < 0)
+				if (orient_find(out, k, &o) < 0) {
+					assert(k < SH_MAXPLACE);
 					out[k++] = o;
+				}
 			}
 	}
 	return k;
 }
 
-/* Orbits of a type's placements under the face's 8 symmetries. */
-static void orbits(int n, struct ptype *ty)
+/* The image of placement 'o' on a W x H face under frame move t (t odd
+ * only when W == H). */
+static void orient_move(int W, int H, int t, const struct orient *o,
+                        struct orient *img)
 {
-	bool seen[SH_MAXPLACE] = {false};
-	ty->nrep = 0;
-	for (int k = 0; k < ty->nor; k++) {
-		if (seen[k])
-			continue;
-		int size = 0;
-		for (int g = 0; g < 8; g++) {
-			struct orient img;
-			memset(&img, 0, sizeof img);
-			for (int q = 0; q < 4; q++)
-				for (int p = 0; p < n; p++) {
-					if (!(ty->o[k].side[q] >> p & 1))
-						continue;
-					int i = q == 0 ? p : q == 1 ? n - 1 : q == 2 ? p : 0;
-					int j = q == 0 ? 0 : q == 1 ? p : q == 2 ? n - 1 : p;
-					int a, b;
-					poly_flat_apply(g, n, n, i, j, &a, &b);
-					add_cell(&img, n, a, b);
-				}
-			int m = orient_find(ty->o, ty->nor, &img);
-			if (m >= 0 && !seen[m]) {
-				seen[m] = true;
-				size++;
-			}
+	memset(img, 0, sizeof *img);
+	for (int q = 0; q < 4; q++) {
+		int len = q % 2 ? H : W;
+		for (int p = 0; p < len; p++) {
+			if (!(o->side[q] >> p & 1))
+				continue;
+			int i = q == 0 ? p : q == 1 ? W - 1 : q == 2 ? p : 0;
+			int j = q == 0 ? 0 : q == 1 ? p : q == 2 ? H - 1 : p;
+			int a, b;
+			poly_flat_apply(t, W, H, i, j, &a, &b);
+			add_cell(img, W, H, a, b);
 		}
-		ty->rep[ty->nrep] = k;
-		ty->orbit[ty->nrep++] = size;
 	}
 }
 
-/* Group the plates into types (congruent plates: one type). Two plates
- * are congruent exactly when they share a placement (the same cells on a
- * face), so comparing their least placements decides it. */
-static void make_types(struct shell *s, const unsigned char *const plates[6])
+/* The pinned type's representative faces (one per G-orbit of faces, the
+ * one of highest axis, side 0: -Z for a cube) and its placements there up
+ * to the face's stabiliser, whose moves on the frame are the flat moves
+ * that keep the W x H frame (all 8 on a square face). */
+static void pin_faces(struct shell *s, const struct ptype *ty)
 {
-	struct orient least[6];
+	s->npinf = 0;
+	for (int a = 2; a >= 0; a--) {
+		/* faces of axis a are in the orbit of a higher axis' faces when
+		 * the sides are equal (an axis swap maps them) */
+		bool higher = false;
+		for (int h = a + 1; h < 3; h++)
+			higher |= s->L[h] == s->L[a];
+		if (higher)
+			continue;
+		int faces = 2; /* the face orbit: both faces of each equal axis */
+		for (int l = 0; l < a; l++)
+			faces += 2 * (s->L[l] == s->L[a]);
+		int f0 = 2 * a, W = s->fw[f0], H = s->fh[f0];
+		const struct onaxis *ax = &ty->ax[a];
+		if (ax->nor == 0)
+			continue;
+		struct pinface *pf = &s->pinf[s->npinf++];
+		pf->face = f0;
+		pf->nrep = 0;
+		bool seen[SH_MAXPLACE] = {false};
+		for (int k = 0; k < ax->nor; k++) {
+			if (seen[k])
+				continue;
+			int size = 0;
+			for (int t = 0; t < 8; t++) {
+				if (t % 2 && W != H)
+					continue;
+				struct orient img;
+				orient_move(W, H, t, &ax->o[k], &img);
+				int m = orient_find(ax->o, ax->nor, &img);
+				assert(m >= 0);
+				if (!seen[m]) {
+					seen[m] = true;
+					size++;
+				}
+			}
+			pf->rep[pf->nrep] = k;
+			pf->orbit[pf->nrep++] = faces * size;
+		}
+	}
+}
+
+/* The least of a plate's 8 flat images, trimmed to its cells' box:
+ * congruent plates (one cell thick) have equal forms. 'out' holds
+ * SH_MAXN * SH_MAXN bytes; returns w | h << 8. */
+static int plate_canon(const struct plate *pl, unsigned char *out)
+{
+	unsigned char cur[SH_MAXN * SH_MAXN];
+	int best = -1;
+	int x0 = pl->pw, x1 = -1, y0 = pl->ph, y1 = -1;
+	for (int y = 0; y < pl->ph; y++)
+		for (int x = 0; x < pl->pw; x++)
+			if (pl->cells[x + pl->pw * y]) {
+				if (x < x0) x0 = x;
+				if (x > x1) x1 = x;
+				if (y < y0) y0 = y;
+				if (y > y1) y1 = y;
+			}
+	if (x1 < 0)
+		return 0;
+	int bw = x1 - x0 + 1, bh = y1 - y0 + 1;
+	for (int t = 0; t < 8; t++) {
+		int tw = t & 1 ? bh : bw, th = t & 1 ? bw : bh;
+		memset(cur, 0, (size_t)tw * th);
+		for (int y = 0; y < bh; y++)
+			for (int x = 0; x < bw; x++) {
+				int u, v;
+				poly_flat_apply(t, bw, bh, x, y, &u, &v);
+				cur[u + tw * v] = pl->cells[(x + x0) + pl->pw * (y + y0)];
+			}
+		int key = tw | th << 8;
+		if (best < 0 || key < best ||
+		    (key == best && memcmp(cur, out, (size_t)tw * th) < 0)) {
+			best = key;
+			memcpy(out, cur, (size_t)tw * th);
+		}
+	}
+	return best;
+}
+
+/* Group the plates into types (congruent plates: one type) and find each
+ * type's placements on the faces of each axis. */
+static void make_types(struct shell *s, const struct plate pl[6])
+{
+	unsigned char canon[6][SH_MAXN * SH_MAXN]; /* 24 KiB */
+	int key[6];
 	for (int p = 0; p < 6; p++) {
-		struct ptype *ty = &s->type[s->ntypes];
-		ty->nor = placements(s->n, plates[p], ty->o);
-		int m = 0;
-		for (int k = 1; k < ty->nor; k++)
-			if (orient_cmp(&ty->o[k], &ty->o[m]) < 0)
-				m = k;
-		if (ty->nor)
-			least[s->ntypes] = ty->o[m];
+		int t = s->ntypes;
+		key[t] = plate_canon(&pl[p], canon[t]);
 		int k = 0;
 		while (k < s->ntypes &&
-		       !(s->type[k].nor == ty->nor &&
-		         (!ty->nor || orient_cmp(&least[k], &least[s->ntypes]) == 0)))
+		       !(key[k] == key[t] &&
+		         memcmp(canon[k], canon[t],
+		                (size_t)(key[t] & 0xff) * (size_t)(key[t] >> 8)) == 0))
 			k++;
 		if (k < s->ntypes) {
 			s->type[k].count++;
 			s->type[k].copy[s->type[k].ncopies++] = p;
 			continue;
 		}
+		struct ptype *ty = &s->type[t];
 		ty->count = 1;
 		ty->ncopies = 1;
 		ty->copy[0] = p;
+		for (int a = 0; a < 3; a++)
+			ty->ax[a].nor = placements(s->fw[2 * a], s->fh[2 * a], &pl[p],
+			                           ty->ax[a].o);
 		s->ntypes++;
 	}
 }
 
-/* Whether cell (i, j) of a face frame is covered by orientation o. */
-static bool covers(int n, const struct orient *o, int i, int j)
+/* Whether cell (i, j) of a W x H face frame is covered by orientation o. */
+static bool covers(int W, int H, const struct orient *o, int i, int j)
 {
 	if (j == 0) return o->side[0] >> i & 1;
-	if (j == n - 1) return o->side[2] >> i & 1;
+	if (j == H - 1) return o->side[2] >> i & 1;
 	if (i == 0) return o->side[3] >> j & 1;
-	if (i == n - 1) return o->side[1] >> j & 1;
+	if (i == W - 1) return o->side[1] >> j & 1;
 	return true;
 }
 
-/* Label the cube with the current assembly: lab = type + 1, or
- * step_label[d] for the plate placed at step d when given; reg = face. */
-static void label_cube(const struct shell *s, const unsigned char *step_label,
-                       unsigned char *lab, unsigned char *reg)
+static size_t box_index(const int L[3], const int c[3])
 {
-	int n = s->n;
+	return (size_t)c[0] + (size_t)L[0] * ((size_t)c[1] + (size_t)L[1] * c[2]);
+}
+
+/* Label the box with the current assembly: lab = type + 1, or
+ * step_label[d] for the plate placed at step d when given; reg = face. */
+static void label_box(const struct shell *s, const unsigned char *step_label,
+                      unsigned char *lab, unsigned char *reg)
+{
 	for (int d = 0; d < 6; d++) {
-		int f = order[d];
+		int f = s->order[d], W = s->fw[f], H = s->fh[f];
+		const struct orient *o = &s->type[s->ctype[d]].ax[f / 2].o[s->corient[d]];
 		unsigned char l = step_label ? step_label[d]
 		                             : (unsigned char)(s->ctype[d] + 1);
-		const struct orient *o = &s->type[s->ctype[d]].o[s->corient[d]];
-		for (int j = 0; j < n; j++)
-			for (int i = 0; i < n; i++) {
-				if (!covers(n, o, i, j))
+		for (int j = 0; j < H; j++)
+			for (int i = 0; i < W; i++) {
+				if (!covers(W, H, o, i, j))
 					continue;
 				int c[3];
-				face_cell(n, f, i, j, c);
-				size_t at = (size_t)c[0] + (size_t)n * (c[1] + (size_t)n * c[2]);
+				face_cell(s->L, f, i, j, c);
+				size_t at = box_index(s->L, c);
 				lab[at] = l;
 				if (reg)
 					reg[at] = (unsigned char)f;
@@ -316,46 +452,51 @@ static void label_cube(const struct shell *s, const unsigned char *step_label,
 	}
 }
 
-/* |Stab_G(y)| for the current assembly y, testing the symmetries that keep
- * the pinned face -Z in place (the only candidates: see solve.c). */
+/* |Stab_G(y)| for the current assembly y, testing the g in G that keep
+ * the pinned face in place (the only candidates: see the top). */
 static uint64_t stabiliser(struct shell *s)
 {
-	int n = s->n;
-	size_t cells = (size_t)n * n * n;
+	const int *L = s->L;
+	size_t cells = (size_t)L[0] * L[1] * L[2];
 	unsigned char *lab = s->lab, *reg = s->reg;
+	int f0 = s->order[0], a0 = f0 / 2;
 	memset(lab, 0, cells);
-	label_cube(s, NULL, lab, reg);
+	label_box(s, NULL, lab, reg);
 	uint64_t stab = 1;
-	for (int g = 1; g < POLY_NSYM; g++) {
-		int e[3] = {0, 0, 1}, ge[3];
+	for (int k = 1; k < s->order_g; k++) {
+		int g = s->group[k];
+		int e[3] = {0, 0, 0}, ge[3];
+		e[a0] = 1;
 		poly_sym_apply(g, e, ge);
-		if (ge[0] != 0 || ge[1] != 0 || ge[2] != 1)
+		if (ge[a0] != 1)
 			continue;
-		/* A negated axis maps coordinate c to n-1-c. Decide by the
+		/* A negated axis maps coordinate c to L-1-c. Decide by the
 		 * symmetry's sign, not the image's: c = 0 gives -0 = 0. */
 		int one[3] = {1, 1, 1}, sign[3];
 		poly_sym_apply(g, one, sign);
 		int map[6] = {-1, -1, -1, -1, -1, -1};
 		bool ok = true;
-		for (size_t at = 0; at < cells && ok; at++) {
-			if (!lab[at])
-				continue;
-			int c[3] = {(int)(at % n), (int)(at / n % n), (int)(at / n / n)};
-			int d[3];
-			poly_sym_apply(g, c, d);
-			for (int k = 0; k < 3; k++)
-				if (sign[k] < 0)
-					d[k] += n - 1;
-			size_t bt = (size_t)d[0] + (size_t)n * (d[1] + (size_t)n * d[2]);
-			if (lab[bt] != lab[at]) {
-				ok = false;
-				break;
-			}
-			if (map[reg[at]] < 0)
-				map[reg[at]] = reg[bt];
-			else if (map[reg[at]] != reg[bt])
-				ok = false;
-		}
+		for (int z = 0; z < L[2] && ok; z++)
+			for (int y = 0; y < L[1] && ok; y++)
+				for (int x = 0; x < L[0] && ok; x++) {
+					int c[3] = {x, y, z}, d[3];
+					size_t at = box_index(L, c);
+					if (!lab[at])
+						continue;
+					poly_sym_apply(g, c, d);
+					for (int q = 0; q < 3; q++)
+						if (sign[q] < 0)
+							d[q] += L[q] - 1;
+					size_t bt = box_index(L, d);
+					if (lab[bt] != lab[at]) {
+						ok = false;
+						break;
+					}
+					if (map[reg[at]] < 0)
+						map[reg[at]] = reg[bt];
+					else if (map[reg[at]] != reg[bt])
+						ok = false;
+				}
 		stab += ok;
 	}
 	return stab;
@@ -363,8 +504,8 @@ static uint64_t stabiliser(struct shell *s)
 
 static void found(struct shell *s)
 {
-	uint64_t orbit = 6 * (uint64_t)s->pin_orbit;
-	uint64_t stab = s->pin_orbit == 8 ? 1 : stabiliser(s);
+	uint64_t orbit = s->pin_orbit;
+	uint64_t stab = s->pin_free ? 1 : stabiliser(s);
 	s->assemblies += orbit;
 	s->weighted += orbit * stab;
 	if ((s->want_first && !s->first) || s->o->on_cover) {
@@ -377,9 +518,9 @@ static void found(struct shell *s)
 				k += s->ctype[e] == t;
 			step_label[d] = (unsigned char)(s->plate_piece[s->type[t].copy[k]] + 1);
 		}
-		size_t cells = (size_t)s->n * s->n * s->n;
+		size_t cells = (size_t)s->L[0] * s->L[1] * s->L[2];
 		memset(s->lab, 0, cells);
-		label_cube(s, step_label, s->lab, NULL);
+		label_box(s, step_label, s->lab, NULL);
 		if (s->want_first && !s->first) {
 			s->first = malloc(cells);
 			if (!s->first) {
@@ -391,76 +532,69 @@ static void found(struct shell *s)
 		if (s->o->on_cover)
 			s->o->on_cover(s->o->ctx, s->lab);
 	}
-	if (s->o->max_solutions && s->weighted / 48 >= s->o->max_solutions)
+	if (s->o->max_solutions &&
+	    s->weighted / (uint64_t)s->order_g >= s->o->max_solutions)
 		s->stop_sol = true;
 }
 
-static void search(struct shell *s, int d)
+/* Try placement k of type t at step d, and search below it. */
+static void try_place(struct shell *s, int d, int t, int k)
 {
-	if (d == 6) {
-		found(s);
+	if (s->o->max_nodes && s->nodes >= s->o->max_nodes) {
+		s->stop_nodes = true;
 		return;
 	}
-	int f = order[d];
+	s->nodes++;
+	int f = s->order[d];
 	const int *edge = s->edge[f], *corner = s->corner[f];
-	int n = s->n;
-	for (int t = 0; t < s->ntypes; t++) {
-		struct ptype *ty = &s->type[t];
-		if (!ty->count)
-			continue;
-		/* The pinned type goes first, at one placement per orbit. */
-		int nor = (d == 0) ? ty->nrep : ty->nor;
-		for (int kk = 0; kk < nor; kk++) {
-			int k = kk;
-			if (d == 0) {
-				k = ty->rep[kk];
-				s->pin_orbit = ty->orbit[kk];
-			}
-			if (s->o->max_nodes && s->nodes >= s->o->max_nodes) {
-				s->stop_nodes = true;
-				return;
-			}
-			s->nodes++;
-			const struct orient *o = &ty->o[k];
-			uint64_t old[4];
-			bool ok = true;
-			for (int q = 0; q < 4 && ok; q++) {
-				uint64_t m = o->side[q] & s->inner;
-				old[q] = s->ecover[edge[q]];
-				ok = !(old[q] & m);
-			}
-			if (!ok)
-				continue;
-			unsigned cm = (unsigned)((o->side[0] & 1) << corner[0] |
-			              (o->side[0] >> (n - 1) & 1) << corner[1] |
-			              (o->side[2] & 1) << corner[2] |
-			              (o->side[2] >> (n - 1) & 1) << corner[3]);
-			if (s->ccover & cm)
-				continue;
-			unsigned oldc = s->ccover;
-			s->ccover |= cm;
-			for (int q = 0; q < 4; q++)
-				s->ecover[edge[q]] |= o->side[q] & s->inner;
-			ok = (s->ccover & s->cdone[d]) == s->cdone[d];
-			for (int q = 0; q < 4 && ok; q++)
-				if (s->edone[d] >> edge[q] & 1)
-					ok = s->ecover[edge[q]] == s->inner;
-			if (ok) {
-				ty->count--;
-				s->ctype[d] = t;
-				s->corient[d] = k;
-				search(s, d + 1);
-				ty->count++;
-			}
-			for (int q = 3; q >= 0; q--)
-				s->ecover[edge[q]] = old[q];
-			s->ccover = oldc;
-			if (s->stop_nodes || s->stop_sol || s->oom)
-				return;
-		}
-		if (d == 0)
-			break; /* only the pinned type goes first */
+	struct ptype *ty = &s->type[t];
+	const struct orient *o = &ty->ax[f / 2].o[k];
+	int W = s->fw[f], H = s->fh[f];
+	uint64_t old[4];
+	for (int q = 0; q < 4; q++) {
+		uint64_t m = o->side[q] & s->inner[f][q];
+		old[q] = s->ecover[edge[q]];
+		if (old[q] & m)
+			return;
 	}
+	unsigned cm = (unsigned)((o->side[0] & 1) << corner[0] |
+	              (o->side[0] >> (W - 1) & 1) << corner[1] |
+	              (o->side[2] & 1) << corner[2] |
+	              (o->side[2] >> (W - 1) & 1) << corner[3]);
+	(void)H;
+	if (s->ccover & cm)
+		return;
+	unsigned oldc = s->ccover;
+	s->ccover |= cm;
+	for (int q = 0; q < 4; q++)
+		s->ecover[edge[q]] |= o->side[q] & s->inner[f][q];
+	bool ok = (s->ccover & s->cdone[d]) == s->cdone[d];
+	for (int q = 0; q < 4 && ok; q++)
+		if (s->edone[d] >> edge[q] & 1)
+			ok = s->ecover[edge[q]] == s->inner[f][q];
+	if (ok) {
+		ty->count--;
+		s->ctype[d] = t;
+		s->corient[d] = k;
+		if (d == 5)
+			found(s);
+		else
+			for (int u = 0; u < s->ntypes && !s->stop_nodes &&
+			                !s->stop_sol && !s->oom; u++) {
+				if (!s->type[u].count)
+					continue;
+				const struct onaxis *ax = &s->type[u].ax[s->order[d + 1] / 2];
+				for (int kk = 0; kk < ax->nor; kk++) {
+					try_place(s, d + 1, u, kk);
+					if (s->stop_nodes || s->stop_sol || s->oom)
+						break;
+				}
+			}
+		ty->count++;
+	}
+	for (int q = 3; q >= 0; q--)
+		s->ecover[edge[q]] = old[q];
+	s->ccover = oldc;
 }
 
 static void shell_free(struct shell *s)
@@ -470,13 +604,13 @@ static void shell_free(struct shell *s)
 	free(s);
 }
 
-static int run(int n, const unsigned char *const plates[6], const int *plate_piece,
+static int run(const int L[3], const struct plate pl[6], const int *plate_piece,
                const struct solve_opts *o, struct solve_result *out)
 {
 	if (o->no_pin)
 		return SHELL_NOT_SHELL; /* this path always pins a plate */
 	struct shell *s = calloc(1, sizeof *s);
-	size_t cells = (size_t)n * n * n;
+	size_t cells = (size_t)L[0] * L[1] * L[2];
 	unsigned char *lab = malloc(cells), *reg = malloc(cells);
 	if (!s || !lab || !reg) {
 		free(s);
@@ -486,47 +620,61 @@ static int run(int n, const unsigned char *const plates[6], const int *plate_pie
 	}
 	s->lab = lab;
 	s->reg = reg;
-	s->n = n;
+	memcpy(s->L, L, sizeof s->L);
 	s->o = o;
 	s->plate_piece = plate_piece;
 	s->want_first = o->keep_first;
 	setup_geometry(s);
-	make_types(s, plates);
+	make_types(s, pl);
 	/* Pin the single-copy plate with the most placements: its orbits are
-	 * the largest (8 for a plate with no symmetry of its own). */
-	s->pin = -1;
-	for (int t = 0; t < s->ntypes; t++)
-		if (s->type[t].count == 1 && s->type[t].nor > 0 &&
-		    (s->pin < 0 || s->type[t].nor > s->type[s->pin].nor))
-			s->pin = t;
-	if (s->pin >= 0)
-		orbits(n, &s->type[s->pin]);
-	if (s->pin < 0) {
+	 * the largest (8 on a square face for a plate with no symmetry). */
+	int pin = -1, best = 0;
+	for (int t = 0; t < s->ntypes; t++) {
+		int nor = s->type[t].ax[0].nor + s->type[t].ax[1].nor +
+		          s->type[t].ax[2].nor;
+		if (s->type[t].count == 1 && nor > 0 && (pin < 0 || nor > best)) {
+			pin = t;
+			best = nor;
+		}
+	}
+	if (pin < 0) {
 		shell_free(s);
 		return SHELL_NOT_SHELL;
 	}
-	/* The pinned type is tried first at step 0. */
+	/* The pinned type is type 0, tried first at step 0. */
 	struct ptype tmp = s->type[0];
-	s->type[0] = s->type[s->pin];
-	s->type[s->pin] = tmp;
-	s->pin = 0;
-	search(s, 0);
+	s->type[0] = s->type[pin];
+	s->type[pin] = tmp;
+	pin_faces(s, &s->type[0]);
+	for (int i = 0; i < s->npinf && !s->stop_nodes && !s->stop_sol && !s->oom; i++) {
+		const struct pinface *pf = &s->pinf[i];
+		setup_order(s, pf->face);
+		for (int r = 0; r < pf->nrep; r++) {
+			s->pin_orbit = (uint64_t)pf->orbit[r];
+			/* |Stab_G(r)| = |G| / |G r|: trivial means no test */
+			s->pin_free = s->pin_orbit == (uint64_t)s->order_g;
+			try_place(s, 0, 0, pf->rep[r]);
+			if (s->stop_nodes || s->stop_sol || s->oom)
+				break;
+		}
+	}
 	if (s->oom) {
 		free(s->first);
 		shell_free(s);
 		return SOLVE_ENOMEM;
 	}
-	/* Each orbit of assemblies adds exactly 48 to weighted once it is complete:
-	 * anything else is a counting bug, never a result. */
-	assert(s->stop_nodes || s->stop_sol || s->weighted % 48 == 0);
+	/* Each orbit of assemblies adds exactly |G| to weighted once it is
+	 * complete: anything else is a counting bug, never a result. */
+	assert(s->stop_nodes || s->stop_sol ||
+	       s->weighted % (uint64_t)s->order_g == 0);
 	struct solve_result r = {
-		.solutions = s->weighted / 48,
+		.solutions = s->weighted / (uint64_t)s->order_g,
 		.assemblies = s->assemblies,
 		.nodes = s->nodes,
 		.complete = !s->stop_nodes && !s->stop_sol,
 		.stop = s->stop_nodes ? SOLVE_MAX_NODES
 		      : s->stop_sol ? SOLVE_MAX_SOLUTIONS : SOLVE_DONE,
-		.group_order = 48,
+		.group_order = s->order_g,
 		.mirror_closed = true,
 		.fast_path = true,
 		.first = s->first,
@@ -536,21 +684,16 @@ static int run(int n, const unsigned char *const plates[6], const int *plate_pie
 	return SOLVE_OK;
 }
 
-/* Whether six n x n plates meet the conditions in shell.h: each holds a
- * full (n-2) x (n-2) block somewhere, so it can only lie on a face. */
-static bool plates_ok(int n, const unsigned char *const plates[6])
+/* Whether the plates meet the condition in shell.h: each holds a full
+ * 2 x 2 block of cells, so it can lie only in a face plane. */
+static bool plates_ok(const struct plate pl[6])
 {
-	if (n < 4 || n > SH_MAXN)
-		return false;
 	for (int p = 0; p < 6; p++) {
 		bool found = false;
-		for (int oy = 0; oy <= 2 && !found; oy++)
-			for (int ox = 0; ox <= 2 && !found; ox++) {
-				bool full = true;
-				for (int y = oy; y < oy + n - 2 && full; y++)
-					for (int x = ox; x < ox + n - 2 && full; x++)
-						full = plates[p][x + n * y];
-				found = full;
+		for (int y = 0; y + 1 < pl[p].ph && !found; y++)
+			for (int x = 0; x + 1 < pl[p].pw && !found; x++) {
+				const unsigned char *c = pl[p].cells + x + pl[p].pw * y;
+				found = c[0] && c[1] && c[pl[p].pw] && c[pl[p].pw + 1];
 			}
 		if (!found)
 			return false;
@@ -558,27 +701,45 @@ static bool plates_ok(int n, const unsigned char *const plates[6])
 	return true;
 }
 
-int shell_count(int n, const unsigned char *const plates[6],
-                const struct solve_opts *o, struct solve_result *out)
+static bool box_ok(const int L[3])
 {
-	if (!plates_ok(n, plates))
+	for (int k = 0; k < 3; k++)
+		if (L[k] < 3 || L[k] > SH_MAXN)
+			return false;
+	return true;
+}
+
+int shell_count(const int dim[3], const unsigned char *const plates[6],
+                const int (*pdims)[2], const struct solve_opts *o,
+                struct solve_result *out)
+{
+	if (!box_ok(dim))
+		return SHELL_NOT_SHELL;
+	struct plate pl[6];
+	for (int p = 0; p < 6; p++) {
+		if (pdims[p][0] < 1 || pdims[p][1] < 1 || pdims[p][0] > SH_MAXN ||
+		    pdims[p][1] > SH_MAXN)
+			return SHELL_NOT_SHELL;
+		pl[p] = (struct plate){pdims[p][0], pdims[p][1], plates[p]};
+	}
+	if (!plates_ok(pl))
 		return SHELL_NOT_SHELL;
 	int ident[6] = {0, 1, 2, 3, 4, 5};
-	return run(n, plates, ident, o, out);
+	return run(dim, pl, ident, o, out);
 }
 
 int shell_solve(const struct puzzle *p, const struct solve_opts *o,
                 struct solve_result *out)
 {
 	const struct grid *g = &p->goal;
-	int n = g->nx;
-	if (n < 4 || n > SH_MAXN || g->ny != n || g->nz != n)
+	int L[3] = {g->nx, g->ny, g->nz};
+	if (!box_ok(L))
 		return SHELL_NOT_SHELL;
-	for (int z = 0; z < n; z++)
-		for (int y = 0; y < n; y++)
-			for (int x = 0; x < n; x++) {
-				bool sh = x == 0 || y == 0 || z == 0 || x == n - 1 ||
-				          y == n - 1 || z == n - 1;
+	for (int z = 0; z < L[2]; z++)
+		for (int y = 0; y < L[1]; y++)
+			for (int x = 0; x < L[0]; x++) {
+				bool sh = x == 0 || y == 0 || z == 0 || x == L[0] - 1 ||
+				          y == L[1] - 1 || z == L[2] - 1;
 				if (g->cells[grid_index(g, x, y, z)] != sh)
 					return SHELL_NOT_SHELL;
 			}
@@ -590,43 +751,26 @@ int shell_solve(const struct puzzle *p, const struct solve_opts *o,
 	}
 	if (total != 6)
 		return SHELL_NOT_SHELL;
-	unsigned char *buf = malloc((size_t)6 * n * n);
-	if (!buf)
-		return SOLVE_ENOMEM;
-	const unsigned char *plates[6];
+	struct plate pl[6];
 	int piece_of[6], k = 0;
-	int rc = SOLVE_OK;
-	for (size_t i = 0; i < p->npieces && rc == SOLVE_OK; i++) {
+	for (size_t i = 0; i < p->npieces; i++) {
 		const struct grid *s = &p->pieces[i].shape;
-		/* a flat piece: one axis of length 1, the other two (u < v) at
-		 * most n long, embedded in an n x n bitmap at the origin */
+		/* a flat piece: one axis of length 1; its cells, read along the
+		 * other two (u < v), are a d[u] x d[v] plate as stored (x fastest
+		 * then y then z, so the plate is the grid's own cell array) */
 		int d[3] = {s->nx, s->ny, s->nz}, flat = -1;
 		for (int a = 2; a >= 0; a--)
 			if (d[a] == 1)
 				flat = a;
 		int u = flat == 0 ? 1 : 0, v = flat == 2 ? 1 : 2;
-		if (flat < 0 || d[u] > n || d[v] > n) {
-			rc = SHELL_NOT_SHELL;
-			break;
-		}
-		unsigned char *pl = buf + (size_t)k * n * n;
-		memset(pl, 0, (size_t)n * n);
-		for (int b = 0; b < d[v]; b++)
-			for (int a = 0; a < d[u]; a++) {
-				int c[3] = {0, 0, 0};
-				c[u] = a;
-				c[v] = b;
-				pl[a + n * b] = s->cells[grid_index(s, c[0], c[1], c[2])];
-			}
+		if (flat < 0 || d[u] > SH_MAXN || d[v] > SH_MAXN)
+			return SHELL_NOT_SHELL;
 		for (unsigned cpy = 0; cpy < p->pieces[i].count; cpy++) {
-			plates[k] = pl;
+			pl[k] = (struct plate){d[u], d[v], s->cells};
 			piece_of[k++] = (int)i;
 		}
 	}
-	if (rc == SOLVE_OK) {
-		rc = plates_ok(n, plates) ? run(n, plates, piece_of, o, out)
-		                          : SHELL_NOT_SHELL;
-	}
-	free(buf);
-	return rc;
+	if (!plates_ok(pl))
+		return SHELL_NOT_SHELL;
+	return run(L, pl, piece_of, o, out);
 }

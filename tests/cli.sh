@@ -69,6 +69,10 @@ usage_error generate --size 2
 usage_error generate --size 65
 usage_error generate --size abc
 usage_error generate --size 5x
+for bad_size in 2x5x5 4x5 4x5x65 4x5x6x7 axbxc '' x4x5 4xx5 ' 5' 5x5x5x; do
+	usage_error generate --size "$bad_size"
+	contains "$err" "expected N or XxYxZ" "--size '$bad_size' says what a size may be"
+done
 usage_error generate --seed -1
 usage_error generate --seed 18446744073709551616
 usage_error generate --seed 99999999999999999999999
@@ -229,6 +233,34 @@ for golden in "$here"/golden/*; do
 		fi
 	done
 done
+# --- boxes ------------------------------------------------------------------
+run 0 generate --size 5x5x5 --seed 42 --out "$tmp/g555"
+if diff -r "$tmp/g1" "$tmp/g555" >/dev/null; then ok; else bad "--size 5x5x5 differs from --size 5"; fi
+run 0 generate --size 4x5x6 --seed 3 --out "$tmp/box" && contains "$out" "size: 4x5x6" "box size printed"
+for f in puzzle.puz solution.txt preview.png solution.png plate.stl puzzle.scad \
+         piece-1.stl piece-6.stl piece-1.scad piece-6.scad; do
+	[ -s "$tmp/box/$f" ] && ok || bad "box generate did not write $f"
+done
+grep -q '^size 4 5 6$' "$tmp/box/puzzle.puz" && ok || bad "box puzzle.puz lacks 'size 4 5 6'"
+grep -q '^bottom (-Z, 4x5): piece ' "$tmp/box/solution.txt" && ok || bad "box answer names faces by size"
+grep -q '^front (-Y, 4x6): piece ' "$tmp/box/solution.txt" && ok || bad "box answer: front 4x6"
+grep -q '^left (-X, 5x6): piece ' "$tmp/box/solution.txt" && ok || bad "box answer: left 5x6"
+run 0 generate --size 4x5x6 --seed 3 --out "$tmp/box2"
+if diff -r "$tmp/box" "$tmp/box2" >/dev/null; then ok; else bad "box: same seed, different files"; fi
+run 0 generate --size 6x5x4 --seed 3 --out "$tmp/box3"
+if diff -q "$tmp/box/puzzle.puz" "$tmp/box3/puzzle.puz" >/dev/null; then bad "6x5x4 = 4x5x6"; else ok; fi
+run 0 check "$tmp/box/puzzle.puz" && contains "$out" "unique" "box check"
+run 0 solve "$tmp/box/puzzle.puz" --json && contains "$out" '"symmetries": 8,' "box group 8" &&
+	contains "$out" '"solutions": 1,' "box unique"
+run 0 generate --size 4x4x6 --seed 1 --out "$tmp/prism"
+run 0 solve "$tmp/prism/puzzle.puz" --json && contains "$out" '"symmetries": 16,' "square prism group 16"
+run 0 solve "$tmp/g1/puzzle.puz" --json && contains "$out" '"symmetries": 48,' "cube group 48"
+run 0 generate --size 3x3x12 --seed 2 --out "$tmp/thin" --max-attempts 100000
+run 0 render "$tmp/box/puzzle.puz" --out "$tmp/box-render"
+[ -s "$tmp/box-render/solution.png" ] && ok || bad "render of a box puzzle"
+# a file written before boxes existed ('size N') still reads
+run 0 solve "$here/golden/size5-seed42/puzzle.puz" && contains "$out" "solutions: 1" "old size N file"
+
 run 0 generate --size 3 --seed 1 --out "$tmp/small"
 run 0 generate --size 12 --seed 5 --out "$tmp/big"
 run 0 generate --out "$tmp/noseed" && contains "$out" "seed: " "seed drawn and printed"

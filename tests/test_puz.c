@@ -232,7 +232,7 @@ static bool puz_equal(const struct puzzle *a, const struct puzzle *b)
 {
 	size_t i;
 
-	if (strcmp(a->name, b->name) != 0 || a->size != b->size ||
+	if (strcmp(a->name, b->name) != 0 || memcmp(a->size, b->size, sizeof a->size) != 0 ||
 	    a->has_seed != b->has_seed ||
 	    (a->has_seed && a->seed != b->seed) ||
 	    !grid_equal(&a->goal, &b->goal) || a->npieces != b->npieces)
@@ -388,7 +388,7 @@ static void test_puz_read_design_example(void **state)
 	assert_int_equal(p.pieces[0].shape.cells[grid_index(&p.pieces[0].shape,
 	                                                    1, 1, 0)],
 	                 0);
-	assert_int_equal(p.size, 0);
+	assert_int_equal(p.size[0], 0);
 	assert_false(p.has_seed);
 	puz_clear(&p);
 }
@@ -474,7 +474,8 @@ static void test_puz_read_name_size_seed_any_order(void **state)
 	assert_true(puz_equal(&a, &b));
 	assert_true(a.has_seed);
 	assert_true(a.seed == UINT64_MAX);
-	assert_int_equal(a.size, 5);
+	assert_int_equal(a.size[0], 5);
+	assert_int_equal(a.size[2], 5);
 	assert_string_equal(a.name, "x y");
 	puz_clear(&a);
 	puz_clear(&b);
@@ -1161,7 +1162,14 @@ static void random_puzzle(uint64_t seed, struct puzzle *p)
 		if (p->name[0] == ' ')
 			p->name[0] = 'x';
 	}
-	p->size = rnd(&s, 0, 1) ? rnd(&s, 1, PUZ_MAX_DIM) : 0;
+	/* none, a cube (written `size N`) or a box (`size X Y Z`) */
+	switch (rnd(&s, 0, 2)) {
+	case 0: memset(p->size, 0, sizeof p->size); break;
+	case 1: p->size[0] = p->size[1] = p->size[2] = rnd(&s, 1, PUZ_MAX_DIM); break;
+	default:
+		for (int k = 0; k < 3; k++)
+			p->size[k] = rnd(&s, 1, PUZ_MAX_DIM);
+	}
 	p->has_seed = rnd(&s, 0, 1);
 	if (p->has_seed) {
 		switch (rnd(&s, 0, 2)) {
@@ -1328,7 +1336,7 @@ static void test_hcq_read_matches_puz_file(void **state)
 		assert_int_equal(h.pieces[i].count, 1);
 		assert_true(grid_equal(&h.pieces[i].shape, &p.pieces[i].shape));
 	}
-	assert_int_equal(h.size, 0);
+	assert_int_equal(h.size[0], 0);
 	assert_false(h.has_seed);
 	round_trip(&h);
 	puz_clear(&h);

@@ -254,7 +254,7 @@ static bool draw_first(int n, uint64_t seed, struct gen_puzzle *g)
 {
 	struct rng r;
 	rng_seed(&r, seed);
-	int rc = gen_draw(&r, n, g);
+	int rc = gen_draw(&r, (const int[3]){n, n, n}, g);
 	if (rc != GEN_OK) {
 		assert_int_equal(rc, GEN_ENOMEM);
 		return false;
@@ -321,7 +321,7 @@ static bool job_generate4(void *ctx, bool ref)
 	uint64_t tried = 0;
 	for (;;) {
 		gen_puzzle_clear(&g);
-		int rc = gen_draw(&r, 4, &g);
+		int rc = gen_draw(&r, (const int[3]){4, 4, 4}, &g);
 		if (rc != GEN_OK) {
 			assert_int_equal(rc, GEN_ENOMEM);
 			return false;
@@ -395,7 +395,7 @@ static bool mesh_failed(int rc)
 static bool job_mesh(void *ctx, bool ref)
 {
 	struct mesh_job *j = ctx;
-	int n = j->g.n;
+	int n = j->g.dim[0];
 	const unsigned char *cells[6];
 	int dims[6][3];
 	for (int i = 0; i < 6; i++) {
@@ -458,7 +458,7 @@ static void test_fault_mesh(void **state)
 	(void)state;
 	struct mesh_job j = {0};
 	assert_true(draw_first(4, 7, &j.g));
-	int n = j.g.n;
+	int n = j.g.dim[0];
 	struct mesh *m;
 	assert_int_equal(mesh_from_cells(j.g.piece[0], n, n, 1, 10, 0.2, &m), MESH_OK);
 	strcpy(j.stl_path, "/tmp/cubegen-fault-XXXXXX");
@@ -494,16 +494,18 @@ static bool job_draw(void *ctx, bool ref)
 {
 	struct draw_job *j = ctx;
 	const struct gen_puzzle *g = &j->g;
-	int n = g->n;
+	int n = g->dim[0];
 	const unsigned char *plates[6];
-	int label[6];
+	int label[6], dims[6][2];
 	for (int i = 0; i < 6; i++) {
 		plates[i] = g->piece[i];
 		label[i] = i + 1;
+		dims[i][0] = dims[i][1] = n;
 	}
 	unsigned char *png;
 	size_t len;
-	int rc = draw_plates(plates, n, 6, label, "t", &png, &len);
+	int rc = draw_plates(plates, (const int (*)[2])dims, 6, label, "t", &png,
+	                     &len);
 	if (rc != DRAW_OK)
 		return draw_failed(rc);
 	same_bytes(ref, &j->png[0], png, len);
@@ -518,7 +520,8 @@ static bool job_draw(void *ctx, bool ref)
 		gen_net_pos(f, net[f]);
 	}
 	gen_piece_grid(g, owner);
-	rc = draw_shell_solution(n, view, (const int (*)[2])net, owner, g->face,
+	const int dim[3] = {n, n, n};
+	rc = draw_shell_solution(dim, view, (const int (*)[2])net, owner, g->face,
 	                         "t", &png, &len);
 	if (rc != DRAW_OK)
 		return draw_failed(rc);

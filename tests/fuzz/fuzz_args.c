@@ -34,7 +34,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 0: {
 		struct generate_args g;
 		if (args_generate(argc, argv, &g) == ARGS_OK &&
-		    (g.size < GEN_MIN_SIZE || g.size > GEN_MAX_SIZE ||
+		    (g.size[0] < GEN_MIN_SIZE || g.size[0] > GEN_MAX_SIZE ||
+		     g.size[1] < GEN_MIN_SIZE || g.size[1] > GEN_MAX_SIZE ||
+		     g.size[2] < GEN_MIN_SIZE || g.size[2] > GEN_MAX_SIZE ||
 		     !(g.unit > 0) || !(g.clearance >= 0) ||
 		     !(g.clearance < g.unit / 2) || g.attempts < 1))
 			abort();
