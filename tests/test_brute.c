@@ -322,6 +322,251 @@ static void test_randpuz_shell(void **state)
 	}
 }
 
+/* ---- solution sets ------------------------------------------------- */
+
+/* A record of 'len' words: the length, then the given words (len - 1). */
+static void record(uint32_t *rec, size_t len, const uint32_t *words)
+{
+	rec[0] = (uint32_t)len;
+	memcpy(rec + 1, words, (len - 1) * sizeof *rec);
+}
+
+static void test_forms(void **state)
+{
+	(void)state;
+	struct brute_forms set, multi, other;
+	uint32_t rec[3];
+	brute_forms_init(&set, 3, true);
+	brute_forms_init(&multi, 3, false);
+	/* 0..199 twice each, in a scrambled order: the set keeps 200, the
+	 * multiset 400, across growth and the set's dedupes when full */
+	for (uint32_t i = 0; i < 400; i++) {
+		uint32_t v = (i * 7919u) % 200u;
+		record(rec, 3, (uint32_t[]){v / 10, v % 10});
+		assert_int_equal(brute_forms_add(&set, rec), 0);
+		assert_int_equal(brute_forms_add(&multi, rec), 0);
+	}
+	brute_forms_sort(&set);
+	brute_forms_sort(&multi);
+	assert_int_equal(set.n, 200);
+	assert_int_equal(multi.n, 400);
+	for (size_t i = 1; i < set.n; i++)
+		assert_true(memcmp(&set.rec[(i - 1) * 3 + 1], &set.rec[i * 3 + 1],
+		                   2 * sizeof *rec) != 0);
+	record(rec, 3, (uint32_t[]){19, 9});
+	assert_true(brute_forms_has(&set, rec));
+	assert_true(brute_forms_has(&multi, rec));
+	record(rec, 3, (uint32_t[]){20, 0});
+	assert_false(brute_forms_has(&set, rec));
+	/* one to one: each record of the multiset finds one partner in the
+	 * set, the second copy none */
+	assert_int_equal(brute_forms_missing(&set, &multi), 0);
+	assert_int_equal(brute_forms_missing(&multi, &set), 200);
+	assert_false(brute_forms_equal(&set, &multi));
+	/* a set equals itself, and not after losing one record */
+	brute_forms_init(&other, 3, true);
+	for (size_t i = 0; i < set.n; i++)
+		assert_int_equal(brute_forms_add(&other, &set.rec[i * 3]), 0);
+	brute_forms_sort(&other);
+	assert_true(brute_forms_equal(&set, &other));
+	other.n--;
+	assert_false(brute_forms_equal(&set, &other));
+	assert_int_equal(brute_forms_missing(&set, &other), 1);
+	assert_int_equal(brute_forms_missing(&other, &set), 0);
+	/* records of another length never match */
+	struct brute_forms longer;
+	brute_forms_init(&longer, 5, true);
+	assert_int_equal(brute_forms_missing(&set, &longer), 200);
+	assert_false(brute_forms_equal(&set, &longer));
+	brute_forms_clear(&set);
+	brute_forms_clear(&multi);
+	brute_forms_clear(&other);
+	brute_forms_clear(&longer);
+	assert_int_equal(set.n, 0);
+	assert_null(set.rec);
+}
+
+/* Labels from a drawing like draw()'s with digits for labels and '.' for
+ * 0, e.g. "112/122" (x fastest). */
+static void labels(unsigned char *out, size_t n, const char *s)
+{
+	size_t k = 0;
+	for (const char *c = s; *c; c++) {
+		if (*c == '/' || *c == '|')
+			continue;
+		assert_true(k < n);
+		out[k++] = *c == '.' ? 0 : (unsigned char)(*c - '0');
+	}
+	assert_int_equal(k, n);
+}
+
+/* kappa and pi of the label grid 's' (6 cells: a 3x2 goal). */
+static void project(struct brute_canon *c, const char *s, uint32_t *form,
+                    uint32_t *raw)
+{
+	unsigned char lab[6];
+	labels(lab, 6, s);
+	assert_int_equal(brute_canonical(c, lab, form, raw), 0);
+}
+
+/* Two L trominoes in a 3x2 box: 2 assemblies, 1 solution. As one entry
+ * with count 2 the projection merges the two pieces, so both assemblies
+ * look alike (and two I trominoes would too); as two congruent entries
+ * each is a piece of its own and the projection is exact. */
+static void test_solution_sets_l_trominoes(void **state)
+{
+	(void)state;
+	struct puzzle p;
+	struct brute_solset s;
+	uint32_t f1[13], r1[13], f2[13], r2[13];
+
+	make(&p, "###/###", "##/#.", 2u, NULL);
+	assert_int_equal(brute_solutions(&p, &s), 0);
+	assert_int_equal(s.counts.assemblies, 2);
+	assert_int_equal(s.counts.solutions, 1);
+	assert_int_equal(s.ntypes, 1);
+	assert_false(s.exact);
+	assert_int_equal(s.solutions.len, 13); /* 1 + 2 * 6 cells */
+	assert_int_equal(s.solutions.n, 1);
+	assert_int_equal(s.assemblies.n, 2);
+	assert_memory_equal(s.assemblies.rec, s.assemblies.rec + 13, 13 * 4);
+	struct brute_canon *c = brute_canon_new(&p);
+	assert_non_null(c);
+	assert_int_equal(brute_canon_len(c), 13);
+	project(c, "111/111", f1, r1);
+	assert_true(brute_forms_has(&s.solutions, f1));
+	assert_true(brute_forms_has(&s.assemblies, r1));
+	brute_canon_free(c);
+	brute_solset_clear(&s);
+	puz_clear(&p);
+
+	make(&p, "###/###", "##/#.", 1u, ".#/##", 1u, NULL);
+	assert_int_equal(brute_solutions(&p, &s), 0);
+	assert_int_equal(s.counts.assemblies, 2);
+	assert_int_equal(s.counts.solutions, 1);
+	assert_true(s.exact);
+	assert_int_equal(s.solutions.n, 1);
+	assert_int_equal(s.assemblies.n, 2);
+	assert_memory_not_equal(s.assemblies.rec, s.assemblies.rec + 13, 13 * 4);
+	c = brute_canon_new(&p);
+	assert_non_null(c);
+	/* the two assemblies: one solution, two forms with the goal fixed */
+	project(c, "112/122", f1, r1);
+	project(c, "122/112", f2, r2);
+	assert_true(brute_forms_has(&s.solutions, f1));
+	assert_memory_equal(f1, f2, sizeof f1);
+	assert_true(brute_forms_has(&s.assemblies, r1));
+	assert_true(brute_forms_has(&s.assemblies, r2));
+	assert_memory_not_equal(r1, r2, sizeof r1);
+	/* which congruent entry lies where does not matter */
+	project(c, "221/211", f2, r2);
+	assert_memory_equal(f1, f2, sizeof f1);
+	assert_memory_equal(r1, r2, sizeof r1);
+	/* two I trominoes: the same types per cell, but no assembly */
+	project(c, "111/222", f2, r2);
+	assert_false(brute_forms_has(&s.solutions, f2));
+	assert_false(brute_forms_has(&s.assemblies, r2));
+	/* not label grids of the goal: refused */
+	unsigned char lab[6];
+	labels(lab, 6, "113/122");
+	assert_int_equal(brute_canonical(c, lab, f2, NULL), -1);
+	labels(lab, 6, "110/122");
+	assert_int_equal(brute_canonical(c, lab, f2, NULL), -1);
+	brute_canon_free(c);
+	brute_solset_clear(&s);
+	puz_clear(&p);
+}
+
+/* Label grids are read in the puzzle's goal grid, margins included. */
+static void test_solution_sets_goal_margins(void **state)
+{
+	(void)state;
+	struct puzzle p;
+	struct brute_solset s;
+	make(&p, "..../.###/.###|..../..../....", "##/#.", 1u, ".#/##", 1u, NULL);
+	assert_int_equal(brute_solutions(&p, &s), 0);
+	assert_int_equal(s.solutions.n, 1);
+	struct brute_canon *c = brute_canon_new(&p);
+	assert_non_null(c);
+	unsigned char lab[24];
+	uint32_t form[13], raw[13];
+	labels(lab, 24, "..../.112/.122|..../..../....");
+	assert_int_equal(brute_canonical(c, lab, form, raw), 0);
+	assert_true(brute_forms_has(&s.solutions, form));
+	assert_true(brute_forms_has(&s.assemblies, raw));
+	labels(lab, 24, "1.../.112/.122|..../..../....");
+	assert_int_equal(brute_canonical(c, lab, form, raw), -1);
+	brute_canon_free(c);
+	brute_solset_clear(&s);
+	puz_clear(&p);
+}
+
+/* Separability does not depend on handedness: Soma's A once and its
+ * mirror image B twice are both merged, so an improper symmetry maps
+ * projections to projections. */
+static void test_solution_sets_chiral(void **state)
+{
+	(void)state;
+	struct puzzle p;
+	struct brute_solset s;
+	make(&p, "##/##|##/##|##/##|##/##", SOMA_A, 2u, SOMA_B, 2u, NULL);
+	assert_int_equal(brute_solutions(&p, &s), 0);
+	assert_true(s.counts.mirror_closed);
+	assert_false(s.exact);
+	assert_true(s.solutions.n >= 1 && s.solutions.n <= s.counts.solutions);
+	assert_int_equal(s.assemblies.n, s.counts.assemblies);
+	brute_solset_clear(&s);
+	puz_clear(&p);
+	make(&p, "##/##|##/##|##/##|##/##", SOMA_A, 1u, SOMA_A, 1u, SOMA_B, 1u,
+	     SOMA_B, 1u, NULL);
+	assert_int_equal(brute_solutions(&p, &s), 0);
+	assert_true(s.exact);
+	assert_int_equal(s.ntypes, 2);
+	assert_int_equal(s.solutions.n, s.counts.solutions);
+	brute_solset_clear(&s);
+	puz_clear(&p);
+	make(&p, "##/##|##/##|##/##|##/##", SOMA_A, 1u, SOMA_A, 1u, SOMA_B, 2u,
+	     NULL);
+	assert_int_equal(brute_solutions(&p, &s), 0);
+	assert_false(s.exact); /* A's mirror type B has an entry of count 2 */
+	brute_solset_clear(&s);
+	puz_clear(&p);
+}
+
+/* On random puzzles the sets agree with the counts: one form with the
+ * goal fixed per assembly, at most one kappa per solution, exactly one
+ * when the projection is exact, and then at most |G| assemblies per
+ * solution. */
+static void test_solution_sets_random(void **state)
+{
+	(void)state;
+	int exact = 0, merged = 0;
+	for (uint64_t seed = 1; seed <= 300; seed++) {
+		struct puzzle p;
+		assert_true(randpuz_polycubes(seed, &p) >= 0);
+		struct brute_result r;
+		struct brute_solset s;
+		assert_int_equal(brute_count(&p, &r), 0);
+		assert_int_equal(brute_solutions(&p, &s), 0);
+		assert_int_equal(s.counts.assemblies, r.assemblies);
+		assert_int_equal(s.counts.solutions, r.solutions);
+		assert_int_equal(s.counts.group_order, r.group_order);
+		assert_int_equal(s.assemblies.n, r.assemblies);
+		assert_true(s.solutions.n <= r.solutions);
+		if (s.exact) {
+			assert_int_equal(s.solutions.n, r.solutions);
+			assert_true(s.solutions.n * (uint64_t)r.group_order >=
+			            s.assemblies.n);
+		}
+		exact += s.exact && r.assemblies > 0;
+		merged += s.solutions.n < r.solutions;
+		brute_solset_clear(&s);
+		puz_clear(&p);
+	}
+	assert_true(exact >= 100);
+	assert_true(merged >= 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -334,6 +579,11 @@ int main(void)
 		cmocka_unit_test(test_soma),
 		cmocka_unit_test(test_randpuz_polycubes),
 		cmocka_unit_test(test_randpuz_shell),
+		cmocka_unit_test(test_forms),
+		cmocka_unit_test(test_solution_sets_l_trominoes),
+		cmocka_unit_test(test_solution_sets_goal_margins),
+		cmocka_unit_test(test_solution_sets_chiral),
+		cmocka_unit_test(test_solution_sets_random),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

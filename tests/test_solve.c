@@ -159,8 +159,296 @@ static void test_solve_first_solution_is_geometric(void **state)
 		}
 }
 
-/* The 19 commercial Happy Cube sets: the fast path and DLX agree (and
- * the brute force, which knows nothing of either). */
+/* ---- solution sets against the brute force -------------------------
+ *
+ * Every cover a solver run reports through on_cover is projected as
+ * brute.h describes (pi: piece types, with the copies of an entry of
+ * count K > 1 merged into one region per type; kappa: the least image of
+ * pi under the goal's symmetries) and compared with the brute force,
+ * which enumerates every assembly by itself:
+ *
+ * - the set of kappa equals the brute force's: every reported cover is,
+ *   up to a symmetry of the goal, the projection of a true assembly, and
+ *   every solution is reported at least once, projected;
+ * - each cover as reported (pi, goal held fixed) is an assembly's
+ *   projection; with no_pin, where every assembly is reported exactly
+ *   once, the multiset of pi equals the brute force's exactly;
+ * - the counts (solutions, assemblies, |G|, mirror-closure) are equal.
+ *
+ * When every type is separable (every entry has count 1, as in every
+ * shell and wherever congruent pieces are separate entries) pi loses
+ * nothing and this is equality of the solution sets themselves. Otherwise
+ * it cannot tell apart two assemblies that differ only in how copies of
+ * one entry tile their common union; the labels the solver reports do not
+ * tell them apart either, so no check of its output can. The counts,
+ * compared exactly, still see a solution missed that way. */
+
+/* What one solver run reported, projected. */
+struct seen {
+	struct brute_canon *canon;
+	struct brute_forms kappa; /* set */
+	struct brute_forms pi;    /* multiset: one record per cover */
+	uint32_t *form, *raw;     /* scratch records */
+	uint64_t covers;          /* on_cover calls */
+	uint64_t bad;             /* grids brute_canonical() refused, or OOM */
+	/* when set, called on a copy of each grid before it is projected
+	 * (the tests that the comparison can fail) */
+	void (*tamper)(struct seen *s, unsigned char *labels);
+	unsigned char *copy;      /* goal-grid sized, for 'tamper' */
+	size_t total;             /* cells of the goal grid */
+	int nx;                   /* its x extent */
+};
+
+static void seen_init(struct seen *s, const struct puzzle *p)
+{
+	memset(s, 0, sizeof *s);
+	s->canon = brute_canon_new(p);
+	assert_non_null(s->canon);
+	size_t len = brute_canon_len(s->canon);
+	brute_forms_init(&s->kappa, len, true);
+	brute_forms_init(&s->pi, len, false);
+	s->form = malloc(len * sizeof *s->form);
+	s->raw = malloc(len * sizeof *s->raw);
+	s->total = (size_t)p->goal.nx * p->goal.ny * p->goal.nz;
+	s->nx = p->goal.nx;
+	s->copy = malloc(s->total);
+	assert_true(s->form && s->raw && s->copy);
+}
+
+static void seen_clear(struct seen *s)
+{
+	brute_canon_free(s->canon);
+	brute_forms_clear(&s->kappa);
+	brute_forms_clear(&s->pi);
+	free(s->form);
+	free(s->raw);
+	free(s->copy);
+	memset(s, 0, sizeof *s);
+}
+
+/* on_cover: no cmocka assert here, a longjmp would skip the solver's
+ * cleanup; trouble is counted and reported after the run. */
+static void seen_cover(void *ctx, const unsigned char *labels)
+{
+	struct seen *s = ctx;
+	s->covers++;
+	if (s->tamper) {
+		memcpy(s->copy, labels, s->total);
+		s->tamper(s, s->copy);
+		labels = s->copy;
+	}
+	if (brute_canonical(s->canon, labels, s->form, s->raw) != 0 ||
+	    brute_forms_add(&s->kappa, s->form) != 0 ||
+	    brute_forms_add(&s->pi, s->raw) != 0)
+		s->bad++;
+}
+
+/* Run the solver on 'p' the way 'o' says, collecting into 's' (set up by
+ * seen_init()); the result is returned for the counts. */
+static struct solve_result collect(const struct puzzle *p, struct solve_opts o,
+                                   struct seen *s)
+{
+	o.on_cover = seen_cover;
+	o.ctx = s;
+	struct solve_result r = run(p, o);
+	brute_forms_sort(&s->kappa);
+	brute_forms_sort(&s->pi);
+	return r;
+}
+
+/* Compare a run ('r', 's', made with 'no_pin' or not) with the brute
+ * force; true when everything agrees, else false with what differs in
+ * 'why'. */
+static bool sets_agree(const struct solve_result *r, const struct seen *s,
+                       bool no_pin, const struct brute_solset *b,
+                       char *why, size_t whylen)
+{
+	const struct brute_result *c = &b->counts;
+	if (!r->complete || r->solutions != c->solutions ||
+	    r->assemblies != c->assemblies || r->group_order != c->group_order ||
+	    r->mirror_closed != c->mirror_closed) {
+		snprintf(why, whylen, "counts: solver %llu solutions %llu assemblies "
+		         "|G| %d, brute force %llu %llu |G| %d",
+		         (unsigned long long)r->solutions,
+		         (unsigned long long)r->assemblies, r->group_order,
+		         (unsigned long long)c->solutions,
+		         (unsigned long long)c->assemblies, c->group_order);
+		return false;
+	}
+	if (s->bad) {
+		snprintf(why, whylen, "%llu reported grids are not label grids of "
+		         "the goal", (unsigned long long)s->bad);
+		return false;
+	}
+	if (!brute_forms_equal(&s->kappa, &b->solutions)) {
+		snprintf(why, whylen, "solution sets: solver %zu, brute force %zu; "
+		         "%zu only the solver has, %zu only the brute force",
+		         s->kappa.n, b->solutions.n,
+		         brute_forms_missing(&s->kappa, &b->solutions),
+		         brute_forms_missing(&b->solutions, &s->kappa));
+		return false;
+	}
+	for (size_t i = 0; i < s->pi.n; i++)
+		if (!brute_forms_has(&b->assemblies, &s->pi.rec[i * s->pi.len])) {
+			snprintf(why, whylen, "cover %zu as reported is no assembly", i);
+			return false;
+		}
+	if (no_pin && (s->covers != c->assemblies ||
+	               !brute_forms_equal(&s->pi, &b->assemblies))) {
+		snprintf(why, whylen, "no_pin: %llu covers, %zu of them not matched "
+		         "one to one by the brute force's %llu assemblies",
+		         (unsigned long long)s->covers,
+		         brute_forms_missing(&s->pi, &b->assemblies),
+		         (unsigned long long)c->assemblies);
+		return false;
+	}
+	return true;
+}
+
+/* Solve 'p' (called 'what' in messages) every way in ways[0..n-1] and
+ * compare each with 'b'; on a difference print the puzzle and fail.
+ * 'fast', when not NULL, counts the runs the shell path answered. */
+static void expect_sets(const struct puzzle *p, const char *what,
+                        const struct solve_opts *ways, size_t n,
+                        const struct brute_solset *b, int *fast)
+{
+	for (size_t w = 0; w < n; w++) {
+		struct seen s;
+		seen_init(&s, p);
+		struct solve_result r = collect(p, ways[w], &s);
+		char why[256];
+		bool ok = sets_agree(&r, &s, ways[w].no_pin, b, why, sizeof why);
+		if (fast)
+			*fast += r.fast_path;
+		solve_result_clear(&r);
+		seen_clear(&s);
+		if (!ok) {
+			puz_write(stderr, p);
+			fail_msg("%s, way %zu: %s", what, w, why);
+		}
+	}
+}
+
+/* Engines and paths for puzzles the shell path never takes. */
+static const struct solve_opts poly_ways[] = {
+	{0}, /* AUTO: the bitboard, every goal here has <= 30 cells */
+	{.generic = true, .engine = SOLVE_DLX},
+	{.generic = true, .engine = SOLVE_BITS},
+	{.generic = true, .engine = SOLVE_DLX, .no_pin = true},
+	{.generic = true, .engine = SOLVE_BITS, .no_pin = true},
+};
+
+/* And for six-plate shells: the shell path (n >= 4; AUTO for n = 3),
+ * each engine without it (generic AUTO would repeat BITS: the bitboard up
+ * to 64 cells, else DLX), and no_pin (the shell path always pins, so it
+ * declines: AUTO). */
+static const struct solve_opts shell_ways[] = {
+	{0},
+	{.generic = true, .engine = SOLVE_DLX},
+	{.generic = true, .engine = SOLVE_BITS},
+	{.no_pin = true},
+	{.generic = true, .engine = SOLVE_DLX, .no_pin = true},
+};
+#define NWAYS(w) (sizeof (w) / sizeof (w)[0])
+
+/* Whether the goal (cropped, as randpuz makes it) is a whole box with two
+ * equal sides (a cube when all three are). */
+static int box_equal_sides(const struct grid *g)
+{
+	if (grid_volume(g) != (size_t)g->nx * g->ny * g->nz)
+		return 0;
+	if (g->nx == g->ny && g->ny == g->nz)
+		return 3;
+	return g->nx == g->ny || g->ny == g->nz || g->nx == g->nz ? 2 : 0;
+}
+
+static void test_solve_sets_polycubes(void **state)
+{
+	(void)state;
+	int compared = 0, solvable = 0, several = 0, symmetric = 0, boxes = 0,
+	    cubes = 0, counted = 0, congruent = 0, lossy = 0;
+	for (uint64_t seed = 1; seed <= 600; seed++) {
+		struct puzzle p;
+		assert_true(randpuz_polycubes(seed, &p) >= 0);
+		struct brute_solset b;
+		assert_int_equal(brute_solutions(&p, &b), 0);
+		expect_sets(&p, p.name, poly_ways, NWAYS(poly_ways), &b, NULL);
+		const struct brute_result *c = &b.counts;
+		compared++;
+		solvable += c->assemblies > 0;
+		several += c->solutions > 1;
+		/* some solution has a symmetry of its own */
+		symmetric += c->assemblies != c->solutions * (uint64_t)c->group_order;
+		int eq = box_equal_sides(&p.goal);
+		boxes += eq >= 2;
+		cubes += eq == 3 && p.goal.nx > 1;
+		size_t entries = 0;
+		bool k2 = false;
+		for (size_t i = 0; i < p.npieces; i++) {
+			entries += p.pieces[i].count > 0;
+			k2 |= p.pieces[i].count > 1;
+		}
+		counted += k2 && c->assemblies > 0;
+		congruent += !k2 && (size_t)b.ntypes < entries && c->assemblies > 0;
+		assert_true(b.solutions.n <= c->solutions);
+		if (b.exact)
+			assert_int_equal(b.solutions.n, c->solutions);
+		lossy += b.solutions.n < c->solutions;
+		brute_solset_clear(&b);
+		puz_clear(&p);
+	}
+	print_message("    %d puzzles: %d solvable, %d with several solutions, "
+	              "%d with symmetric solutions, %d boxes with equal sides "
+	              "(%d cubes), %d solvable with a count-2 piece, %d with "
+	              "congruent entries, %d where pi merges solutions\n",
+	              compared, solvable, several, symmetric, boxes, cubes,
+	              counted, congruent, lossy);
+	/* The sample must keep exercising what matters (about half of what
+	 * seeds 1..600 give): unsolvable puzzles, several solutions,
+	 * solutions with symmetries of their own, goals with symmetries,
+	 * identical pieces both ways, and projections that merge solutions
+	 * (where only the counts see everything). */
+	assert_true(solvable >= 500 && compared - solvable >= 10);
+	assert_true(several >= 150 && symmetric >= 200);
+	assert_true(boxes >= 100 && cubes >= 5);
+	assert_true(counted >= 50 && congruent >= 150);
+	assert_true(lossy >= 10);
+}
+
+static void test_solve_sets_shells(void **state)
+{
+	(void)state;
+	int compared = 0, unique = 0, congruent = 0, fast = 0, big = 0;
+	for (int n = 3; n <= 5; n++)
+		/* n = 4 most often has plates with an empty side, which may sit
+		 * shifted on their face: compare more of those */
+		for (uint64_t seed = 1; seed <= (n == 3 ? 25u : n == 4 ? 90u : 35u);
+		     seed++) {
+			struct puzzle p;
+			assert_int_equal(randpuz_shell(seed * 7919 + (uint64_t)n, n, &p), 0);
+			struct brute_solset b;
+			assert_int_equal(brute_solutions(&p, &b), 0);
+			assert_true(b.exact); /* six entries of count 1 */
+			expect_sets(&p, p.name, shell_ways, NWAYS(shell_ways), &b, &fast);
+			const struct brute_result *c = &b.counts;
+			compared++;
+			big += n >= 4;
+			unique += c->solutions == 1;
+			congruent += b.ntypes < 6;
+			brute_solset_clear(&b);
+			puz_clear(&p);
+		}
+	print_message("    %d shells: %d unique, %d with congruent plates, "
+	              "%d runs on the shell path\n", compared, unique, congruent,
+	              fast);
+	assert_int_equal(compared, 150);
+	assert_true(unique >= 60 && compared - unique >= 25);
+	assert_true(congruent >= 10);
+	assert_true(fast >= big * 9 / 10); /* way 0 on the n >= 4 shells */
+}
+
+/* The 19 commercial Happy Cube sets: every path and engine finds the
+ * brute force's solutions, which knows nothing of either. */
 static void test_solve_happycube_sets(void **state)
 {
 	(void)state;
@@ -174,102 +462,143 @@ static void test_solve_happycube_sets(void **state)
 		snprintf(path, sizeof path, DATA "happycube/%s.puz", ids[i]);
 		struct puzzle p;
 		load(path, &p);
-		struct brute_result b;
-		assert_int_equal(brute_count(&p, &b), 0);
-		expect_all_ways(&p, b.solutions, b.assemblies);
+		struct brute_solset b;
+		assert_int_equal(brute_solutions(&p, &b), 0);
+		expect_sets(&p, path, shell_ways, NWAYS(shell_ways), &b, NULL);
+		brute_solset_clear(&b);
 		puz_clear(&p);
 	}
 }
 
-/* Compare the solver with the brute force; false when they differ. */
-static bool agrees(const struct puzzle *p, struct solve_opts o,
-                   const struct brute_result *b)
+/* Tampering for the tests below (struct seen's 'tamper'). */
+
+/* In the first cover only: swap the labels of the first two neighbours
+ * along x with different labels, so two pieces change shape. (Were there
+ * none, nothing would change and the test expecting a difference fails.) */
+static void swap_neighbours(struct seen *s, unsigned char *lab)
 {
-	struct solve_result r;
-	if (solve_puzzle(p, &o, &r) != SOLVE_OK)
-		return false;
-	bool same = r.complete && r.solutions == b->solutions &&
-	            r.assemblies == b->assemblies &&
-	            r.group_order == b->group_order &&
-	            r.mirror_closed == b->mirror_closed;
+	if (s->covers != 1)
+		return;
+	for (size_t i = 0; i + 1 < s->total; i++)
+		if ((int)(i % (size_t)s->nx) + 1 < s->nx && lab[i] && lab[i + 1] &&
+		    lab[i] != lab[i + 1]) {
+			unsigned char t = lab[i];
+			lab[i] = lab[i + 1];
+			lab[i + 1] = t;
+			return;
+		}
+}
+
+/* Swap labels 1 and 2 everywhere: right when entries 1 and 2 are
+ * congruent (interchangeable), wrong otherwise. */
+static void swap_entries(struct seen *s, unsigned char *lab)
+{
+	for (size_t i = 0; i < s->total; i++)
+		lab[i] = lab[i] == 1 ? 2 : lab[i] == 2 ? 1 : lab[i];
+}
+
+/* Label the first row 1 and the rest 2: for a 3x2 goal, two I trominoes
+ * where two L trominoes lay; the piece types per cell do not change. */
+static void rows(struct seen *s, unsigned char *lab)
+{
+	for (size_t i = 0; i < s->total; i++)
+		lab[i] = i < (size_t)s->nx ? 1 : 2;
+}
+
+/* Collect a run of 'p' with 'tamper' and compare it with 'b'. */
+static bool tampered_agree(const struct puzzle *p, struct solve_opts o,
+                           void (*tamper)(struct seen *, unsigned char *),
+                           const struct brute_solset *b)
+{
+	struct seen s;
+	seen_init(&s, p);
+	s.tamper = tamper;
+	struct solve_result r = collect(p, o, &s);
+	char why[256];
+	bool ok = sets_agree(&r, &s, o.no_pin, b, why, sizeof why);
 	solve_result_clear(&r);
-	return same;
+	seen_clear(&s);
+	return ok;
 }
 
-static void test_solve_differential_polycubes(void **state)
+/* The comparison itself can fail: a wrong count, a solution missing on
+ * either side, a cell changed in one reported grid, an assembly reported
+ * twice and another never (no_pin), and a piece split differently within
+ * the same cells of one type; while swapping congruent entries, which the
+ * solver may do at will, is accepted. */
+static void test_solve_sets_can_fail(void **state)
 {
 	(void)state;
-	static const struct solve_opts ways[] = {
-		{0},
-		{.generic = true, .engine = SOLVE_DLX},
-		{.generic = true, .engine = SOLVE_BITS, .no_pin = true},
-	};
-	int compared = 0, solvable = 0, several = 0, symmetric = 0;
-	for (uint64_t seed = 1; compared < 400; seed++) {
-		struct puzzle p;
-		int made = randpuz_polycubes(seed, &p);
-		assert_true(made >= 0);
-		struct brute_result b;
-		if (brute_count(&p, &b) != 0) {
-			puz_clear(&p);
-			continue;
-		}
-		for (size_t w = 0; w < sizeof ways / sizeof ways[0]; w++)
-			if (!agrees(&p, ways[w], &b))
-				fail_msg("random puzzle seed %llu, way %zu: brute force "
-				         "says %llu solutions %llu assemblies",
-				         (unsigned long long)seed, w,
-				         (unsigned long long)b.solutions,
-				         (unsigned long long)b.assemblies);
-		compared++;
-		solvable += b.assemblies > 0;
-		several += b.solutions > 1;
-		symmetric += b.assemblies * 1 != b.solutions * (uint64_t)b.group_order;
-		puz_clear(&p);
-	}
-	/* The sample must exercise what matters: solvable and unsolvable,
-	 * unique and not, and solutions with symmetries of their own. */
-	assert_true(solvable > 200 && solvable < compared);
-	assert_true(several > 20);
-	assert_true(symmetric > 10);
-}
-
-static void test_solve_differential_shells(void **state)
-{
-	(void)state;
-	int compared = 0, unique = 0;
-	for (int n = 3; n <= 5; n++)
-		/* n = 4 most often has plates with an empty side, which may sit
-		 * shifted on their face: compare more of those */
-		for (uint64_t seed = 1; seed <= (n == 4 ? 200u : 50u); seed++) {
-			struct puzzle p;
-			assert_int_equal(randpuz_shell(seed * 7919 + (uint64_t)n, n, &p), 0);
-			struct brute_result b;
-			assert_int_equal(brute_count(&p, &b), 0);
-			assert_true(agrees(&p, (struct solve_opts){0}, &b));
-			assert_true(agrees(&p, (struct solve_opts){.generic = true}, &b));
-			compared++;
-			unique += b.solutions == 1;
-			puz_clear(&p);
-		}
-	assert_int_equal(compared, 300);
-	assert_true(unique > 100 && unique < 300);
-}
-
-/* The comparison itself can fail: a wrong count is caught. */
-static void test_solve_differential_can_fail(void **state)
-{
-	(void)state;
+	char why[256];
 	struct puzzle p;
 	load(DATA "happycube-blue.puz", &p);
-	struct brute_result b;
-	assert_int_equal(brute_count(&p, &b), 0);
-	assert_true(agrees(&p, (struct solve_opts){0}, &b));
-	b.solutions++;
-	assert_false(agrees(&p, (struct solve_opts){0}, &b));
-	b.solutions--;
-	b.assemblies++;
-	assert_false(agrees(&p, (struct solve_opts){.generic = true}, &b));
+	struct brute_solset b;
+	assert_int_equal(brute_solutions(&p, &b), 0);
+	assert_int_equal(b.solutions.n, 3);
+
+	struct seen s;
+	seen_init(&s, &p);
+	struct solve_result r = collect(&p, (struct solve_opts){0}, &s);
+	assert_true(sets_agree(&r, &s, false, &b, why, sizeof why));
+	/* a wrong count */
+	b.counts.solutions++;
+	assert_false(sets_agree(&r, &s, false, &b, why, sizeof why));
+	b.counts.solutions--;
+	b.counts.assemblies++;
+	assert_false(sets_agree(&r, &s, false, &b, why, sizeof why));
+	b.counts.assemblies--;
+	/* the solver's set or the brute force's one short: drop the last */
+	s.kappa.n--;
+	assert_false(sets_agree(&r, &s, false, &b, why, sizeof why));
+	assert_non_null(strstr(why, "solution sets"));
+	s.kappa.n++;
+	b.solutions.n--;
+	assert_false(sets_agree(&r, &s, false, &b, why, sizeof why));
+	b.solutions.n++;
+	assert_true(sets_agree(&r, &s, false, &b, why, sizeof why));
+	solve_result_clear(&r);
+	seen_clear(&s);
+
+	/* one cell changed in one grid, on the shell path and off it */
+	assert_false(tampered_agree(&p, (struct solve_opts){0}, swap_neighbours, &b));
+	assert_false(tampered_agree(&p, (struct solve_opts){.generic = true,
+	                            .no_pin = true}, swap_neighbours, &b));
+	/* two plates that are not congruent exchanged everywhere */
+	assert_false(tampered_agree(&p, (struct solve_opts){.generic = true},
+	                            swap_entries, &b));
+
+	/* no_pin: the first assembly reported twice and the second never;
+	 * the set of solutions and the counts stay right */
+	seen_init(&s, &p);
+	r = collect(&p, (struct solve_opts){.generic = true, .no_pin = true}, &s);
+	assert_true(sets_agree(&r, &s, true, &b, why, sizeof why));
+	assert_true(s.pi.n >= 2);
+	memcpy(&s.pi.rec[s.pi.len], s.pi.rec, s.pi.len * sizeof *s.pi.rec);
+	assert_true(sets_agree(&r, &s, false, &b, why, sizeof why));
+	assert_false(sets_agree(&r, &s, true, &b, why, sizeof why));
+	assert_non_null(strstr(why, "no_pin"));
+	solve_result_clear(&r);
+	seen_clear(&s);
+	brute_solset_clear(&b);
+	puz_clear(&p);
+
+	/* Two congruent L trominoes given as separate entries fill a 3x2
+	 * box; labelling them as two I trominoes keeps every cell's type, and
+	 * is caught because each entry is a piece of its own. Swapping the
+	 * two entries is no change. */
+	static const char apart[] = "puzzle v1\ngoal 3 2 1\n###\n###\n"
+	                            "piece L 2 2 1\n##\n#.\n"
+	                            "piece M 2 2 1\n.#\n##\n";
+	struct puz_error e;
+	assert_int_equal(puz_read_mem(apart, sizeof apart - 1, &p, &e), PUZ_OK);
+	assert_int_equal(brute_solutions(&p, &b), 0);
+	assert_true(b.exact);
+	for (size_t w = 0; w < NWAYS(poly_ways); w++) {
+		assert_true(tampered_agree(&p, poly_ways[w], NULL, &b));
+		assert_true(tampered_agree(&p, poly_ways[w], swap_entries, &b));
+		assert_false(tampered_agree(&p, poly_ways[w], rows, &b));
+	}
+	brute_solset_clear(&b);
 	puz_clear(&p);
 }
 
@@ -284,7 +613,8 @@ static void test_solve_generated_fast_path_matches(void **state)
 			struct rng r;
 			rng_seed(&r, seed);
 			struct gen_puzzle g = {0};
-			assert_int_equal(gen_draw(&r, n, &g), GEN_OK);
+			int dim[3] = {n, n, n};
+			assert_int_equal(gen_draw(&r, dim, &g), GEN_OK);
 			struct puzzle p;
 			assert_int_equal(gen_to_puzzle(&g, seed, &p), GEN_OK);
 			struct solve_result a = run(&p, (struct solve_opts){0});
@@ -294,10 +624,15 @@ static void test_solve_generated_fast_path_matches(void **state)
 			assert_true(a.solutions >= 1);
 			fast += a.fast_path;
 			const unsigned char *pl[6];
-			for (int i = 0; i < 6; i++)
+			int pd[6][2];
+			for (int i = 0; i < 6; i++) {
 				pl[i] = g.piece[i];
+				pd[i][0] = g.pw[i];
+				pd[i][1] = g.ph[i];
+			}
 			struct solve_result c;
-			int rc = shell_count(n, pl, &(struct solve_opts){0}, &c);
+			int rc = shell_count(dim, pl, (const int (*)[2])pd,
+			                     &(struct solve_opts){0}, &c);
 			if (rc == SOLVE_OK) {
 				assert_int_equal(c.solutions, a.solutions);
 				assert_int_equal(c.assemblies, a.assemblies);
@@ -424,10 +759,14 @@ static void test_solve_chiral_pin(void **state)
 static void test_solve_regress_symmetric_pinned_plates(void **state)
 {
 	(void)state;
+	static const struct solve_opts ways[] = {
+		{0},
+		{.generic = true, .engine = SOLVE_DLX},
+	};
 	DIR *d = opendir("tests/data/regress");
 	assert_non_null(d);
 	struct dirent *e;
-	int checked = 0, fast = 0;
+	int checked = 0, fast = 0, symmetric = 0;
 	while ((e = readdir(d))) {
 		size_t len = strlen(e->d_name);
 		if (len < 5 || strcmp(e->d_name + len - 4, ".puz") != 0)
@@ -436,23 +775,19 @@ static void test_solve_regress_symmetric_pinned_plates(void **state)
 		snprintf(path, sizeof path, "tests/data/regress/%s", e->d_name);
 		struct puzzle p;
 		load(path, &p);
-		struct brute_result b;
-		assert_int_equal(brute_count(&p, &b), 0);
-		struct solve_result r = run(&p, (struct solve_opts){0});
-		if (r.solutions != b.solutions || r.assemblies != b.assemblies)
-			fail_msg("%s: %llu solutions %llu assemblies, brute force %llu %llu",
-			         path, (unsigned long long)r.solutions,
-			         (unsigned long long)r.assemblies,
-			         (unsigned long long)b.solutions,
-			         (unsigned long long)b.assemblies);
-		fast += r.fast_path;
-		solve_result_clear(&r);
+		struct brute_solset b;
+		assert_int_equal(brute_solutions(&p, &b), 0);
+		expect_sets(&p, path, ways, NWAYS(ways), &b, &fast);
+		const struct brute_result *c = &b.counts;
+		symmetric += c->assemblies != c->solutions * (uint64_t)c->group_order;
+		brute_solset_clear(&b);
 		puz_clear(&p);
 		checked++;
 	}
 	closedir(d);
 	assert_true(checked >= 100);
 	assert_true(fast >= checked / 2); /* the path under test was taken */
+	assert_true(symmetric >= checked / 2); /* and so were the stabilisers */
 }
 
 int main(void)
@@ -463,9 +798,9 @@ int main(void)
 		cmocka_unit_test(test_solve_happy_cubes),
 		cmocka_unit_test(test_solve_first_solution_is_geometric),
 		cmocka_unit_test(test_solve_happycube_sets),
-		cmocka_unit_test(test_solve_differential_polycubes),
-		cmocka_unit_test(test_solve_differential_shells),
-		cmocka_unit_test(test_solve_differential_can_fail),
+		cmocka_unit_test(test_solve_sets_polycubes),
+		cmocka_unit_test(test_solve_sets_shells),
+		cmocka_unit_test(test_solve_sets_can_fail),
 		cmocka_unit_test(test_solve_generated_fast_path_matches),
 		cmocka_unit_test(test_solve_limits),
 		cmocka_unit_test(test_solve_unsolvable_says_why),
