@@ -12,7 +12,7 @@
  *
  * Jobs: read a .puz and a .hcq; solve Soma (bitboard, dancing links, with
  * the first solution kept); solve a Happy Cube set (shell fast path and the
- * generic search); check a generated size-5 puzzle as generate does; the
+ * generic search); check a generated size-5 cube and a 4x5x6 box as generate does; the
  * whole size-4 generate pipeline up to the bytes of puzzle.puz and
  * solution.txt; the meshes, STLs and OpenSCAD files of its pieces and the
  * STL check; the pictures.
@@ -262,48 +262,61 @@ static bool draw_first(int n, uint64_t seed, struct gen_puzzle *g)
 	return true;
 }
 
+/* A candidate to check: its box and seed. */
+struct check_job {
+	int dim[3];
+	uint64_t seed;
+};
+
 /* What generate does to accept a candidate: the fast count, then the
  * generic search on the puzzle as written. */
-static bool job_check5(void *ctx, bool ref)
+static bool job_check(void *ctx, bool ref)
 {
 	(void)ref;
-	(void)ctx;
+	const struct check_job *j = ctx;
 	struct gen_puzzle g = {0};
-	if (!draw_first(5, 42, &g))
+	struct rng r;
+	rng_seed(&r, j->seed);
+	int rc = gen_draw(&r, j->dim, &g);
+	if (rc != GEN_OK) {
+		assert_int_equal(rc, GEN_ENOMEM);
 		return false;
+	}
 	struct solve_opts o = {.max_solutions = 2};
-	struct solve_result r;
-	int rc = gen_count(&g, &o, &r);
+	struct solve_result res;
+	rc = gen_count(&g, &o, &res);
 	if (rc != SOLVE_OK) {
 		assert_int_equal(rc, SOLVE_ENOMEM);
 		gen_puzzle_clear(&g);
 		return false;
 	}
-	assert_true(r.complete && r.solutions == 1 && r.fast_path);
-	solve_result_clear(&r);
+	assert_true(res.complete && res.solutions == 1 && res.fast_path);
+	solve_result_clear(&res);
 	struct puzzle p;
-	rc = gen_to_puzzle(&g, 42, &p);
+	rc = gen_to_puzzle(&g, j->seed, &p);
 	gen_puzzle_clear(&g);
 	if (rc != GEN_OK) {
 		assert_int_equal(rc, GEN_ENOMEM);
 		return false;
 	}
 	o.generic = true;
-	rc = solve_puzzle(&p, &o, &r);
+	rc = solve_puzzle(&p, &o, &res);
 	puz_clear(&p);
 	if (rc != SOLVE_OK) {
 		assert_int_equal(rc, SOLVE_ENOMEM);
 		return false;
 	}
-	assert_true(r.complete && r.solutions == 1 && !r.fast_path);
-	solve_result_clear(&r);
+	assert_true(res.complete && res.solutions == 1 && !res.fast_path);
+	solve_result_clear(&res);
 	return true;
 }
 
 static void test_fault_check_generated(void **state)
 {
 	(void)state;
-	every_fault("check size 5, seed 42", job_check5, NULL);
+	struct check_job cube = {{5, 5, 5}, 42}, box = {{4, 5, 6}, 3};
+	every_fault("check size 5, seed 42", job_check, &cube);
+	every_fault("check 4x5x6, seed 3", job_check, &box);
 }
 
 struct gen_job {
