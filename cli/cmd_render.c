@@ -106,7 +106,7 @@ static int draw_shell_answer(const struct puzzle *p, const unsigned char *lab,
 		gen_face_dims(dim, f, &w, &h);
 		faces += (size_t)w * h;
 		gen_face_cell(dim, f, w / 2, h / 2, &x, &y, &z);
-		int k = lab[grid_index(g, x, y, z)];
+		int k = lab[puz_grid_index(g, x, y, z)];
 		if (k < 1 || k > 6 || face_of[k] >= 0)
 			return -1;
 		face_of[k] = f;
@@ -125,7 +125,7 @@ static int draw_shell_answer(const struct puzzle *p, const unsigned char *lab,
 			for (int u = 0; u < w; u++) {
 				int x, y, z;
 				gen_face_cell(dim, f, u, v, &x, &y, &z);
-				int k = lab[grid_index(g, x, y, z)];
+				int k = lab[puz_grid_index(g, x, y, z)];
 				if (k >= 1 && k <= 6 && face_of[k] == f)
 					at[u + (size_t)w * v] = (unsigned char)k;
 			}

@@ -79,7 +79,7 @@ static void print_first(const struct puzzle *p, const unsigned char *lab)
 		printf("z = %d\n", z);
 		for (int y = 0; y < g->ny; y++) {
 			for (int x = 0; x < g->nx; x++) {
-				unsigned v = lab[grid_index(g, x, y, z)];
+				unsigned v = lab[puz_grid_index(g, x, y, z)];
 				char c = '.';
 				if (v && single)
 					c = p->pieces[v - 1].name[0];

@@ -293,12 +293,12 @@ int gen_to_puzzle(const struct gen_puzzle *g, uint64_t seed, struct puzzle *out)
 	memset(&p, 0, sizeof p);
 	snprintf(p.name, sizeof p.name, "cubegen %dx%dx%d shell, seed %" PRIu64,
 	         dim[0], dim[1], dim[2], seed);
-	if (grid_init(&p.goal, dim[0], dim[1], dim[2]) != PUZ_OK)
+	if (puz_grid_init(&p.goal, dim[0], dim[1], dim[2]) != PUZ_OK)
 		return GEN_ENOMEM;
 	for (int z = 0; z < dim[2]; z++)
 		for (int y = 0; y < dim[1]; y++)
 			for (int x = 0; x < dim[0]; x++)
-				p.goal.cells[grid_index(&p.goal, x, y, z)] =
+				p.goal.cells[puz_grid_index(&p.goal, x, y, z)] =
 					g->owner[cell_index(dim, x, y, z)] != GEN_NONE;
 
 	p.pieces = calloc(6, sizeof *p.pieces);
@@ -309,7 +309,7 @@ int gen_to_puzzle(const struct gen_puzzle *g, uint64_t seed, struct puzzle *out)
 
 		snprintf(pc->name, sizeof pc->name, "%d", made + 1);
 		pc->count = 1;
-		if (grid_init(&pc->shape, g->pw[made], g->ph[made], 1) != PUZ_OK)
+		if (puz_grid_init(&pc->shape, g->pw[made], g->ph[made], 1) != PUZ_OK)
 			goto nomem;
 		memcpy(pc->shape.cells, g->piece[made],
 		       (size_t)g->pw[made] * (size_t)g->ph[made]);
@@ -323,9 +323,9 @@ int gen_to_puzzle(const struct gen_puzzle *g, uint64_t seed, struct puzzle *out)
 
 nomem:
 	for (int i = 0; i < made; i++)
-		grid_clear(&p.pieces[i].shape);
+		puz_grid_clear(&p.pieces[i].shape);
 	free(p.pieces);
-	grid_clear(&p.goal);
+	puz_grid_clear(&p.goal);
 	return GEN_ENOMEM;
 }
 

@@ -120,14 +120,14 @@ int poly_flat_inverse(int t)
 
 int poly_from_grid(const struct grid *g, struct shape *out)
 {
-	size_t n = grid_volume(g), k = 0;
+	size_t n = puz_grid_volume(g), k = 0;
 	int (*c)[3] = malloc((n ? n : 1) * sizeof *c);
 	if (!c)
 		return POLY_ENOMEM;
 	for (int z = 0; z < g->nz; z++)
 		for (int y = 0; y < g->ny; y++)
 			for (int x = 0; x < g->nx; x++)
-				if (g->cells[grid_index(g, x, y, z)]) {
+				if (g->cells[puz_grid_index(g, x, y, z)]) {
 					c[k][0] = x;
 					c[k][1] = y;
 					c[k][2] = z;

@@ -81,7 +81,7 @@ static bool box_cells(int nx, int ny, int nz, size_t *n)
 	return true;
 }
 
-int grid_init(struct grid *g, int nx, int ny, int nz)
+int puz_grid_init(struct grid *g, int nx, int ny, int nz)
 {
 	size_t n;
 	unsigned char *cells;
@@ -100,7 +100,7 @@ int grid_init(struct grid *g, int nx, int ny, int nz)
 	return PUZ_OK;
 }
 
-void grid_clear(struct grid *g)
+void puz_grid_clear(struct grid *g)
 {
 	if (g == NULL)
 		return;
@@ -109,7 +109,7 @@ void grid_clear(struct grid *g)
 	g->nx = g->ny = g->nz = 0;
 }
 
-size_t grid_volume(const struct grid *g)
+size_t puz_grid_volume(const struct grid *g)
 {
 	size_t n, i, v = 0;
 
@@ -127,9 +127,9 @@ void puz_clear(struct puzzle *p)
 	if (p == NULL)
 		return;
 	for (i = 0; i < p->npieces; i++)
-		grid_clear(&p->pieces[i].shape);
+		puz_grid_clear(&p->pieces[i].shape);
 	free(p->pieces);
-	grid_clear(&p->goal);
+	puz_grid_clear(&p->goal);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -660,7 +660,7 @@ static int read_row(const struct line *ln, struct grid *g, int y, int z,
 		            "row has %zu cell%s, expected %d", ln->len,
 		            ln->len == 1 ? "" : "s", g->nx);
 	for (i = 0; i < nx; i++)
-		g->cells[grid_index(g, (int)i, y, z)] = ln->s[i] == '#';
+		g->cells[puz_grid_index(g, (int)i, y, z)] = ln->s[i] == '#';
 	return PUZ_OK;
 }
 
@@ -993,12 +993,12 @@ static int read_piece(struct lexer *lx, struct pz *z, struct puz_error *err)
 		            "more than %d pieces (counting each copy)",
 		            PUZ_MAX_PIECES);
 	pc.count = (unsigned)k;
-	if (grid_init(&pc.shape, d[0], d[1], d[2]) != PUZ_OK)
+	if (puz_grid_init(&pc.shape, d[0], d[1], d[2]) != PUZ_OK)
 		return fail_nomem(err);
 	rc = read_shape(lx, &pc.shape, what, err);
 	if (rc == PUZ_OK) {
-		vol = grid_volume(&pc.shape);
-		gvol = grid_volume(&z->p.goal);
+		vol = puz_grid_volume(&pc.shape);
+		gvol = puz_grid_volume(&z->p.goal);
 		if (vol == 0)
 			rc = fail(err, line, namecol, "%s has no cells", what);
 		else if (vol > gvol)
@@ -1009,7 +1009,7 @@ static int read_piece(struct lexer *lx, struct pz *z, struct puz_error *err)
 	if (rc == PUZ_OK && pz_grow(z) != PUZ_OK)
 		rc = fail_nomem(err);
 	if (rc != PUZ_OK) {
-		grid_clear(&pc.shape);
+		puz_grid_clear(&pc.shape);
 		return rc;
 	}
 	z->lines[z->p.npieces] = line;
@@ -1148,12 +1148,12 @@ static int parse_puz(struct lexer *lx, struct pz *z, struct puz_error *err)
 		return fail(err, ln->no, lcol(ln, t.off),
 		            "unexpected '%s' after 'goal X Y Z'",
 		            show(b, t.s, t.len));
-	if (grid_init(&z->p.goal, d[0], d[1], d[2]) != PUZ_OK)
+	if (puz_grid_init(&z->p.goal, d[0], d[1], d[2]) != PUZ_OK)
 		return fail_nomem(err);
 	rc = read_shape(lx, &z->p.goal, "goal", err);
 	if (rc != PUZ_OK)
 		return rc;
-	if (grid_volume(&z->p.goal) == 0)
+	if (puz_grid_volume(&z->p.goal) == 0)
 		return fail(err, gline, 1, "goal has no cells");
 
 	/* pieces, up to the end */
@@ -1368,16 +1368,16 @@ static int hcq_tile(const struct line *ln, size_t b, size_t e,
 			            bits[(g + 1) % 4][0],
 			            hcq_edges[(g + 1) % 4]);
 
-	rc = grid_init(&pc->shape, 5, 5, 1);
+	rc = puz_grid_init(&pc->shape, 5, 5, 1);
 	if (rc != PUZ_OK)
 		return fail_nomem(err);
 	for (y = 1; y < 4; y++)
 		for (x = 1; x < 4; x++)
-			pc->shape.cells[grid_index(&pc->shape, x, y, 0)] = 1;
+			pc->shape.cells[puz_grid_index(&pc->shape, x, y, 0)] = 1;
 	for (g = 0; g < 4; g++)
 		for (k = 0; k < 5; k++) {
 			hcq_cell(g, k, &x, &y);
-			pc->shape.cells[grid_index(&pc->shape, x, y, 0)] =
+			pc->shape.cells[puz_grid_index(&pc->shape, x, y, 0)] =
 				(unsigned char)bits[g][k];
 		}
 	pc->name[0] = 'T';
@@ -1524,12 +1524,12 @@ static int parse_hcq(struct lexer *lx, struct pz *z, struct puz_error *err)
 	}
 
 	/* The 5x5x5 shell: cells with a coordinate 0 or 4. */
-	if (grid_init(&z->p.goal, 5, 5, 5) != PUZ_OK)
+	if (puz_grid_init(&z->p.goal, 5, 5, 5) != PUZ_OK)
 		return fail_nomem(err);
 	for (k = 0; k < 5; k++)
 		for (y = 0; y < 5; y++)
 			for (x = 0; x < 5; x++)
-				z->p.goal.cells[grid_index(&z->p.goal, x, y, k)] =
+				z->p.goal.cells[puz_grid_index(&z->p.goal, x, y, k)] =
 					x == 0 || x == 4 || y == 0 || y == 4 ||
 					k == 0 || k == 4;
 	return PUZ_OK;
@@ -1579,7 +1579,7 @@ static int write_shape(FILE *fp, const struct grid *g)
 			return PUZ_EIO;
 		for (y = 0; y < g->ny; y++) {
 			for (x = 0; x < g->nx; x++)
-				row[x] = g->cells[grid_index(g, x, y, z)] ? '#'
+				row[x] = g->cells[puz_grid_index(g, x, y, z)] ? '#'
 				                                          : '.';
 			row[g->nx] = '\n';
 			if (fwrite(row, 1, (size_t)g->nx + 1, fp) !=

@@ -66,16 +66,16 @@ struct puz_error {
 };
 
 /* Cell access without bounds checks (callers check 0 <= x < nx ...). */
-static inline size_t grid_index(const struct grid *g, int x, int y, int z)
+static inline size_t puz_grid_index(const struct grid *g, int x, int y, int z)
 {
 	return (size_t)x + (size_t)g->nx * ((size_t)y + (size_t)g->ny * (size_t)z);
 }
 
 /* Allocate an all-empty nx*ny*nz grid into '*g'. PUZ_ENOMEM on failure. */
-int grid_init(struct grid *g, int nx, int ny, int nz);
-void grid_clear(struct grid *g);
+int puz_grid_init(struct grid *g, int nx, int ny, int nz);
+void puz_grid_clear(struct grid *g);
 /* Number of cells set. */
-size_t grid_volume(const struct grid *g);
+size_t puz_grid_volume(const struct grid *g);
 
 /* Read a .puz file (or text in memory). On failure '*out' is untouched. */
 int puz_read_file(const char *path, struct puzzle *out, struct puz_error *err);

@@ -740,7 +740,7 @@ int shell_solve(const struct puzzle *p, const struct solve_opts *o,
 			for (int x = 0; x < L[0]; x++) {
 				bool sh = x == 0 || y == 0 || z == 0 || x == L[0] - 1 ||
 				          y == L[1] - 1 || z == L[2] - 1;
-				if (g->cells[grid_index(g, x, y, z)] != sh)
+				if (g->cells[puz_grid_index(g, x, y, z)] != sh)
 					return SHELL_NOT_SHELL;
 			}
 	unsigned total = 0;

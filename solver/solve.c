@@ -97,7 +97,7 @@ static int load_goal(struct solver *s)
 {
 	const struct grid *g = &s->p->goal;
 	size_t total = (size_t)g->nx * (size_t)g->ny * (size_t)g->nz;
-	s->ncells = grid_volume(g);
+	s->ncells = puz_grid_volume(g);
 	s->goal_cell = malloc((s->ncells ? s->ncells : 1) * sizeof *s->goal_cell);
 	s->goal_index = malloc(total * sizeof *s->goal_index);
 	if (!s->goal_cell || !s->goal_index)
@@ -108,7 +108,7 @@ static int load_goal(struct solver *s)
 	for (int z = 0; z < g->nz; z++)
 		for (int y = 0; y < g->ny; y++)
 			for (int x = 0; x < g->nx; x++) {
-				size_t i = grid_index(g, x, y, z);
+				size_t i = puz_grid_index(g, x, y, z);
 				if (!g->cells[i]) {
 					s->goal_index[i] = -1;
 					continue;
@@ -233,7 +233,7 @@ static int find_group(struct solver *s)
 				ok = false;
 				break;
 			}
-			int32_t j = s->goal_index[grid_index(g, d[0], d[1], d[2])];
+			int32_t j = s->goal_index[puz_grid_index(g, d[0], d[1], d[2])];
 			ok = j >= 0;
 			map[i] = j;
 		}
@@ -330,7 +330,7 @@ static int make_rows(struct solver *s, size_t t)
 		for (int dx = s->gmin[0]; dx + ext[0] <= s->gmax[0] && rc == SOLVE_OK; dx++) {
 			size_t i = 0;
 			for (; i < sh->n; i++) {
-				int32_t j = s->goal_index[grid_index(g, poly_x(sh->cells[i]) + dx,
+				int32_t j = s->goal_index[puz_grid_index(g, poly_x(sh->cells[i]) + dx,
 				                               poly_y(sh->cells[i]) + dy,
 				                               poly_z(sh->cells[i]) + dz)];
 				if (j < 0)

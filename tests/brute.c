@@ -213,7 +213,7 @@ static struct vox *grid_cells(const struct grid *g, int *n)
 	for (int z = 0; z < g->nz; z++)
 		for (int y = 0; y < g->ny; y++)
 			for (int x = 0; x < g->nx; x++)
-				if (g->cells[grid_index(g, x, y, z)])
+				if (g->cells[puz_grid_index(g, x, y, z)])
 					v[k++] = (struct vox){{x, y, z}};
 	return v;
 }
@@ -229,7 +229,7 @@ static int setup_goal(struct brute *b, const struct grid *goal)
 		return -1;
 	for (int i = 0; i < b->ncells; i++) {
 		const int *c = b->cells[i].c;
-		b->flat[i] = grid_index(goal, c[0], c[1], c[2]);
+		b->flat[i] = puz_grid_index(goal, c[0], c[1], c[2]);
 	}
 	/* translate the min corner to 0; grid order is kept */
 	int lo[3] = {goal->nx, goal->ny, goal->nz}, hi[3] = {0, 0, 0};

@@ -147,10 +147,10 @@ static int grid_of(struct grid *g, const struct rv *v, int n)
 		for (int a = 0; a < 3; a++)
 			if (w[i].c[a] > hi[a])
 				hi[a] = w[i].c[a];
-	if (grid_init(g, hi[0] + 1, hi[1] + 1, hi[2] + 1) != PUZ_OK)
+	if (puz_grid_init(g, hi[0] + 1, hi[1] + 1, hi[2] + 1) != PUZ_OK)
 		return -1;
 	for (int i = 0; i < n; i++)
-		g->cells[grid_index(g, w[i].c[0], w[i].c[1], w[i].c[2])] = 1;
+		g->cells[puz_grid_index(g, w[i].c[0], w[i].c[1], w[i].c[2])] = 1;
 	return 0;
 }
 
@@ -408,7 +408,7 @@ static int build_shell(uint64_t seed, struct rng *r, int n, struct puzzle *p,
 			}
 
 	snprintf(p->name, sizeof p->name, "randpuz shell %d seed %" PRIu64, n, seed);
-	if (grid_init(&p->goal, n, n, n) != 0)
+	if (puz_grid_init(&p->goal, n, n, n) != 0)
 		return -1;
 	for (size_t i = 0; i < n3; i++)
 		p->goal.cells[i] = face[i] >= 0;
@@ -428,7 +428,7 @@ static int build_shell(uint64_t seed, struct rng *r, int n, struct puzzle *p,
 		int ua = axis == 0 ? 1 : 0, va = axis == 2 ? 1 : 2;
 		int flip = rng_below(r, 2), turns = rng_below(r, 4);
 		struct puz_piece *pc = &p->pieces[p->npieces];
-		if (grid_init(&pc->shape, n, n, 1) != 0)
+		if (puz_grid_init(&pc->shape, n, n, 1) != 0)
 			return -1;
 		snprintf(pc->name, sizeof pc->name, "%d", i + 1);
 		pc->count = 1;
@@ -447,7 +447,7 @@ static int build_shell(uint64_t seed, struct rng *r, int n, struct puzzle *p,
 					pv = pu;
 					pu = nu;
 				}
-				pc->shape.cells[grid_index(&pc->shape, pu, pv, 0)] = 1;
+				pc->shape.cells[puz_grid_index(&pc->shape, pu, pv, 0)] = 1;
 			}
 	}
 #undef AT

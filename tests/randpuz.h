@@ -3,7 +3,7 @@
  * self-contained SplitMix64 stream (not the product's gen/). The same seed
  * gives the same puzzle on every machine.
  *
- * The puzzles are allocated with grid_init() like the readers' output;
+ * The puzzles are allocated with puz_grid_init() like the readers' output;
  * free them with puz_clear(). On failure '*out' is left empty (zeroed).
  */
 #ifndef CUBEGEN_TESTS_RANDPUZ_H

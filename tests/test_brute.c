@@ -41,7 +41,7 @@ static void draw(struct grid *g, const char *s)
 				ny = y + 1;
 		}
 	}
-	assert_int_equal(grid_init(g, nx, ny, nz), PUZ_OK);
+	assert_int_equal(puz_grid_init(g, nx, ny, nz), PUZ_OK);
 	int z = 0;
 	x = y = 0;
 	for (const char *c = s; *c; c++) {
@@ -53,7 +53,7 @@ static void draw(struct grid *g, const char *s)
 			y = 0;
 			x = 0;
 		} else {
-			g->cells[grid_index(g, x, y, z)] = *c == '#';
+			g->cells[puz_grid_index(g, x, y, z)] = *c == '#';
 			x++;
 		}
 	}
@@ -268,11 +268,11 @@ static void test_randpuz_polycubes(void **state)
 		size_t pv = 0;
 		unsigned npieces = 0;
 		for (size_t i = 0; i < p.npieces; i++) {
-			pv += p.pieces[i].count * grid_volume(&p.pieces[i].shape);
+			pv += p.pieces[i].count * puz_grid_volume(&p.pieces[i].shape);
 			npieces += p.pieces[i].count;
 			dup += p.pieces[i].count > 1;
 		}
-		assert_int_equal(pv, grid_volume(&p.goal));
+		assert_int_equal(pv, puz_grid_volume(&p.goal));
 		assert_true(pv <= 24);
 		assert_true(npieces >= 2 && npieces <= 6);
 		check_counts(&p, rc == 0);
@@ -305,10 +305,10 @@ static void test_randpuz_shell(void **state)
 				assert_int_equal(p.pieces[i].shape.ny, n);
 				assert_int_equal(p.pieces[i].shape.nz, 1);
 				assert_int_equal(p.pieces[i].count, 1);
-				pv += grid_volume(&p.pieces[i].shape);
+				pv += puz_grid_volume(&p.pieces[i].shape);
 			}
 			size_t shell = (size_t)(n * n * n - (n - 2) * (n - 2) * (n - 2));
-			assert_int_equal(grid_volume(&p.goal), shell);
+			assert_int_equal(puz_grid_volume(&p.goal), shell);
 			assert_int_equal(pv, shell);
 			struct brute_result r;
 			assert_int_equal(brute_count(&p, &r), 0);

@@ -468,7 +468,7 @@ static void check_to_puzzle(const struct gen_puzzle *g, uint64_t seed)
 			for (int x = 0; x < d[0]; x++) {
 				int f[3];
 
-				assert_int_equal(p.goal.cells[grid_index(&p.goal, x, y, z)],
+				assert_int_equal(p.goal.cells[puz_grid_index(&p.goal, x, y, z)],
 				                 faces_of(d, x, y, z, f) > 0);
 			}
 	assert_int_equal(p.npieces, 6);
@@ -484,7 +484,7 @@ static void check_to_puzzle(const struct gen_puzzle *g, uint64_t seed)
 		assert_int_equal(s->nz, 1);
 		for (int y = 0; y < g->ph[i]; y++)
 			for (int x = 0; x < g->pw[i]; x++)
-				assert_int_equal(s->cells[grid_index(s, x, y, 0)],
+				assert_int_equal(s->cells[puz_grid_index(s, x, y, 0)],
 				                 g->piece[i][x + g->pw[i] * y]);
 	}
 	assert_memory_equal(p.size, d, sizeof p.size);

@@ -13,12 +13,12 @@
 static struct shape make(const int (*c)[3], size_t n)
 {
 	struct grid g;
-	assert_int_equal(grid_init(&g, 4, 4, 4), PUZ_OK);
+	assert_int_equal(puz_grid_init(&g, 4, 4, 4), PUZ_OK);
 	for (size_t i = 0; i < n; i++)
-		g.cells[grid_index(&g, c[i][0], c[i][1], c[i][2])] = 1;
+		g.cells[puz_grid_index(&g, c[i][0], c[i][1], c[i][2])] = 1;
 	struct shape s;
 	assert_int_equal(poly_from_grid(&g, &s), POLY_OK);
-	grid_clear(&g);
+	puz_grid_clear(&g);
 	return s;
 }
 

@@ -297,7 +297,7 @@ static size_t total_volume(const struct puzzle *p)
 	size_t i, n = 0;
 
 	for (i = 0; i < p->npieces; i++)
-		n += p->pieces[i].count * grid_volume(&p->pieces[i].shape);
+		n += p->pieces[i].count * puz_grid_volume(&p->pieces[i].shape);
 	return n;
 }
 
@@ -320,20 +320,20 @@ static void test_grid_init_is_empty_and_clear_resets(void **state)
 	struct grid g;
 
 	(void)state;
-	assert_int_equal(grid_init(&g, 3, 4, 5), PUZ_OK);
+	assert_int_equal(puz_grid_init(&g, 3, 4, 5), PUZ_OK);
 	assert_int_equal(g.nx, 3);
 	assert_int_equal(g.ny, 4);
 	assert_int_equal(g.nz, 5);
-	assert_int_equal(grid_volume(&g), 0);
-	g.cells[grid_index(&g, 2, 3, 4)] = 1;
-	g.cells[grid_index(&g, 0, 0, 0)] = 1;
-	assert_int_equal(grid_index(&g, 2, 3, 4), 59);
-	assert_int_equal(grid_volume(&g), 2);
-	grid_clear(&g);
+	assert_int_equal(puz_grid_volume(&g), 0);
+	g.cells[puz_grid_index(&g, 2, 3, 4)] = 1;
+	g.cells[puz_grid_index(&g, 0, 0, 0)] = 1;
+	assert_int_equal(puz_grid_index(&g, 2, 3, 4), 59);
+	assert_int_equal(puz_grid_volume(&g), 2);
+	puz_grid_clear(&g);
 	assert_null(g.cells);
 	assert_int_equal(g.nx, 0);
-	assert_int_equal(grid_volume(&g), 0);
-	grid_clear(&g); /* twice is fine */
+	assert_int_equal(puz_grid_volume(&g), 0);
+	puz_grid_clear(&g); /* twice is fine */
 }
 
 static void test_grid_init_overflow_is_enomem(void **state)
@@ -342,7 +342,7 @@ static void test_grid_init_overflow_is_enomem(void **state)
 
 	(void)state;
 	memset(&g, 0x5A, sizeof(g));
-	assert_int_equal(grid_init(&g, INT_MAX, INT_MAX, INT_MAX), PUZ_ENOMEM);
+	assert_int_equal(puz_grid_init(&g, INT_MAX, INT_MAX, INT_MAX), PUZ_ENOMEM);
 	assert_int_equal(g.nx, 0x5A5A5A5A); /* untouched */
 }
 
@@ -376,16 +376,16 @@ static void test_puz_read_design_example(void **state)
 	assert_int_equal(p.goal.nx, 3);
 	assert_int_equal(p.goal.ny, 2);
 	assert_int_equal(p.goal.nz, 1);
-	assert_int_equal(grid_volume(&p.goal), 6);
+	assert_int_equal(puz_grid_volume(&p.goal), 6);
 	assert_int_equal(p.npieces, 1);
 	assert_string_equal(p.pieces[0].name, "L");
 	assert_int_equal(p.pieces[0].count, 2);
-	assert_int_equal(grid_volume(&p.pieces[0].shape), 3);
+	assert_int_equal(puz_grid_volume(&p.pieces[0].shape), 3);
 	/* row y=1 is "#.": (0,1) set, (1,1) not */
-	assert_int_equal(p.pieces[0].shape.cells[grid_index(&p.pieces[0].shape,
+	assert_int_equal(p.pieces[0].shape.cells[puz_grid_index(&p.pieces[0].shape,
 	                                                    0, 1, 0)],
 	                 1);
-	assert_int_equal(p.pieces[0].shape.cells[grid_index(&p.pieces[0].shape,
+	assert_int_equal(p.pieces[0].shape.cells[puz_grid_index(&p.pieces[0].shape,
 	                                                    1, 1, 0)],
 	                 0);
 	assert_int_equal(p.size[0], 0);
@@ -403,11 +403,11 @@ static void test_puz_read_blocks_are_z_in_order(void **state)
 	        "piece A 1 1 1\n#\n",
 	        &p);
 	g = &p.goal;
-	assert_int_equal(g->cells[grid_index(g, 0, 0, 0)], 1);
-	assert_int_equal(g->cells[grid_index(g, 1, 0, 0)], 0);
-	assert_int_equal(g->cells[grid_index(g, 0, 0, 1)], 0);
-	assert_int_equal(g->cells[grid_index(g, 1, 0, 1)], 1);
-	assert_int_equal(g->cells[grid_index(g, 1, 0, 2)], 1);
+	assert_int_equal(g->cells[puz_grid_index(g, 0, 0, 0)], 1);
+	assert_int_equal(g->cells[puz_grid_index(g, 1, 0, 0)], 0);
+	assert_int_equal(g->cells[puz_grid_index(g, 0, 0, 1)], 0);
+	assert_int_equal(g->cells[puz_grid_index(g, 1, 0, 1)], 1);
+	assert_int_equal(g->cells[puz_grid_index(g, 1, 0, 2)], 1);
 	puz_clear(&p);
 }
 
@@ -519,7 +519,7 @@ static void test_puz_read_limits_accepted(void **state)
 	assert_int_equal(strlen(p.name), PUZ_MAX_TITLE);
 	assert_int_equal(strlen(p.pieces[0].name), PUZ_MAX_NAME);
 	assert_int_equal(total_count(&p), PUZ_MAX_PIECES);
-	assert_int_equal(grid_volume(&p.goal), 256);
+	assert_int_equal(puz_grid_volume(&p.goal), 256);
 	round_trip(&p);
 	puz_clear(&p);
 }
@@ -1020,7 +1020,7 @@ static void check_data(const char *path, size_t goal_cells, size_t npieces)
 	size_t i;
 
 	read_file_ok(path, &p);
-	assert_int_equal(grid_volume(&p.goal), goal_cells);
+	assert_int_equal(puz_grid_volume(&p.goal), goal_cells);
 	assert_int_equal(p.npieces, npieces);
 	for (i = 0; i < p.npieces; i++)
 		assert_int_equal(p.pieces[i].count, 1);
@@ -1065,7 +1065,7 @@ static void check_happycube(const char *path)
 	assert_int_equal(p.goal.nx, 5);
 	assert_int_equal(p.goal.ny, 5);
 	assert_int_equal(p.goal.nz, 5);
-	assert_int_equal(grid_volume(&p.goal), 98);
+	assert_int_equal(puz_grid_volume(&p.goal), 98);
 	assert_int_equal(p.npieces, 6);
 	for (i = 0; i < 6; i++) {
 		assert_int_equal(p.pieces[i].shape.nx, 5);
@@ -1126,7 +1126,7 @@ static void random_grid(uint64_t *s, struct grid *g, int maxdim, int pct)
 {
 	size_t n, i;
 
-	assert_int_equal(grid_init(g, rnd(s, 1, maxdim), rnd(s, 1, maxdim),
+	assert_int_equal(puz_grid_init(g, rnd(s, 1, maxdim), rnd(s, 1, maxdim),
 	                           rnd(s, 1, maxdim)),
 	                 PUZ_OK);
 	/* sometimes one long axis, up to the limit */
@@ -1180,12 +1180,12 @@ static void random_puzzle(uint64_t seed, struct puzzle *p)
 	}
 	if (rnd(&s, 0, 9) == 0) {
 		/* a long thin goal at the dimension limit */
-		assert_int_equal(grid_init(&p->goal, PUZ_MAX_DIM, 1, 2), PUZ_OK);
+		assert_int_equal(puz_grid_init(&p->goal, PUZ_MAX_DIM, 1, 2), PUZ_OK);
 		memset(p->goal.cells, 1, 2 * PUZ_MAX_DIM);
 	} else {
 		random_grid(&s, &p->goal, 6, 70);
 	}
-	gv = grid_volume(&p->goal);
+	gv = puz_grid_volume(&p->goal);
 	p->npieces = (size_t)rnd(&s, 1, 8);
 	p->pieces = calloc(p->npieces, sizeof(*p->pieces));
 	assert_non_null(p->pieces);
@@ -1203,9 +1203,9 @@ static void random_puzzle(uint64_t seed, struct puzzle *p)
 		/* no more cells than the goal */
 		nc = (size_t)pc->shape.nx * (size_t)pc->shape.ny *
 		     (size_t)pc->shape.nz;
-		for (k = 0; k < nc && grid_volume(&pc->shape) > gv; k++)
+		for (k = 0; k < nc && puz_grid_volume(&pc->shape) > gv; k++)
 			pc->shape.cells[k] = 0;
-		if (grid_volume(&pc->shape) == 0)
+		if (puz_grid_volume(&pc->shape) == 0)
 			pc->shape.cells[0] = 1;
 	}
 }
@@ -1325,7 +1325,7 @@ static void test_hcq_read_matches_puz_file(void **state)
 	read_file_ok(DATA "HC_BQ_001.puz", &p);
 	assert_string_equal(h.name, "HC_BQ_001");
 	assert_true(grid_equal(&h.goal, &p.goal));
-	assert_int_equal(grid_volume(&h.goal), 98);
+	assert_int_equal(puz_grid_volume(&h.goal), 98);
 	assert_int_equal(h.npieces, 6);
 	assert_int_equal(p.npieces, 6);
 	for (i = 0; i < 6; i++) {
@@ -1382,23 +1382,23 @@ static void test_hcq_read_tile_layout(void **state)
 	assert_string_equal(p.name, "");
 	for (t = 0; t < 4; t++) {
 		g = &p.pieces[t].shape;
-		assert_int_equal(grid_volume(g), 10);
+		assert_int_equal(puz_grid_volume(g), 10);
 		for (y = 1; y < 4; y++)
 			for (x = 1; x < 4; x++)
-				assert_int_equal(g->cells[grid_index(g, x, y, 0)], 1);
+				assert_int_equal(g->cells[puz_grid_index(g, x, y, 0)], 1);
 		assert_int_equal(
-			g->cells[grid_index(g, corner[t][0], corner[t][1], 0)], 1);
+			g->cells[puz_grid_index(g, corner[t][0], corner[t][1], 0)], 1);
 	}
 	/* e: top bit 1 -> (1,0); right bit 2 -> (4,2); bottom bit 3 ->
 	 * (1,4); f: left bit 1 -> (0,3) */
 	g = &p.pieces[4].shape;
-	assert_int_equal(grid_volume(g), 12);
-	assert_int_equal(g->cells[grid_index(g, 1, 0, 0)], 1);
-	assert_int_equal(g->cells[grid_index(g, 4, 2, 0)], 1);
-	assert_int_equal(g->cells[grid_index(g, 1, 4, 0)], 1);
+	assert_int_equal(puz_grid_volume(g), 12);
+	assert_int_equal(g->cells[puz_grid_index(g, 1, 0, 0)], 1);
+	assert_int_equal(g->cells[puz_grid_index(g, 4, 2, 0)], 1);
+	assert_int_equal(g->cells[puz_grid_index(g, 1, 4, 0)], 1);
 	g = &p.pieces[5].shape;
-	assert_int_equal(grid_volume(g), 10);
-	assert_int_equal(g->cells[grid_index(g, 0, 3, 0)], 1);
+	assert_int_equal(puz_grid_volume(g), 10);
+	assert_int_equal(g->cells[puz_grid_index(g, 0, 3, 0)], 1);
 	assert_string_equal(p.pieces[5].name, "Tf");
 	puz_clear(&p);
 }

@@ -121,7 +121,7 @@ static void check_first(const struct puzzle *p, const unsigned char *lab)
 		if (p->pieces[k].count != 1)
 			continue;
 		struct grid cells;
-		assert_int_equal(grid_init(&cells, g->nx, g->ny, g->nz), PUZ_OK);
+		assert_int_equal(puz_grid_init(&cells, g->nx, g->ny, g->nz), PUZ_OK);
 		for (size_t i = 0; i < total; i++)
 			cells.cells[i] = lab[i] == k + 1;
 		struct shape a, b, ca, cb;
@@ -134,7 +134,7 @@ static void check_first(const struct puzzle *p, const unsigned char *lab)
 		poly_shape_clear(&b);
 		poly_shape_clear(&ca);
 		poly_shape_clear(&cb);
-		grid_clear(&cells);
+		puz_grid_clear(&cells);
 	}
 }
 
@@ -355,7 +355,7 @@ static const struct solve_opts shell_ways[] = {
  * equal sides (a cube when all three are). */
 static int box_equal_sides(const struct grid *g)
 {
-	if (grid_volume(g) != (size_t)g->nx * g->ny * g->nz)
+	if (puz_grid_volume(g) != (size_t)g->nx * g->ny * g->nz)
 		return 0;
 	if (g->nx == g->ny && g->ny == g->nz)
 		return 3;

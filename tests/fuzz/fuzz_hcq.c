@@ -16,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct puz_error e;
 	if (hcq_read_mem((const char *)data, size, &p, &e) != PUZ_OK)
 		return 0;
-	if (p.npieces != 6 || grid_volume(&p.goal) != 98)
+	if (p.npieces != 6 || puz_grid_volume(&p.goal) != 98)
 		abort();
 	struct solve_opts o = {.max_nodes = 100000};
 	struct solve_result r;

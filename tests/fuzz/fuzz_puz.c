@@ -45,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 	puz_clear(&q);
 	free(text);
-	if (grid_volume(&p.goal) <= 200 && p.npieces <= 12) {
+	if (puz_grid_volume(&p.goal) <= 200 && p.npieces <= 12) {
 		struct solve_opts o = {.max_nodes = 20000, .keep_first = true};
 		struct solve_result r;
 		if (solve_puzzle(&p, &o, &r) == SOLVE_OK) {
