@@ -901,6 +901,42 @@ static void test_puz_read_meta_lines(void **state)
 	PUZ_ERR("puzzle v1\nseed 1\nseed 1\n", 3, 1, "duplicate 'seed' line");
 	PUZ_ERR("puzzle v1\nname a\nname b\n", 3, 1, "duplicate 'name' line");
 	PUZ_ERR("puzzle v1\nname\n", 2, 5, "expected 'name TEXT'");
+	/* boxes: size X Y Z */
+	PUZ_ERR("puzzle v1\nsize\n", 2, 5, "expected 'size N' or 'size X Y Z'");
+	PUZ_ERR("puzzle v1\nsize 4 5\n", 2, 9, "expected 'size N' or 'size X Y Z'");
+	PUZ_ERR("puzzle v1\nsize 4 5 6 7\n", 2, 12,
+	        "unexpected '7' after 'size N' or 'size X Y Z'");
+	PUZ_ERR("puzzle v1\nsize 4 0 6\n", 2, 8, "size 0 out of range 1..128");
+	PUZ_ERR("puzzle v1\nsize 4 5 x\n", 2, 10, "size");
+}
+
+/* `size N` reads as a cube, `size X Y Z` as a box; each is written back
+ * the way it was read (a cube as `size N`, as before boxes existed). */
+static void test_puz_read_write_box_size(void **state)
+{
+	struct puzzle p;
+	size_t len;
+	char *text;
+
+	(void)state;
+	read_ok("puzzle v1\nsize 4 5 6\ngoal 1 1 1\n#\npiece A 1 1 1\n#\n", &p);
+	assert_int_equal(p.size[0], 4);
+	assert_int_equal(p.size[1], 5);
+	assert_int_equal(p.size[2], 6);
+	text = write_mem(&p, &len);
+	assert_non_null(strstr(text, "\nsize 4 5 6\n"));
+	free(text);
+	puz_clear(&p);
+	read_ok("puzzle v1\nsize 7 7 7\ngoal 1 1 1\n#\npiece A 1 1 1\n#\n", &p);
+	text = write_mem(&p, &len);
+	assert_non_null(strstr(text, "\nsize 7\n"));
+	free(text);
+	puz_clear(&p);
+	read_ok("puzzle v1\nsize 7\ngoal 1 1 1\n#\npiece A 1 1 1\n#\n", &p);
+	assert_int_equal(p.size[0], 7);
+	assert_int_equal(p.size[1], 7);
+	assert_int_equal(p.size[2], 7);
+	puz_clear(&p);
 }
 
 static void test_puz_read_title_too_long(void **state)
@@ -1561,6 +1597,7 @@ int main(void)
 		cmocka_unit_test(test_puz_read_empty_shapes),
 		cmocka_unit_test(test_puz_read_piece_names),
 		cmocka_unit_test(test_puz_read_meta_lines),
+		cmocka_unit_test(test_puz_read_write_box_size),
 		cmocka_unit_test(test_puz_read_title_too_long),
 		cmocka_unit_test(test_puz_read_every_prefix),
 		cmocka_unit_test(test_puz_read_enomem_paths),
