@@ -214,21 +214,32 @@ struct plate {
 	const unsigned char *cells;
 };
 
+/* The box of a plate's cells: x0..x1, y0..y1; false when it has none. */
+static bool plate_box(const struct plate *pl, int *x0, int *x1, int *y0,
+                      int *y1)
+{
+	*x0 = pl->pw;
+	*x1 = -1;
+	*y0 = pl->ph;
+	*y1 = -1;
+	for (int y = 0; y < pl->ph; y++)
+		for (int x = 0; x < pl->pw; x++)
+			if (pl->cells[x + pl->pw * y]) {
+				if (x < *x0) *x0 = x;
+				if (x > *x1) *x1 = x;
+				if (y < *y0) *y0 = y;
+				if (y > *y1) *y1 = y;
+			}
+	return *x1 >= 0;
+}
+
 /* Every distinct placement of plate 'pl' on a W x H face: a move t and a
  * shift that keep it on the face and cover the face's whole centre (which
  * only this plate can cover, shell.h). Returns the count, filling out[]. */
 static int placements(int W, int H, const struct plate *pl, struct orient *out)
 {
-	int x0 = pl->pw, x1 = -1, y0 = pl->ph, y1 = -1;
-	for (int y = 0; y < pl->ph; y++)
-		for (int x = 0; x < pl->pw; x++)
-			if (pl->cells[x + pl->pw * y]) {
-				if (x < x0) x0 = x;
-				if (x > x1) x1 = x;
-				if (y < y0) y0 = y;
-				if (y > y1) y1 = y;
-			}
-	if (x1 < 0)
+	int x0, x1, y0, y1;
+	if (!plate_box(pl, &x0, &x1, &y0, &y1))
 		return 0;
 	int k = 0;
 	for (int t = 0; t < 8; t++) {
@@ -351,16 +362,8 @@ static int plate_canon(const struct plate *pl, unsigned char *out)
 {
 	unsigned char cur[SH_MAXN * SH_MAXN];
 	int best = -1;
-	int x0 = pl->pw, x1 = -1, y0 = pl->ph, y1 = -1;
-	for (int y = 0; y < pl->ph; y++)
-		for (int x = 0; x < pl->pw; x++)
-			if (pl->cells[x + pl->pw * y]) {
-				if (x < x0) x0 = x;
-				if (x > x1) x1 = x;
-				if (y < y0) y0 = y;
-				if (y > y1) y1 = y;
-			}
-	if (x1 < 0)
+	int x0, x1, y0, y1;
+	if (!plate_box(pl, &x0, &x1, &y0, &y1))
 		return 0;
 	int bw = x1 - x0 + 1, bh = y1 - y0 + 1;
 	for (int t = 0; t < 8; t++) {
