@@ -29,6 +29,7 @@
 #include "solver/shell.h"
 
 #include <assert.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,8 +38,13 @@
 #define SH_MAXN 64
 #define SH_MAXPLACE 72 /* 8 turns times 9 shifts */
 
+/* A placement on a face: its border as four side masks (see the top),
+ * and for the search the same split into edge interiors and corners. */
 struct orient {
 	uint64_t side[4];
+	uint64_t edge[4];  /* side[q] without its two end cells */
+	unsigned corners;  /* bit q: frame corner q ((0,0), (W-1,0), (0,H-1),
+	                    * (W-1,H-1)) covered */
 };
 
 /* A plate's placements on the faces of one axis (all of them W x H). */
@@ -51,7 +57,9 @@ struct ptype {
 	unsigned count;        /* copies left to place */
 	int ncopies;           /* plates of this type */
 	int copy[6];           /* those plates, in plate order */
-	struct onaxis ax[3];   /* placements on the faces of axis 0, 1, 2 */
+	struct onaxis *ax[3];  /* placements on the faces of axis 0, 1, 2
+	                        * (into shell.place; axes whose faces have
+	                        * the same shape share one table) */
 };
 
 /* The pinned plate on one representative face, up to Stab_G(face). */
@@ -66,8 +74,10 @@ struct shell {
 	int L[3];             /* the box */
 	int fw[6], fh[6];     /* each face's frame, W x H */
 	int edge[6][4];       /* edge of each side of each face */
-	uint64_t inner[6][4]; /* the interior bits of that side (its edge's) */
 	int corner[6][4];     /* corner at frame (0,0), (W-1,0), (0,H-1), (W-1,H-1) */
+	uint8_t cmask[6][16]; /* face f's frame corners (orient.corners) as
+	                       * the box's corner byte */
+	uint64_t full[12];    /* each edge's interior, all set */
 	int group[POLY_NSYM]; /* G: poly symmetries mapping the box onto itself */
 	int order_g;          /* |G| */
 	struct ptype type[6];
@@ -92,6 +102,9 @@ struct shell {
 	unsigned char *lab;     /* X*Y*Z: an assembly's labels (type + 1) */
 	unsigned char *reg;     /* X*Y*Z: the face each cell's plate lies on */
 	bool want_first, oom;
+	/* Last, and not zeroed (40 KiB: written before it is read): each
+	 * plate's placements per axis. */
+	struct onaxis place[6][3];
 };
 
 static void face_cell(const int L[3], int f, int i, int j, int c[3])
@@ -142,11 +155,17 @@ static void setup_geometry(struct shell *s)
 		face_cell(L, f, 0, 1, p); face_cell(L, f, 0, 2, q);
 		s->edge[f][3] = edge_id(L, p, q);
 		for (int k = 0; k < 4; k++)
-			s->inner[f][k] = inner_bits(k % 2 ? H : W);
+			s->full[s->edge[f][k]] = inner_bits(k % 2 ? H : W);
 		int ij[4][2] = {{0, 0}, {W - 1, 0}, {0, H - 1}, {W - 1, H - 1}};
 		for (int k = 0; k < 4; k++) {
 			face_cell(L, f, ij[k][0], ij[k][1], p);
 			s->corner[f][k] = corner_id(L, p);
+		}
+		for (unsigned m = 0; m < 16; m++) {
+			s->cmask[f][m] = 0;
+			for (int k = 0; k < 4; k++)
+				if (m >> k & 1)
+					s->cmask[f][m] |= (uint8_t)(1u << s->corner[f][k]);
 		}
 	}
 	/* G: the signed axis permutations that only exchange equal sides. */
@@ -235,54 +254,73 @@ static bool plate_box(const struct plate *pl, int *x0, int *x1, int *y0,
 
 /* Every distinct placement of plate 'pl' on a W x H face: a move t and a
  * shift that keep it on the face and cover the face's whole centre (which
- * only this plate can cover, shell.h). Returns the count, filling out[]. */
+ * only this plate can cover, shell.h). Returns the count, filling out[].
+ *
+ * Workload: six plates per candidate, thousands of candidates a second, so
+ * each move's image is built once as row masks (trow[v] bit u: cell (u, v)
+ * of the moved cell box), and a shift is checked and turned into side
+ * masks with word operations: O(W + H) per shift. */
 static int placements(int W, int H, const struct plate *pl, struct orient *out)
 {
 	int x0, x1, y0, y1;
 	if (!plate_box(pl, &x0, &x1, &y0, &y1))
 		return 0;
+	int bw = x1 - x0 + 1, bh = y1 - y0 + 1;
+	uint64_t centre = inner_bits(W);
 	int k = 0;
 	for (int t = 0; t < 8; t++) {
-		int tw = t & 1 ? pl->ph : pl->pw, th = t & 1 ? pl->pw : pl->ph;
-		int a0, b0, a1, b1;
-		poly_flat_apply(t, pl->pw, pl->ph, x0, y0, &a0, &b0);
-		poly_flat_apply(t, pl->pw, pl->ph, x1, y1, &a1, &b1);
-		int ilo = a0 < a1 ? a0 : a1, ihi = a0 < a1 ? a1 : a0;
-		int jlo = b0 < b1 ? b0 : b1, jhi = b0 < b1 ? b1 : b0;
-		/* the cells' box must contain the centre and fit the face */
-		if (ihi - ilo + 1 > W || jhi - jlo + 1 > H ||
-		    ihi - ilo + 1 < W - 2 || jhi - jlo + 1 < H - 2)
+		int tw = t & 1 ? bh : bw, th = t & 1 ? bw : bh;
+		/* the moved box must contain the centre and fit the face */
+		if (tw > W || th > H || tw < W - 2 || th < H - 2)
 			continue;
-		for (int dy = -jlo; dy <= H - 1 - jhi; dy++)
-			for (int dx = -ilo; dx <= W - 1 - ihi; dx++) {
+		/* A flat move is affine: u = u0 + ux x + uy y, likewise v. */
+		int u0, v0, u1, v1, u2, v2;
+		poly_flat_apply(t, bw, bh, 0, 0, &u0, &v0);
+		poly_flat_apply(t, bw, bh, 1 % bw, 0, &u1, &v1);
+		poly_flat_apply(t, bw, bh, 0, 1 % bh, &u2, &v2);
+		int ux = u1 - u0, vx = v1 - v0, uy = u2 - u0, vy = v2 - v0;
+		uint64_t trow[SH_MAXN];
+		memset(trow, 0, (size_t)th * sizeof *trow);
+		for (int y = 0; y < bh; y++)
+			for (int x = 0; x < bw; x++)
+				if (pl->cells[(x0 + x) + pl->pw * (y0 + y)])
+					trow[v0 + vx * x + vy * y] |=
+						(uint64_t)1 << (u0 + ux * x + uy * y);
+		/* the box's top-left cell lands on face cell (dx, dy) */
+		for (int dy = 0; dy + th <= H; dy++)
+			for (int dx = 0; dx + tw <= W; dx++) {
+				if (dx > 1 || dy > 1 || dx + tw < W - 1 || dy + th < H - 1)
+					continue; /* the centre sticks out */
 				bool ok = true;
 				for (int j = 1; j < H - 1 && ok; j++)
-					for (int i = 1; i < W - 1 && ok; i++) {
-						int x, y, u = i - dx, v = j - dy;
-						ok = u >= 0 && v >= 0 && u < tw && v < th;
-						if (!ok)
-							break;
-						poly_flat_apply(poly_flat_inverse(t), tw, th,
-						                u, v, &x, &y);
-						ok = pl->cells[x + pl->pw * y];
-					}
+					ok = ((trow[j - dy] << dx) & centre) == centre;
 				if (!ok)
 					continue;
 				struct orient o;
 				memset(&o, 0, sizeof o);
-				for (int y = 0; y < pl->ph; y++)
-					for (int x = 0; x < pl->pw; x++) {
-						if (!pl->cells[x + pl->pw * y])
-							continue;
-						int i, j;
-						poly_flat_apply(t, pl->pw, pl->ph, x, y, &i, &j);
-						add_cell(&o, W, H, i + dx, j + dy);
-					}
+				if (dy == 0)
+					o.side[0] = trow[0] << dx;
+				if (dy + th == H)
+					o.side[2] = trow[th - 1] << dx;
+				for (int v = 0; v < th; v++) {
+					if (dx == 0 && (trow[v] & 1))
+						o.side[3] |= (uint64_t)1 << (v + dy);
+					if (dx + tw == W && (trow[v] >> (tw - 1) & 1))
+						o.side[1] |= (uint64_t)1 << (v + dy);
+				}
 				if (orient_find(out, k, &o) < 0) {
 					assert(k < SH_MAXPLACE);
 					out[k++] = o;
 				}
 			}
+	}
+	for (int i = 0; i < k; i++) {
+		struct orient *q = &out[i];
+		for (int e = 0; e < 4; e++)
+			q->edge[e] = q->side[e] & inner_bits(e % 2 ? H : W);
+		q->corners = (unsigned)((q->side[0] & 1) |
+		             (q->side[0] >> (W - 1) & 1) << 1 |
+		             (q->side[2] & 1) << 2 | (q->side[2] >> (W - 1) & 1) << 3);
 	}
 	return k;
 }
@@ -326,7 +364,7 @@ static void pin_faces(struct shell *s, const struct ptype *ty)
 		for (int l = 0; l < a; l++)
 			faces += 2 * (s->L[l] == s->L[a]);
 		int f0 = 2 * a, W = s->fw[f0], H = s->fh[f0];
-		const struct onaxis *ax = &ty->ax[a];
+		const struct onaxis *ax = ty->ax[a];
 		if (ax->nor == 0)
 			continue;
 		struct pinface *pf = &s->pinf[s->npinf++];
@@ -355,63 +393,62 @@ static void pin_faces(struct shell *s, const struct ptype *ty)
 	}
 }
 
-/* The least of a plate's 8 flat images, trimmed to its cells' box:
- * congruent plates (one cell thick) have equal forms. 'out' holds
- * SH_MAXN * SH_MAXN bytes; returns w | h << 8. */
-static int plate_canon(const struct plate *pl, unsigned char *out)
+/* The least of a placement table (by orient_cmp), NULL when empty. */
+static const struct orient *least(const struct onaxis *ax)
 {
-	unsigned char cur[SH_MAXN * SH_MAXN];
-	int best = -1;
-	int x0, x1, y0, y1;
-	if (!plate_box(pl, &x0, &x1, &y0, &y1))
-		return 0;
-	int bw = x1 - x0 + 1, bh = y1 - y0 + 1;
-	for (int t = 0; t < 8; t++) {
-		int tw = t & 1 ? bh : bw, th = t & 1 ? bw : bh;
-		memset(cur, 0, (size_t)tw * th);
-		for (int y = 0; y < bh; y++)
-			for (int x = 0; x < bw; x++) {
-				int u, v;
-				poly_flat_apply(t, bw, bh, x, y, &u, &v);
-				cur[u + tw * v] = pl->cells[(x + x0) + pl->pw * (y + y0)];
-			}
-		int key = tw | th << 8;
-		if (best < 0 || key < best ||
-		    (key == best && memcmp(cur, out, (size_t)tw * th) < 0)) {
-			best = key;
-			memcpy(out, cur, (size_t)tw * th);
-		}
-	}
-	return best;
+	const struct orient *m = ax->nor ? &ax->o[0] : NULL;
+	for (int k = 1; k < ax->nor; k++)
+		if (orient_cmp(&ax->o[k], m) < 0)
+			m = &ax->o[k];
+	return m;
+}
+
+/* Whether two plates are congruent, from their placements: a placement
+ * fixes every cell of the plate (its borders as masks, its centre full),
+ * so sharing one (the least, on the first axis where they fit) means the
+ * same plate; congruent plates have the same placements everywhere.
+ * Plates that fit no face at all compare equal, which is harmless: the
+ * puzzle then has no assembly whatever the types. */
+static bool same_plate(struct onaxis *const a[3], struct onaxis *const b[3])
+{
+	for (int k = 0; k < 3; k++)
+		if (a[k]->nor != b[k]->nor)
+			return false;
+	for (int k = 0; k < 3; k++)
+		if (a[k]->nor)
+			return orient_cmp(least(a[k]), least(b[k])) == 0;
+	return true;
 }
 
 /* Group the plates into types (congruent plates: one type) and find each
  * type's placements on the faces of each axis. */
 static void make_types(struct shell *s, const struct plate pl[6])
 {
-	unsigned char canon[6][SH_MAXN * SH_MAXN]; /* 24 KiB */
-	int key[6];
 	for (int p = 0; p < 6; p++) {
 		int t = s->ntypes;
-		key[t] = plate_canon(&pl[p], canon[t]);
+		struct ptype *ty = &s->type[t];
+		for (int a = 0; a < 3; a++) {
+			/* faces of the same shape share the placements */
+			int same = 0;
+			while (same < a && !(s->fw[2 * same] == s->fw[2 * a] &&
+			                     s->fh[2 * same] == s->fh[2 * a]))
+				same++;
+			ty->ax[a] = &s->place[t][same];
+			if (same == a)
+				ty->ax[a]->nor = placements(s->fw[2 * a], s->fh[2 * a],
+				                            &pl[p], ty->ax[a]->o);
+		}
 		int k = 0;
-		while (k < s->ntypes &&
-		       !(key[k] == key[t] &&
-		         memcmp(canon[k], canon[t],
-		                (size_t)(key[t] & 0xff) * (size_t)(key[t] >> 8)) == 0))
+		while (k < s->ntypes && !same_plate(s->type[k].ax, ty->ax))
 			k++;
 		if (k < s->ntypes) {
 			s->type[k].count++;
 			s->type[k].copy[s->type[k].ncopies++] = p;
 			continue;
 		}
-		struct ptype *ty = &s->type[t];
 		ty->count = 1;
 		ty->ncopies = 1;
 		ty->copy[0] = p;
-		for (int a = 0; a < 3; a++)
-			ty->ax[a].nor = placements(s->fw[2 * a], s->fh[2 * a], &pl[p],
-			                           ty->ax[a].o);
 		s->ntypes++;
 	}
 }
@@ -438,7 +475,7 @@ static void label_box(const struct shell *s, const unsigned char *step_label,
 {
 	for (int d = 0; d < 6; d++) {
 		int f = s->order[d], W = s->fw[f], H = s->fh[f];
-		const struct orient *o = &s->type[s->ctype[d]].ax[f / 2].o[s->corient[d]];
+		const struct orient *o = &s->type[s->ctype[d]].ax[f / 2]->o[s->corient[d]];
 		unsigned char l = step_label ? step_label[d]
 		                             : (unsigned char)(s->ctype[d] + 1);
 		for (int j = 0; j < H; j++)
@@ -540,8 +577,10 @@ static void found(struct shell *s)
 		s->stop_sol = true;
 }
 
-/* Try placement k of type t at step d, and search below it. */
-static void try_place(struct shell *s, int d, int t, int k)
+static void search(struct shell *s, int d);
+
+/* Try placement k of type t at step d, and search on from it. */
+static inline void step(struct shell *s, int d, int t, int k)
 {
 	if (s->o->max_nodes && s->nodes >= s->o->max_nodes) {
 		s->stop_nodes = true;
@@ -549,32 +588,23 @@ static void try_place(struct shell *s, int d, int t, int k)
 	}
 	s->nodes++;
 	int f = s->order[d];
-	const int *edge = s->edge[f], *corner = s->corner[f];
+	const int *edge = s->edge[f];
 	struct ptype *ty = &s->type[t];
-	const struct orient *o = &ty->ax[f / 2].o[k];
-	int W = s->fw[f], H = s->fh[f];
-	uint64_t old[4];
-	for (int q = 0; q < 4; q++) {
-		uint64_t m = o->side[q] & s->inner[f][q];
-		old[q] = s->ecover[edge[q]];
-		if (old[q] & m)
-			return;
-	}
-	unsigned cm = (unsigned)((o->side[0] & 1) << corner[0] |
-	              (o->side[0] >> (W - 1) & 1) << corner[1] |
-	              (o->side[2] & 1) << corner[2] |
-	              (o->side[2] >> (W - 1) & 1) << corner[3]);
-	(void)H;
+	const struct orient *o = &ty->ax[f / 2]->o[k];
+	if ((s->ecover[edge[0]] & o->edge[0]) | (s->ecover[edge[1]] & o->edge[1]) |
+	    (s->ecover[edge[2]] & o->edge[2]) | (s->ecover[edge[3]] & o->edge[3]))
+		return;
+	unsigned cm = s->cmask[f][o->corners];
 	if (s->ccover & cm)
 		return;
-	unsigned oldc = s->ccover;
+	/* No bit is set twice, so clearing what was set undoes it. */
 	s->ccover |= cm;
 	for (int q = 0; q < 4; q++)
-		s->ecover[edge[q]] |= o->side[q] & s->inner[f][q];
+		s->ecover[edge[q]] |= o->edge[q];
 	bool ok = (s->ccover & s->cdone[d]) == s->cdone[d];
 	for (int q = 0; q < 4 && ok; q++)
 		if (s->edone[d] >> edge[q] & 1)
-			ok = s->ecover[edge[q]] == s->inner[f][q];
+			ok = s->ecover[edge[q]] == s->full[edge[q]];
 	if (ok) {
 		ty->count--;
 		s->ctype[d] = t;
@@ -582,22 +612,28 @@ static void try_place(struct shell *s, int d, int t, int k)
 		if (d == 5)
 			found(s);
 		else
-			for (int u = 0; u < s->ntypes && !s->stop_nodes &&
-			                !s->stop_sol && !s->oom; u++) {
-				if (!s->type[u].count)
-					continue;
-				const struct onaxis *ax = &s->type[u].ax[s->order[d + 1] / 2];
-				for (int kk = 0; kk < ax->nor; kk++) {
-					try_place(s, d + 1, u, kk);
-					if (s->stop_nodes || s->stop_sol || s->oom)
-						break;
-				}
-			}
+			search(s, d + 1);
 		ty->count++;
 	}
-	for (int q = 3; q >= 0; q--)
-		s->ecover[edge[q]] = old[q];
-	s->ccover = oldc;
+	for (int q = 0; q < 4; q++)
+		s->ecover[edge[q]] &= ~o->edge[q];
+	s->ccover &= ~cm;
+}
+
+/* Every plate left, at every placement, on step d's face. */
+static void search(struct shell *s, int d)
+{
+	int a = s->order[d] / 2;
+	for (int u = 0; u < s->ntypes; u++) {
+		if (!s->type[u].count)
+			continue;
+		const struct onaxis *ax = s->type[u].ax[a];
+		for (int k = 0; k < ax->nor; k++) {
+			step(s, d, u, k);
+			if (s->stop_nodes || s->stop_sol || s->oom)
+				return;
+		}
+	}
 }
 
 static void shell_free(struct shell *s)
@@ -612,7 +648,7 @@ static int run(const int L[3], const struct plate pl[6], const int *plate_piece,
 {
 	if (o->no_pin)
 		return SHELL_NOT_SHELL; /* this path always pins a plate */
-	struct shell *s = calloc(1, sizeof *s);
+	struct shell *s = malloc(sizeof *s);
 	size_t cells = (size_t)L[0] * L[1] * L[2];
 	unsigned char *lab = malloc(cells), *reg = malloc(cells);
 	if (!s || !lab || !reg) {
@@ -621,6 +657,7 @@ static int run(const int L[3], const struct plate pl[6], const int *plate_piece,
 		free(reg);
 		return SOLVE_ENOMEM;
 	}
+	memset(s, 0, offsetof(struct shell, place));
 	s->lab = lab;
 	s->reg = reg;
 	memcpy(s->L, L, sizeof s->L);
@@ -633,8 +670,8 @@ static int run(const int L[3], const struct plate pl[6], const int *plate_piece,
 	 * the largest (8 on a square face for a plate with no symmetry). */
 	int pin = -1, best = 0;
 	for (int t = 0; t < s->ntypes; t++) {
-		int nor = s->type[t].ax[0].nor + s->type[t].ax[1].nor +
-		          s->type[t].ax[2].nor;
+		int nor = s->type[t].ax[0]->nor + s->type[t].ax[1]->nor +
+		          s->type[t].ax[2]->nor;
 		if (s->type[t].count == 1 && nor > 0 && (pin < 0 || nor > best)) {
 			pin = t;
 			best = nor;
@@ -656,7 +693,7 @@ static int run(const int L[3], const struct plate pl[6], const int *plate_piece,
 			s->pin_orbit = (uint64_t)pf->orbit[r];
 			/* |Stab_G(r)| = |G| / |G r|: trivial means no test */
 			s->pin_free = s->pin_orbit == (uint64_t)s->order_g;
-			try_place(s, 0, 0, pf->rep[r]);
+			step(s, 0, 0, pf->rep[r]);
 			if (s->stop_nodes || s->stop_sol || s->oom)
 				break;
 		}
