@@ -2,7 +2,7 @@
  * draw.h: PNG pictures of puzzles, drawn with libgd.
  *
  * Four pictures: the preview of flat plates a maker prints from
- * (draw_plates), the answer sheet of an N-cube shell puzzle
+ * (draw_plates), the answer sheet of an X*Y*Z box shell puzzle
  * (draw_shell_solution), and for any polycube puzzle its pieces
  * (draw_pieces) and an assembled solution (draw_assembly). This header is
  * the only view of libgd the rest of cubegen gets: inputs are plain arrays,
@@ -10,12 +10,13 @@
  *
  * Coordinates. A cell array is x fastest: cell (x, y, z) of an nx*ny*nz
  * box is a[x + nx*(y + ny*z)], 0 <= x < nx etc. A flat plate or a face is
- * an n*n array [u + n*v], drawn with u to the right and v DOWN, exactly as
- * the rows of a .puz file read. Isometric views look at the box from the
- * +X, +Y, +Z side: +Z is up, +X runs to the lower right, +Y to the lower
- * left, so the three visible sides are +Z (top, lightest), +Y (left) and
- * +X (right, darkest). Cells are drawn back to front (painter's algorithm),
- * only the faces no neighbour cell hides, each with a thin dark outline.
+ * a w*h array [u + w*v], w wide and h high, drawn with u to the right and
+ * v DOWN, exactly as the rows of a .puz file read. Isometric views look at
+ * the box from the +X, +Y, +Z side: +Z is up, +X runs to the lower right,
+ * +Y to the lower left, so the three visible sides are +Z (top, lightest),
+ * +Y (left) and +X (right, darkest). Cells are drawn back to front
+ * (painter's algorithm), only the faces no neighbour cell hides, each with
+ * a thin dark outline.
  *
  * Colours. Piece number k (1..255) is drawn in draw_colour(k): k = 1..7 are
  * the Okabe-Ito colours, chosen to stay distinct for colour-blind readers
@@ -47,7 +48,7 @@
  * caller cannot rule out are returned: DRAW_ENOMEM, DRAW_EPNG, and
  * DRAW_ETOOBIG when the picture would exceed DRAW_MAX_SIDE pixels a side
  * (many large pieces; draw_plates and draw_shell_solution never hit it for
- * count <= 6 and n <= DRAW_MAX_N). Nothing here prints, but when encoding
+ * count <= 6 and sides <= DRAW_MAX_N). Nothing here prints, but when encoding
  * fails libgd's and libpng's default handlers may say so on stderr.
  */
 #ifndef CUBEGEN_DRAW_H
@@ -94,56 +95,91 @@ const char *draw_strerror(int status);
 uint32_t draw_colour(int k);
 
 /*
- * Preview of flat plates, numbered, no answer shown. plates[i] is an n*n
- * bitmap [u + n*v] of 0/1 (1 <= n <= DRAW_MAX_N), drawn u right and v down;
- * label[i] (1..DRAW_MAX_PIECES) is its number and picks its colour.
- * 1 <= count; title may be NULL.
+ * Preview of flat plates, numbered, no answer shown. plates[i] is a w*h
+ * bitmap [u + w*v] of 0/1, w = dims[i][0] across and h = dims[i][1] down
+ * (each 1..DRAW_MAX_N), drawn u right and v down. Plates may differ in
+ * size: a box has three face sizes, and a plate turned a quarter swaps its
+ * w and h. label[i] (1..DRAW_MAX_PIECES) is its number and picks its
+ * colour. 1 <= count; title may be NULL.
  *
- * Layout, for cell size c = clamp(384 / n, 2, 64) (integer division):
+ * Layout, for Wmax and Hmax the largest w and h over all plates and one
+ * cell size for all, c = clamp(384 / max(Wmax, Hmax), 2, 64) (integer
+ * division):
  *   cols = min(count, 3), rows = ceil(count / cols)
- *   slot width  SW = max(n*c + 1, 200) + 2*DRAW_MARGIN
- *   slot height SH = DRAW_LABEL_H + n*c + 1 + DRAW_MARGIN
+ *   slot width  SW = max(Wmax*c + 1, 200) + 2*DRAW_MARGIN
+ *   slot height SH = DRAW_LABEL_H + Hmax*c + 1 + DRAW_MARGIN
  *   width  = cols * SW
  *   height = T + rows * SH + DRAW_MARGIN, T = the title strip height
- * Plate i sits in slot (i % cols, i / cols): its label strip spans the slot
- * width at y0 = T + row*SH with "Piece <label>" and a colour swatch; the
- * plate's top-left pixel is (col*SW + (SW - n*c - 1)/2, y0 + DRAW_LABEL_H),
- * and cell (u, v) covers c+1 pixels from there + (u*c, v*c), grid lines
+ * Plate i, w x h, sits in slot (i % cols, i / cols): its label strip spans
+ * the slot width at y0 = T + row*SH with "Piece <label>" and a colour
+ * swatch; the plate's top-left pixel is (col*SW + (SW - w*c - 1)/2,
+ * y0 + DRAW_LABEL_H), centred across the slot and under the label, and
+ * cell (u, v) covers c+1 pixels from there + (u*c, v*c), grid lines
  * included, so its centre is at + (u*c + c/2, v*c + c/2). A filled cell is
  * label[i]'s colour there; an empty cell is DRAW_BG, with a light grey
- * outline so the full n*n square stays readable.
+ * outline so the full w*h rectangle stays readable. Below a plate shorter
+ * than Hmax the slot is background. (All plates n*n: c = clamp(384 / n,
+ * 2, 64), SW = max(n*c + 1, 200) + 2*DRAW_MARGIN, and so on.)
  */
-int draw_plates(const unsigned char *const *plates, int n, size_t count,
-                const int *label, const char *title, unsigned char **png,
-                size_t *len);
+int draw_plates(const unsigned char *const *plates, const int (*dims)[2],
+                size_t count, const int *label, const char *title,
+                unsigned char **png, size_t *len);
 
 /*
- * Answer sheet of an n-cube shell puzzle (3 <= n <= DRAW_MAX_N): the net
- * with every piece in place and numbered, an isometric view of the
- * assembled cube and an exploded view, each with a caption.
+ * Answer sheet of an X*Y*Z box shell puzzle, dim = {X, Y, Z}, each side
+ * 3..DRAW_MAX_N (a cube when they are equal): the net with every piece in
+ * place and numbered, an isometric view of the assembled box and an
+ * exploded view, each with a caption.
  *
- * face_view[f], f = 0..5 for the faces -X, +X, -Y, +Y, -Z, +Z, is n*n bytes
- * [u + n*v]: the face seen from outside, u right, v down; each byte is the
- * number (1..6) of the piece covering that cell, or 0 where the cell
- * belongs to a neighbouring face's piece. net_pos[f] = {col, row} places
- * face f in a 4-wide, 3-high grid of faces (distinct, 0 <= col < 4,
- * 0 <= row < 3). owner is n*n*n bytes [x + n*(y + n*z)]: the piece number
- * (1..6) of every shell cell, 0 inside. piece_face[i] (0..5) is the face
- * piece i+1 lies on; the exploded view moves it g = max(2, (n + 3) / 4)
- * cells out along that face's normal. title may be NULL.
+ * face_view[f], f = 0..5 for the faces -X, +X, -Y, +Y, -Z, +Z, is the face
+ * seen from outside at its own size, w_f*h_f bytes [u + w_f*v], u right,
+ * v down: -X and +X are Y wide and Z high, -Y and +Y are X wide and Z
+ * high, -Z and +Z are X wide and Y high. Each byte is the number (1..6) of
+ * the piece covering that cell, or 0 where the cell belongs to a
+ * neighbouring face's piece. net_pos[f] = {col, row} places face f in a
+ * 4-wide, 3-high grid of faces (distinct, 0 <= col < 4, 0 <= row < 3).
+ * owner is X*Y*Z bytes [x + X*(y + Y*z)]: the piece number (1..6) of every
+ * shell cell, 0 inside. piece_face[i] (0..5) is the face piece i+1 lies
+ * on; the exploded view moves it g_a cells out along that face's normal,
+ * a the normal's axis: with S_a the box's side along a and
+ * L_a = max(S_a, the smaller of the other two sides),
+ * g_a = max(2, (L_a + 3) / 4) + (L_a - S_a + 1) / 2, so that the two
+ * plates across a never overlap on the picture, not even those of a flat
+ * box (for a cube g = max(2, (n + 3) / 4)).
+ * The exploded box is X + 2g_x by Y + 2g_y by Z + 2g_z. title may be NULL.
  *
- * Layout, for net cell size c = clamp(240 / n, 2, 48):
- *   net width NW = 4*n*c + 1, iso box side B = NW / 2
- *   width  = NW + 2*DRAW_MARGIN
- *   height = T + DRAW_CAPTION_H + 3*n*c + 1 + DRAW_MARGIN
- *              + DRAW_CAPTION_H + B + DRAW_MARGIN
- * The net's top-left pixel is (DRAW_MARGIN, T + DRAW_CAPTION_H); cell
- * (u, v) of face f has its centre at that + (col*n*c + u*c + c/2,
- * row*n*c + v*c + c/2) and is draw_colour(number) or DRAW_EMPTY, except
- * under the face's number tag, centred on the face's centre. Below, two
- * B*B boxes side by side hold the assembled and the exploded view.
+ * Layout, for M = max(X, Y, Z) and net cell size c = clamp(240 / M, 2, 48)
+ * (integer division):
+ *   column k of the net is CW_k cells wide, the largest w_f of the faces
+ *   in it, and row k is RH_k cells high, the largest h_f of the faces in
+ *   it (a column or row with no face: M); they start at
+ *   colx_k = CW_0 + ... + CW_(k-1) and rowy_k = RH_0 + ... + RH_(k-1)
+ *   net width   NW = colx_4*c + 1,   net height NH = rowy_3*c + 1
+ *   sheet width SW = 4*M*c + 1 (the net of an M-cube; NW <= SW),
+ *   view box width B = SW / 2
+ *   view height BH = min(max(V(X, Y, Z),
+ *                            V(X + 2g_x, Y + 2g_y, Z + 2g_z)), 2*B),
+ *                    V(a, b, h) = B*(a + b + 2*h) / (2*(a + b))
+ *   width  = SW + 2*DRAW_MARGIN
+ *   height = T + DRAW_CAPTION_H + NH + DRAW_MARGIN
+ *              + DRAW_CAPTION_H + BH + DRAW_MARGIN
+ * With the usual cross (left, front, right, back in row 1, top above and
+ * bottom below the front) NW = 2*(X + Y)*c + 1 and NH = (2*Y + Z)*c + 1;
+ * for a cube of side n, NW = SW = 4*n*c + 1, NH = 3*n*c + 1 and
+ * BH = B = NW/2.
+ * The net's top-left pixel is (nx0, ny0) = (DRAW_MARGIN + (SW - NW)/2,
+ * T + DRAW_CAPTION_H). Face f at {col, row} has its top-left pixel at
+ * (nx0 + colx_col*c, ny0 + rowy_row*c) (the top-left of its grid cell, if
+ * smaller), so no two faces overlap; its cell (u, v) has its centre at
+ * that + (u*c + c/2, v*c + c/2) and is draw_colour(number) or DRAW_EMPTY,
+ * except under the number tags. Each face's tag is centred on the face's
+ * centre, that + (w_f*c/2, h_f*c/2), and fits DRAW_TAG_SIDE square (but
+ * may reach past a face narrower than that). Below, at y = ny0 + NH +
+ * DRAW_MARGIN + DRAW_CAPTION_H, two B x BH boxes side by side from
+ * x = DRAW_MARGIN hold the assembled and the exploded view, each centred
+ * at the largest scale that fits, so both show the box's true proportions.
  */
-int draw_shell_solution(int n, const unsigned char *const *face_view,
+int draw_shell_solution(const int dim[3], const unsigned char *const *face_view,
                         const int (*net_pos)[2], const unsigned char *owner,
                         const int *piece_face, const char *title,
                         unsigned char **png, size_t *len);

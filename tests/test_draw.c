@@ -141,36 +141,49 @@ static uint64_t splitmix(uint64_t *s)
 }
 
 struct shell {
-	int n;
-	unsigned char *owner;   /* n^3, piece 1..6 of each shell cell */
-	unsigned char *view[6]; /* face f seen from outside, [u + n*v] */
+	int dim[3];             /* the box X, Y, Z */
+	unsigned char *owner;   /* X*Y*Z, piece 1..6 of each shell cell */
+	unsigned char *view[6]; /* face f seen from outside, [u + w*v] */
+	int fdim[6][2];         /* face f's w and h */
 	int net[6][2];          /* a cross */
 	int piece_face[6];      /* face of piece i+1 */
 	unsigned char *plate[6];/* piece i+1, turned and maybe flipped */
+	int pdim[6][2];         /* its w and h as drawn */
 	int label[6];
 };
 
-/* The cube cell under (u, v) of face f seen from outside, u right, v down;
- * faces -Y +X +Y -X form the cross's middle row, +Z above -Y, -Z below. */
-static void face_cell(int n, int f, int u, int v, int p[3])
+/* Face f's size seen from outside: ±X are Y x Z, ±Y X x Z, ±Z X x Y. */
+static void face_dims(const int d[3], int f, int *w, int *h)
 {
+	*w = f < 2 ? d[1] : d[0];
+	*h = f < 4 ? d[2] : d[1];
+}
+
+/* The box cell under (u, v) of face f seen from outside, u right, v down;
+ * faces -Y +X +Y -X form the cross's middle row, +Z above -Y, -Z below. */
+static void face_cell(const int d[3], int f, int u, int v, int p[3])
+{
+	int X = d[0], Y = d[1], Z = d[2];
 	switch (f) {
-	case 0: p[0] = 0; p[1] = n - 1 - u; p[2] = n - 1 - v; break;
-	case 1: p[0] = n - 1; p[1] = u; p[2] = n - 1 - v; break;
-	case 2: p[0] = u; p[1] = 0; p[2] = n - 1 - v; break;
-	case 3: p[0] = n - 1 - u; p[1] = n - 1; p[2] = n - 1 - v; break;
+	case 0: p[0] = 0; p[1] = Y - 1 - u; p[2] = Z - 1 - v; break;
+	case 1: p[0] = X - 1; p[1] = u; p[2] = Z - 1 - v; break;
+	case 2: p[0] = u; p[1] = 0; p[2] = Z - 1 - v; break;
+	case 3: p[0] = X - 1 - u; p[1] = Y - 1; p[2] = Z - 1 - v; break;
 	case 4: p[0] = u; p[1] = v; p[2] = 0; break;
-	default: p[0] = u; p[1] = n - 1 - v; p[2] = n - 1; break;
+	default: p[0] = u; p[1] = Y - 1 - v; p[2] = Z - 1; break;
 	}
 }
 
-static void shell_make(struct shell *s, int n, uint64_t seed)
+/* A shell of the X*Y*Z box d by DESIGN.md's rule, its faces' views, and
+ * its plates each turned one of 8 ways (a quarter turn swaps w and h). */
+static void shell_make_box(struct shell *s, const int d[3], uint64_t seed)
 {
 	static const int net[6][2] = {{0, 1}, {2, 1}, {1, 1}, {3, 1}, {1, 2}, {1, 0}};
-	size_t cells = (size_t)n * n * n;
+	const int X = d[0], Y = d[1], Z = d[2];
+	size_t cells = (size_t)X * Y * Z;
 	int perm[6] = {1, 2, 3, 4, 5, 6};
 
-	s->n = n;
+	memcpy(s->dim, d, sizeof s->dim);
 	s->owner = calloc(cells, 1);
 	assert_non_null(s->owner);
 	for (int i = 5; i > 0; i--) {
@@ -181,67 +194,86 @@ static void shell_make(struct shell *s, int n, uint64_t seed)
 	for (int f = 0; f < 6; f++)
 		s->piece_face[perm[f] - 1] = f;
 	/* Face cells to their face, edge cells to one of their two faces. */
-	for (int z = 0; z < n; z++)
-		for (int y = 0; y < n; y++)
-			for (int x = 0; x < n; x++) {
+	for (int z = 0; z < Z; z++)
+		for (int y = 0; y < Y; y++)
+			for (int x = 0; x < X; x++) {
 				int p[3] = {x, y, z}, fs[3], nf = 0;
 				for (int a = 0; a < 3; a++)
 					if (p[a] == 0)
 						fs[nf++] = 2 * a;
-					else if (p[a] == n - 1)
+					else if (p[a] == d[a] - 1)
 						fs[nf++] = 2 * a + 1;
 				if (nf == 1 || nf == 2)
-					s->owner[x + n * (y + n * z)] =
+					s->owner[x + X * (y + Y * z)] =
 						(unsigned char)perm[fs[nf == 1 ? 0 : splitmix(&seed) % 2]];
 			}
 	/* Corners to one of the pieces of their three neighbouring edges. */
-	for (int z = 0; z < n; z += n - 1)
-		for (int y = 0; y < n; y += n - 1)
-			for (int x = 0; x < n; x += n - 1) {
+	for (int z = 0; z < Z; z += Z - 1)
+		for (int y = 0; y < Y; y += Y - 1)
+			for (int x = 0; x < X; x += X - 1) {
 				int p[3] = {x, y, z}, found[3], nf = 0;
 				for (int a = 0; a < 3; a++) {
 					int q[3] = {x, y, z}, dup = 0;
 					q[a] += p[a] == 0 ? 1 : -1;
-					int k = s->owner[q[0] + n * (q[1] + n * q[2])];
+					int k = s->owner[q[0] + X * (q[1] + Y * q[2])];
 					for (int i = 0; i < nf; i++)
 						dup |= found[i] == k;
 					if (!dup)
 						found[nf++] = k;
 				}
-				s->owner[x + n * (y + n * z)] =
+				s->owner[x + X * (y + Y * z)] =
 					(unsigned char)found[splitmix(&seed) % (uint64_t)nf];
 			}
 	memcpy(s->net, net, sizeof net);
 	for (int f = 0; f < 6; f++) {
-		s->view[f] = calloc((size_t)n * n, 1);
+		int w, h;
+		face_dims(d, f, &w, &h);
+		s->fdim[f][0] = w;
+		s->fdim[f][1] = h;
+		s->view[f] = calloc((size_t)w * h, 1);
 		assert_non_null(s->view[f]);
-		for (int v = 0; v < n; v++)
-			for (int u = 0; u < n; u++) {
+		for (int v = 0; v < h; v++)
+			for (int u = 0; u < w; u++) {
 				int p[3];
-				face_cell(n, f, u, v, p);
-				int k = s->owner[p[0] + n * (p[1] + n * p[2])];
-				s->view[f][u + n * v] =
+				face_cell(d, f, u, v, p);
+				int k = s->owner[p[0] + X * (p[1] + Y * p[2])];
+				s->view[f][u + w * v] =
 					s->piece_face[k - 1] == f ? (unsigned char)k : 0;
 			}
 	}
 	for (int i = 0; i < 6; i++) {
 		int f = s->piece_face[i], turn = (int)(splitmix(&seed) % 8);
-		s->plate[i] = calloc((size_t)n * n, 1);
+		int w = s->fdim[f][0], h = s->fdim[f][1];
+		/* Turned an odd number of quarters, the plate is h wide. */
+		int pw = (turn & 1) ? h : w, ph = (turn & 1) ? w : h;
+		s->plate[i] = calloc((size_t)w * h, 1);
 		assert_non_null(s->plate[i]);
+		s->pdim[i][0] = pw;
+		s->pdim[i][1] = ph;
 		s->label[i] = i + 1;
-		for (int v = 0; v < n; v++)
-			for (int u = 0; u < n; u++) {
-				int a = u, b = v;
+		for (int v = 0; v < h; v++)
+			for (int u = 0; u < w; u++) {
+				int a = u, b = v, cw = w, ch = h;
 				if (turn & 4)
-					a = n - 1 - a;
+					a = cw - 1 - a;
 				for (int r = 0; r < (turn & 3); r++) {
 					int t = a;
-					a = n - 1 - b;
+					a = ch - 1 - b;
 					b = t;
+					t = cw;
+					cw = ch;
+					ch = t;
 				}
-				s->plate[i][a + n * b] = s->view[f][u + n * v] != 0;
+				assert_true(cw == pw && ch == ph);
+				s->plate[i][a + pw * b] = s->view[f][u + w * v] != 0;
 			}
 	}
+}
+
+static void shell_make(struct shell *s, int n, uint64_t seed)
+{
+	const int d[3] = {n, n, n};
+	shell_make_box(s, d, seed);
 }
 
 static void shell_free(struct shell *s)
@@ -256,14 +288,14 @@ static void shell_free(struct shell *s)
 static int call_plates(const struct shell *s, const char *title,
                        unsigned char **png, size_t *len)
 {
-	return draw_plates((const unsigned char *const *)s->plate, s->n, 6,
-	                   s->label, title, png, len);
+	return draw_plates((const unsigned char *const *)s->plate,
+	                   (const int (*)[2])s->pdim, 6, s->label, title, png, len);
 }
 
 static int call_solution(const struct shell *s, const char *title,
                          unsigned char **png, size_t *len)
 {
-	return draw_shell_solution(s->n, (const unsigned char *const *)s->view,
+	return draw_shell_solution(s->dim, (const unsigned char *const *)s->view,
 	                           (const int (*)[2])s->net, s->owner,
 	                           s->piece_face, title, png, len);
 }
@@ -353,18 +385,24 @@ static void test_draw_colour_palette(void **state)
  * plate's colour, every missing cell's centre the background; the label
  * strip holds the colour swatch and dark text.
  */
-static void check_plates(const unsigned char *const *plates, int n,
-                         size_t count, const int *label, const char *title)
+static void check_plates_dims(const unsigned char *const *plates,
+                              const int (*dims)[2], size_t count,
+                              const int *label, const char *title)
 {
 	unsigned char *png = NULL;
 	size_t len = 0;
-	assert_int_equal(draw_plates(plates, n, count, label, title, &png, &len),
+	assert_int_equal(draw_plates(plates, dims, count, label, title, &png, &len),
 	                 DRAW_OK);
 	gdImagePtr im = load(png, len);
 
-	int c = clamp(384 / n, 2, 64), pw = n * c + 1;
-	int sw = max2(pw, 200) + 2 * DRAW_MARGIN;
-	int sh = DRAW_LABEL_H + pw + DRAW_MARGIN;
+	int wmax = 0, hmax = 0;
+	for (size_t i = 0; i < count; i++) {
+		wmax = max2(wmax, dims[i][0]);
+		hmax = max2(hmax, dims[i][1]);
+	}
+	int c = clamp(384 / max2(wmax, hmax), 2, 64);
+	int sw = max2(wmax * c + 1, 200) + 2 * DRAW_MARGIN;
+	int sh = DRAW_LABEL_H + hmax * c + 1 + DRAW_MARGIN;
 	int cols = count < 3 ? (int)count : 3;
 	int rows = ((int)count + cols - 1) / cols, th = title_h(title);
 	assert_int_equal(gdImageSX(im), cols * sw);
@@ -372,20 +410,38 @@ static void check_plates(const unsigned char *const *plates, int n,
 	assert_true(gdImageSX(im) <= DRAW_MAX_SIDE && gdImageSY(im) <= DRAW_MAX_SIDE);
 
 	for (size_t i = 0; i < count; i++) {
+		int w = dims[i][0], h = dims[i][1];
 		int col = (int)i % cols, row = (int)i / cols;
 		int y0 = th + row * sh;
-		int x0 = col * sw + (sw - pw) / 2, py = y0 + DRAW_LABEL_H;
+		int x0 = col * sw + (sw - w * c - 1) / 2, py = y0 + DRAW_LABEL_H;
 		uint32_t rgb = draw_colour(label[i]);
-		for (int v = 0; v < n; v++)
-			for (int u = 0; u < n; u++)
+		for (int v = 0; v < h; v++)
+			for (int u = 0; u < w; u++)
 				assert_int_equal(px(im, x0 + u * c + c / 2, py + v * c + c / 2),
-				                 plates[i][u + n * v] ? rgb : DRAW_BG);
+				                 plates[i][u + w * v] ? rgb : DRAW_BG);
+		/* Beside and below the plate (past its outline) the slot is
+		 * empty: no plate is drawn at another plate's size. */
+		assert_int_equal(px(im, x0 + w * c + 3, py + c / 2), DRAW_BG);
+		assert_int_equal(px(im, x0 - 3, py + c / 2), DRAW_BG);
+		assert_int_equal(px(im, x0 + c / 2, py + h * c + 3), DRAW_BG);
 		/* The label: a swatch of the plate's colour and "Piece k". */
 		assert_true(count_colour(im, col * sw, y0, (col + 1) * sw, py, rgb) > 200);
 		assert_true(count_colour(im, col * sw, y0, (col + 1) * sw, py, INK) > 200);
 	}
 	gdImageDestroy(im);
 	free(png);
+}
+
+/* All plates n x n. */
+static void check_plates(const unsigned char *const *plates, int n,
+                         size_t count, const int *label, const char *title)
+{
+	int (*dims)[2] = malloc(count * sizeof *dims);
+	assert_non_null(dims);
+	for (size_t i = 0; i < count; i++)
+		dims[i][0] = dims[i][1] = n;
+	check_plates_dims(plates, (const int (*)[2])dims, count, label, title);
+	free(dims);
 }
 
 static void check_shell_plates(int n, uint64_t seed)
@@ -395,6 +451,132 @@ static void check_shell_plates(int n, uint64_t seed)
 	check_plates((const unsigned char *const *)s.plate, n, 6, s.label,
 	             "a title");
 	shell_free(&s);
+}
+
+/* The six plates of a box: three sizes, some turned (w and h swapped). */
+static void check_box_plates(int x, int y, int z, uint64_t seed)
+{
+	const int d[3] = {x, y, z};
+	struct shell s;
+	int turned = 0;
+	shell_make_box(&s, d, seed);
+	for (int i = 0; i < 6; i++)
+		turned += s.pdim[i][0] != s.fdim[s.piece_face[i]][0];
+	check_plates_dims((const unsigned char *const *)s.plate,
+	                  (const int (*)[2])s.pdim, 6, s.label, "a box");
+	shell_free(&s);
+	/* The seeds below turn at least one plate of a non-cube. */
+	assert_true(turned > 0 || (x == y && y == z));
+}
+
+static void test_draw_plates_box_3x4x5(void **state)
+{
+	(void)state;
+	check_box_plates(3, 4, 5, 1);
+	check_box_plates(5, 4, 3, 2);
+}
+static void test_draw_plates_box_4x4x6(void **state)
+{
+	(void)state;
+	check_box_plates(4, 4, 6, 3);
+}
+static void test_draw_plates_box_3x3x10(void **state)
+{
+	(void)state;
+	check_box_plates(3, 3, 10, 4);
+	check_box_plates(64, 3, 17, 5);
+}
+
+/*
+ * Mixed sizes, by hand: the largest side sets one cell size for all, the
+ * widest and the tallest plate size the slots, thin plates included; a
+ * side of DRAW_MAX_N still fits.
+ */
+static void test_draw_plates_mixed_sizes(void **state)
+{
+	(void)state;
+	enum { BIG = DRAW_MAX_N * 3 };
+	unsigned char a[12], b[1] = {1}, line[7], big[BIG];
+	for (int j = 0; j < 12; j++)
+		a[j] = (unsigned char)(j % 5 != 2);
+	for (int j = 0; j < 7; j++)
+		line[j] = (unsigned char)(j != 3);
+	for (int j = 0; j < BIG; j++)
+		big[j] = (unsigned char)(j % 4 != 0);
+	const unsigned char *plates[5] = {a, b, line, a, big};
+	const int dims[5][2] = {{3, 4}, {1, 1}, {1, 7}, {4, 3},
+	                        {DRAW_MAX_N, 3}};
+	const int label[5] = {3, 1, 4, 1, 5};
+	check_plates_dims(plates, dims, 4, label, "mixed");
+	check_plates_dims(plates, dims, 2, label, NULL);
+	check_plates_dims(plates + 1, dims + 1, 2, label, "thin");
+	check_plates_dims(plates, dims, 5, label, "a long one");
+	check_plates_dims(plates + 4, dims + 4, 1, label, NULL);
+
+	/* Sizes, by the documented formula: 3x4 and 1x7 plates: c = 384/7. */
+	unsigned char *png;
+	size_t len;
+	const unsigned char *two[2] = {a, line};
+	const int two_dims[2][2] = {{3, 4}, {1, 7}};
+	assert_int_equal(draw_plates(two, two_dims, 2, label, NULL, &png, &len),
+	                 DRAW_OK);
+	gdImagePtr im = load(png, len);
+	int c = 384 / 7;
+	assert_int_equal(gdImageSX(im), 2 * (max2(3 * c + 1, 200) + 2 * DRAW_MARGIN));
+	assert_int_equal(gdImageSY(im), DRAW_MARGIN + DRAW_LABEL_H + 7 * c + 1 +
+	                 DRAW_MARGIN + DRAW_MARGIN);
+	gdImageDestroy(im);
+	free(png);
+}
+
+/*
+ * A plate and the same plate turned a quarter (w and h swapped, drawn
+ * transposed) look alike pixel for pixel, mirrored on the diagonal: the
+ * cells, the grid lines and the outlines.
+ */
+static void test_draw_plates_turned_is_transposed(void **state)
+{
+	(void)state;
+	enum { W = 3, H = 5 };
+	/* An L with a hole, no symmetry. */
+	static const unsigned char p[W * H] = {
+		1, 1, 1,
+		1, 0, 0,
+		1, 1, 0,
+		1, 0, 1,
+		1, 1, 1,
+	};
+	unsigned char t[W * H];
+	for (int v = 0; v < H; v++)
+		for (int u = 0; u < W; u++)
+			t[v + H * u] = p[u + W * v];
+	const unsigned char *plates[2] = {p, t};
+	const int dims[2][2] = {{W, H}, {H, W}};
+	const int label[2] = {5, 5};
+	unsigned char *png;
+	size_t len;
+
+	check_plates_dims(plates, dims, 2, label, NULL);
+	assert_int_equal(draw_plates(plates, dims, 2, label, NULL, &png, &len),
+	                 DRAW_OK);
+	gdImagePtr im = load(png, len);
+	int c = clamp(384 / H, 2, 64), sw = max2(H * c + 1, 200) + 2 * DRAW_MARGIN;
+	int py = DRAW_MARGIN + DRAW_LABEL_H;
+	int xa = (sw - W * c - 1) / 2, xb = sw + (sw - H * c - 1) / 2;
+	long differ = 0, seen = 0;
+	for (int dy = -4; dy <= H * c + 4; dy++)
+		for (int dx = -4; dx <= W * c + 4; dx++) {
+			differ += px(im, xa + dx, py + dy) != px(im, xb + dy, py + dx);
+			seen += px(im, xa + dx, py + dy) == draw_colour(5);
+		}
+	assert_int_equal(differ, 0);
+	assert_true(seen > 11 * (c - 4) * (c - 4));
+	/* The turned plate is wide: its cell (4, 0) is p's (0, 4), filled;
+	 * its cell (1, 1) is p's (1, 1), empty. */
+	assert_int_equal(px(im, xb + 4 * c + c / 2, py + c / 2), draw_colour(5));
+	assert_int_equal(px(im, xb + c + c / 2, py + c + c / 2), DRAW_BG);
+	gdImageDestroy(im);
+	free(png);
 }
 
 static void test_draw_plates_n3(void **state)
@@ -486,79 +668,190 @@ static void test_draw_plates_too_many(void **state)
 	enum { COUNT = 100 };
 	unsigned char p[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
 	const unsigned char *plates[COUNT];
-	int label[COUNT];
+	int label[COUNT], dims[COUNT][2];
 	unsigned char sentinel, *png = &sentinel;
 	size_t len = 77;
 	for (int i = 0; i < COUNT; i++) {
 		plates[i] = p;
 		label[i] = i + 1;
+		dims[i][0] = i % 2 ? 1 : 3;
+		dims[i][1] = i % 2 ? 9 : 3;
 	}
-	assert_int_equal(draw_plates(plates, 3, COUNT, label, NULL, &png, &len),
-	                 DRAW_ETOOBIG);
+	assert_int_equal(draw_plates(plates, (const int (*)[2])dims, COUNT, label,
+	                             NULL, &png, &len), DRAW_ETOOBIG);
 	assert_ptr_equal(png, &sentinel);
 	assert_int_equal(len, 77);
 }
 
 /* ---- draw_shell_solution ------------------------------------------------- */
 
+/* Whether pixel (x, y) may lie under one of the six tags centred at
+ * (tx[f], ty[f]). */
+static int under_tag(const int tx[6], const int ty[6], int x, int y)
+{
+	for (int f = 0; f < 6; f++)
+		if (abs(x - tx[f]) <= DRAW_TAG_SIDE / 2 &&
+		    abs(y - ty[f]) <= DRAW_TAG_SIDE / 2)
+			return 1;
+	return 0;
+}
+
+/*
+ * The answer sheet of shell 's' against draw.h's layout: the exact size;
+ * the faces of the net where the column and row sums put them, never
+ * overlapping; every cell centre the piece's colour or DRAW_EMPTY, except
+ * under the number tags; empty grid cells and the sides of the net
+ * background; the two views in their boxes, the assembled one in the
+ * box's true proportions.
+ */
+static void check_sheet(const struct shell *s, const char *title)
+{
+	unsigned char *png = NULL;
+	size_t len = 0;
+	const int *d = s->dim;
+
+	assert_int_equal(call_solution(s, title, &png, &len), DRAW_OK);
+	gdImagePtr im = load(png, len);
+
+	int m = max2(d[0], max2(d[1], d[2])), c = clamp(240 / m, 2, 48);
+	int colw[4] = {0}, rowh[3] = {0}, colx[5] = {0}, rowy[4] = {0};
+	for (int f = 0; f < 6; f++) {
+		int col = s->net[f][0], row = s->net[f][1];
+		colw[col] = max2(colw[col], s->fdim[f][0]);
+		rowh[row] = max2(rowh[row], s->fdim[f][1]);
+	}
+	for (int k = 0; k < 4; k++)
+		colx[k + 1] = colx[k] + (colw[k] ? colw[k] : m);
+	for (int k = 0; k < 3; k++)
+		rowy[k + 1] = rowy[k] + (rowh[k] ? rowh[k] : m);
+	int nw = colx[4] * c + 1, nh = rowy[3] * c + 1;
+	int sw = 4 * m * c + 1, b = sw / 2, e[3], v[2];
+	for (int a = 0; a < 3; a++) {
+		int o1 = d[(a + 1) % 3], o2 = d[(a + 2) % 3];
+		int l = max2(d[a], o1 < o2 ? o1 : o2);
+		e[a] = d[a] + 2 * (max2(2, (l + 3) / 4) + (l - d[a] + 1) / 2);
+	}
+	v[0] = b * (d[0] + d[1] + 2 * d[2]) / (2 * (d[0] + d[1]));
+	v[1] = b * (e[0] + e[1] + 2 * e[2]) / (2 * (e[0] + e[1]));
+	int bh = max2(v[0], v[1]);
+	bh = bh < 2 * b ? bh : 2 * b;
+	int th = title_h(title);
+	int nx0 = DRAW_MARGIN + (sw - nw) / 2, ny0 = th + DRAW_CAPTION_H;
+	int iso_y = ny0 + nh + DRAW_MARGIN + DRAW_CAPTION_H;
+	assert_int_equal(gdImageSX(im), sw + 2 * DRAW_MARGIN);
+	assert_int_equal(gdImageSY(im), iso_y + bh + DRAW_MARGIN);
+	assert_true(gdImageSX(im) <= DRAW_MAX_SIDE && gdImageSY(im) <= DRAW_MAX_SIDE);
+
+	/* Where the faces are, and where their tags are. */
+	int fx[6], fy[6], tx[6], ty[6], used[3][4] = {{0}};
+	for (int f = 0; f < 6; f++) {
+		fx[f] = nx0 + colx[s->net[f][0]] * c;
+		fy[f] = ny0 + rowy[s->net[f][1]] * c;
+		tx[f] = fx[f] + s->fdim[f][0] * c / 2;
+		ty[f] = fy[f] + s->fdim[f][1] * c / 2;
+		used[s->net[f][1]][s->net[f][0]] = 1;
+		/* Inside the net, and no two faces share a pixel's area. */
+		assert_true(fx[f] >= nx0 && fx[f] + s->fdim[f][0] * c < nx0 + nw);
+		assert_true(fy[f] >= ny0 && fy[f] + s->fdim[f][1] * c < ny0 + nh);
+		for (int g = 0; g < f; g++)
+			assert_true(fx[f] >= fx[g] + s->fdim[g][0] * c ||
+			            fx[g] >= fx[f] + s->fdim[f][0] * c ||
+			            fy[f] >= fy[g] + s->fdim[g][1] * c ||
+			            fy[g] >= fy[f] + s->fdim[f][1] * c);
+	}
+	int r = DRAW_TAG_SIDE / 2;
+
+	/* The net, cell by cell, except under the number tags. */
+	for (int f = 0; f < 6; f++) {
+		int w = s->fdim[f][0], h = s->fdim[f][1], seen = 0;
+		for (int y = 0; y < h; y++)
+			for (int x = 0; x < w; x++) {
+				int cx = fx[f] + x * c + c / 2, cy = fy[f] + y * c + c / 2;
+				int k = s->view[f][x + w * y];
+				if (under_tag(tx, ty, cx, cy))
+					continue;
+				assert_int_equal(px(im, cx, cy), k ? draw_colour(k) : DRAW_EMPTY);
+				seen++;
+			}
+		assert_true(seen > 0 || w * c <= DRAW_TAG_SIDE ||
+		            h * c <= DRAW_TAG_SIDE);
+		/* The tag: white paper and dark digits. */
+		assert_true(count_colour(im, tx[f] - r, ty[f] - r, tx[f] + r + 1,
+		                         ty[f] + r + 1, 0xFFFFFF) > 100);
+		assert_true(count_colour(im, tx[f] - r, ty[f] - r, tx[f] + r + 1,
+		                         ty[f] + r + 1, INK) > 40);
+	}
+	/* Empty grid cells, and beside the net (centred when narrow). */
+	for (int row = 0; row < 3; row++)
+		for (int col = 0; col < 4; col++) {
+			int cx = nx0 + (colx[col] + colx[col + 1]) * c / 2;
+			int cy = ny0 + (rowy[row] + rowy[row + 1]) * c / 2;
+			if (!used[row][col] && !under_tag(tx, ty, cx, cy))
+				assert_int_equal(px(im, cx, cy), DRAW_BG);
+		}
+	for (int y = ny0; y < ny0 + nh; y++) {
+		if (!under_tag(tx, ty, nx0 - 3, y))
+			assert_int_equal(px(im, nx0 - 3, y), DRAW_BG);
+		if (!under_tag(tx, ty, nx0 + nw + 2, y))
+			assert_int_equal(px(im, nx0 + nw + 2, y), DRAW_BG);
+	}
+
+	/* The assembled view: the +Z piece on top, in the box's proportions
+	 * (an isometric box is (X + Y) sqrt(3) u wide and (X + Y + 2Z) u
+	 * high), as large as its box allows; the exploded view: a side of
+	 * every piece. */
+	int top = s->owner[d[0] / 2 + d[0] * (d[1] / 2 + d[1] * (d[2] - 1))];
+	assert_true(count_colour(im, DRAW_MARGIN, iso_y, DRAW_MARGIN + b,
+	                         iso_y + bh, draw_colour(top)) > 20);
+	/* The bounding box of the cubes: tags (white and INK) can reach past
+	 * a small face. */
+	int x0 = DRAW_MARGIN + b, x1 = -1, y0 = iso_y + bh, y1 = -1;
+	for (int y = iso_y; y < iso_y + bh; y++)
+		for (int x = DRAW_MARGIN; x < DRAW_MARGIN + b; x++)
+			if (px(im, x, y) != DRAW_BG && px(im, x, y) != INK) {
+				x0 = x < x0 ? x : x0;
+				x1 = x > x1 ? x : x1;
+				y0 = y < y0 ? y : y0;
+				y1 = y > y1 ? y : y1;
+			}
+	double vw = x1 - x0 + 1, vh = y1 - y0 + 1;
+	double uu = vh / (d[0] + d[1] + 2 * d[2]);
+	double want = (d[0] + d[1]) * uu * 1.7320508;
+	assert_true(vw > 0.96 * want - 3 && vw < 1.04 * want + 3);
+	assert_true(vw >= b - 16 - 0.1 * vw - 3 || vh >= bh - 16 - 0.1 * vh - 3);
+	/* Centred in its box. */
+	assert_true(abs((x0 + x1) / 2 - (DRAW_MARGIN + b / 2)) <= 2);
+	assert_true(abs((y0 + y1) / 2 - (iso_y + bh / 2)) <= 2);
+	for (int k = 1; k <= 6; k++) {
+		/* A plate far thinner than the box (3 x 3 ends of a 3 x 3 x 64
+		 * rod) is a few pixels across: its tag may cover it, or only its
+		 * shaded sides show. */
+		const int *fd = s->fdim[s->piece_face[k - 1]];
+		if ((fd[0] < fd[1] ? fd[0] : fd[1]) * 8 < m)
+			continue;
+		assert_true(count_colour(im, DRAW_MARGIN + b, iso_y,
+		                         DRAW_MARGIN + 2 * b, iso_y + bh,
+		                         draw_colour(k)) > 0);
+	}
+	gdImageDestroy(im);
+	free(png);
+}
+
 static void check_solution(int n, uint64_t seed, const char *title)
 {
 	struct shell s;
-	unsigned char *png = NULL;
-	size_t len = 0;
-
 	shell_make(&s, n, seed);
-	assert_int_equal(call_solution(&s, title, &png, &len), DRAW_OK);
-	gdImagePtr im = load(png, len);
+	check_sheet(&s, title);
+	shell_free(&s);
+}
 
-	int c = clamp(240 / n, 2, 48), nc = n * c;
-	int nw = 4 * nc + 1, box = nw / 2, th = title_h(title);
-	int net_y = th + DRAW_CAPTION_H;
-	int iso_y = net_y + 3 * nc + 1 + DRAW_MARGIN + DRAW_CAPTION_H;
-	assert_int_equal(gdImageSX(im), nw + 2 * DRAW_MARGIN);
-	assert_int_equal(gdImageSY(im), iso_y + box + DRAW_MARGIN);
-
-	/* The net, cell by cell, except under the number tags. */
-	int used[3][4] = {{0}};
-	for (int f = 0; f < 6; f++) {
-		int fx = DRAW_MARGIN + s.net[f][0] * nc, fy = net_y + s.net[f][1] * nc;
-		int cx = fx + nc / 2, cy = fy + nc / 2, seen = 0;
-		used[s.net[f][1]][s.net[f][0]] = 1;
-		for (int v = 0; v < n; v++)
-			for (int u = 0; u < n; u++) {
-				int x = fx + u * c + c / 2, y = fy + v * c + c / 2;
-				int k = s.view[f][u + n * v];
-				if (abs(x - cx) <= DRAW_TAG_SIDE / 2 &&
-				    abs(y - cy) <= DRAW_TAG_SIDE / 2)
-					continue;
-				assert_int_equal(px(im, x, y), k ? draw_colour(k) : DRAW_EMPTY);
-				seen++;
-			}
-		assert_true(seen > 0);
-		/* The tag: white paper and dark digits, only tags are white here. */
-		int r = DRAW_TAG_SIDE / 2;
-		assert_true(count_colour(im, cx - r, cy - r, cx + r + 1, cy + r + 1,
-		                         0xFFFFFF) > 100);
-		assert_true(count_colour(im, cx - r, cy - r, cx + r + 1, cy + r + 1,
-		                         INK) > 40);
-	}
-	for (int row = 0; row < 3; row++)
-		for (int col = 0; col < 4; col++)
-			if (!used[row][col])
-				assert_int_equal(px(im, DRAW_MARGIN + col * nc + nc / 2,
-				                     net_y + row * nc + nc / 2), DRAW_BG);
-
-	/* The assembled view shows the +Z piece on top; the exploded view
-	 * shows a top of every piece. */
-	int top = s.owner[n / 2 + n * (n / 2 + n * (n - 1))];
-	assert_true(count_colour(im, DRAW_MARGIN, iso_y, DRAW_MARGIN + box,
-	                         iso_y + box, draw_colour(top)) > 20);
-	for (int k = 1; k <= 6; k++)
-		assert_true(count_colour(im, DRAW_MARGIN + box, iso_y,
-		                         DRAW_MARGIN + 2 * box, iso_y + box,
-		                         draw_colour(k)) > 0);
-	gdImageDestroy(im);
-	free(png);
+static void check_box_solution(int x, int y, int z, uint64_t seed,
+                               const char *title)
+{
+	const int d[3] = {x, y, z};
+	struct shell s;
+	shell_make_box(&s, d, seed);
+	check_sheet(&s, title);
 	shell_free(&s);
 }
 
@@ -597,6 +890,143 @@ static void test_draw_shell_solution_deterministic(void **state)
 	unsigned char *a, *b;
 	size_t la, lb;
 	shell_make(&s, 6, 21);
+	assert_int_equal(call_solution(&s, "same", &a, &la), DRAW_OK);
+	assert_int_equal(call_solution(&s, "same", &b, &lb), DRAW_OK);
+	assert_int_equal(la, lb);
+	assert_memory_equal(a, b, la);
+	free(a);
+	free(b);
+	shell_free(&s);
+}
+
+/* Boxes, in every order of their sides, so each face size meets each
+ * place in the net. */
+static void test_draw_shell_solution_box_3x4x5(void **state)
+{
+	(void)state;
+	const int perm[6][3] = {{3, 4, 5}, {3, 5, 4}, {4, 3, 5},
+	                        {4, 5, 3}, {5, 3, 4}, {5, 4, 3}};
+	for (int i = 0; i < 6; i++)
+		check_box_solution(perm[i][0], perm[i][1], perm[i][2],
+		                   50 + (uint64_t)i, i % 2 ? "answer" : NULL);
+}
+static void test_draw_shell_solution_box_4x4x6(void **state)
+{
+	(void)state;
+	check_box_solution(4, 4, 6, 60, "answer");
+	check_box_solution(6, 4, 4, 61, "answer");
+	check_box_solution(4, 6, 4, 62, NULL);
+}
+static void test_draw_shell_solution_box_3x3x10(void **state)
+{
+	(void)state;
+	check_box_solution(3, 3, 10, 70, "answer");
+	check_box_solution(10, 3, 3, 71, "answer");
+	check_box_solution(3, 10, 3, 72, "answer");
+}
+
+/* Thin and flat extremes still fit DRAW_MAX_SIDE and keep their shape. */
+static void test_draw_shell_solution_box_extremes(void **state)
+{
+	(void)state;
+	check_box_solution(3, 3, 64, 80, "answer");
+	check_box_solution(64, 64, 3, 81, "answer");
+	check_box_solution(3, 64, 3, 82, NULL);
+	check_box_solution(DRAW_MAX_N, 3, DRAW_MAX_N, 83, "answer");
+	check_box_solution(3, 3, DRAW_MAX_N, 84, "answer");
+}
+
+/* Face f of 's' holds f + 1 with holes in a pattern no turn or mirror
+ * maps onto itself (its centre, where the tag goes, is never a hole). */
+static void fill_known_faces(struct shell *s)
+{
+	for (int f = 0; f < 6; f++) {
+		int w = s->fdim[f][0], h = s->fdim[f][1];
+		for (int v = 0; v < h; v++)
+			for (int u = 0; u < w; u++)
+				s->view[f][u + w * v] =
+					(u + 2 * v) % 4 == 1 && (u != w / 2 || v != h / 2)
+						? 0 : (unsigned char)(f + 1);
+	}
+}
+
+/*
+ * A 3x4x5 box whose faces hold known numbers, probed at centres worked
+ * out by hand from draw.h: M = 5, c = 48; columns 4, 3, 4, 3 cells wide
+ * (x = 0, 4, 7, 11), rows 4, 5, 4 high (y = 0, 4, 9); NW = 673,
+ * NH = 625, SW = 961, so the net starts at x = 20 + 144; B = 480;
+ * g = (2 + 1, 2, 2), the exploded box 9 x 8 x 9;
+ * BH = max(480*17/14, 480*35/34) = 582.
+ */
+static void test_draw_shell_solution_box_known_faces(void **state)
+{
+	(void)state;
+	const int d[3] = {3, 4, 5};
+	struct shell s;
+	unsigned char *png;
+	size_t len;
+
+	shell_make_box(&s, d, 90);
+	fill_known_faces(&s);
+	check_sheet(&s, "answer");
+	assert_int_equal(call_solution(&s, "answer", &png, &len), DRAW_OK);
+	gdImagePtr im = load(png, len);
+	int x0 = DRAW_MARGIN + 144, y0 = DRAW_TITLE_H + DRAW_CAPTION_H;
+	assert_int_equal(gdImageSX(im), 961 + 2 * DRAW_MARGIN);
+	assert_int_equal(gdImageSY(im), y0 + 625 + DRAW_MARGIN + DRAW_CAPTION_H +
+	                 582 + DRAW_MARGIN);
+	/* {face, cell u, v, net x, y in cells, number or 0} */
+	static const int probe[][6] = {
+		{2, 0, 0, 4, 4, 3}, /* front (-Y) at (1, 1), X x Z */
+		{2, 1, 0, 4, 4, 0},
+		{1, 1, 0, 7, 4, 0}, /* right (+X) at (2, 1), Y x Z */
+		{1, 3, 4, 7, 4, 2},
+		{5, 2, 3, 4, 0, 6}, /* top (+Z) at (1, 0), X x Y */
+		{4, 0, 3, 4, 9, 5}, /* bottom (-Z) at (1, 2) */
+		{4, 1, 0, 4, 9, 0},
+		{0, 3, 4, 0, 4, 1}, /* left (-X) at (0, 1) */
+		{3, 2, 4, 11, 4, 4}, /* back (+Y) at (3, 1) */
+	};
+	for (size_t i = 0; i < sizeof probe / sizeof probe[0]; i++) {
+		const int *p = probe[i];
+		int x = x0 + (p[3] + p[1]) * 48 + 24, y = y0 + (p[4] + p[2]) * 48 + 24;
+		assert_int_equal(s.view[p[0]][p[1] + s.fdim[p[0]][0] * p[2]], p[5]);
+		assert_int_equal(px(im, x, y), p[5] ? draw_colour(p[5]) : DRAW_EMPTY);
+	}
+	/* Grid cell (0, 0) is empty: 4 x 4 cells of background. */
+	assert_int_equal(px(im, x0 + 2 * 48, y0 + 2 * 48), DRAW_BG);
+	gdImageDestroy(im);
+	free(png);
+	shell_free(&s);
+}
+
+/* Not the cross: columns and rows take the widest and tallest of their
+ * faces, a face narrower than its column sits at its left, and an empty
+ * column or row is M cells. */
+static void test_draw_shell_solution_box_other_net(void **state)
+{
+	(void)state;
+	static const int net[6][2] = {{0, 0}, {1, 0}, {2, 0},
+	                              {0, 1}, {1, 1}, {2, 1}};
+	const int boxes[3][3] = {{3, 4, 5}, {6, 3, 4}, {3, 3, 10}};
+	for (int i = 0; i < 3; i++) {
+		struct shell s;
+		shell_make_box(&s, boxes[i], 91 + (uint64_t)i);
+		memcpy(s.net, net, sizeof net);
+		fill_known_faces(&s);
+		check_sheet(&s, "other net");
+		shell_free(&s);
+	}
+}
+
+static void test_draw_shell_solution_box_deterministic(void **state)
+{
+	(void)state;
+	const int d[3] = {5, 3, 7};
+	struct shell s;
+	unsigned char *a, *b;
+	size_t la, lb;
+	shell_make_box(&s, d, 22);
 	assert_int_equal(call_solution(&s, "same", &a, &la), DRAW_OK);
 	assert_int_equal(call_solution(&s, "same", &b, &lb), DRAW_OK);
 	assert_int_equal(la, lb);
@@ -785,12 +1215,32 @@ static void test_draw_assembly_large_shell(void **state)
 static unsigned char *g_png;
 static size_t g_len;
 
+static const int one_by_one[1][2] = {{1, 1}};
+
 static void misuse_plates_n0(void)
 {
 	unsigned char p[1] = {1};
 	const unsigned char *pl[1] = {p};
 	int lab[1] = {1};
-	draw_plates(pl, 0, 1, lab, NULL, &g_png, &g_len);
+	const int dims[1][2] = {{1, 0}};
+	draw_plates(pl, dims, 1, lab, NULL, &g_png, &g_len);
+}
+
+static void misuse_plates_too_wide(void)
+{
+	unsigned char p[1] = {1};
+	const unsigned char *pl[1] = {p};
+	int lab[1] = {1};
+	const int dims[1][2] = {{DRAW_MAX_N + 1, 1}};
+	draw_plates(pl, dims, 1, lab, NULL, &g_png, &g_len);
+}
+
+static void misuse_plates_null_dims(void)
+{
+	unsigned char p[1] = {1};
+	const unsigned char *pl[1] = {p};
+	int lab[1] = {1};
+	draw_plates(pl, NULL, 1, lab, NULL, &g_png, &g_len);
 }
 
 static void misuse_plates_null_out(void)
@@ -798,7 +1248,7 @@ static void misuse_plates_null_out(void)
 	unsigned char p[1] = {1};
 	const unsigned char *pl[1] = {p};
 	int lab[1] = {1};
-	draw_plates(pl, 1, 1, lab, NULL, NULL, &g_len);
+	draw_plates(pl, one_by_one, 1, lab, NULL, NULL, &g_len);
 }
 
 static void misuse_plates_label0(void)
@@ -806,7 +1256,7 @@ static void misuse_plates_label0(void)
 	unsigned char p[1] = {1};
 	const unsigned char *pl[1] = {p};
 	int lab[1] = {0};
-	draw_plates(pl, 1, 1, lab, NULL, &g_png, &g_len);
+	draw_plates(pl, one_by_one, 1, lab, NULL, &g_png, &g_len);
 }
 
 static void misuse_plates_byte2(void)
@@ -814,14 +1264,31 @@ static void misuse_plates_byte2(void)
 	unsigned char p[1] = {2};
 	const unsigned char *pl[1] = {p};
 	int lab[1] = {1};
-	draw_plates(pl, 1, 1, lab, NULL, &g_png, &g_len);
+	draw_plates(pl, one_by_one, 1, lab, NULL, &g_png, &g_len);
 }
 
 static void misuse_solution_n2(void)
 {
 	struct shell s;
 	shell_make(&s, 3, 1);
-	s.n = 2;
+	s.dim[0] = s.dim[1] = s.dim[2] = 2;
+	call_solution(&s, NULL, &g_png, &g_len);
+}
+
+static void misuse_solution_side2(void)
+{
+	const int d[3] = {3, 4, 5};
+	struct shell s;
+	shell_make_box(&s, d, 1);
+	s.dim[1] = 2;
+	call_solution(&s, NULL, &g_png, &g_len);
+}
+
+static void misuse_solution_side_too_big(void)
+{
+	struct shell s;
+	shell_make(&s, 3, 1);
+	s.dim[2] = DRAW_MAX_N + 1;
 	call_solution(&s, NULL, &g_png, &g_len);
 }
 
@@ -869,8 +1336,10 @@ static int aborts(void (*fn)(void))
 static void test_draw_misuse_asserts(void **state)
 {
 	void (*const cases[])(void) = {
-		misuse_plates_n0, misuse_plates_null_out, misuse_plates_label0,
-		misuse_plates_byte2, misuse_solution_n2, misuse_solution_net_overlap,
+		misuse_plates_n0, misuse_plates_too_wide, misuse_plates_null_dims,
+		misuse_plates_null_out, misuse_plates_label0, misuse_plates_byte2,
+		misuse_solution_n2, misuse_solution_side2,
+		misuse_solution_side_too_big, misuse_solution_net_overlap,
 		misuse_pieces_none, misuse_assembly_label_too_big,
 	};
 	(void)state;
@@ -942,7 +1411,13 @@ static int oom_plates(const void *arg, unsigned char **png, size_t *len)
 	const unsigned char one[1] = {1};
 	const unsigned char *plates[1] = {one};
 	(void)arg;
-	return draw_plates(plates, 1, 1, s->label, "t", png, len);
+	return draw_plates(plates, one_by_one, 1, s->label, "t", png, len);
+}
+
+/* Plates of three sizes, some turned. */
+static int oom_box_plates(const void *arg, unsigned char **png, size_t *len)
+{
+	return call_plates(arg, "t", png, len);
 }
 
 static int oom_solution(const void *arg, unsigned char **png, size_t *len)
@@ -970,19 +1445,24 @@ static void test_draw_out_of_memory(void **state)
 #ifdef HAVE_ASAN
 	skip();
 #else
-	struct shell s;
+	struct shell s, box;
 	struct soma soma;
 	unsigned char lab[27];
+	const int d[3] = {3, 4, 5};
 
 	shell_make(&s, 3, 41);
+	shell_make_box(&box, d, 42);
 	soma_make(&soma);
 	for (int i = 0; i < 27; i++)
 		lab[i] = (unsigned char)(soma_solution[i] - '0');
 	check_oom(oom_plates, &s, 1000); /* every allocation */
+	check_oom(oom_box_plates, &box, 40);
 	check_oom(oom_solution, &s, 40);
+	check_oom(oom_solution, &box, 40);
 	check_oom(oom_pieces, &soma, 40);
 	check_oom(oom_assembly, lab, 40);
 	soma_free(&soma);
+	shell_free(&box);
 	shell_free(&s);
 #endif
 }
@@ -1001,12 +1481,24 @@ int main(void)
 		cmocka_unit_test(test_draw_plates_long_title),
 		cmocka_unit_test(test_draw_plates_deterministic),
 		cmocka_unit_test(test_draw_plates_too_many),
+		cmocka_unit_test(test_draw_plates_box_3x4x5),
+		cmocka_unit_test(test_draw_plates_box_4x4x6),
+		cmocka_unit_test(test_draw_plates_box_3x3x10),
+		cmocka_unit_test(test_draw_plates_mixed_sizes),
+		cmocka_unit_test(test_draw_plates_turned_is_transposed),
 		cmocka_unit_test(test_draw_shell_solution_n3),
 		cmocka_unit_test(test_draw_shell_solution_n5),
 		cmocka_unit_test(test_draw_shell_solution_n20),
 		cmocka_unit_test(test_draw_shell_solution_n64),
 		cmocka_unit_test(test_draw_shell_solution_many_seeds),
 		cmocka_unit_test(test_draw_shell_solution_deterministic),
+		cmocka_unit_test(test_draw_shell_solution_box_3x4x5),
+		cmocka_unit_test(test_draw_shell_solution_box_4x4x6),
+		cmocka_unit_test(test_draw_shell_solution_box_3x3x10),
+		cmocka_unit_test(test_draw_shell_solution_box_extremes),
+		cmocka_unit_test(test_draw_shell_solution_box_known_faces),
+		cmocka_unit_test(test_draw_shell_solution_box_other_net),
+		cmocka_unit_test(test_draw_shell_solution_box_deterministic),
 		cmocka_unit_test(test_draw_pieces_soma),
 		cmocka_unit_test(test_draw_pieces_scale_and_limit),
 		cmocka_unit_test(test_draw_assembly_soma),
