@@ -4,9 +4,9 @@
 #
 #   CUBEGEN=/abs/path/cubegen DATA=/abs/path/tests/data/classic bash tests/print_check.sh
 #
-# Generates a size-5 puzzle (seed 7, the default unit and clearance) and a
+# Generates a size-5 puzzle (seed 7, the default unit and clearance), a
 # size-4 one with --unit 8 --clearance 0.3 (so the .scad parameters are
-# not just the defaults), then for each:
+# not just the defaults) and a 4x5x6 box, then for each:
 #  - every piece-K.stl and plate.stl passes `cubegen verify`;
 #  - OpenSCAD renders every piece-K.scad (and puzzle.scad) to an STL that
 #    also passes `cubegen verify` and has the same volume as piece-K.stl
@@ -159,6 +159,10 @@ check_puzzle() { # label
 # The non-default puzzle first, so that plate.info is the size-5 one's.
 if generate u8c03 --size 4 --seed 3 --unit 8 --clearance 0.3; then
     check_puzzle "size 4, unit 8, clearance 0.3"
+fi
+# A box: three plate sizes, turned pieces, a mixed plate.stl.
+if generate box456 --size 4x5x6 --seed 3; then
+    check_puzzle "box 4x5x6"
 fi
 generate s5 --size 5 --seed 7 || finish
 check_puzzle "size 5"
