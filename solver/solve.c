@@ -242,6 +242,12 @@ static int find_group(struct solver *s)
 	}
 	/* The identity always maps the goal onto itself. */
 	assert(s->group_order >= 1 && s->group[0] == 0);
+	/* Give back the maps of the symmetries that were not kept; should
+	 * that fail, the larger block serves as well. */
+	int32_t *shrunk = realloc(s->cellmap,
+	                          (size_t)s->group_order * nc * sizeof *shrunk);
+	if (shrunk)
+		s->cellmap = shrunk;
 	s->res->group_order = s->group_order;
 	return SOLVE_OK;
 }
