@@ -367,6 +367,7 @@ int main(int argc, char **argv)
 	bench_generate_command("5", "build-bench/cubegen");
 	bench_generate_command("20", "build-bench/cubegen");
 	bench_generate_command("4x5x6", "build-bench/cubegen");
+	bench_generate_command("3x3x64", "build-bench/cubegen");
 	bench_generate_command("64", "build-bench/cubegen");
 	return 0;
 }
