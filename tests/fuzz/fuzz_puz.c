@@ -35,7 +35,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (puz_read_mem(text, len, &q, &e) != PUZ_OK)
 		abort(); /* what we write, we must read */
 	if (!same_grid(&p.goal, &q.goal) || p.npieces != q.npieces ||
-	    strcmp(p.name, q.name) != 0 || p.size != q.size ||
+	    strcmp(p.name, q.name) != 0 ||
+	    memcmp(p.size, q.size, sizeof p.size) != 0 ||
 	    p.has_seed != q.has_seed || p.seed != q.seed)
 		abort();
 	for (size_t i = 0; i < p.npieces; i++)
