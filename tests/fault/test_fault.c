@@ -139,6 +139,18 @@ static void memout_close(struct memout *m)
 	assert_int_equal(fclose(m->fp), 0);
 }
 
+/* Write 'p' as .puz text, free it, and record or compare the text. */
+static void same_puz_text(bool ref, struct bytes *want, struct puzzle *p)
+{
+	struct memout m;
+	memout_open(&m);
+	assert_int_equal(puz_write(m.fp, p), PUZ_OK);
+	memout_close(&m);
+	puz_clear(p);
+	same_bytes(ref, want, m.buf, m.len);
+	free(m.buf);
+}
+
 /* ---- reading ------------------------------------------------------------- */
 
 struct read_job {
@@ -158,13 +170,7 @@ static bool job_read(void *ctx, bool ref)
 		assert_int_equal(rc, PUZ_ENOMEM);
 		return false;
 	}
-	struct memout m;
-	memout_open(&m);
-	assert_int_equal(puz_write(m.fp, &p), PUZ_OK);
-	memout_close(&m);
-	puz_clear(&p);
-	same_bytes(ref, &j->want, m.buf, m.len);
-	free(m.buf);
+	same_puz_text(ref, &j->want, &p);
 	return true;
 }
 
@@ -359,13 +365,8 @@ static bool job_generate4(void *ctx, bool ref)
 		gen_puzzle_clear(&g);
 		return false;
 	}
+	same_puz_text(ref, &j->puz, &p);
 	struct memout m;
-	memout_open(&m);
-	assert_int_equal(puz_write(m.fp, &p), PUZ_OK);
-	memout_close(&m);
-	puz_clear(&p);
-	same_bytes(ref, &j->puz, m.buf, m.len);
-	free(m.buf);
 	memout_open(&m);
 	assert_int_equal(gen_write_answer(m.fp, &g), GEN_OK);
 	memout_close(&m);
