@@ -147,13 +147,73 @@ int mesh_piece_init(struct mesh_piece *p, const unsigned char *cells, int nx,
 		    int ny, int nz, double unit, double clearance)
 {
 	assert(p && cells);
-	if (!params_ok(unit, clearance))
+	struct mesh_spec s = {.cells = cells, .dims = {nx, ny, nz}};
+	struct mesh_size sz = {unit, unit, clearance};
+	return mesh_piece_init_spec(p, &s, &sz);
+}
+
+void mesh_piece_layers(const struct mesh_piece *p, int a, int k, long *nw,
+		       long *nu)
+{
+	assert(k >= 0 && k <= p->n[a]);
+	long w = 0;
+	for (int i = 0; i < k && p->wall[a]; i++)
+		w += mesh_piece_is_wall(p, a, i);
+	*nw = w;
+	*nu = k - w;
+}
+
+double mesh_piece_pos(const struct mesh_piece *p, const struct mesh_size *sz,
+		      int a, int k)
+{
+	long nw, nu;
+	mesh_piece_layers(p, a, k, &nw, &nu);
+	return (double)nw * sz->wall + (double)nu * sz->unit;
+}
+
+/* Whether any layer of the bounding box is a wall. */
+static int has_walls(const struct mesh_piece *p)
+{
+	for (int a = 0; a < 3; a++)
+		for (int i = 0; i < p->n[a]; i++)
+			if (mesh_piece_is_wall(p, a, i))
+				return 1;
+	return 0;
+}
+
+/* Sizes, and a label the top layer can hold (mesh_piece_init_spec()). */
+static int spec_sizes_ok(const struct mesh_piece *p, const struct mesh_size *sz)
+{
+	if (!params_ok(sz->unit, sz->clearance))
+		return 0;
+	if (has_walls(p) && !params_ok(sz->wall, sz->clearance))
+		return 0;
+	if (p->label) {
+		int stroke[MESH_LABEL_STROKES][4], w, ylo;
+		if (!mesh_label_strokes(p->label, stroke, &w, &ylo))
+			return 0;
+		double top = mesh_piece_is_wall(p, 2, p->n[2] - 1) ? sz->wall : sz->unit;
+		if (!(top - sz->clearance > MESH_LABEL_DEPTH))
+			return 0;
+	}
+	return 1;
+}
+
+int mesh_piece_init_spec(struct mesh_piece *p, const struct mesh_spec *s,
+			 const struct mesh_size *sz)
+{
+	assert(p && s && s->cells && sz);
+	const unsigned char *cells = s->cells;
+	int nx = s->dims[0], ny = s->dims[1], nz = s->dims[2];
+	if (!params_ok(sz->unit, sz->clearance))
 		return MESH_EINVAL;
 	size_t total = cell_count(nx, ny, nz);
 	if (total == 0)
 		return MESH_EINVAL;
 
-	struct mesh_piece q = {.cells = cells, .dims = {nx, ny, nz}};
+	struct mesh_piece q = {.cells = cells, .dims = {nx, ny, nz},
+			       .wall = {s->wall[0], s->wall[1], s->wall[2]},
+			       .label = s->label && *s->label ? s->label : NULL};
 	int lo[3] = {nx, ny, nz}, hi[3] = {-1, -1, -1};
 	size_t ncells = 0, first = 0;
 	for (int z = 0; z < nz; z++)
@@ -174,6 +234,12 @@ int mesh_piece_init(struct mesh_piece *p, const unsigned char *cells, int nx,
 			}
 	if (ncells == 0)
 		return MESH_EDISCONNECTED;
+	for (int a = 0; a < 3; a++) {
+		q.lo[a] = lo[a];
+		q.n[a] = hi[a] - lo[a] + 1;
+	}
+	if (!spec_sizes_ok(&q, sz))
+		return MESH_EINVAL;
 
 	/* Breadth-first search over the whole array: is every cell reached? */
 	if (ncells > SIZE_MAX / sizeof(size_t))
@@ -210,11 +276,6 @@ int mesh_piece_init(struct mesh_piece *p, const unsigned char *cells, int nx,
 	free(seen);
 	if (tail != ncells)
 		return MESH_EDISCONNECTED;
-
-	for (int a = 0; a < 3; a++) {
-		q.lo[a] = lo[a];
-		q.n[a] = hi[a] - lo[a] + 1;
-	}
 	*p = q;
 	return MESH_OK;
 }
@@ -252,6 +313,68 @@ double mesh_expected_volume(const unsigned char *cells, int nx, int ny, int nz,
 	for (int k = 0; k < 27; k++)
 		v += count[k] * (w[k % 3] * w[k / 3 % 3] * w[k / 9]);
 	return v;
+}
+
+double mesh_spec_volume(const struct mesh_spec *s, const struct mesh_size *sz)
+{
+	assert(s && s->cells && sz);
+	struct mesh_piece p;
+	/* mesh_piece_init_spec() checks connectivity too, which the volume
+	 * does not need, but a spec mesh_build() refuses has no volume. */
+	if (mesh_piece_init_spec(&p, s, sz) != MESH_OK)
+		return -1;
+	/* As mesh_expected_volume(), with each cell's box as wide as its
+	 * layer on each axis: cells are counted by (layer kind, exposed
+	 * faces) per axis, 6 cases per axis, 216 terms. */
+	double count[216] = {0};
+	for (int z = 0; z < p.n[2]; z++)
+		for (int y = 0; y < p.n[1]; y++)
+			for (int x = 0; x < p.n[0]; x++) {
+				if (!mesh_piece_cell(&p, x, y, z))
+					continue;
+				int e[3];
+				e[0] = !mesh_piece_cell(&p, x - 1, y, z) + !mesh_piece_cell(&p, x + 1, y, z);
+				e[1] = !mesh_piece_cell(&p, x, y - 1, z) + !mesh_piece_cell(&p, x, y + 1, z);
+				e[2] = !mesh_piece_cell(&p, x, y, z - 1) + !mesh_piece_cell(&p, x, y, z + 1);
+				int c[3] = {x, y, z}, k = 0;
+				for (int a = 2; a >= 0; a--)
+					k = k * 6 + 3 * mesh_piece_is_wall(&p, a, c[a]) + e[a];
+				count[k]++;
+			}
+	double h = sz->clearance / 2, v = 0;
+	for (int k = 0; k < 216; k++) {
+		if (!count[k])
+			continue;
+		double prod = count[k];
+		for (int a = 0, r = k; a < 3; a++, r /= 6) {
+			double w = r % 6 >= 3 ? sz->wall : sz->unit;
+			prod *= w - (r % 3) * h;
+		}
+		v += prod;
+	}
+	struct mesh_cut cut[MESH_LABEL_STROKES];
+	size_t ncut;
+	double height, area;
+	if (mesh_label_cuts(&p, sz, cut, &ncut, &height, &area) != MESH_OK)
+		return -1;
+	return v - area * MESH_LABEL_DEPTH;
+}
+
+int mesh_label_height(const struct mesh_spec *s, const struct mesh_size *sz,
+		      double *mm)
+{
+	assert(s && sz && mm);
+	struct mesh_piece p;
+	int rc = mesh_piece_init_spec(&p, s, sz);
+	if (rc != MESH_OK)
+		return rc;
+	struct mesh_cut cut[MESH_LABEL_STROKES];
+	size_t ncut;
+	double height, area;
+	rc = mesh_label_cuts(&p, sz, cut, &ncut, &height, &area);
+	if (rc == MESH_OK)
+		*mm = height;
+	return rc;
 }
 
 /* ---- growing arrays ------------------------------------------------------ */
@@ -488,31 +611,148 @@ int mesh_piece_manifold(const struct mesh_piece *p, double clearance)
 	return rc;
 }
 
-/* Step 1: the grid lines (moved by 'origin') and the filled boxes. */
-static int build_grid(struct builder *b, double unit, double clearance,
-		      const double origin[3])
+/* The base grid's line L along axis a (step 1), before the move. */
+static double base_line(const struct mesh_piece *pc, const struct mesh_size *sz,
+			int zones, int a, int L)
 {
-	b->zones = clearance > 0;
-	int rc = fill_grid(b->pc, b->zones, b->g, &b->fill);
+	/* line L starts interval L (ends the last one): a low zone at the
+	 * cell boundary (k = c, t = 1), a core (k = c, t = 0), a high zone
+	 * (k = c + 1, t = 2) */
+	int c, zone;
+	interval_zone(zones, L, &c, &zone);
+	int k = zone == 2 ? c + 1 : c, t = zone == 0 ? 1 : zone == 1 ? 0 : 2;
+	return mesh_piece_pos(pc, sz, a, k) - t * (sz->clearance / 2);
+}
+
+static int cmp_float(const void *a, const void *b)
+{
+	float x = *(const float *)a, y = *(const float *)b;
+	return (x > y) - (x < y);
+}
+
+/*
+ * Step 1 with cuts (the label's strokes): every cut side inside the solid's
+ * range becomes a grid line too. The lines are rounded to float first and
+ * equal floats merged, so no interval is empty in the mesh; each interval
+ * then takes the base box its midpoint lies in, and is emptied where a cut
+ * holds its midpoint on all three axes. Without cuts the grid is the base
+ * grid, line for line.
+ */
+static int cut_grid(struct builder *b, const struct mesh_size *sz,
+		    const double origin[3], const int gb[3],
+		    const unsigned char *base, const struct mesh_cut *cut,
+		    size_t ncut)
+{
+	uint64_t *mask[3] = {NULL, NULL, NULL};
+	int *from[3] = {NULL, NULL, NULL};
+	int rc = MESH_OK;
+	for (int a = 0; a < 3 && rc == MESH_OK; a++) {
+		size_t cap = (size_t)gb[a] + 1 + 2 * ncut;
+		float *f = malloc(cap * sizeof *f);
+		if (!f) {
+			rc = MESH_ENOMEM;
+			break;
+		}
+		size_t n = 0;
+		for (int L = 0; L <= gb[a]; L++) {
+			f[n] = (float)(origin[a] + base_line(b->pc, sz, b->zones, a, L));
+			if (L > 0 && !(f[n] > f[n - 1]))
+				rc = MESH_ERANGE;
+			n++;
+		}
+		float first = f[0], last = f[n - 1];
+		for (size_t k = 0; k < ncut; k++) {
+			float lo = (float)(origin[a] + cut[k].lo[a]);
+			float hi = (float)(origin[a] + cut[k].hi[a]);
+			if (lo > first && lo < last)
+				f[n++] = lo;
+			if (hi > first && hi < last)
+				f[n++] = hi;
+		}
+		qsort(f, n, sizeof *f, cmp_float);
+		size_t u = 0;
+		for (size_t k = 0; k < n; k++) {
+			if (!isfinite(f[k]))
+				rc = MESH_ERANGE;
+			if (u == 0 || f[k] != f[u - 1])
+				f[u++] = f[k];
+		}
+		b->line[a] = f;
+		if (u < 2 || rc != MESH_OK) {
+			rc = MESH_ERANGE;
+			break;
+		}
+		b->g[a] = (int)u - 1;
+		mask[a] = calloc((size_t)b->g[a], sizeof *mask[a]);
+		from[a] = malloc((size_t)b->g[a] * sizeof *from[a]);
+		if (!mask[a] || !from[a]) {
+			rc = MESH_ENOMEM;
+			break;
+		}
+		int I = 0;
+		for (int j = 0; j < b->g[a]; j++) {
+			double mid = ((double)f[j] + (double)f[j + 1]) / 2;
+			while (I + 1 < gb[a] &&
+			       !(mid < origin[a] + base_line(b->pc, sz, b->zones, a, I + 1)))
+				I++;
+			from[a][j] = I;
+			for (size_t k = 0; k < ncut; k++)
+				if (mid > origin[a] + cut[k].lo[a] && mid < origin[a] + cut[k].hi[a])
+					mask[a][j] |= (uint64_t)1 << k;
+		}
+	}
+	size_t nbox = rc == MESH_OK ? cell_count(b->g[0], b->g[1], b->g[2]) : 0;
+	if (rc == MESH_OK && (nbox == 0 || cell_count(b->g[0] + 1, b->g[1] + 1, b->g[2] + 1) == 0))
+		rc = MESH_ERANGE;
+	if (rc == MESH_OK && !(b->fill = malloc(nbox)))
+		rc = MESH_ENOMEM;
+	for (int k = 0; k < b->g[2] && rc == MESH_OK; k++)
+		for (int j = 0; j < b->g[1]; j++)
+			for (int i = 0; i < b->g[0]; i++) {
+				size_t at = (size_t)from[0][i] + (size_t)gb[0] *
+					((size_t)from[1][j] + (size_t)gb[1] * (size_t)from[2][k]);
+				int in = base[at] && !(mask[0][i] & mask[1][j] & mask[2][k]);
+				b->fill[(size_t)i + (size_t)b->g[0] * ((size_t)j + (size_t)b->g[1] * (size_t)k)] =
+					(unsigned char)in;
+			}
+	for (int a = 0; a < 3; a++) {
+		free(mask[a]);
+		free(from[a]);
+	}
+	return rc;
+}
+
+/* Step 1: the grid lines (moved by 'origin') and the filled boxes, with
+ * the cuts taken out. */
+static int build_grid(struct builder *b, const struct mesh_size *sz,
+		      const double origin[3], const struct mesh_cut *cut,
+		      size_t ncut)
+{
+	b->zones = sz->clearance > 0;
+	int gb[3];
+	unsigned char *base;
+	int rc = fill_grid(b->pc, b->zones, gb, &base);
 	if (rc != MESH_OK)
 		return rc;
-	double h = clearance / 2;
-	for (int a = 0; a < 3; a++) {
-		b->line[a] = malloc(((size_t)b->g[a] + 1) * sizeof *b->line[a]);
-		if (!b->line[a])
-			return MESH_ENOMEM;
-		for (int L = 0; L <= b->g[a]; L++) {
-			/* line L starts interval L (ends the last one): a low
-			 * zone at the cell boundary (k = c, t = 1), a core
-			 * (k = c, t = 0), a high zone (k = c + 1, t = 2) */
-			int c, zone;
-			interval_zone(b->zones, L, &c, &zone);
-			int k = zone == 2 ? c + 1 : c, t = zone == 0 ? 1 : zone == 1 ? 0 : 2;
-			double v = (double)k * unit - t * h;
-			float f = (float)(origin[a] + v);
-			if (!isfinite(f) || (L > 0 && !(f > b->line[a][L - 1])))
-				return MESH_ERANGE;
-			b->line[a][L] = f;
+	if (ncut > 0) {
+		rc = cut_grid(b, sz, origin, gb, base, cut, ncut);
+		free(base);
+		if (rc != MESH_OK)
+			return rc;
+	} else {
+		b->fill = base;
+		for (int a = 0; a < 3; a++) {
+			b->g[a] = gb[a];
+			b->line[a] = malloc(((size_t)b->g[a] + 1) * sizeof *b->line[a]);
+			if (!b->line[a])
+				return MESH_ENOMEM;
+			for (int L = 0; L <= b->g[a]; L++) {
+				double v = base_line(b->pc, sz, b->zones, a, L);
+				float f = (float)(origin[a] + v);
+				if (!isfinite(f) || (L > 0 && !(f > b->line[a][L - 1])))
+					return MESH_ERANGE;
+				b->line[a][L] = f;
+			}
 		}
 	}
 	size_t npts = cell_count(b->g[0] + 1, b->g[1] + 1, b->g[2] + 1);
@@ -857,12 +1097,16 @@ static void builder_free(struct builder *b)
 
 /* Append the piece's solid, moved by 'origin', to 'out'. On failure 'out'
  * may hold a partial piece; callers discard it. */
-static int build_piece(const struct mesh_piece *pc, double unit,
-		       double clearance, const double origin[3],
-		       struct mbuf *out)
+static int build_piece(const struct mesh_piece *pc, const struct mesh_size *sz,
+		       const double origin[3], struct mbuf *out)
 {
 	struct builder b = {.pc = pc, .out = out};
-	int rc = build_grid(&b, unit, clearance, origin);
+	struct mesh_cut cut[MESH_LABEL_STROKES];
+	size_t ncut;
+	double height, area;
+	int rc = mesh_label_cuts(pc, sz, cut, &ncut, &height, &area);
+	if (rc == MESH_OK)
+		rc = build_grid(&b, sz, origin, cut, ncut);
 	if (rc == MESH_OK)
 		rc = grid_manifold(b.g, b.fill);
 	if (rc == MESH_OK)
@@ -901,22 +1145,31 @@ static int mbuf_finish(struct mbuf *b, struct mesh **out)
 	return MESH_OK;
 }
 
-int mesh_from_cells(const unsigned char *cells, int nx, int ny, int nz,
-		    double unit, double clearance, struct mesh **out)
+int mesh_build(const struct mesh_spec *s, const struct mesh_size *sz,
+	       struct mesh **out)
 {
-	assert(cells && out);
+	assert(s && sz && out);
 	struct mesh_piece pc;
-	int rc = mesh_piece_init(&pc, cells, nx, ny, nz, unit, clearance);
+	int rc = mesh_piece_init_spec(&pc, s, sz);
 	if (rc != MESH_OK)
 		return rc;
 	struct mbuf b = {0};
 	const double origin[3] = {0, 0, 0};
-	rc = build_piece(&pc, unit, clearance, origin, &b);
+	rc = build_piece(&pc, sz, origin, &b);
 	if (rc != MESH_OK) {
 		mbuf_free(&b);
 		return rc;
 	}
 	return mbuf_finish(&b, out);
+}
+
+int mesh_from_cells(const unsigned char *cells, int nx, int ny, int nz,
+		    double unit, double clearance, struct mesh **out)
+{
+	assert(cells && out);
+	struct mesh_spec s = {.cells = cells, .dims = {nx, ny, nz}};
+	struct mesh_size sz = {unit, unit, clearance};
+	return mesh_build(&s, &sz, out);
 }
 
 /* ---- plates ------------------------------------------------------------------ */
@@ -929,30 +1182,86 @@ void mesh_plate_layout(const struct mesh_piece *pieces, size_t count,
 	while (cols * cols < count)
 		cols++;
 	size_t rows = (count + cols - 1) / cols;
-	long sx = 0;
+	long sx = 0, wx = 0;
 	for (size_t col = 0; col < cols; col++) {
-		int w = 0;
-		for (size_t i = col; i < count; i += cols)
-			if (pieces[i].n[0] > w)
-				w = pieces[i].n[0];
+		long nu = 0, nw = 0;
+		for (size_t i = col; i < count; i += cols) {
+			long w, u;
+			mesh_piece_layers(&pieces[i], 0, pieces[i].n[0], &w, &u);
+			nu = u > nu ? u : nu;
+			nw = w > nw ? w : nw;
+		}
 		for (size_t i = col; i < count; i += cols) {
 			place[i].col = (int)col;
 			place[i].sx = sx;
+			place[i].wx = wx;
 		}
-		sx += w;
+		sx += nu;
+		wx += nw;
 	}
-	long sy = 0;
+	long sy = 0, wy = 0;
 	for (size_t row = 0; row < rows; row++) {
-		int d = 0;
-		for (size_t i = row * cols; i < count && i < (row + 1) * cols; i++)
-			if (pieces[i].n[1] > d)
-				d = pieces[i].n[1];
+		long nu = 0, nw = 0;
+		for (size_t i = row * cols; i < count && i < (row + 1) * cols; i++) {
+			long w, u;
+			mesh_piece_layers(&pieces[i], 1, pieces[i].n[1], &w, &u);
+			nu = u > nu ? u : nu;
+			nw = w > nw ? w : nw;
+		}
 		for (size_t i = row * cols; i < count && i < (row + 1) * cols; i++) {
 			place[i].row = (int)row;
 			place[i].sy = sy;
+			place[i].wy = wy;
 		}
-		sy += d;
+		sy += nu;
+		wy += nw;
 	}
+}
+
+int mesh_build_plate(const struct mesh_spec *s, size_t count,
+		     const struct mesh_size *sz, double gap_mm,
+		     struct mesh **out, double (*origin)[3])
+{
+	assert(sz && out && (count == 0 || s));
+	if (count == 0 || !(gap_mm > 0) || !isfinite(gap_mm) ||
+	    count > SIZE_MAX / sizeof(struct mesh_piece))
+		return MESH_EINVAL;
+	struct mesh_piece *pc = malloc(count * sizeof *pc);
+	struct mesh_place *pl = malloc(count * sizeof *pl);
+	double (*at)[3] = malloc(count * sizeof *at);
+	struct mbuf b = {0};
+	int rc = pc && pl && at ? MESH_OK : MESH_ENOMEM;
+	for (size_t i = 0; i < count && rc == MESH_OK; i++)
+		rc = mesh_piece_init_spec(&pc[i], &s[i], sz);
+	if (rc == MESH_OK)
+		mesh_plate_layout(pc, count, pl);
+	double c = sz->clearance;
+	for (size_t i = 0; i < count && rc == MESH_OK; i++) {
+		double *o = at[i];
+		o[0] = pl[i].wx * sz->wall + pl[i].sx * sz->unit + pl[i].col * (gap_mm - c);
+		o[1] = pl[i].wy * sz->wall + pl[i].sy * sz->unit + pl[i].row * (gap_mm - c);
+		o[2] = 0;
+		/* The gap must survive rounding to float, or neighbours
+		 * would share faces: the first float past this piece's
+		 * column/row must be strictly below the next one's start. */
+		for (int a = 0; a < 2; a++) {
+			double end = o[a] + (mesh_piece_pos(&pc[i], sz, a, pc[i].n[a]) - c);
+			if (!((float)end < (float)(end + gap_mm)))
+				rc = MESH_ERANGE;
+		}
+		if (rc == MESH_OK)
+			rc = build_piece(&pc[i], sz, o, &b);
+	}
+	if (rc == MESH_OK && origin)
+		memcpy(origin, at, count * sizeof *at);
+	free(pc);
+	free(pl);
+	free(at);
+	if (rc != MESH_OK) {
+		mbuf_free(&b);
+		return rc;
+	}
+	return mbuf_finish(&b, out);
 }
 
 int mesh_plate(const unsigned char *const *cells, const int (*dims)[3],
@@ -960,38 +1269,60 @@ int mesh_plate(const unsigned char *const *cells, const int (*dims)[3],
 	       struct mesh **out)
 {
 	assert(out && (count == 0 || (cells && dims)));
-	if (count == 0 || !(gap_mm > 0) || !isfinite(gap_mm) ||
-	    count > SIZE_MAX / sizeof(struct mesh_piece))
+	if (count == 0 || count > SIZE_MAX / sizeof(struct mesh_spec))
 		return MESH_EINVAL;
-	struct mesh_piece *pc = malloc(count * sizeof *pc);
-	struct mesh_place *pl = malloc(count * sizeof *pl);
-	struct mbuf b = {0};
-	int rc = pc && pl ? MESH_OK : MESH_ENOMEM;
-	for (size_t i = 0; i < count && rc == MESH_OK; i++) {
+	struct mesh_spec *s = calloc(count, sizeof *s);
+	if (!s)
+		return MESH_ENOMEM;
+	for (size_t i = 0; i < count; i++) {
 		assert(cells[i]);
-		rc = mesh_piece_init(&pc[i], cells[i], dims[i][0], dims[i][1],
-				     dims[i][2], unit, clearance);
+		s[i].cells = cells[i];
+		memcpy(s[i].dims, dims[i], sizeof s[i].dims);
 	}
-	if (rc == MESH_OK)
-		mesh_plate_layout(pc, count, pl);
+	struct mesh_size sz = {unit, unit, clearance};
+	int rc = mesh_build_plate(s, count, &sz, gap_mm, out, NULL);
+	free(s);
+	return rc;
+}
+
+int mesh_join(const struct mesh *const *m, const double (*origin)[3],
+	      size_t count, struct mesh **out)
+{
+	assert(out && (count == 0 || (m && origin)));
+	if (count == 0)
+		return MESH_EINVAL;
+	size_t nv = 0, nt = 0;
+	for (size_t i = 0; i < count; i++) {
+		assert(m[i]);
+		if (m[i]->nvertices > UINT32_MAX - nv || m[i]->ntriangles > UINT32_MAX - nt)
+			return MESH_ERANGE;
+		nv += m[i]->nvertices;
+		nt += m[i]->ntriangles;
+	}
+	struct mbuf b = {0};
+	void *v = NULL, *t = NULL;
+	int rc = reserve(&v, &b.vcap, 0, nv ? nv : 1, sizeof *b.m.vertices);
+	b.m.vertices = v;
+	if (rc == MESH_OK) {
+		rc = reserve(&t, &b.tcap, 0, nt ? nt : 1, sizeof *b.m.triangles);
+		b.m.triangles = t;
+	}
 	for (size_t i = 0; i < count && rc == MESH_OK; i++) {
-		double origin[3] = {
-			pl[i].sx * unit + pl[i].col * (gap_mm - clearance),
-			pl[i].sy * unit + pl[i].row * (gap_mm - clearance), 0};
-		/* The gap must survive rounding to float, or neighbours
-		 * would share faces: the first float past this piece's
-		 * column/row must be strictly below the next one's start. */
-		double end[2] = {origin[0] + (pc[i].n[0] * unit - clearance),
-				 origin[1] + (pc[i].n[1] * unit - clearance)};
-		double next[2] = {end[0] + gap_mm, end[1] + gap_mm};
-		for (int a = 0; a < 2; a++)
-			if (!((float)end[a] < (float)next[a]))
-				rc = MESH_ERANGE;
-		if (rc == MESH_OK)
-			rc = build_piece(&pc[i], unit, clearance, origin, &b);
+		uint32_t base = (uint32_t)b.m.nvertices;
+		for (size_t k = 0; k < m[i]->nvertices; k++) {
+			float *p = b.m.vertices[b.m.nvertices++];
+			for (int a = 0; a < 3; a++) {
+				p[a] = (float)(m[i]->vertices[k][a] + origin[i][a]);
+				if (!isfinite(p[a]))
+					rc = MESH_ERANGE;
+			}
+		}
+		for (size_t k = 0; k < m[i]->ntriangles; k++) {
+			uint32_t *q = b.m.triangles[b.m.ntriangles++];
+			for (int a = 0; a < 3; a++)
+				q[a] = base + m[i]->triangles[k][a];
+		}
 	}
-	free(pc);
-	free(pl);
 	if (rc != MESH_OK) {
 		mbuf_free(&b);
 		return rc;

@@ -189,4 +189,132 @@ int mesh_write_scad_plate(FILE *fp, const unsigned char *const *cells,
 			  const int (*dims)[3], size_t count, double unit,
 			  double clearance, double gap_mm, const char *title);
 
+/* ---- pieces with walls and engraved numbers (DESIGN.md §3) ------------- */
+
+/* Sizes in millimetres. Along each axis a layer of cells is `unit` wide,
+ * or `wall` wide when the piece's spec flags it (the two outer layers of
+ * a puzzle's box: see struct mesh_spec). Valid when all three are finite,
+ * unit > 0, wall > 0 and 0 <= clearance < min(unit, wall) / 2 (wall only
+ * matters when a layer is flagged). */
+struct mesh_size {
+	double unit;
+	double wall;
+	double clearance;
+};
+
+/* How deep a label is engraved, mm. */
+#define MESH_LABEL_DEPTH 0.6
+/* A label is 1 to MESH_LABEL_MAX decimal digits. */
+#define MESH_LABEL_MAX 6
+
+/*
+ * One piece to print. cells as for mesh_from_cells() (dims[0..2] = nx, ny,
+ * nz, x fastest). wall[a] is NULL (every layer along axis a is `unit`
+ * wide) or dims[a] flags, nonzero for a layer `wall` mm wide: layer i
+ * along x spans [pos(i), pos(i+1)] with pos(i) = nw*wall + nu*unit, nw
+ * and nu the numbers of wall and unit layers before i (computed exactly
+ * that way everywhere, .scad included). Only layers of the bounding box
+ * of the set cells count (pos() is taken from its first layer).
+ *
+ * label (NULL or "" for none) is a number engraved MESH_LABEL_DEPTH deep
+ * into the top face (largest z) as rectilinear strokes of a seven-segment
+ * style font, as large as fits in the chosen rectangle of top cells (see
+ * mesh_label_height()); a label containing 6 or 9 is underlined so it
+ * reads the same way up whichever way the piece is turned. The strokes'
+ * union is cut out of the solid: the mesh stays exact.
+ */
+struct mesh_spec {
+	const unsigned char *cells;
+	int dims[3];
+	const unsigned char *wall[3];
+	const char *label;
+};
+
+/*
+ * mesh_from_cells() for a spec: the solid of its cells on its grid of
+ * layers, each face not glued to a cell of the piece inset by
+ * clearance/2, moved so its minimum corner is at the origin, minus the
+ * label's strokes. MESH_EINVAL also for a label that is not 1 to
+ * MESH_LABEL_MAX digits, or a top layer too thin for it (its width minus
+ * the clearance must exceed MESH_LABEL_DEPTH). A label with no room at
+ * all (mesh_label_height() 0) is left off silently: callers that care
+ * ask mesh_label_height() first.
+ */
+int mesh_build(const struct mesh_spec *s, const struct mesh_size *sz,
+	       struct mesh **out);
+
+/*
+ * The exact volume of mesh_build()'s solid, computed independently of the
+ * mesher: mesh_expected_volume()'s sum over the cells with their layer
+ * widths, minus the area of the union of the label's strokes times
+ * MESH_LABEL_DEPTH. Negative for invalid arguments.
+ */
+double mesh_spec_volume(const struct mesh_spec *s, const struct mesh_size *sz);
+
+/*
+ * The height in mm of the digits mesh_build() engraves (0 when the spec has
+ * no label or no rectangle of top cells has room for it: digits under
+ * MESH_LABEL_MIN mm are left off). The rectangle is chosen from the cells
+ * alone, the same for every size: among the rectangles of cells of the top
+ * layer, counting a layer's extent as 1 when it is a unit layer and 0 when
+ * it is a wall layer, the one where the label (along x, or turned to read
+ * along y) gets the largest scale; ties go to the smaller rectangle, then to
+ * the first in scan order. Then the label is scaled to fit that rectangle's
+ * solid top, less a margin of clearance/2 + 1 mm on each side, and centred.
+ * MESH_OK, MESH_EINVAL, MESH_ENOMEM.
+ */
+int mesh_label_height(const struct mesh_spec *s, const struct mesh_size *sz,
+		      double *mm);
+#define MESH_LABEL_MIN 2.0
+
+/*
+ * A build plate of specs, laid out as mesh_plate() does (columns as wide
+ * as their widest piece in mm, 'gap_mm' between solids); with no walls
+ * and no labels it is byte for byte mesh_plate(). origin[i] (may be NULL)
+ * receives where piece i's mesh_build() mesh was moved to (its minimum
+ * corner), so plate = the union of the pieces moved by origin[i].
+ */
+int mesh_build_plate(const struct mesh_spec *s, size_t count,
+		     const struct mesh_size *sz, double gap_mm,
+		     struct mesh **out, double (*origin)[3]);
+
+/* Several meshes in one, mesh i moved by origin[i] (float sums); the
+ * caller makes sure they do not touch. MESH_EINVAL (count 0), MESH_ERANGE,
+ * MESH_ENOMEM. */
+int mesh_join(const struct mesh *const *m, const double (*origin)[3],
+	      size_t count, struct mesh **out);
+
+/*
+ * OpenSCAD for specs: mesh_write_scad() / mesh_write_scad_plate() with
+ * `wall` and `labels` (true/false) added to the Customizer parameters.
+ * The file renders to mesh_build()'s (mesh_build_plate()'s) solid for any
+ * unit, wall and clearance, labels included (the label's rectangle is
+ * chosen from the cells, so it is the same for every size).
+ */
+int mesh_write_scad_spec(FILE *fp, const struct mesh_spec *s,
+			 const struct mesh_size *sz, const char *title);
+int mesh_write_scad_plate_spec(FILE *fp, const struct mesh_spec *s,
+			       size_t count, const struct mesh_size *sz,
+			       double gap_mm, const char *title);
+
+/* One object of a 3MF file. */
+struct mesh_object {
+	const struct mesh *mesh;
+	const char *name;  /* the object's name, e.g. "piece-1" */
+	uint32_t rgb;      /* display colour 0xRRGGBB */
+	double origin[3];  /* where the build places it, mm */
+};
+
+/*
+ * A 3MF package (3MF Core Specification 1.x) in memory: millimetres, one
+ * mesh object per entry with its name and colour, each placed on the
+ * build plate by a translation to its origin. Deterministic: the same
+ * objects give the same bytes (fixed timestamps, fixed order).
+ * '*buf' is malloc'ed (the caller frees it). MESH_EINVAL (count 0),
+ * MESH_ENOMEM, MESH_EIO (the ZIP library failed).
+ */
+int mesh_3mf(const struct mesh_object *obj, size_t count, const char *title,
+	     unsigned char **buf, size_t *len);
+
+
 #endif

@@ -17,7 +17,35 @@ struct mesh_piece {
 	int dims[3];                /* nx, ny, nz of 'cells' */
 	int lo[3];                  /* lowest set cell per axis */
 	int n[3];                   /* size of the bounding box, each >= 1 */
+	const unsigned char *wall[3]; /* caller's layer flags (mesh_spec) or NULL */
+	const char *label;          /* NULL when none */
 };
+
+/* Whether bounding-box layer i (0 <= i < n[a]) along axis a is a wall. */
+static inline int mesh_piece_is_wall(const struct mesh_piece *p, int a, int i)
+{
+	return p->wall[a] && p->wall[a][p->lo[a] + i];
+}
+
+/* The wall and unit layers of the bounding box before layer k along axis
+ * a (0 <= k <= n[a]). */
+void mesh_piece_layers(const struct mesh_piece *p, int a, int k, long *nw,
+		       long *nu);
+
+/* Where layer boundary k of the bounding box lies along axis a, before
+ * the -clearance/2 shift: nw*wall + nu*unit (struct mesh_spec). */
+double mesh_piece_pos(const struct mesh_piece *p, const struct mesh_size *sz,
+		      int a, int k);
+
+/*
+ * Validate a spec and its sizes and fill '*p' (see mesh_piece_init()):
+ * MESH_EINVAL for bad sizes (struct mesh_size; the wall only when a
+ * layer of the bounding box is flagged) or a bad label (not 1 to
+ * MESH_LABEL_MAX digits; a top layer whose width less the clearance is
+ * not above MESH_LABEL_DEPTH), MESH_EDISCONNECTED, MESH_ENOMEM.
+ */
+int mesh_piece_init_spec(struct mesh_piece *p, const struct mesh_spec *s,
+			 const struct mesh_size *sz);
 
 /*
  * Check unit and clearance (unit > 0, 0 <= clearance < unit/2, both
@@ -47,16 +75,62 @@ static inline int mesh_piece_cell(const struct mesh_piece *p, int x, int y,
 }
 
 /* Where a piece goes on a build plate: its lowest corner is at
- * x = sx*unit + col*(gap - clearance), y = sy*unit + row*(gap - clearance),
- * z = 0. sx is the sum of the widths in cells of the columns before it. */
+ * x = wx*wall + sx*unit + col*(gap - clearance), y likewise with wy, sy
+ * and row, z = 0. A column is as wide as the most wall layers and the
+ * most unit layers of its pieces' bounding boxes (a bound on each piece's
+ * width for every wall and unit, so the layout is the same for all
+ * sizes); sx and wx sum those over the columns before it. Without walls
+ * this is the widest piece in cells, as mesh_plate() documents. */
 struct mesh_place {
-	int col, row; /* grid position */
-	long sx, sy;  /* cells of the columns / rows before it */
+	int col, row;   /* grid position */
+	long sx, sy;    /* unit layers of the columns / rows before it */
+	long wx, wy;    /* wall layers of the columns / rows before it */
 };
 
 /* Lay out 'count' >= 1 pieces as mesh_plate() documents. */
 void mesh_plate_layout(const struct mesh_piece *pieces, size_t count,
 		       struct mesh_place *place);
+
+/* ---- labels (label.c) ---------------------------------------------------- */
+
+/* Font units: a digit is 6 wide and 10 tall with strokes 2 wide, digits
+ * 3 apart; the underline (labels with a 6 or a 9) is 2 tall, 2 below. */
+enum { MESH_FONT_W = 6, MESH_FONT_H = 10, MESH_FONT_GAP = 3,
+       MESH_FONT_UNDER = 4 };
+/* At most 7 strokes per digit and the underline. */
+#define MESH_LABEL_STROKES (7 * MESH_LABEL_MAX + 1)
+
+/* A label's strokes in font units: rectangles [x0, x1] x [y0, y1], the
+ * text's box [0, w] x [ylo, MESH_FONT_H] (ylo = -MESH_FONT_UNDER when
+ * underlined, else 0). Returns the number of strokes, 0 for an invalid
+ * label (not 1 to MESH_LABEL_MAX digits). */
+int mesh_label_strokes(const char *text, int (*stroke)[4], int *w, int *ylo);
+
+/* Where a piece's label goes, chosen from its cells (mesh.h,
+ * mesh_label_height()): the rectangle of top-layer cells [x0, x1) x
+ * [y0, y1) of the bounding box, and whether the text is turned to read
+ * along +y. ok = 0 when the piece has no label. */
+struct mesh_label_place {
+	int ok;
+	int x0, x1, y0, y1;
+	int turned;
+};
+int mesh_label_place(const struct mesh_piece *p, struct mesh_label_place *out);
+
+/* A box cut out of the solid, mm, in the solid's own frame. */
+struct mesh_cut {
+	double lo[3], hi[3];
+};
+
+/*
+ * The label's strokes as boxes cut from the solid (at most
+ * MESH_LABEL_STROKES), the digits' height in mm, and the area of the
+ * strokes' union in mm^2. *count = 0 (and height 0) when there is no
+ * label or it is under MESH_LABEL_MIN mm. MESH_OK or MESH_ENOMEM.
+ */
+int mesh_label_cuts(const struct mesh_piece *p, const struct mesh_size *sz,
+		    struct mesh_cut *cut, size_t *count, double *height,
+		    double *area);
 
 /* A box of bounding-box cells, [lo, lo + n) per axis, and which of its
  * sides are inset by clearance/2: side s (0 low, 1 high) of axis a is

@@ -851,7 +851,7 @@ static void test_mesh_plate_verify_and_fits_bed(void **state)
 static void test_mesh_plate_layout(void **state)
 {
 	(void)state;
-	struct mesh_piece pc[7];
+	struct mesh_piece pc[7] = {{0}};
 	for (int i = 0; i < 7; i++) {
 		pc[i].n[0] = 1 + i;
 		pc[i].n[1] = 7 - i;
