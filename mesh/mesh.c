@@ -1226,7 +1226,8 @@ int mesh_build_plate(const struct mesh_spec *s, size_t count,
 	if (count == 0 || !(gap_mm > 0) || !isfinite(gap_mm) ||
 	    count > SIZE_MAX / sizeof(struct mesh_piece))
 		return MESH_EINVAL;
-	struct mesh_piece *pc = malloc(count * sizeof *pc);
+	/* zeroed: GCC cannot see that the pieces are all set before use */
+	struct mesh_piece *pc = calloc(count, sizeof *pc);
 	struct mesh_place *pl = malloc(count * sizeof *pl);
 	double (*at)[3] = malloc(count * sizeof *at);
 	struct mbuf b = {0};
