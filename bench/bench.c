@@ -240,6 +240,61 @@ static void bench_mesh(int n)
 	gen_puzzle_clear(&g);
 }
 
+/* What labels and the 3MF add: the six pieces of an N = n puzzle with
+ * 3 mm walls meshed without and with their numbers, and the 3MF package
+ * of the labelled six. */
+static void bench_labels_3mf(int n)
+{
+	struct rng r;
+	rng_seed(&r, 11);
+	struct gen_puzzle g = {0};
+	gen_draw(&r, (const int[3]){n, n, n}, &g);
+	unsigned char wall[64] = {0};
+	static const unsigned char thick[1] = {1};
+	wall[0] = wall[n - 1] = 1;
+	static const char *const labels[6] = {"1", "2", "3", "4", "5", "6"};
+	struct mesh_size sz = {10, 3, 0.2};
+	double t[3][21];
+	size_t bytes = 0, tri[2] = {0, 0};
+	for (int k = 0; k < 21; k++) {
+		struct mesh *m[6];
+		for (int lab = 0; lab < 2; lab++) {
+			double t0 = bench_now();
+			tri[lab] = 0;
+			for (int i = 0; i < 6; i++) {
+				struct mesh_spec s = {g.piece[i], {n, n, 1}, {wall, wall, thick},
+						      lab ? labels[i] : NULL};
+				mesh_build(&s, &sz, &m[i]);
+				tri[lab] += mesh_triangles(m[i]);
+				if (!lab)
+					mesh_free(m[i]);
+			}
+			t[lab][k] = bench_now() - t0;
+		}
+		struct mesh_object obj[6];
+		for (int i = 0; i < 6; i++)
+			obj[i] = (struct mesh_object){m[i], labels[i], 0x336699, {i * 60.0, 0, 0}};
+		unsigned char *buf;
+		double t0 = bench_now();
+		mesh_3mf(obj, 6, "bench", &buf, &bytes);
+		t[2][k] = bench_now() - t0;
+		free(buf);
+		for (int i = 0; i < 6; i++)
+			mesh_free(m[i]);
+	}
+	char what[64], note[96];
+	snprintf(what, sizeof what, "mesh six pieces, N = %d, wall 3, no numbers", n);
+	snprintf(note, sizeof note, "%zu triangles", tri[0]);
+	bench_time_row(what, bench_median(t[0], 21), note);
+	snprintf(what, sizeof what, "mesh six pieces, N = %d, wall 3, numbers", n);
+	snprintf(note, sizeof note, "%zu triangles", tri[1]);
+	bench_time_row(what, bench_median(t[1], 21), note);
+	snprintf(what, sizeof what, "plate.3mf of those six, N = %d", n);
+	snprintf(note, sizeof note, "%zu bytes (ZIP, deflate level 6)", bytes);
+	bench_time_row(what, bench_median(t[2], 21), note);
+	gen_puzzle_clear(&g);
+}
+
 static void bench_pictures(int n)
 {
 	struct rng r;
@@ -285,7 +340,8 @@ static void bench_pictures(int n)
 }
 
 /* The whole command, as a user runs it (process start included). */
-static void bench_generate_command(const char *size, const char *cubegen)
+static void bench_generate_command(const char *size, const char *extra,
+                                   const char *cubegen)
 {
 	double t[7];
 	int runs = 0;
@@ -294,7 +350,7 @@ static void bench_generate_command(const char *size, const char *cubegen)
 		snprintf(dir, sizeof dir, "/tmp/cubegen-bench-%d-%d", (int)getpid(), k);
 		snprintf(seed, sizeof seed, "%d", 100 + k);
 		char *argv[] = {(char *)cubegen, "generate", "--size", (char *)size, "--seed",
-		                seed, "--out", dir, NULL};
+		                seed, "--out", dir, (char *)extra, NULL};
 		pid_t pid;
 		posix_spawn_file_actions_t fa;
 		posix_spawn_file_actions_init(&fa);
@@ -312,9 +368,13 @@ static void bench_generate_command(const char *size, const char *cubegen)
 		if (system(rm) != 0)
 			break;
 	}
-	char what[64];
-	snprintf(what, sizeof what, "cubegen generate, %s%s (whole command)",
-	         strchr(size, 'x') ? "" : "N = ", size);
+	char what[80];
+	if (extra)
+		snprintf(what, sizeof what, "generate, %s%s %s (whole command)",
+		         strchr(size, 'x') ? "" : "N = ", size, extra);
+	else
+		snprintf(what, sizeof what, "cubegen generate, %s%s (whole command)",
+		         strchr(size, 'x') ? "" : "N = ", size);
 	if (runs)
 		bench_time_row(what, bench_median(t, (size_t)runs),
 		               "all files written and checked");
@@ -362,12 +422,14 @@ int main(int argc, char **argv)
 	}
 	bench_mesh(5);
 	bench_mesh(20);
+	bench_labels_3mf(5);
 	bench_pictures(5);
 	bench_pictures(20);
-	bench_generate_command("5", "build-bench/cubegen");
-	bench_generate_command("20", "build-bench/cubegen");
-	bench_generate_command("4x5x6", "build-bench/cubegen");
-	bench_generate_command("3x3x64", "build-bench/cubegen");
-	bench_generate_command("64", "build-bench/cubegen");
+	bench_generate_command("5", NULL, "build-bench/cubegen");
+	bench_generate_command("5", "--no-labels", "build-bench/cubegen");
+	bench_generate_command("20", NULL, "build-bench/cubegen");
+	bench_generate_command("4x5x6", NULL, "build-bench/cubegen");
+	bench_generate_command("3x3x64", NULL, "build-bench/cubegen");
+	bench_generate_command("64", NULL, "build-bench/cubegen");
 	return 0;
 }

@@ -40,11 +40,82 @@ static bool parse_size(const char *s, int size[3])
 	return true;
 }
 
+/* The defaults: 10 mm cells, walls as thick (solid cubes), 0.2 mm
+ * clearance, numbers engraved. wall < 0 until --wall is given. */
+static const struct print_opts print_defaults = {10.0, -1, 0.2, true};
+
+/* Whether argv[a->i] is one of the print options (--clearance only when
+ * 'clearance'); a->bad or false with an error printed on a bad value:
+ * *bad is set then. */
+static bool print_option(struct cli_args *a, struct print_opts *p,
+                         bool clearance, bool *bad)
+{
+	double *v = NULL;
+	const char *name = NULL;
+	if (cli_opt_value(a, "--unit")) {
+		v = &p->unit;
+		name = "--unit";
+	} else if (cli_opt_value(a, "--wall")) {
+		v = &p->wall;
+		name = "--wall";
+	} else if (clearance && cli_opt_value(a, "--clearance")) {
+		v = &p->clearance;
+		name = "--clearance";
+	} else if (cli_opt_flag(a, "--no-labels")) {
+		p->labels = false;
+		return true;
+	} else {
+		return false;
+	}
+	if (!a->bad && !cli_parse_double(name, a->value, v))
+		*bad = true;
+	if (!*bad && v == &p->wall && !(p->wall > 0)) {
+		cli_error("--wall: must be more than 0 mm, got %s", a->value);
+		*bad = true;
+	}
+	return true;
+}
+
+/* The rules of struct print_opts, for the largest clearance 'c'; one
+ * error line and false when broken. Fills in wall = unit by default. */
+static bool print_check(struct print_opts *p, double c, const char *what)
+{
+	if (!(p->unit > 0) || p->unit > 1000) {
+		cli_error("--unit: must be more than 0 and at most 1000 mm, got %g",
+		          p->unit);
+		return false;
+	}
+	if (p->wall < 0)
+		p->wall = p->unit;
+	if (!(p->wall <= p->unit)) {
+		cli_error("--wall: must be more than 0 and at most the unit (%g mm), "
+		          "got %g", p->unit, p->wall);
+		return false;
+	}
+	if (!(c >= 0) || !(c < p->wall / 2)) {
+		cli_error("%s: must be at least 0 and less than half the %s (%g mm), "
+		          "got %g", what, p->wall < p->unit ? "wall" : "unit",
+		          p->wall / 2, c);
+		return false;
+	}
+	double floor = p->labels ? PRINT_MIN_FLOOR + 0.6 : PRINT_MIN_FLOOR;
+	if (!(p->wall - c >= floor - 1e-9)) {
+		cli_error("--wall: %g mm less the %g mm clearance leaves %g mm of "
+		          "plate; at least %g mm are needed%s", p->wall, c,
+		          p->wall - c, floor,
+		          p->labels ? " (0.6 mm engraved numbers and 0.6 mm below "
+		                      "them; or --no-labels)" : "");
+		return false;
+	}
+	return true;
+}
+
 int args_generate(int argc, char **argv, struct generate_args *g)
 {
 	struct cli_args a = {.argc = argc, .argv = argv, .i = 1};
 	*g = (struct generate_args){.size = {5, 5, 5}, .attempts = 1000,
-	                            .unit = 10.0, .clearance = 0.2};
+	                            .print = print_defaults};
+	bool bad = false;
 	while (a.i < argc && !a.bad) {
 		const char *arg = argv[a.i];
 		if (cli_opt_flag(&a, "--help") || cli_opt_flag(&a, "-h")) {
@@ -59,12 +130,8 @@ int args_generate(int argc, char **argv, struct generate_args *g)
 			g->have_seed = true;
 		} else if (cli_opt_value(&a, "--out")) {
 			g->out = a.value;
-		} else if (cli_opt_value(&a, "--unit")) {
-			if (!a.bad && !cli_parse_double("--unit", a.value, &g->unit))
-				return ARGS_BAD;
-		} else if (cli_opt_value(&a, "--clearance")) {
-			if (!a.bad && !cli_parse_double("--clearance", a.value,
-			                                &g->clearance))
+		} else if (print_option(&a, &g->print, true, &bad)) {
+			if (bad)
 				return ARGS_BAD;
 		} else if (cli_opt_value(&a, "--max-attempts")) {
 			if (!a.bad && !cli_parse_u64("--max-attempts", a.value, 1, 1000000,
@@ -78,18 +145,8 @@ int args_generate(int argc, char **argv, struct generate_args *g)
 			return ARGS_BAD;
 		}
 	}
-	if (a.bad)
+	if (a.bad || !print_check(&g->print, g->print.clearance, "--clearance"))
 		return ARGS_BAD;
-	if (!(g->unit > 0) || g->unit > 1000) {
-		cli_error("--unit: must be more than 0 and at most 1000 mm, got %g",
-		          g->unit);
-		return ARGS_BAD;
-	}
-	if (!(g->clearance >= 0) || !(g->clearance < g->unit / 2)) {
-		cli_error("--clearance: must be at least 0 and less than half the unit "
-		          "(%g mm), got %g", g->unit / 2, g->clearance);
-		return ARGS_BAD;
-	}
 	if (g->out && !*g->out) {
 		cli_error("--out: the folder name is empty");
 		return ARGS_BAD;
@@ -177,6 +234,117 @@ int args_render(int argc, char **argv, struct render_args *r)
 		return ARGS_BAD;
 	}
 	if (r->out && !*r->out) {
+		cli_error("--out: the folder name is empty");
+		return ARGS_BAD;
+	}
+	return ARGS_OK;
+}
+
+int args_print(int argc, char **argv, struct print_args *p)
+{
+	struct cli_args a = {.argc = argc, .argv = argv, .i = 1};
+	*p = (struct print_args){.print = print_defaults};
+	bool bad = false;
+	while (a.i < argc && !a.bad) {
+		const char *arg = argv[a.i];
+		if (cli_opt_flag(&a, "--help") || cli_opt_flag(&a, "-h")) {
+			return ARGS_HELP;
+		} else if (cli_opt_value(&a, "--out")) {
+			p->out = a.value;
+		} else if (cli_opt_flag(&a, "--force")) {
+			p->force = true;
+		} else if (print_option(&a, &p->print, true, &bad)) {
+			if (bad)
+				return ARGS_BAD;
+		} else if (arg[0] == '-' && arg[1]) {
+			cli_error("print: unknown option '%s' (try 'cubegen print --help')",
+			          arg);
+			return ARGS_BAD;
+		} else {
+			if (take_file("print", &p->file, arg) != ARGS_OK)
+				return ARGS_BAD;
+			a.i++;
+		}
+	}
+	if (a.bad || !print_check(&p->print, p->print.clearance, "--clearance"))
+		return ARGS_BAD;
+	if (!p->file) {
+		cli_error("print: which puzzle file? (try 'cubegen print --help')");
+		return ARGS_BAD;
+	}
+	if (p->out && !*p->out) {
+		cli_error("--out: the folder name is empty");
+		return ARGS_BAD;
+	}
+	return ARGS_OK;
+}
+
+/* --clearances: 1 to COUPON_MAX comma-separated millimetre values. */
+static bool parse_clearances(const char *s, struct coupon_args *c)
+{
+	const char *p = s;
+	c->count = 0;
+	for (;;) {
+		char item[32];
+		size_t n = strcspn(p, ",");
+		if (n == 0 || n >= sizeof item || c->count == COUPON_MAX) {
+			cli_error("--clearances: expected 1 to %d values in mm separated "
+			          "by commas (like 0.1,0.15,0.2), got '%s'", COUPON_MAX, s);
+			return false;
+		}
+		memcpy(item, p, n);
+		item[n] = '\0';
+		double v;
+		if (!cli_parse_double("--clearances", item, &v))
+			return false;
+		c->clearance[c->count++] = v;
+		if (p[n] == '\0')
+			return true;
+		p += n + 1;
+	}
+}
+
+int args_coupon(int argc, char **argv, struct coupon_args *c)
+{
+	struct cli_args a = {.argc = argc, .argv = argv, .i = 1};
+	*c = (struct coupon_args){.clearance = {0.1, 0.15, 0.2, 0.25, 0.3},
+	                          .count = 5, .print = print_defaults};
+	bool bad = false;
+	while (a.i < argc && !a.bad) {
+		const char *arg = argv[a.i];
+		if (cli_opt_flag(&a, "--help") || cli_opt_flag(&a, "-h")) {
+			return ARGS_HELP;
+		} else if (cli_opt_value(&a, "--out")) {
+			c->out = a.value;
+		} else if (cli_opt_flag(&a, "--force")) {
+			c->force = true;
+		} else if (cli_opt_value(&a, "--clearances")) {
+			if (!a.bad && !parse_clearances(a.value, c))
+				return ARGS_BAD;
+		} else if (print_option(&a, &c->print, false, &bad)) {
+			if (bad)
+				return ARGS_BAD;
+		} else {
+			cli_error("coupon: unknown argument '%s' (try 'cubegen coupon "
+			          "--help')", arg);
+			return ARGS_BAD;
+		}
+	}
+	if (a.bad)
+		return ARGS_BAD;
+	double most = 0;
+	for (size_t i = 0; i < c->count; i++) {
+		if (!(c->clearance[i] >= 0)) {
+			cli_error("--clearances: each value must be at least 0 mm, got %g",
+			          c->clearance[i]);
+			return ARGS_BAD;
+		}
+		most = c->clearance[i] > most ? c->clearance[i] : most;
+	}
+	c->print.clearance = most;
+	if (!print_check(&c->print, most, "--clearances"))
+		return ARGS_BAD;
+	if (c->out && !*c->out) {
 		cli_error("--out: the folder name is empty");
 		return ARGS_BAD;
 	}

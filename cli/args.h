@@ -10,16 +10,46 @@
 #define CUBEGEN_ARGS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 enum { ARGS_OK = 0, ARGS_HELP, ARGS_BAD };
+
+/* How printed pieces are made (DESIGN.md §3): --unit, --wall,
+ * --clearance, --no-labels; shared by generate, print and coupon. After a
+ * parser returns ARGS_OK: 0 < wall <= unit <= 1000, 0 <= clearance <
+ * wall/2, and wall - clearance leaves at least PRINT_MIN_FLOOR mm of
+ * plate (under the engraving, with labels). */
+struct print_opts {
+	double unit, wall, clearance;
+	bool labels;
+};
+#define PRINT_MIN_FLOOR 0.6
 
 struct generate_args {
 	int size[3];       /* the box X, Y, Z (--size N is N, N, N) */
 	uint64_t seed, attempts;
 	bool have_seed, force;
-	double unit, clearance;
+	struct print_opts print;
 	const char *out; /* NULL: the default folder */
+};
+
+/* 'print FILE': printable files for the pieces of any puzzle. */
+struct print_args {
+	const char *file;
+	const char *out; /* NULL: the default folder */
+	bool force;
+	struct print_opts print;
+};
+
+/* 'coupon': one tab-and-slot pair per clearance. */
+#define COUPON_MAX 10u
+struct coupon_args {
+	double clearance[COUPON_MAX];
+	size_t count;
+	const char *out; /* NULL: the default folder */
+	bool force;
+	struct print_opts print; /* its clearance is the largest tried */
 };
 
 struct solve_args {
@@ -38,5 +68,7 @@ int args_generate(int argc, char **argv, struct generate_args *a);
 /* 'check' accepts only FILE and --max-nodes. */
 int args_solve(int argc, char **argv, bool check, struct solve_args *a);
 int args_render(int argc, char **argv, struct render_args *a);
+int args_print(int argc, char **argv, struct print_args *a);
+int args_coupon(int argc, char **argv, struct coupon_args *a);
 
 #endif

@@ -82,5 +82,7 @@ int cmd_solve(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_render(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
+int cmd_print(int argc, char **argv);
+int cmd_coupon(int argc, char **argv);
 
 #endif

@@ -16,12 +16,13 @@
 
 static const char help[] =
 	"usage: cubegen generate [--size N|XxYxZ] [--seed S] [--out DIR]\n"
-	"                        [--unit MM] [--clearance MM] [--max-attempts K]\n"
-	"                        [--force]\n"
+	"                        [--unit MM] [--wall MM] [--clearance MM]\n"
+	"                        [--no-labels] [--max-attempts K] [--force]\n"
 	"\n"
 	"Split the shell of an N x N x N cube (or an X x Y x Z box) into six flat\n"
 	"pieces, prove that they assemble into it in exactly one way, and write\n"
-	"the pieces (STL and OpenSCAD), the puzzle file, pictures and the answer.\n"
+	"the pieces (STL, 3MF and OpenSCAD), the puzzle file, pictures and the\n"
+	"answer.\n"
 	"\n"
 	"  --size N|XxYxZ    cube size in cells, or a box like 4x5x6; each side\n"
 	"                    3 to 64 (default 5)\n"
@@ -31,8 +32,13 @@ static const char help[] =
 	"  --out DIR         output folder (default out/cubeN-S, or\n"
 	"                    out/boxXxYxZ-S for a box)\n"
 	"  --unit MM         edge of one cell in millimetres, > 0 (default 10)\n"
-	"  --clearance MM    gap between touching pieces, 0 <= c < unit/2\n"
+	"  --wall MM         thickness of the plates, 0 < wall <= unit (default:\n"
+	"                    the unit, solid cubes); 3 makes light plates whose\n"
+	"                    fingers interlock like a Happy Cube's\n"
+	"  --clearance MM    gap between touching pieces, 0 <= c < wall/2\n"
 	"                    (default 0.2); each exposed face is inset by c/2\n"
+	"  --no-labels       do not engrave each piece's number on its top\n"
+	"                    (engraving needs wall - clearance >= 1.2 mm)\n"
 	"  --max-attempts K  candidates to try before giving up, 1 to 1000000\n"
 	"                    (default 1000)\n"
 	"  --force           replace DIR if it exists (only a folder cubegen\n"
@@ -112,7 +118,9 @@ int cmd_generate(int argc, char **argv)
 	else
 		snprintf(size, sizeof size, "%dx%dx%d", dim[0], dim[1], dim[2]);
 	const char *out = ga.out;
-	struct output_opts oo = {.unit = ga.unit, .clearance = ga.clearance};
+	struct output_opts oo = {.unit = ga.print.unit, .wall = ga.print.wall,
+	                         .clearance = ga.print.clearance,
+	                         .labels = ga.print.labels};
 	if (!ga.have_seed && !os_seed(&seed)) {
 		cli_error("cannot read a seed from /dev/urandom: %s (give --seed)",
 		          strerror(errno));

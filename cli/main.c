@@ -17,6 +17,8 @@ static const char usage[] =
 	"  solve      count the solutions of a puzzle file (.puz or .hcq)\n"
 	"  check      exit 0 when a puzzle has exactly one solution, 1 if not\n"
 	"  render     draw the pieces of a puzzle file (and its solution) as PNG\n"
+	"  print      printable pieces (STL, 3MF, OpenSCAD) of any puzzle file\n"
+	"  coupon     a test print that finds your printer's clearance\n"
 	"  verify     check STL files the way cubegen checks its own\n"
 	"\n"
 	"Run 'cubegen COMMAND --help' for a command's options.\n"
@@ -44,7 +46,8 @@ int main(int argc, char **argv)
 	} cmds[] = {
 		{"generate", cmd_generate}, {"solve", cmd_solve},
 		{"check", cmd_check},       {"render", cmd_render},
-		{"verify", cmd_verify},
+		{"verify", cmd_verify},     {"print", cmd_print},
+		{"coupon", cmd_coupon},
 	};
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
 		if (strcmp(cmd, cmds[i].name) == 0)

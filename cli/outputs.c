@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "draw/draw.h"
+#include "cli/printfiles.h"
 #include "mesh/mesh.h"
 #include "solver/puz.h"
 
@@ -121,129 +122,52 @@ static bool write_solution_png(struct outdir *od, const struct gen_puzzle *g,
 	return write_png(od, "solution.png", rc, png, len);
 }
 
-/* Gap between pieces on plate.stl and in puzzle.scad, mm. */
-#define PLATE_GAP 5.0
-
-/* Write mesh 'm' as binary STL file 'name', then read it back and check
- * it (closed, manifold, oriented, exact volume): a bad file is an error,
- * never a silent success. */
-static bool write_stl(struct outdir *od, const char *name, const struct mesh *m,
-                      const char *header, double volume)
-{
-	FILE *fp = outdir_fopen(od, name);
-	if (!fp)
-		return false;
-	if (mesh_write_stl(fp, m, header) != MESH_OK) {
-		cli_error("%s/%s: cannot write: %s", od->target, name, strerror(errno));
-		fclose(fp);
-		return false;
-	}
-	if (!outdir_fclose(od, fp, name))
-		return false;
-	char path[PATH_MAX];
-	outdir_path(od, name, path, sizeof path);
-	struct mesh_report rep;
-	int rc = mesh_verify_stl(path, volume, &rep);
-	if (rc != MESH_OK) {
-		cli_error("%s: failed its own check: %s", name,
-		          rc == MESH_EBADMESH ? rep.problem : mesh_strerror(rc));
-		return false;
-	}
-	return true;
-}
-
-static bool write_scad(struct outdir *od, const char *name, const char *title,
-                       const unsigned char *const *cells, const int (*dims)[3],
-                       size_t count, const struct output_opts *o)
-{
-	FILE *fp = outdir_fopen(od, name);
-	if (!fp)
-		return false;
-	int rc = count == 1
-	         ? mesh_write_scad(fp, cells[0], dims[0][0], dims[0][1], dims[0][2],
-	                           o->unit, o->clearance, title)
-	         : mesh_write_scad_plate(fp, cells, dims, count, o->unit,
-	                                 o->clearance, PLATE_GAP, title);
-	if (rc != MESH_OK) {
-		cli_error("%s/%s: cannot write: %s", od->target, name,
-		          rc == MESH_EIO ? strerror(errno) : mesh_strerror(rc));
-		fclose(fp);
-		return false;
-	}
-	return outdir_fclose(od, fp, name);
-}
-
-/* piece-K.stl/.scad, plate.stl, puzzle.scad. Each piece lies on z = 0 as
- * drawn: seen from above (+Z, the way a slicer shows the bed, y up) it
- * looks like its drawing, so drawing row y becomes y = ph-1-y. */
+/* The six pieces as printed. Each piece lies on z = 0 as drawn: seen
+ * from above (+Z, the way a slicer shows the bed, y up) it looks like its
+ * drawing, so drawing row y becomes y = ph-1-y. Its cells are its face's
+ * whole w x h frame, so the frame's outer rows and columns are the
+ * box's outer layers: walls (DESIGN.md §3), as is its one layer of
+ * thickness; the number engraved is the piece's. */
 static bool write_pieces(struct outdir *od, const struct gen_puzzle *g,
                          const struct output_opts *o)
 {
 	const int *dim = g->dim;
-	size_t nn = 0; /* the largest piece */
-	for (int i = 0; i < 6; i++)
+	size_t nn = 0, side = 0; /* the largest piece, the longest side */
+	for (int i = 0; i < 6; i++) {
 		if ((size_t)g->pw[i] * g->ph[i] > nn)
 			nn = (size_t)g->pw[i] * g->ph[i];
-	unsigned char *buf = malloc(6 * nn);
+		side = (size_t)g->pw[i] > side ? (size_t)g->pw[i] : side;
+		side = (size_t)g->ph[i] > side ? (size_t)g->ph[i] : side;
+	}
+	/* per piece: its cells, then the wall flags of its x and y layers */
+	size_t per = nn + 2 * side;
+	unsigned char *buf = calloc(6, per);
 	if (!buf) {
 		cli_error("generate: out of memory");
 		return false;
 	}
-	const unsigned char *cells[6];
-	int dims[6][3];
-	double volume = 0;
-	bool ok = true;
-	for (int i = 0; i < 6 && ok; i++) {
-		unsigned char *c = buf + i * nn;
+	static const unsigned char thick[1] = {1};
+	struct mesh_spec s[6];
+	char label[6][2];
+	for (int i = 0; i < 6; i++) {
+		unsigned char *c = buf + i * per, *wx = c + nn, *wy = wx + side;
 		int pw = g->pw[i], ph = g->ph[i];
 		for (int y = 0; y < ph; y++)
 			memcpy(c + (size_t)(ph - 1 - y) * pw, g->piece[i] + (size_t)y * pw,
 			       (size_t)pw);
-		cells[i] = c;
-		dims[i][0] = pw;
-		dims[i][1] = ph;
-		dims[i][2] = 1;
-		double v = mesh_expected_volume(c, pw, ph, 1, o->unit, o->clearance);
-		volume += v;
-		struct mesh *m;
-		int rc = mesh_from_cells(c, pw, ph, 1, o->unit, o->clearance, &m);
-		if (rc != MESH_OK) {
-			cli_error("piece %d: cannot mesh: %s", i + 1, mesh_strerror(rc));
-			ok = false;
-			break;
-		}
-		char name[32], header[96], title[96];
-		snprintf(header, sizeof header, "cubegen %dx%dx%d seed %llu piece %d",
-		         dim[0], dim[1], dim[2], (unsigned long long)o->seed, i + 1);
-		snprintf(title, sizeof title, "cubegen %dx%dx%d seed %llu, piece %d",
-		         dim[0], dim[1], dim[2], (unsigned long long)o->seed, i + 1);
-		snprintf(name, sizeof name, "piece-%d.stl", i + 1);
-		ok = write_stl(od, name, m, header, v);
-		mesh_free(m);
-		snprintf(name, sizeof name, "piece-%d.scad", i + 1);
-		ok = ok && write_scad(od, name, title, &cells[i],
-		                      (const int (*)[3])&dims[i], 1, o);
+		wx[0] = wx[pw - 1] = 1;
+		wy[0] = wy[ph - 1] = 1;
+		label[i][0] = (char)('1' + i);
+		label[i][1] = '\0';
+		s[i] = (struct mesh_spec){
+			.cells = c, .dims = {pw, ph, 1}, .wall = {wx, wy, thick},
+			.label = o->labels ? label[i] : NULL};
 	}
-	if (ok) {
-		struct mesh *m;
-		int rc = mesh_plate(cells, (const int (*)[3])dims, 6, o->unit,
-		                    o->clearance, PLATE_GAP, &m);
-		if (rc != MESH_OK) {
-			cli_error("plate.stl: cannot mesh: %s", mesh_strerror(rc));
-			ok = false;
-		} else {
-			char header[96], title[96];
-			snprintf(header, sizeof header, "cubegen %dx%dx%d seed %llu plate",
-			         dim[0], dim[1], dim[2], (unsigned long long)o->seed);
-			snprintf(title, sizeof title,
-			         "cubegen %dx%dx%d seed %llu, all six pieces", dim[0],
-			         dim[1], dim[2], (unsigned long long)o->seed);
-			ok = write_stl(od, "plate.stl", m, header, volume) &&
-			     write_scad(od, "puzzle.scad", title, cells,
-			                (const int (*)[3])dims, 6, o);
-			mesh_free(m);
-		}
-	}
+	struct mesh_size sz = {o->unit, o->wall, o->clearance};
+	char what[96];
+	snprintf(what, sizeof what, "cubegen %dx%dx%d seed %llu", dim[0], dim[1],
+	         dim[2], (unsigned long long)o->seed);
+	bool ok = printfiles_write(od, s, 6, &sz, what);
 	free(buf);
 	return ok;
 }

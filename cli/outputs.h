@@ -13,7 +13,9 @@
 
 struct output_opts {
 	double unit;      /* cell edge, mm */
+	double wall;      /* thickness of the box's outer layers, mm */
 	double clearance; /* gap between pieces, mm */
+	bool labels;      /* engrave the pieces' numbers */
 	uint64_t seed;
 };
 

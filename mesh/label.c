@@ -42,10 +42,6 @@ static const unsigned char glyph[10] = {
 	0x3f, 0x06, 0x5b, 0x4f, 0x66, 0x6d, 0x7d, 0x07, 0x7f, 0x6f,
 };
 
-/* Empty space between the strokes and the solid's side, beyond the
- * clearance inset, mm. */
-#define LABEL_MARGIN 1.0
-
 int mesh_label_strokes(const char *text, int (*stroke)[4], int *w, int *ylo)
 {
 	assert(text && stroke && w && ylo);
@@ -129,6 +125,30 @@ static void consider(const struct mesh_piece *p, int walls, long fw, long fh,
 	}
 }
 
+/*
+ * The rectangles worth trying in a run [xa, xb) of columns: for a given
+ * number of wall layers inside, the widest. Those go from the start of a
+ * stretch of unit layers to the end of one (the run's ends when 'walls'
+ * is 0); any narrower rectangle scores no more and has no fewer walls.
+ */
+static void consider_run(const struct mesh_piece *p, int walls, long fw,
+			 long fh, int xa, int xb, int y0, int y1,
+			 struct cand *best, struct mesh_label_place *out)
+{
+	if (!walls) {
+		consider(p, walls, fw, fh, xa, xb, y0, y1, best, out);
+		return;
+	}
+	for (int s = xa; s < xb; s++) {
+		if (mesh_piece_is_wall(p, 0, s) || (s > xa && !mesh_piece_is_wall(p, 0, s - 1)))
+			continue; /* s starts a stretch of unit layers */
+		for (int e = s + 1; e <= xb; e++)
+			if (!mesh_piece_is_wall(p, 0, e - 1) &&
+			    (e == xb || mesh_piece_is_wall(p, 0, e)))
+				consider(p, walls, fw, fh, s, e, y0, y1, best, out);
+	}
+}
+
 /* The best rectangle of top cells, or ok = 0 when every one scores 0. */
 static void best_place(const struct mesh_piece *p, int walls, long fw, long fh,
 		       unsigned char *col, struct mesh_label_place *out)
@@ -151,13 +171,7 @@ static void best_place(const struct mesh_piece *p, int walls, long fw, long fh,
 				while (xb < p->n[0] && col[xb])
 					xb++;
 				x = xb;
-				/* a wider run only adds walls at its ends */
-				while (walls && xa < xb && mesh_piece_is_wall(p, 0, xa))
-					xa++;
-				while (walls && xb > xa && mesh_piece_is_wall(p, 0, xb - 1))
-					xb--;
-				if (xa < xb)
-					consider(p, walls, fw, fh, xa, xb, y0, y1, &best, out);
+				consider_run(p, walls, fw, fh, xa, xb, y0, y1, &best, out);
 			}
 		}
 	}
@@ -213,7 +227,7 @@ int mesh_label_cuts(const struct mesh_piece *p, const struct mesh_size *sz,
 		return rc;
 	int stroke[MESH_LABEL_STROKES][4], w, ylo;
 	int n = mesh_label_strokes(p->label, stroke, &w, &ylo);
-	double h = sz->clearance / 2, m = h + LABEL_MARGIN;
+	double h = sz->clearance / 2, m = h + MESH_LABEL_MARGIN;
 	/* the rectangle's cell boundaries: grid lines k, t = 1 (mesh.c) */
 	double x0 = mesh_piece_pos(p, sz, 0, pl.x0) - h;
 	double x1 = mesh_piece_pos(p, sz, 0, pl.x1) - h;

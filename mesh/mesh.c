@@ -168,7 +168,9 @@ double mesh_piece_pos(const struct mesh_piece *p, const struct mesh_size *sz,
 {
 	long nw, nu;
 	mesh_piece_layers(p, a, k, &nw, &nu);
-	return (double)nw * sz->wall + (double)nu * sz->unit;
+	/* without walls the wall is not even looked at (it may be anything) */
+	return nw ? (double)nw * sz->wall + (double)nu * sz->unit
+		  : (double)nu * sz->unit;
 }
 
 /* Whether any layer of the bounding box is a wall. */
@@ -1239,8 +1241,11 @@ int mesh_build_plate(const struct mesh_spec *s, size_t count,
 	double c = sz->clearance;
 	for (size_t i = 0; i < count && rc == MESH_OK; i++) {
 		double *o = at[i];
-		o[0] = pl[i].wx * sz->wall + pl[i].sx * sz->unit + pl[i].col * (gap_mm - c);
-		o[1] = pl[i].wy * sz->wall + pl[i].sy * sz->unit + pl[i].row * (gap_mm - c);
+		/* (the wall is not looked at without walls, as in mesh_piece_pos()) */
+		o[0] = (pl[i].wx ? pl[i].wx * sz->wall : 0) + pl[i].sx * sz->unit +
+		       pl[i].col * (gap_mm - c);
+		o[1] = (pl[i].wy ? pl[i].wy * sz->wall : 0) + pl[i].sy * sz->unit +
+		       pl[i].row * (gap_mm - c);
 		o[2] = 0;
 		/* The gap must survive rounding to float, or neighbours
 		 * would share faces: the first float past this piece's

@@ -247,7 +247,8 @@ int mesh_build(const struct mesh_spec *s, const struct mesh_size *sz,
  * The exact volume of mesh_build()'s solid, computed independently of the
  * mesher: mesh_expected_volume()'s sum over the cells with their layer
  * widths, minus the area of the union of the label's strokes times
- * MESH_LABEL_DEPTH. Negative for invalid arguments.
+ * MESH_LABEL_DEPTH. Negative for invalid arguments or when out of memory
+ * (callers tell them apart by mesh_build()).
  */
 double mesh_spec_volume(const struct mesh_spec *s, const struct mesh_size *sz);
 
@@ -258,8 +259,10 @@ double mesh_spec_volume(const struct mesh_spec *s, const struct mesh_size *sz);
  * alone, the same for every size: among the rectangles of cells of the top
  * layer, counting a layer's extent as 1 when it is a unit layer and 0 when
  * it is a wall layer, the one where the label (along x, or turned to read
- * along y) gets the largest scale; ties go to the smaller rectangle, then to
- * the first in scan order. Then the label is scaled to fit that rectangle's
+ * along y) gets the largest scale; ties go to the one with fewer wall
+ * layers, then to more cells, then to the first in scan order (lowest y,
+ * then x, then the label along x). When every rectangle scores 0 (a top
+ * of walls only) the walls count as 1 too. Then the label is scaled to fit that rectangle's
  * solid top, less a margin of clearance/2 + 1 mm on each side, and centred.
  * MESH_OK, MESH_EINVAL, MESH_ENOMEM.
  */
@@ -268,9 +271,11 @@ int mesh_label_height(const struct mesh_spec *s, const struct mesh_size *sz,
 #define MESH_LABEL_MIN 2.0
 
 /*
- * A build plate of specs, laid out as mesh_plate() does (columns as wide
- * as their widest piece in mm, 'gap_mm' between solids); with no walls
- * and no labels it is byte for byte mesh_plate(). origin[i] (may be NULL)
+ * A build plate of specs, laid out as mesh_plate() does, except that a
+ * column is as wide as the most wall layers and the most unit layers of
+ * its pieces (so the layout is the same for every size; without walls,
+ * its widest piece), and likewise a row; solids at least 'gap_mm' apart.
+ * With no walls and no labels it is byte for byte mesh_plate(). origin[i] (may be NULL)
  * receives where piece i's mesh_build() mesh was moved to (its minimum
  * corner), so plate = the union of the pieces moved by origin[i].
  */
@@ -286,7 +291,8 @@ int mesh_join(const struct mesh *const *m, const double (*origin)[3],
 
 /*
  * OpenSCAD for specs: mesh_write_scad() / mesh_write_scad_plate() with
- * `wall` and `labels` (true/false) added to the Customizer parameters.
+ * `wall` added to the Customizer parameters when some piece has a wall
+ * layer, and `labels` (true/false) when some piece has a label.
  * The file renders to mesh_build()'s (mesh_build_plate()'s) solid for any
  * unit, wall and clearance, labels included (the label's rectangle is
  * chosen from the cells, so it is the same for every size).

@@ -97,6 +97,9 @@ void mesh_plate_layout(const struct mesh_piece *pieces, size_t count,
  * 3 apart; the underline (labels with a 6 or a 9) is 2 tall, 2 below. */
 enum { MESH_FONT_W = 6, MESH_FONT_H = 10, MESH_FONT_GAP = 3,
        MESH_FONT_UNDER = 4 };
+/* Empty space between a label's strokes and the sides of its rectangle,
+ * beyond the clearance inset, mm (label.c and the .scad). */
+#define MESH_LABEL_MARGIN 1.0
 /* At most 7 strokes per digit and the underline. */
 #define MESH_LABEL_STROKES (7 * MESH_LABEL_MAX + 1)
 

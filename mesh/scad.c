@@ -30,14 +30,37 @@
  * pieces of ten generated N = 5 puzzles it takes 7.8 boxes on average,
  * an exhaustive search 7.6.
  *
- * In the file, every box side is computed by the same expression,
- * cubegen_at(k, t) = k*unit - t*clearance/2, as mesh.c computes its grid
- * lines, and the boxes are polyhedra with those exact corners: sides of
- * two boxes that meet or are coplanar coincide to the last bit, so CGAL's
- * exact union leaves no sliver (translate() of a cube() would round the
- * far corner differently from box to box).
+ * Nothing in this argument depends on the cells' widths, so it holds on a
+ * grid of wall and unit layers too (struct mesh_spec).
+ *
+ * In the file, every box side is computed by the same expression as
+ * mesh.c computes its grid lines, cubegen_at(k, t) = pos(k) - t*clearance/2
+ * with pos(k) = nw*wall + nu*unit, nw and nu the wall and unit layers
+ * before boundary k (mesh_piece_pos()); the file holds each piece's wall
+ * flags and sums them itself. Without walls it is k*unit - t*clearance/2,
+ * the same double. The boxes are polyhedra with those exact corners:
+ * sides of two boxes that meet or are coplanar coincide to the last bit,
+ * so CGAL's exact union leaves no sliver (translate() of a cube() would
+ * round the far corner differently from box to box).
+ *
+ * Labels. The file holds what label.c decides from the cells alone (the
+ * rectangle of top cells, whether the text is turned: mesh_label_place())
+ * and the strokes in font units (mesh_label_strokes()); OpenSCAD works out
+ * the millimetres from unit, wall and clearance with mesh_label_cuts()'
+ * expressions, term for term, so for every size the strokes are the
+ * mesher's to the bit, and a label with no room (digits under
+ * MESH_LABEL_MIN) is left off by the same test. The strokes are
+ * polyhedra too, from MESH_LABEL_DEPTH below the top to 1 mm above it,
+ * subtracted from the union of the boxes. OpenSCAD 2021.01 renders a
+ * 5 x 5 plate of a box's face with a label in 0.2 to 0.6 s and a plate of
+ * six in 2.5 to 3.5 s.
+ *
+ * Walls, labels and the labels switch appear in the file only when some
+ * piece has a wall layer or a label: without them the file is the one
+ * mesh_write_scad() always wrote, byte for byte.
  */
 #include <assert.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -273,6 +296,7 @@ int mesh_cover_boxes(const struct mesh_piece *p, struct mesh_box **out,
 
 /* ---- writing -------------------------------------------------------------- */
 
+
 struct out {
 	FILE *fp;
 	int err; /* a write failed */
@@ -313,19 +337,91 @@ static void comment(struct out *o, const char *text)
 	emit(o, "\n");
 }
 
-static void header(struct out *o, const char *title, double unit,
-		   double clearance, const double *gap)
+/* One piece, ready to write: everything that can fail is done for every
+ * piece before the first byte goes out, so that an error leaves 'fp' as
+ * it was, not holding the first pieces of a plate. */
+struct prep {
+	struct mesh_box *box;       /* mesh_cover_boxes(), owned */
+	size_t nbox;
+	struct mesh_label_place lp; /* lp.ok = 0: no label */
+	int stroke[MESH_LABEL_STROKES][4]; /* lp.ok: the label's strokes */
+	int nstroke, w, ylo;        /* their count, the text's width and
+				       lowest y, font units */
+};
+
+/* What a file needs beyond unit and clearance. Without walls and labels
+ * its text is the one mesh_write_scad() always wrote, byte for byte; each
+ * is added only where some piece uses it, so a maker never sees a
+ * parameter that changes nothing. */
+struct features {
+	int walls;    /* some layer of some piece's bounding box is a wall */
+	int labels;   /* some piece has a label */
+	int unit_top; /* a labelled piece's top layer is a unit layer */
+	int wall_top; /* ... a wall layer */
+};
+
+/* Validate spec 's' at size 'sz' as mesh_build() does (but for the float
+ * range checks of the mesher) and fill '*p' and '*q' (q->box is then
+ * q's to free). MESH_EINVAL, MESH_EDISCONNECTED, MESH_ENONMANIFOLD,
+ * MESH_ENOMEM; q->box stays NULL on failure. */
+static int prepare(const struct mesh_spec *s, const struct mesh_size *sz,
+		   struct mesh_piece *p, struct prep *q)
 {
+	int rc = mesh_piece_init_spec(p, s, sz);
+	if (rc == MESH_OK)
+		rc = mesh_piece_manifold(p, sz->clearance);
+	if (rc == MESH_OK)
+		rc = mesh_label_place(p, &q->lp);
+	if (rc != MESH_OK)
+		return rc;
+	q->nstroke = 0;
+	if (q->lp.ok)
+		q->nstroke = mesh_label_strokes(p->label, q->stroke, &q->w, &q->ylo);
+	assert(!q->lp.ok || q->nstroke > 0);
+	return mesh_cover_boxes(p, &q->box, &q->nbox);
+}
+
+static void features_of(const struct mesh_piece *p, const struct prep *q,
+			size_t count, struct features *f)
+{
+	*f = (struct features){0};
+	for (size_t i = 0; i < count; i++) {
+		for (int a = 0; a < 3; a++)
+			for (int k = 0; k < p[i].n[a]; k++)
+				f->walls |= mesh_piece_is_wall(&p[i], a, k);
+		if (q[i].lp.ok) {
+			int wall_top = mesh_piece_is_wall(&p[i], 2, p[i].n[2] - 1);
+			f->labels = 1;
+			f->wall_top |= wall_top;
+			f->unit_top |= !wall_top;
+		}
+	}
+}
+
+static void header(struct out *o, const char *title, const struct mesh_size *sz,
+		   const struct features *f, const double *gap)
+{
+	static const char *const names[4] = {
+		"unit or clearance", "unit, wall or clearance",
+		"unit, clearance or labels", "unit, wall, clearance or labels"};
 	char u[32], c[32], lo[32], hi[32];
+	double unit = sz->unit, wall = sz->wall, clearance = sz->clearance;
 	if (title && *title)
 		comment(o, title);
 	emit(o, "// Made by cubegen: a standalone, parametric OpenSCAD model. Change\n"
-		"// unit or clearance (Window > Customizer), render (F6), export STL.\n"
-		"\n/* [Size] */\n");
+		"// %s (Window > Customizer), render (F6), export STL.\n"
+		"\n/* [Size] */\n", names[f->walls + 2 * f->labels]);
 	num(u, unit);
 	num(lo, unit < 2 ? unit : 2);
 	num(hi, unit > 50 ? unit : 50);
 	emit(o, "// Edge of one cell, in mm\nunit = %s; // [%s:0.5:%s]\n", u, lo, hi);
+	if (f->walls) {
+		num(u, wall);
+		num(lo, wall < 1 ? wall : 1);
+		num(hi, wall > 50 ? wall : 50);
+		emit(o, "// Width of a wall layer (the outer layers of the puzzle's box), "
+			"in mm\nwall = %s; // [%s:0.5:%s]\n", u, lo, hi);
+	}
 	num(c, clearance);
 	num(hi, clearance > 2 ? clearance : 2);
 	emit(o, "// Gap between two pieces that touch, in mm (each face not glued to "
@@ -338,8 +434,40 @@ static void header(struct out *o, const char *title, double unit,
 		emit(o, "// Space between the pieces on the plate, in mm\n"
 			"gap = %s; // [0.5:0.5:%s]\n", g, hi);
 	}
+	if (f->labels) {
+		num(c, MESH_LABEL_DEPTH);
+		emit(o, "\n/* [Labels] */\n"
+			"// Engrave each piece's number in its top face, %s mm deep\n"
+			"labels = true;\n", c);
+	}
 	emit(o, "\n/* [Hidden] */\n");
 }
+
+static const char cover_note[] =
+	"// The piece: each of its cells is a unit cube moved in by clearance/2 on\n"
+	"// every face not glued to a cell of the same piece, all unioned. Here the\n"
+	"// cells are merged into boxes [x, y, z, size x, size y, size z] (in\n"
+	"// cells) with inset flags [-x, +x, -y, +y, -z, +z]: 1 where the side moves\n"
+	"// in by clearance/2. Boxes may overlap; their union is the piece (see\n"
+	"// cubegen's mesh/scad.c).\n";
+
+static const char cover_note_walls[] =
+	"// The piece: each of its cells is a box as wide as its layer along each\n"
+	"// axis (unit, or wall for a wall layer), moved in by clearance/2 on every\n"
+	"// face not glued to a cell of the same piece, all unioned. Here the cells\n"
+	"// are merged into boxes [x, y, z, size x, size y, size z] (in cells) with\n"
+	"// inset flags [-x, +x, -y, +y, -z, +z]: 1 where the side moves in by\n"
+	"// clearance/2. Boxes may overlap; their union is the piece (see\n"
+	"// cubegen's mesh/scad.c). Its _walls are, per axis x, y, z, a flag for\n"
+	"// each layer of its cells: 1 for a wall layer, 0 for a unit layer.\n";
+
+static const char label_note[] =
+	"// Its _label (engraved when labels is true; [] for none) is\n"
+	"// [[x0, x1, y0, y1, z1], turned, w, ylo, strokes]: centred on the top of\n"
+	"// the cells [x0, x1) x [y0, y1) of its top layer, z1 - 1, and reading\n"
+	"// along +y when turned is 1, the text spans [0, w] x [ylo, 10] in font\n"
+	"// units (a digit is 6 x 10) and is the union of the strokes\n"
+	"// [u0, v0, u1, v1] (font units). The size in mm is worked out below.\n";
 
 static void boxes_data(struct out *o, const char *name,
 		       const struct mesh_box *b, size_t n)
@@ -354,17 +482,90 @@ static void boxes_data(struct out *o, const char *name,
 	emit(o, "];\n");
 }
 
-static void module_text(struct out *o)
+static void walls_data(struct out *o, const char *name, const struct mesh_piece *p)
 {
+	emit(o, "%s_walls = [", name);
+	for (int a = 0; a < 3; a++) {
+		emit(o, "[");
+		for (int k = 0; k < p->n[a]; k++)
+			emit(o, "%d%s", mesh_piece_is_wall(p, a, k), k + 1 < p->n[a] ? ", " : "");
+		emit(o, "]%s", a < 2 ? ", " : "];\n");
+	}
+}
+
+/* The strokes one digit to a line, the underline on its own. */
+static void label_data(struct out *o, const char *name, const struct mesh_piece *p,
+		       const struct prep *q)
+{
+	const struct mesh_label_place *lp = &q->lp;
+	if (!lp->ok) {
+		emit(o, "%s_label = [];\n", name);
+		return;
+	}
+	emit(o, "%s_label = [[%d, %d, %d, %d, %d], %d, %d, %d, [ // \"%s\"", name,
+	     lp->x0, lp->x1, lp->y0, lp->y1, p->n[2], lp->turned, q->w, q->ylo,
+	     p->label);
+	int line = -1;
+	for (int k = 0; k < q->nstroke; k++) {
+		const int *t = q->stroke[k];
+		int l = t[1] < 0 ? INT_MAX : t[0] / (MESH_FONT_W + MESH_FONT_GAP);
+		emit(o, "%s[%d, %d, %d, %d]", k == 0 ? "\n  " : l != line ? ",\n  " : ", ",
+		     t[0], t[1], t[2], t[3]);
+		line = l;
+	}
+	emit(o, "\n]];\n");
+}
+
+/* Everything after the data: checks, the functions and modules. */
+static void module_text(struct out *o, const struct features *f)
+{
+	/* walls[a] as the first argument of cubegen_at() and so on */
+	const char *wa = f->walls ? "walls[a], " : "";
+	const char *wp = f->walls ? ", walls" : "";
+	if (f->labels) {
+		char d[32], mg[32], mn[32], fh[32];
+		num(d, MESH_LABEL_DEPTH);
+		num(mg, MESH_LABEL_MARGIN);
+		num(mn, MESH_LABEL_MIN);
+		num(fh, MESH_FONT_H);
+		emit(o, "\n"
+			"// The engraving, in mm: its depth, the margin between the text and\n"
+			"// the sides of the top face beyond clearance/2, and the least height\n"
+			"// of a digit (a piece with less room gets no label). A digit is %s\n"
+			"// font units tall.\n"
+			"label_depth = %s;\n"
+			"label_margin = %s;\n"
+			"label_min = %s;\n", fh, d, mg, mn);
+	}
 	emit(o, "\nassert(unit > 0, \"unit must be positive\");\n"
 		"assert(clearance >= 0 && clearance < unit / 2, "
-		"\"clearance must be at least 0 and less than unit/2\");\n"
-		"\n"
-		"// Where a box side lies along an axis: cell boundary k, moved by t\n"
-		"// half-clearances (t = 0, 1 or 2); the piece is moved by -clearance/2\n"
-		"// so that its lowest corner is at the origin, on z = 0.\n"
-		"function cubegen_at(k, t) = k * unit - t * (clearance / 2);\n"
-		"\n"
+		"\"clearance must be at least 0 and less than unit/2\");\n");
+	if (f->walls)
+		emit(o, "assert(wall > 0, \"wall must be positive\");\n"
+			"assert(clearance < wall / 2, \"clearance must be less than wall/2\");\n");
+	if (f->unit_top)
+		emit(o, "assert(!labels || unit - clearance > label_depth, \"with labels, "
+			"unit - clearance must be more than label_depth\");\n");
+	if (f->wall_top)
+		emit(o, "assert(!labels || wall - clearance > label_depth, \"with labels, "
+			"wall - clearance must be more than label_depth\");\n");
+	if (f->walls)
+		emit(o, "\n"
+			"// Where a box side lies along an axis whose layers have the wall\n"
+			"// flags f: layer boundary k is at nw * wall + nu * unit, nw and nu\n"
+			"// the numbers of wall and unit layers before it, moved by t\n"
+			"// half-clearances (t = 0, 1 or 2); the piece is moved by\n"
+			"// -clearance/2 so that its lowest corner is at the origin, on z = 0.\n"
+			"function cubegen_walls(f, k) = k == 0 ? 0 : f[k - 1] + cubegen_walls(f, k - 1);\n"
+			"function cubegen_at(f, k, t) = let (nw = cubegen_walls(f, k))\n"
+			"  nw * wall + (k - nw) * unit - t * (clearance / 2);\n");
+	else
+		emit(o, "\n"
+			"// Where a box side lies along an axis: cell boundary k, moved by t\n"
+			"// half-clearances (t = 0, 1 or 2); the piece is moved by -clearance/2\n"
+			"// so that its lowest corner is at the origin, on z = 0.\n"
+			"function cubegen_at(k, t) = k * unit - t * (clearance / 2);\n");
+	emit(o, "\n"
 		"// A box from two corners, as a polyhedron: its corners are exactly the\n"
 		"// cubegen_at() values, so boxes that meet share faces exactly (a\n"
 		"// translated cube() would round its far corner box by box).\n"
@@ -380,20 +581,61 @@ static void module_text(struct out *o)
 		"// A piece from its boxes, all unioned: box [x, y, z, sx, sy, sz, ...] is\n"
 		"// the cells [x, x + sx) x [y, y + sy) x [z, z + sz), each side moved in\n"
 		"// by clearance/2 where its flag (-x, +x, -y, +y, -z, +z) is 1.\n"
-		"module cubegen_piece(boxes) {\n"
+		"module cubegen_piece(boxes%s) {\n"
 		"  for (b = boxes)\n"
-		"    cubegen_box([for (a = [0 : 2]) cubegen_at(b[a], 1 - b[6 + 2 * a])],\n"
-		"                [for (a = [0 : 2]) cubegen_at(b[a] + b[3 + a], 1 + b[7 + 2 * a])]);\n"
-		"}\n");
+		"    cubegen_box([for (a = [0 : 2]) cubegen_at(%sb[a], 1 - b[6 + 2 * a])],\n"
+		"                [for (a = [0 : 2]) cubegen_at(%sb[a] + b[3 + a], 1 + b[7 + 2 * a])]);\n"
+		"}\n", wp, wa, wa);
+	if (!f->labels)
+		return;
+	char fh[32];
+	num(fh, MESH_FONT_H);
+	const char *w0 = f->walls ? "walls[0], " : "", *w1 = f->walls ? "walls[1], " : "";
+	const char *w2 = f->walls ? "walls[2], " : "";
+	emit(o, "\n"
+		"// A label's strokes, to cut out of the piece: the text scaled by s to\n"
+		"// fit the rectangle r = [x0, x1, y0, y1] (mm) less clearance/2 +\n"
+		"// label_margin on each side, centred, from label_depth below 'top' to\n"
+		"// 1 mm above it (so the cut is clean). Nothing when the digits would\n"
+		"// be under label_min tall.\n"
+		"module cubegen_label(r, top, label) {\n"
+		"  turned = label[1];\n"
+		"  w = label[2];\n"
+		"  ylo = label[3];\n"
+		"  m = clearance / 2 + label_margin;\n"
+		"  aw = r[1] - r[0] - 2 * m;\n"
+		"  ah = r[3] - r[2] - 2 * m;\n"
+		"  fh = %s - ylo;\n"
+		"  s = turned ? min(aw / fh, ah / w) : min(aw / w, ah / fh);\n"
+		"  cx = (r[0] + r[1]) / 2;\n"
+		"  cy = (r[2] + r[3]) / 2;\n"
+		"  uc = w / 2;\n"
+		"  vc = (ylo + %s) / 2;\n"
+		"  if (s * %s >= label_min)\n"
+		"    for (t = label[4])\n"
+		"      if (turned) // the text's u along +y, its v along -x\n"
+		"        cubegen_box([cx - (t[3] - vc) * s, cy + (t[0] - uc) * s, top - label_depth],\n"
+		"                    [cx - (t[1] - vc) * s, cy + (t[2] - uc) * s, top + 1]);\n"
+		"      else\n"
+		"        cubegen_box([cx + (t[0] - uc) * s, cy + (t[1] - vc) * s, top - label_depth],\n"
+		"                    [cx + (t[2] - uc) * s, cy + (t[3] - vc) * s, top + 1]);\n"
+		"}\n"
+		"\n"
+		"// A piece with its label cut out of its top when labels is true: the\n"
+		"// rectangle's sides at cell boundaries (t = 1), the top face at t = 2.\n"
+		"module cubegen_part(boxes%s, label) {\n"
+		"  if (labels && len(label) > 0)\n"
+		"    difference() {\n"
+		"      cubegen_piece(boxes%s);\n"
+		"      cubegen_label([cubegen_at(%slabel[0][0], 1), cubegen_at(%slabel[0][1], 1),\n"
+		"                     cubegen_at(%slabel[0][2], 1), cubegen_at(%slabel[0][3], 1)],\n"
+		"                    cubegen_at(%slabel[0][4], 2), label);\n"
+		"    }\n"
+		"  else\n"
+		"    cubegen_piece(boxes%s);\n"
+		"}\n",
+	     fh, fh, fh, wp, wp, w0, w0, w1, w1, w2, wp);
 }
-
-static const char cover_note[] =
-	"// The piece: each of its cells is a unit cube moved in by clearance/2 on\n"
-	"// every face not glued to a cell of the same piece, all unioned. Here the\n"
-	"// cells are merged into boxes [x, y, z, size x, size y, size z] (in\n"
-	"// cells) with inset flags [-x, +x, -y, +y, -z, +z]: 1 where the side moves\n"
-	"// in by clearance/2. Boxes may overlap; their union is the piece (see\n"
-	"// cubegen's mesh/scad.c).\n";
 
 static int finish(struct out *o)
 {
@@ -402,29 +644,153 @@ static int finish(struct out *o)
 	return o->err ? MESH_EIO : MESH_OK;
 }
 
+/* One piece's data: its boxes 'name', and name_walls and name_label when
+ * the file has walls or labels. */
+static void piece_data(struct out *o, const char *name, const struct mesh_piece *p,
+		       const struct prep *q, const struct features *f)
+{
+	boxes_data(o, name, q->box, q->nbox);
+	if (f->walls)
+		walls_data(o, name, p);
+	if (f->labels)
+		label_data(o, name, p, q);
+}
+
+static void write_piece(struct out *o, const char *title,
+			const struct mesh_size *sz, const struct mesh_piece *p,
+			const struct prep *q, const struct features *f)
+{
+	header(o, title, sz, f, NULL);
+	emit(o, "%s", f->walls ? cover_note_walls : cover_note);
+	if (f->labels)
+		emit(o, "%s", label_note);
+	piece_data(o, "piece", p, q, f);
+	module_text(o, f);
+	const char *w = f->walls ? ", piece_walls" : "";
+	if (f->labels)
+		emit(o, "\ncubegen_part(piece%s, piece_label);\n", w);
+	else
+		emit(o, "\ncubegen_piece(piece%s);\n", w);
+}
+
+/* A list 'name' = [piece_1<suffix>, piece_2<suffix>, ...]. */
+static void piece_list(struct out *o, const char *name, const char *suffix,
+		       size_t count)
+{
+	emit(o, "%s = [", name);
+	for (size_t i = 0; i < count; i++)
+		emit(o, "piece_%zu%s%s", i + 1, suffix, i + 1 < count ? ", " : "];\n");
+}
+
+static void write_plate(struct out *o, const char *title,
+			const struct mesh_size *sz, double gap,
+			const struct mesh_piece *p, const struct prep *q,
+			const struct mesh_place *pl, size_t count,
+			const struct features *f)
+{
+	header(o, title, sz, f, &gap);
+	emit(o, "%s", f->walls ? cover_note_walls : cover_note);
+	if (f->labels)
+		emit(o, "%s", label_note);
+	for (size_t i = 0; i < count; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "piece_%zu", i + 1);
+		piece_data(o, name, &p[i], &q[i], f);
+	}
+	piece_list(o, "pieces", "", count);
+	if (f->walls)
+		piece_list(o, "pieces_walls", "_walls", count);
+	if (f->labels)
+		piece_list(o, "pieces_label", "_label", count);
+	if (f->walls) {
+		emit(o, "// Where each piece goes: [column, row, unit layers of the columns "
+			"left of it,\n// of the rows in front of it, wall layers of the "
+			"columns left of it, of the\n// rows in front of it]\nplace = [\n");
+		for (size_t i = 0; i < count; i++)
+			emit(o, "  [%d, %d, %ld, %ld, %ld, %ld]%s\n", pl[i].col, pl[i].row,
+			     pl[i].sx, pl[i].sy, pl[i].wx, pl[i].wy, i + 1 < count ? "," : "");
+	} else {
+		emit(o, "// Where each piece goes: [column, row, cells of the columns "
+			"left of it, cells of the rows in front of it]\nplace = [\n");
+		for (size_t i = 0; i < count; i++)
+			emit(o, "  [%d, %d, %ld, %ld]%s\n", pl[i].col, pl[i].row,
+			     pl[i].sx, pl[i].sy, i + 1 < count ? "," : "");
+	}
+	emit(o, "];\n");
+	module_text(o, f);
+	/* the origin as mesh_build_plate() computes it, term for term */
+	const char *wx = f->walls ? "place[i][4] * wall + " : "";
+	const char *wy = f->walls ? "place[i][5] * wall + " : "";
+	emit(o, "assert(gap > 0, \"gap must be positive\");\n"
+		"\n"
+		"for (i = [0 : len(pieces) - 1])\n"
+		"  translate([%splace[i][2] * unit + place[i][0] * (gap - clearance),\n"
+		"             %splace[i][3] * unit + place[i][1] * (gap - clearance), 0])\n",
+	     wx, wy);
+	const char *w = f->walls ? ", pieces_walls[i]" : "";
+	if (f->labels)
+		emit(o, "    cubegen_part(pieces[i]%s, pieces_label[i]);\n", w);
+	else
+		emit(o, "    cubegen_piece(pieces[i]%s);\n", w);
+}
+
+/* Prepare every piece, then write one piece (gap NULL) or a plate. */
+static int write_scad(FILE *fp, const struct mesh_spec *s, size_t count,
+		      const struct mesh_size *sz, const double *gap,
+		      const char *title)
+{
+	if (count > SIZE_MAX / sizeof(struct prep))
+		return MESH_EINVAL;
+	struct mesh_piece *p = malloc(count * sizeof *p);
+	struct prep *q = calloc(count, sizeof *q);
+	struct mesh_place *pl = gap ? malloc(count * sizeof *pl) : NULL;
+	int rc = p && q && (pl || !gap) ? MESH_OK : MESH_ENOMEM;
+	for (size_t i = 0; i < count && rc == MESH_OK; i++)
+		rc = prepare(&s[i], sz, &p[i], &q[i]);
+	if (rc == MESH_OK) {
+		struct out o = {fp, 0};
+		struct features f;
+		features_of(p, q, count, &f);
+		if (gap) {
+			mesh_plate_layout(p, count, pl);
+			write_plate(&o, title, sz, *gap, p, q, pl, count, &f);
+		} else {
+			write_piece(&o, title, sz, p, q, &f);
+		}
+		rc = finish(&o);
+	}
+	for (size_t i = 0; q && i < count; i++)
+		free(q[i].box);
+	free(p);
+	free(q);
+	free(pl);
+	return rc;
+}
+
+int mesh_write_scad_spec(FILE *fp, const struct mesh_spec *s,
+			 const struct mesh_size *sz, const char *title)
+{
+	assert(fp && s && sz);
+	return write_scad(fp, s, 1, sz, NULL, title);
+}
+
+int mesh_write_scad_plate_spec(FILE *fp, const struct mesh_spec *s,
+			       size_t count, const struct mesh_size *sz,
+			       double gap_mm, const char *title)
+{
+	assert(fp && sz && (count == 0 || s));
+	if (count == 0 || !(gap_mm > 0) || !isfinite(gap_mm))
+		return MESH_EINVAL;
+	return write_scad(fp, s, count, sz, &gap_mm, title);
+}
+
 int mesh_write_scad(FILE *fp, const unsigned char *cells, int nx, int ny,
 		    int nz, double unit, double clearance, const char *title)
 {
 	assert(fp && cells);
-	struct mesh_piece p;
-	int rc = mesh_piece_init(&p, cells, nx, ny, nz, unit, clearance);
-	if (rc == MESH_OK)
-		rc = mesh_piece_manifold(&p, clearance);
-	if (rc != MESH_OK)
-		return rc;
-	struct mesh_box *b;
-	size_t n;
-	rc = mesh_cover_boxes(&p, &b, &n);
-	if (rc != MESH_OK)
-		return rc;
-	struct out o = {fp, 0};
-	header(&o, title, unit, clearance, NULL);
-	emit(&o, "%s", cover_note);
-	boxes_data(&o, "piece", b, n);
-	module_text(&o);
-	emit(&o, "\ncubegen_piece(piece);\n");
-	free(b);
-	return finish(&o);
+	struct mesh_spec s = {.cells = cells, .dims = {nx, ny, nz}};
+	struct mesh_size sz = {unit, unit, clearance};
+	return mesh_write_scad_spec(fp, &s, &sz, title);
 }
 
 int mesh_write_scad_plate(FILE *fp, const unsigned char *const *cells,
@@ -432,58 +798,18 @@ int mesh_write_scad_plate(FILE *fp, const unsigned char *const *cells,
 			  double clearance, double gap_mm, const char *title)
 {
 	assert(fp && (count == 0 || (cells && dims)));
-	if (count == 0 || !(gap_mm > 0) || !isfinite(gap_mm) ||
-	    count > SIZE_MAX / sizeof(struct mesh_piece))
+	if (count == 0 || count > SIZE_MAX / sizeof(struct mesh_spec))
 		return MESH_EINVAL;
-	/* Every piece's boxes are made before the first byte is written, so
-	 * that running out of memory leaves 'fp' as it was, not holding the
-	 * first pieces of a plate. */
-	struct mesh_piece *pc = malloc(count * sizeof *pc);
-	struct mesh_place *pl = malloc(count * sizeof *pl);
-	struct mesh_box **box = calloc(count, sizeof *box);
-	size_t *nbox = malloc(count * sizeof *nbox);
-	int rc = pc && pl && box && nbox ? MESH_OK : MESH_ENOMEM;
-	for (size_t i = 0; i < count && rc == MESH_OK; i++) {
-		rc = mesh_piece_init(&pc[i], cells[i], dims[i][0], dims[i][1],
-				     dims[i][2], unit, clearance);
-		if (rc == MESH_OK)
-			rc = mesh_piece_manifold(&pc[i], clearance);
+	struct mesh_spec *s = calloc(count, sizeof *s);
+	if (!s)
+		return MESH_ENOMEM;
+	for (size_t i = 0; i < count; i++) {
+		assert(cells[i]);
+		s[i].cells = cells[i];
+		memcpy(s[i].dims, dims[i], sizeof s[i].dims);
 	}
-	for (size_t i = 0; i < count && rc == MESH_OK; i++)
-		rc = mesh_cover_boxes(&pc[i], &box[i], &nbox[i]);
-	if (rc == MESH_OK) {
-		struct out o = {fp, 0};
-		mesh_plate_layout(pc, count, pl);
-		header(&o, title, unit, clearance, &gap_mm);
-		emit(&o, "%s", cover_note);
-		for (size_t i = 0; i < count; i++) {
-			char name[32];
-			snprintf(name, sizeof name, "piece_%zu", i + 1);
-			boxes_data(&o, name, box[i], nbox[i]);
-		}
-		emit(&o, "pieces = [");
-		for (size_t i = 0; i < count; i++)
-			emit(&o, "piece_%zu%s", i + 1, i + 1 < count ? ", " : "];\n");
-		emit(&o, "// Where each piece goes: [column, row, cells of the columns "
-			 "left of it, cells of the rows in front of it]\nplace = [\n");
-		for (size_t i = 0; i < count; i++)
-			emit(&o, "  [%d, %d, %ld, %ld]%s\n", pl[i].col, pl[i].row,
-			     pl[i].sx, pl[i].sy, i + 1 < count ? "," : "");
-		emit(&o, "];\n");
-		module_text(&o);
-		emit(&o, "assert(gap > 0, \"gap must be positive\");\n"
-			 "\n"
-			 "for (i = [0 : len(pieces) - 1])\n"
-			 "  translate([place[i][2] * unit + place[i][0] * (gap - clearance),\n"
-			 "             place[i][3] * unit + place[i][1] * (gap - clearance), 0])\n"
-			 "    cubegen_piece(pieces[i]);\n");
-		rc = finish(&o);
-	}
-	for (size_t i = 0; box && i < count; i++)
-		free(box[i]);
-	free(box);
-	free(nbox);
-	free(pc);
-	free(pl);
+	struct mesh_size sz = {unit, unit, clearance};
+	int rc = mesh_write_scad_plate_spec(fp, s, count, &sz, gap_mm, title);
+	free(s);
 	return rc;
 }

@@ -57,7 +57,7 @@ contains() { # contains TEXT NEEDLE WHAT
 # --- help and version -------------------------------------------------------
 run 0 --help && contains "$out" "generate" "--help"
 run 0 --version && contains "$out" "cubegen 0." "--version"
-for c in generate solve check render verify; do
+for c in generate solve check render verify print coupon; do
 	run 0 "$c" --help && contains "$out" "usage: cubegen $c" "$c --help"
 done
 run 2 && contains "$err" "usage: cubegen" "no arguments"
@@ -222,11 +222,16 @@ done
 run 0 check "$tmp/g1/puzzle.puz" || true
 run 0 generate --size 5 --seed 42 --out "$tmp/g2"
 if diff -r "$tmp/g1" "$tmp/g2" >/dev/null; then ok; else bad "same seed, different files"; fi
+# golden/sizeN-seedS[-OPTION...]: the files of generate --size N --seed S
+# with --OPTION for each suffix (nolabels: --no-labels, wall3: --wall 3)
 for golden in "$here"/golden/*; do
-	name=$(basename "$golden")            # e.g. size5-seed42
+	name=$(basename "$golden")            # e.g. size5-seed42-wall3
 	size=${name#size}; size=${size%%-*}
-	seed=${name##*seed}
-	run 0 generate --size "$size" --seed "$seed" --out "$tmp/gold-$name" || continue
+	seed=${name#*-seed}; seed=${seed%%-*}
+	opts=()
+	case $name in *-nolabels*) opts+=(--no-labels) ;; esac
+	case $name in *-wall3*) opts+=(--wall 3) ;; esac
+	run 0 generate --size "$size" --seed "$seed" "${opts[@]}" --out "$tmp/gold-$name" || continue
 	for f in "$golden"/*; do
 		if cmp -s "$f" "$tmp/gold-$name/$(basename "$f")"; then ok; else
 			bad "golden $name/$(basename "$f") differs (the seed stream or a format changed)"
@@ -270,6 +275,94 @@ if diff -r "$tmp/noseed" "$tmp/noseed2" >/dev/null; then ok; else bad "printed s
 run 0 generate --seed 18446744073709551615 --out "$tmp/maxseed"
 run 1 generate --size 3 --seed 7 --max-attempts 1 --out "$tmp/few" && contains "$err" "no unique puzzle" "attempts exhausted"
 [ ! -e "$tmp/few" ] && ok || bad "failed generate left $tmp/few"
+
+# --- walls, labels, 3MF ------------------------------------------------------
+# verify_all DIR WHAT: every STL in DIR passes cubegen's own checks
+verify_all() {
+	if run 0 verify "$1"/*.stl; then ok; else bad "$2: an STL failed verify"; fi
+}
+# 3mf_objects FILE: the names of the objects in a 3MF (unzip + grep)
+threemf_objects() {
+	unzip -p "$1" 3D/3dmodel.model | grep -o '<object [^>]*name="[^"]*"' |
+		sed 's/.*name="\([^"]*\)"/\1/' | tr '\n' ' '
+}
+for f in plate.3mf piece-1.stl piece-1.scad; do
+	[ -s "$tmp/g1/$f" ] && ok || bad "generate did not write $f"
+done
+[ "$(threemf_objects "$tmp/g1/plate.3mf")" = "piece-1 piece-2 piece-3 piece-4 piece-5 piece-6 " ] &&
+	ok || bad "plate.3mf objects: $(threemf_objects "$tmp/g1/plate.3mf")"
+unzip -p "$tmp/g1/plate.3mf" 3D/3dmodel.model | grep -q 'unit="millimeter"' && ok || bad "3mf unit"
+run 0 generate --size 5 --seed 42 --wall 3 --out "$tmp/w3" && verify_all "$tmp/w3" "--wall 3"
+# 3 mm plates: the pieces are 2*3 + 3*10 - 0.2 = 35.8 mm wide and 2.8 mm thick
+run 0 verify "$tmp/w3/piece-1.stl" && contains "$out" "ok" "wall 3 piece"
+grep -q '^wall = 3;' "$tmp/w3/piece-1.scad" && ok || bad "piece-1.scad lacks 'wall = 3;'"
+run 0 generate --size 5 --seed 42 --no-labels --out "$tmp/nolab"
+cmp -s "$tmp/nolab/puzzle.puz" "$tmp/g1/puzzle.puz" && ok || bad "--no-labels changed the puzzle"
+cmp -s "$tmp/nolab/piece-1.stl" "$tmp/g1/piece-1.stl" && bad "labels changed nothing" || ok
+run 0 generate --size 4x5x6 --seed 3 --wall 2.5 --clearance 0.25 --out "$tmp/boxw" && verify_all "$tmp/boxw" "box wall"
+run 0 generate --size 5 --seed 42 --wall 1 --no-labels --out "$tmp/w1"
+usage_error generate --wall 0
+contains "$err" "more than 0" "--wall 0 says what is allowed"
+usage_error generate --wall -2
+usage_error generate --wall abc
+usage_error generate --wall ''
+usage_error generate --wall 11
+contains "$err" "at most the unit" "--wall above the unit"
+usage_error generate --wall 1
+contains "$err" "--no-labels" "a wall too thin for the numbers suggests --no-labels"
+usage_error generate --wall 0.7 --no-labels
+usage_error generate --wall 3 --clearance 1.5
+contains "$err" "half the wall" "clearance against the wall"
+usage_error generate --unit 5 --wall 6
+
+# --- print ---------------------------------------------------------------------
+for f in soma.puz bedlam.puz happycube-blue.puz HC_BQ_001.hcq pentacubes-2x3x10.puz; do
+	if run 0 print "$DATA/$f" --out "$tmp/print-$f"; then
+		verify_all "$tmp/print-$f" "print $f"
+		for g in plate.stl plate.3mf puzzle.scad pieces.txt piece-1.stl piece-1.scad; do
+			[ -s "$tmp/print-$f/$g" ] && ok || bad "print $f did not write $g"
+		done
+	fi
+done
+run 0 print "$DATA/soma.puz" --out "$tmp/print-soma2"
+diff -r "$tmp/print-soma.puz" "$tmp/print-soma2" >/dev/null && ok || bad "print is not deterministic"
+[ "$(grep -vc '^#' "$tmp/print-soma.puz/pieces.txt")" = 7 ] && ok || bad "soma pieces.txt"
+[ "$(grep -vc '^#' "$tmp/print-bedlam.puz/pieces.txt")" = 13 ] && ok || bad "bedlam pieces.txt"
+ls "$tmp/print-bedlam.puz"/piece-13.stl >/dev/null 2>&1 && ok || bad "bedlam piece-13.stl"
+[ "$(threemf_objects "$tmp/print-bedlam.puz/plate.3mf" | wc -w)" = 13 ] && ok || bad "bedlam 3mf objects"
+# copies of one piece are printed one by one
+run 0 print "$tmp/count2.puz" --out "$tmp/print-count2" && contains "$out" "pieces: 3" "count 2 printed twice"
+# --wall solves first: the pieces as they lie in a solution
+run 0 print "$DATA/happycube-blue.puz" --wall 3 --out "$tmp/print-blue3" && verify_all "$tmp/print-blue3" "print --wall"
+run 0 print "$tmp/count2.puz" --wall 3 --out "$tmp/print-count2w" && verify_all "$tmp/print-count2w" "print --wall copies"
+run 1 print "$tmp/short.puz" --wall 3 --out "$tmp/print-short" && contains "$err" "no solution" "print --wall unsolvable"
+[ ! -e "$tmp/print-short" ] && ok || bad "failed print left a folder"
+run 0 print "$tmp/short.puz" --out "$tmp/print-short2"
+run 1 print "$DATA/soma.puz" --out "$tmp/print-soma.puz" && contains "$err" "already exists" "print refuses"
+usage_error print
+usage_error print "$DATA/soma.puz" --bogus
+usage_error print "$DATA/soma.puz" --wall 0
+usage_error print "$tmp/missing.puz"
+
+# --- coupon ----------------------------------------------------------------------
+run 0 coupon --out "$tmp/coupon" && contains "$out" "pairs: 5" "coupon pairs"
+for f in coupon.stl coupon.3mf coupon.txt coupon-1.scad coupon-5.scad; do
+	[ -s "$tmp/coupon/$f" ] && ok || bad "coupon did not write $f"
+done
+verify_all "$tmp/coupon" "coupon"
+[ "$(grep -v '^#' "$tmp/coupon/coupon.txt" | tr '\n' ' ')" = "pair clearance_mm 1 0.1 2 0.15 3 0.2 4 0.25 5 0.3 " ] &&
+	ok || bad "coupon.txt table: $(cat "$tmp/coupon/coupon.txt")"
+[ "$(threemf_objects "$tmp/coupon/coupon.3mf")" = "pair-1-tab pair-1-slot pair-2-tab pair-2-slot pair-3-tab pair-3-slot pair-4-tab pair-4-slot pair-5-tab pair-5-slot " ] &&
+	ok || bad "coupon.3mf objects"
+run 0 coupon --clearances 0.05,0.4 --unit 8 --wall 3 --out "$tmp/coupon2" && contains "$out" "pairs: 2" "coupon list"
+verify_all "$tmp/coupon2" "coupon --wall 3"
+run 0 coupon --clearances 0.2 --no-labels --out "$tmp/coupon3"
+for l in '' ',' '0.1,' ',0.1' '0.1,,0.2' '0.1,abc' '-0.1' '5' '0,1,2,3,4,5,6,7,8,9,10'; do
+	usage_error coupon --clearances "$l"
+done
+usage_error coupon --wall 3 --clearances 0.2,1.5
+usage_error coupon --clearance 0.2
+usage_error coupon extra
 
 # --- render -------------------------------------------------------------------
 for f in soma.puz HC_BQ_001.hcq pentacubes-2x3x10.puz happycube-blue.puz happycube/f739452a.puz; do

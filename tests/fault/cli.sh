@@ -81,6 +81,10 @@ mkdir -p "$tmp/gen"
 every_fault "generate --size 4" "$tmp/gen/out" generate --size 4 --seed 7 --out "$tmp/gen/out"
 mkdir -p "$tmp/render"
 every_fault "render Soma" "$tmp/render/out" render "$DATA/soma.puz" --out "$tmp/render/out"
+mkdir -p "$tmp/print"
+every_fault "print Soma --wall 3" "$tmp/print/out" print "$DATA/soma.puz" --wall 3 --out "$tmp/print/out"
+mkdir -p "$tmp/coupon"
+every_fault "coupon" "$tmp/coupon/out" coupon --clearances 0.1,0.2 --wall 3 --out "$tmp/coupon/out"
 
 if [ "$fail" -ne 0 ]; then
 	echo "fault/cli.sh: $fail failures"

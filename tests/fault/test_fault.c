@@ -486,6 +486,80 @@ static void test_fault_mesh(void **state)
 	gen_puzzle_clear(&j.g);
 }
 
+/* Walls, engraved labels and the 3MF package: a plate of the puzzle's six
+ * pieces with 3 mm walls and numbers, meshed one by one and as a plate,
+ * with their volumes and the 3MF bytes. */
+struct print_job {
+	struct gen_puzzle g;
+	struct bytes out[2]; /* plate STL, 3MF */
+	double volume;
+};
+
+static bool job_print(void *ctx, bool ref)
+{
+	struct print_job *j = ctx;
+	int n = j->g.dim[0];
+	unsigned char wall[64] = {0};
+	static const unsigned char thick[1] = {1};
+	wall[0] = wall[n - 1] = 1;
+	static const char *const labels[6] = {"1", "2", "3", "4", "5", "69"};
+	struct mesh_spec s[6];
+	for (int i = 0; i < 6; i++)
+		s[i] = (struct mesh_spec){j->g.piece[i], {n, n, 1},
+					  {wall, wall, thick}, labels[i]};
+	struct mesh_size sz = {10, 3, 0.2};
+	double v = 0;
+	for (int i = 0; i < 6; i++)
+		v += mesh_spec_volume(&s[i], &sz); /* -1 when out of memory */
+	if (ref)
+		j->volume = v;
+	else if (v != j->volume)
+		return false; /* a volume computed without memory is never used */
+	struct mesh *m[6] = {NULL}, *plate = NULL;
+	double origin[6][3];
+	int rc = MESH_OK;
+	for (int i = 0; i < 6 && rc == MESH_OK; i++)
+		rc = mesh_build(&s[i], &sz, &m[i]);
+	if (rc == MESH_OK)
+		rc = mesh_build_plate(s, 6, &sz, 5, &plate, origin);
+	unsigned char *buf = NULL;
+	size_t len = 0;
+	if (rc == MESH_OK) {
+		struct mesh_object obj[6];
+		for (int i = 0; i < 6; i++) {
+			obj[i] = (struct mesh_object){m[i], labels[i], 0x112233u * (unsigned)i,
+						      {origin[i][0], origin[i][1], 0}};
+		}
+		rc = mesh_3mf(obj, 6, "fault", &buf, &len);
+	}
+	if (rc == MESH_OK) {
+		struct memout mo;
+		memout_open(&mo);
+		assert_int_equal(mesh_write_stl(mo.fp, plate, "plate"), MESH_OK);
+		memout_close(&mo);
+		same_bytes(ref, &j->out[0], mo.buf, mo.len);
+		free(mo.buf);
+		same_bytes(ref, &j->out[1], buf, len);
+	}
+	fault_free(buf); /* the module allocated it */
+	mesh_free(plate);
+	for (int i = 0; i < 6; i++)
+		mesh_free(m[i]);
+	return rc == MESH_OK ? true : mesh_failed(rc);
+}
+
+static void test_fault_print(void **state)
+{
+	(void)state;
+	struct print_job j = {0};
+	assert_true(draw_first((const int[3]){4, 4, 4}, 7, &j.g));
+	every_fault("walls, labels, 3MF", job_print, &j);
+	assert_true(j.volume > 0);
+	for (int i = 0; i < 2; i++)
+		bytes_clear(&j.out[i]);
+	gen_puzzle_clear(&j.g);
+}
+
 /* ---- pictures ------------------------------------------------------------ */
 
 struct draw_job {
@@ -594,6 +668,7 @@ int main(void)
 		cmocka_unit_test(test_fault_check_generated),
 		cmocka_unit_test(test_fault_generate),
 		cmocka_unit_test(test_fault_mesh),
+		cmocka_unit_test(test_fault_print),
 		cmocka_unit_test(test_fault_draw),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,6 +15,15 @@
 #include "gen/gen.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The promises of struct print_opts for clearance 'c'. */
+static int print_ok(const struct print_opts *p, double c)
+{
+	return p->unit > 0 && p->unit <= 1000 && p->wall > 0 &&
+	       p->wall <= p->unit && c >= 0 && c < p->wall / 2 &&
+	       p->wall - c >= PRINT_MIN_FLOOR - 1e-9;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 1 || size > 4096)
@@ -30,22 +39,39 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < size - 1 && argc < 64; i += strlen(buf + i) + 1)
 		argv[argc++] = buf + i;
 	argv[argc] = NULL;
-	switch (data[0] % 4) {
+	switch (data[0] % 6) {
 	case 0: {
 		struct generate_args g;
 		if (args_generate(argc, argv, &g) == ARGS_OK &&
 		    (g.size[0] < GEN_MIN_SIZE || g.size[0] > GEN_MAX_SIZE ||
 		     g.size[1] < GEN_MIN_SIZE || g.size[1] > GEN_MAX_SIZE ||
 		     g.size[2] < GEN_MIN_SIZE || g.size[2] > GEN_MAX_SIZE ||
-		     !(g.unit > 0) || !(g.clearance >= 0) ||
-		     !(g.clearance < g.unit / 2) || g.attempts < 1))
+		     !print_ok(&g.print, g.print.clearance) || g.attempts < 1))
 			abort();
+		break;
+	}
+	case 4: {
+		struct print_args pa;
+		if (args_print(argc, argv, &pa) == ARGS_OK &&
+		    (!pa.file || !print_ok(&pa.print, pa.print.clearance)))
+			abort();
+		break;
+	}
+	case 5: {
+		struct coupon_args c;
+		if (args_coupon(argc, argv, &c) == ARGS_OK) {
+			if (c.count < 1 || c.count > COUPON_MAX)
+				abort();
+			for (size_t i = 0; i < c.count; i++)
+				if (!print_ok(&c.print, c.clearance[i]))
+					abort();
+		}
 		break;
 	}
 	case 1:
 	case 2: {
 		struct solve_args s;
-		if (args_solve(argc, argv, data[0] % 4 == 2, &s) == ARGS_OK && !s.file)
+		if (args_solve(argc, argv, data[0] % 6 == 2, &s) == ARGS_OK && !s.file)
 			abort();
 		break;
 	}

@@ -1,0 +1,415 @@
+/*
+ * cmd_print.c: 'cubegen print FILE': printable files for the pieces of any
+ * puzzle file (a Soma cube, the Bedlam cube, a Happy Cube set).
+ *
+ * Every copy of every piece is printed as its own numbered piece, turned to
+ * lie flat: of its 24 rotations the one with the most cells on the bed,
+ * then the lowest, then the most cells on top (room for the number), then
+ * the first. With --wall the walls are the goal's outer layers (DESIGN.md
+ * §3), so which layers of a piece are walls depends on where it goes: the
+ * puzzle is solved first, and each copy printed as it lies in that
+ * solution, turned flat.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/args.h"
+#include "cli/cli.h"
+#include "cli/printfiles.h"
+#include "mesh/mesh.h"
+#include "solver/poly.h"
+#include "solver/solve.h"
+
+static const char help[] =
+	"usage: cubegen print FILE [--out DIR] [--unit MM] [--wall MM]\n"
+	"                     [--clearance MM] [--no-labels] [--force]\n"
+	"\n"
+	"Write printable pieces for any puzzle file (.puz or .hcq): each piece\n"
+	"lying flat as STL and OpenSCAD with its number engraved on top, all of\n"
+	"them on one bed as plate.stl, plate.3mf and puzzle.scad, and\n"
+	"pieces.txt saying which number is which piece of the file.\n"
+	"\n"
+	"  --out DIR         output folder (default out/print-NAME, NAME the\n"
+	"                    file's name up to its first dot)\n"
+	"  --unit MM         edge of one cell in millimetres (default 10)\n"
+	"  --wall MM         thickness of the goal's outer layers, 0 < wall <=\n"
+	"                    unit (default: the unit); needs a solution, which\n"
+	"                    is found first\n"
+	"  --clearance MM    gap between touching pieces, 0 <= c < wall/2\n"
+	"                    (default 0.2)\n"
+	"  --no-labels       do not engrave the numbers\n"
+	"  --force           replace DIR if it exists\n"
+	"\n"
+	"Exit 0 when the files were written, 1 when they could not be (or --wall\n"
+	"was given for a puzzle without a solution), 2 on bad usage or input.\n";
+
+/* One printed copy: its cells in some frame, and per axis the wall flag of
+ * each coordinate (NULL: no walls). Coordinates 0..PUZ_MAX_DIM-1. */
+struct copy {
+	size_t n;
+	int (*cell)[3];
+	const unsigned char *flag[3]; /* indexed by coordinate */
+};
+
+/* Where the three axes go under symmetry s: axis a to axis to[a]. */
+static void sym_axes(int s, int to[3])
+{
+	for (int a = 0; a < 3; a++) {
+		int e[3] = {0, 0, 0}, f[3];
+		e[a] = 1;
+		poly_sym_apply(s, e, f);
+		to[a] = f[0] ? 0 : f[1] ? 1 : 2;
+	}
+}
+
+/* The copy turned by s and moved to the origin: cells into out[], the
+ * box into dims; returns nothing (the caller sized out[]). */
+static void turn(const struct copy *c, int s, int (*out)[3], int dims[3])
+{
+	int lo[3] = {1 << 20, 1 << 20, 1 << 20}, hi[3] = {-(1 << 20), -(1 << 20), -(1 << 20)};
+	for (size_t i = 0; i < c->n; i++) {
+		poly_sym_apply(s, c->cell[i], out[i]);
+		for (int a = 0; a < 3; a++) {
+			lo[a] = out[i][a] < lo[a] ? out[i][a] : lo[a];
+			hi[a] = out[i][a] > hi[a] ? out[i][a] : hi[a];
+		}
+	}
+	for (size_t i = 0; i < c->n; i++)
+		for (int a = 0; a < 3; a++)
+			out[i][a] -= lo[a];
+	for (int a = 0; a < 3; a++)
+		dims[a] = hi[a] - lo[a] + 1;
+}
+
+/* The print orientation of a copy (see the top of this file). */
+static int flat_rotation(const struct copy *c, int (*tmp)[3])
+{
+	int best = -1;
+	long key[3] = {0, 0, 0};
+	for (int s = 0; s < POLY_NSYM; s++) {
+		if (!poly_sym_proper(s))
+			continue;
+		int dims[3];
+		turn(c, s, tmp, dims);
+		long bottom = 0, top = 0;
+		for (size_t i = 0; i < c->n; i++) {
+			bottom += tmp[i][2] == 0;
+			top += tmp[i][2] == dims[2] - 1;
+		}
+		long k[3] = {bottom, -dims[2], top};
+		if (best < 0 || k[0] > key[0] || (k[0] == key[0] && (k[1] > key[1] ||
+		    (k[1] == key[1] && k[2] > key[2])))) {
+			best = s;
+			memcpy(key, k, sizeof key);
+		}
+	}
+	return best;
+}
+
+/* Storage of one printed piece: its cells and its wall flags. */
+struct printed {
+	unsigned char *cells;
+	unsigned char *wall[3];
+	char label[24];
+};
+
+/* Turn copy c flat into spec *s (buffers in *pr). false when out of
+ * memory. */
+static bool make_spec(const struct copy *c, struct printed *pr,
+                      struct mesh_spec *s)
+{
+	int (*tmp)[3] = malloc(c->n * sizeof *tmp);
+	if (!tmp)
+		return false;
+	int r = flat_rotation(c, tmp);
+	int dims[3], to[3];
+	turn(c, r, tmp, dims);
+	sym_axes(r, to);
+	size_t total = (size_t)dims[0] * dims[1] * dims[2];
+	pr->cells = calloc(total, 1);
+	bool ok = pr->cells != NULL;
+	for (int a = 0; a < 3 && ok && c->flag[0]; a++)
+		ok = (pr->wall[a] = calloc((size_t)dims[a], 1)) != NULL;
+	if (ok) {
+		for (size_t i = 0; i < c->n; i++) {
+			const int *d = tmp[i];
+			pr->cells[(size_t)d[0] + (size_t)dims[0] * ((size_t)d[1] + (size_t)dims[1] * d[2])] = 1;
+			/* original axis a became axis to[a] */
+			for (int a = 0; a < 3 && c->flag[0]; a++)
+				pr->wall[to[a]][d[to[a]]] = c->flag[a][c->cell[i][a]];
+		}
+		*s = (struct mesh_spec){
+			.cells = pr->cells, .dims = {dims[0], dims[1], dims[2]},
+			.wall = {pr->wall[0], pr->wall[1], pr->wall[2]}};
+	}
+	free(tmp);
+	return ok;
+}
+
+/* The cells of shape 'g' as a copy (no walls). */
+static bool shape_copy(const struct grid *g, struct copy *c)
+{
+	size_t n = puz_grid_volume(g), k = 0;
+	c->cell = malloc(n * sizeof *c->cell);
+	if (!c->cell)
+		return false;
+	for (int z = 0; z < g->nz; z++)
+		for (int y = 0; y < g->ny; y++)
+			for (int x = 0; x < g->nx; x++)
+				if (g->cells[puz_grid_index(g, x, y, z)]) {
+					c->cell[k][0] = x;
+					c->cell[k][1] = y;
+					c->cell[k][2] = z;
+					k++;
+				}
+	c->n = n;
+	c->flag[0] = c->flag[1] = c->flag[2] = NULL;
+	return true;
+}
+
+/*
+ * Split 'left' (goal cells, 1 = still to cover) into copies of 'o' (the
+ * piece's orientations): the lowest cell left (z, y, x order) must be the
+ * lowest cell of the copy covering it, so each step tries every
+ * orientation anchored there, and backtracks when the rest cannot be
+ * split. The solver put exactly 'k' copies there, so a split exists.
+ * Fills out[0..k-1] (cells malloc'ed) and returns true, or false.
+ */
+static bool split(const struct grid *goal, unsigned char *left,
+                  const struct shape *o, size_t no, unsigned k,
+                  struct copy *out, bool *oom)
+{
+	if (k == 0)
+		return true;
+	size_t total = (size_t)goal->nx * goal->ny * goal->nz, at = 0;
+	while (at < total && !left[at])
+		at++;
+	if (at == total)
+		return false;
+	int ax = (int)(at % (size_t)goal->nx);
+	int ay = (int)(at / (size_t)goal->nx % (size_t)goal->ny);
+	int az = (int)(at / ((size_t)goal->nx * goal->ny));
+	for (size_t r = 0; r < no && !*oom; r++) {
+		const struct shape *s = &o[r];
+		/* cells sorted by z, y, x: cells[0] is the lowest */
+		int dx = ax - poly_x(s->cells[0]), dy = ay - poly_y(s->cells[0]),
+		    dz = az - poly_z(s->cells[0]);
+		bool fits = true;
+		for (size_t i = 0; i < s->n && fits; i++) {
+			int x = poly_x(s->cells[i]) + dx, y = poly_y(s->cells[i]) + dy,
+			    z = poly_z(s->cells[i]) + dz;
+			fits = x >= 0 && y >= 0 && z >= 0 && x < goal->nx &&
+			       y < goal->ny && z < goal->nz &&
+			       left[puz_grid_index(goal, x, y, z)];
+		}
+		if (!fits)
+			continue;
+		int (*cells)[3] = malloc(s->n * sizeof *cells);
+		if (!cells) {
+			*oom = true;
+			return false;
+		}
+		for (size_t i = 0; i < s->n; i++) {
+			cells[i][0] = poly_x(s->cells[i]) + dx;
+			cells[i][1] = poly_y(s->cells[i]) + dy;
+			cells[i][2] = poly_z(s->cells[i]) + dz;
+			left[puz_grid_index(goal, cells[i][0], cells[i][1], cells[i][2])] = 0;
+		}
+		out[0] = (struct copy){.n = s->n, .cell = cells};
+		if (split(goal, left, o, no, k - 1, out + 1, oom))
+			return true;
+		for (size_t i = 0; i < s->n; i++)
+			left[puz_grid_index(goal, cells[i][0], cells[i][1], cells[i][2])] = 1;
+		free(cells);
+	}
+	return false;
+}
+
+/* Every copy as it lies in the first solution, with the goal's outer
+ * layers as walls. CLI_OK, or an error printed and its exit code. */
+static int solved_copies(const char *file, const struct puzzle *p,
+                         struct copy *copies, unsigned char *flags[3])
+{
+	struct solve_opts so = {.max_solutions = 1, .keep_first = true};
+	struct solve_result r;
+	int rc = solve_puzzle(p, &so, &r);
+	if (rc != SOLVE_OK) {
+		cli_error("print: %s", solve_strerror(rc));
+		return CLI_FAIL;
+	}
+	if (!r.first) {
+		cli_error("print: %s has no solution%s, and --wall needs one (to know "
+		          "which layers of each piece are the outer walls); print it "
+		          "without --wall", file, r.complete ? "" : " within the limits");
+		solve_result_clear(&r);
+		return CLI_FAIL;
+	}
+	const struct grid *g = &p->goal;
+	int n[3] = {g->nx, g->ny, g->nz}, lo[3] = {n[0], n[1], n[2]}, hi[3] = {-1, -1, -1};
+	for (int z = 0; z < n[2]; z++)
+		for (int y = 0; y < n[1]; y++)
+			for (int x = 0; x < n[0]; x++)
+				if (g->cells[puz_grid_index(g, x, y, z)]) {
+					int c[3] = {x, y, z};
+					for (int a = 0; a < 3; a++) {
+						lo[a] = c[a] < lo[a] ? c[a] : lo[a];
+						hi[a] = c[a] > hi[a] ? c[a] : hi[a];
+					}
+				}
+	for (int a = 0; a < 3; a++) {
+		flags[a][lo[a]] = 1;
+		flags[a][hi[a]] = 1;
+	}
+	size_t total = (size_t)n[0] * n[1] * n[2], at = 0;
+	unsigned char *left = malloc(total);
+	bool oom = left == NULL;
+	for (size_t i = 0; i < p->npieces && !oom; i++) {
+		for (size_t c = 0; c < total; c++)
+			left[c] = r.first[c] == i + 1;
+		struct shape sh, *o = NULL;
+		size_t no = 0;
+		if (poly_from_grid(&p->pieces[i].shape, &sh) != POLY_OK) {
+			oom = true;
+			break;
+		}
+		if (poly_orientations(&sh, &o, &no) != POLY_OK)
+			oom = true;
+		poly_shape_clear(&sh);
+		if (!oom && !split(g, left, o, no, p->pieces[i].count, copies + at, &oom) && !oom) {
+			cli_error("print: internal error: piece %s does not split into its "
+			          "copies in the solution found", p->pieces[i].name);
+			poly_shapes_free(o, no);
+			free(left);
+			solve_result_clear(&r);
+			return CLI_FAIL;
+		}
+		poly_shapes_free(o, no);
+		for (unsigned k = 0; k < p->pieces[i].count && !oom; k++)
+			for (int a = 0; a < 3; a++)
+				copies[at + k].flag[a] = flags[a];
+		at += p->pieces[i].count;
+	}
+	free(left);
+	solve_result_clear(&r);
+	if (oom) {
+		cli_error("print: out of memory");
+		return CLI_FAIL;
+	}
+	return CLI_OK;
+}
+
+/* pieces.txt: which number is which piece of the file. */
+static bool write_index(struct outdir *od, const char *file,
+                        const struct puzzle *p)
+{
+	FILE *fp = outdir_fopen(od, "pieces.txt");
+	if (!fp)
+		return false;
+	fprintf(fp, "# cubegen print %s: number engraved -> piece in the file\n",
+	        file);
+	size_t k = 1;
+	for (size_t i = 0; i < p->npieces; i++)
+		for (unsigned c = 0; c < p->pieces[i].count; c++)
+			fprintf(fp, "%zu %s\n", k++, p->pieces[i].name);
+	return outdir_fclose(od, fp, "pieces.txt");
+}
+
+/* The files, given every copy. */
+static int write_all(const struct print_args *pa, const struct puzzle *p,
+                     const struct copy *copies, size_t ncopies, const char *out)
+{
+	struct printed *pr = calloc(ncopies, sizeof *pr);
+	struct mesh_spec *s = calloc(ncopies, sizeof *s);
+	bool ok = pr && s;
+	for (size_t i = 0; i < ncopies && ok; i++) {
+		ok = make_spec(&copies[i], &pr[i], &s[i]);
+		snprintf(pr[i].label, sizeof pr[i].label, "%zu", i + 1);
+		s[i].label = pa->print.labels ? pr[i].label : NULL;
+	}
+	int code = CLI_FAIL;
+	if (!ok) {
+		cli_error("print: out of memory");
+	} else {
+		struct outdir od;
+		struct mesh_size sz = {pa->print.unit, pa->print.wall, pa->print.clearance};
+		const char *base = strrchr(pa->file, '/');
+		char what[PATH_MAX + 32];
+		snprintf(what, sizeof what, "cubegen print %s", base ? base + 1 : pa->file);
+		if (outdir_begin(&od, out, pa->force)) {
+			if (printfiles_write(&od, s, ncopies, &sz, what) &&
+			    write_index(&od, pa->file, p) && outdir_commit(&od))
+				code = CLI_OK;
+			else
+				outdir_abort(&od);
+		}
+	}
+	for (size_t i = 0; pr && i < ncopies; i++) {
+		free(pr[i].cells);
+		for (int a = 0; a < 3; a++)
+			free(pr[i].wall[a]);
+	}
+	free(pr);
+	free(s);
+	return code;
+}
+
+int cmd_print(int argc, char **argv)
+{
+	struct print_args pa;
+	switch (args_print(argc, argv, &pa)) {
+	case ARGS_HELP:
+		fputs(help, stdout);
+		return CLI_OK;
+	case ARGS_BAD:
+		return CLI_USAGE;
+	}
+	struct puzzle p;
+	int code = cli_read_puzzle(pa.file, &p);
+	if (code != CLI_OK)
+		return code;
+	char defout[PATH_MAX];
+	const char *out = pa.out;
+	if (!out) {
+		const char *base = strrchr(pa.file, '/');
+		base = base ? base + 1 : pa.file;
+		size_t len = strcspn(base, ".");
+		snprintf(defout, sizeof defout, "out/print-%.*s",
+		         (int)(len ? len : strlen(base)), base);
+		out = defout;
+	}
+	size_t ncopies = 0;
+	for (size_t i = 0; i < p.npieces; i++)
+		ncopies += p.pieces[i].count;
+	struct copy *copies = calloc(ncopies, sizeof *copies);
+	unsigned char *flags[3] = {NULL, NULL, NULL};
+	bool walls = pa.print.wall != pa.print.unit;
+	bool ok = copies != NULL;
+	for (int a = 0; a < 3 && walls && ok; a++)
+		ok = (flags[a] = calloc(PUZ_MAX_DIM, 1)) != NULL;
+	if (!ok) {
+		cli_error("print: out of memory");
+		code = CLI_FAIL;
+	} else if (walls) {
+		code = solved_copies(pa.file, &p, copies, flags);
+	} else {
+		size_t at = 0;
+		for (size_t i = 0; i < p.npieces && code == CLI_OK; i++)
+			for (unsigned k = 0; k < p.pieces[i].count && code == CLI_OK; k++)
+				if (!shape_copy(&p.pieces[i].shape, &copies[at++])) {
+					cli_error("print: out of memory");
+					code = CLI_FAIL;
+				}
+	}
+	if (code == CLI_OK)
+		code = write_all(&pa, &p, copies, ncopies, out);
+	if (code == CLI_OK)
+		printf("pieces: %zu\nwrote: %s/\n", ncopies, out);
+	for (size_t i = 0; copies && i < ncopies; i++)
+		free(copies[i].cell);
+	free(copies);
+	for (int a = 0; a < 3; a++)
+		free(flags[a]);
+	puz_clear(&p);
+	return code;
+}

@@ -1,0 +1,34 @@
+/*
+ * printfiles.h: the printable files of a set of pieces (DESIGN.md §3):
+ * piece-K.stl and piece-K.scad for each, plate.stl, plate.3mf and
+ * puzzle.scad for all of them on one bed. Shared by generate and print.
+ */
+#ifndef CUBEGEN_PRINTFILES_H
+#define CUBEGEN_PRINTFILES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cli/cli.h"
+#include "mesh/mesh.h"
+
+/* Gap between pieces on a plate, mm. */
+#define PLATE_GAP 5.0
+
+/*
+ * Write the files for pieces s[0..count-1] (piece K = s[K-1], coloured
+ * as in the pictures) into 'od'. 'what' names the set in file headers
+ * ("cubegen 5x5x5 seed 7"). Every STL is read back and checked (closed,
+ * manifold, oriented, its exact volume) before it counts as written.
+ * Prints an error and returns false on the first failure.
+ */
+bool printfiles_write(struct outdir *od, const struct mesh_spec *s,
+                      size_t count, const struct mesh_size *sz,
+                      const char *what);
+
+/* Write mesh 'm' as binary STL file 'name', then read it back and check it
+ * with 'volume' as its exact volume. */
+bool printfiles_stl(struct outdir *od, const char *name, const struct mesh *m,
+                    const char *header, double volume);
+
+#endif
