@@ -33,63 +33,9 @@
 
 #include "draw/draw.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define HAVE_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define HAVE_ASAN 1
-#endif
-#endif
+#include "tests/failmalloc.h"
 
 #define INK 0x202020 /* draw.c's text and outline colour */
-
-/* ---- a malloc that fails on demand ------------------------------------- */
-
-#ifndef HAVE_ASAN
-/*
- * Replaces malloc for the whole program, libgd, libpng and zlib included:
- * after 'fail_after' more successful allocations every allocation fails
- * (-1: never). 'alloc_calls' counts allocations while counting is on.
- */
-static long fail_after = -1;
-static long alloc_calls;
-
-extern void *__libc_malloc(size_t);
-extern void *__libc_calloc(size_t, size_t);
-extern void *__libc_realloc(void *, size_t);
-extern void __libc_free(void *);
-
-static int alloc_fails(void)
-{
-	alloc_calls++;
-	if (fail_after < 0)
-		return 0;
-	if (fail_after == 0)
-		return 1;
-	fail_after--;
-	return 0;
-}
-
-void *malloc(size_t n)
-{
-	return alloc_fails() ? NULL : __libc_malloc(n);
-}
-
-void *calloc(size_t n, size_t m)
-{
-	return alloc_fails() ? NULL : __libc_calloc(n, m);
-}
-
-void *realloc(void *p, size_t n)
-{
-	return alloc_fails() ? NULL : __libc_realloc(p, n);
-}
-
-void free(void *p)
-{
-	__libc_free(p);
-}
-#endif
 
 /* ---- helpers ------------------------------------------------------------ */
 

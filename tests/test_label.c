@@ -42,72 +42,7 @@
 #include "mesh/mesh.h"
 #include "mesh/mesh_int.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define HAVE_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define HAVE_ASAN 1
-#endif
-#endif
-
-/* ---- a malloc that fails on demand --------------------------------------- */
-
-#ifndef HAVE_ASAN
-/* After 'fail_after' more allocations, every allocation fails (-1: never).
- * 'live' counts blocks allocated and not yet freed, so a failing call can
- * be checked for leaks. */
-static long fail_after = -1;
-static long live;
-
-extern void *__libc_malloc(size_t);
-extern void *__libc_calloc(size_t, size_t);
-extern void *__libc_realloc(void *, size_t);
-extern void __libc_free(void *);
-
-static int alloc_fails(void)
-{
-	if (fail_after < 0)
-		return 0;
-	if (fail_after == 0) {
-		errno = ENOMEM;
-		return 1;
-	}
-	fail_after--;
-	return 0;
-}
-
-void *malloc(size_t n)
-{
-	void *p = alloc_fails() ? NULL : __libc_malloc(n);
-	live += p != NULL;
-	return p;
-}
-
-void *calloc(size_t n, size_t m)
-{
-	void *p = alloc_fails() ? NULL : __libc_calloc(n, m);
-	live += p != NULL;
-	return p;
-}
-
-void *realloc(void *p, size_t n)
-{
-	if (alloc_fails())
-		return NULL;
-	void *q = __libc_realloc(p, n);
-	if (!p && q)
-		live++;
-	else if (p && !q && n == 0)
-		live--;
-	return q;
-}
-
-void free(void *p)
-{
-	live -= p != NULL;
-	__libc_free(p);
-}
-#endif
+#include "tests/failmalloc.h"
 
 /* ---- helpers ----------------------------------------------------------------- */
 
