@@ -205,6 +205,21 @@ int args_solve(int argc, char **argv, bool check, struct solve_args *s)
 	return ARGS_OK;
 }
 
+/* The checks after a FILE [--out DIR] command's options: a file given,
+ * and no empty folder name. */
+static int file_and_out(const char *cmd, const char *file, const char *out)
+{
+	if (!file) {
+		cli_error("%s: which puzzle file? (try 'cubegen %s --help')", cmd, cmd);
+		return ARGS_BAD;
+	}
+	if (out && !*out) {
+		cli_error("--out: the folder name is empty");
+		return ARGS_BAD;
+	}
+	return ARGS_OK;
+}
+
 int args_render(int argc, char **argv, struct render_args *r)
 {
 	struct cli_args a = {.argc = argc, .argv = argv, .i = 1};
@@ -229,15 +244,7 @@ int args_render(int argc, char **argv, struct render_args *r)
 	}
 	if (a.bad)
 		return ARGS_BAD;
-	if (!r->file) {
-		cli_error("render: which puzzle file? (try 'cubegen render --help')");
-		return ARGS_BAD;
-	}
-	if (r->out && !*r->out) {
-		cli_error("--out: the folder name is empty");
-		return ARGS_BAD;
-	}
-	return ARGS_OK;
+	return file_and_out("render", r->file, r->out);
 }
 
 int args_print(int argc, char **argv, struct print_args *p)
@@ -268,15 +275,7 @@ int args_print(int argc, char **argv, struct print_args *p)
 	}
 	if (a.bad || !print_check(&p->print, p->print.clearance, "--clearance"))
 		return ARGS_BAD;
-	if (!p->file) {
-		cli_error("print: which puzzle file? (try 'cubegen print --help')");
-		return ARGS_BAD;
-	}
-	if (p->out && !*p->out) {
-		cli_error("--out: the folder name is empty");
-		return ARGS_BAD;
-	}
-	return ARGS_OK;
+	return file_and_out("print", p->file, p->out);
 }
 
 /* --clearances: 1 to COUPON_MAX comma-separated millimetre values. */

@@ -1270,11 +1270,10 @@ int mesh_build_plate(const struct mesh_spec *s, size_t count,
 	return mbuf_finish(&b, out);
 }
 
-int mesh_plate(const unsigned char *const *cells, const int (*dims)[3],
-	       size_t count, double unit, double clearance, double gap_mm,
-	       struct mesh **out)
+int mesh_specs_from_cells(const unsigned char *const *cells,
+			  const int (*dims)[3], size_t count,
+			  struct mesh_spec **out)
 {
-	assert(out && (count == 0 || (cells && dims)));
 	if (count == 0 || count > SIZE_MAX / sizeof(struct mesh_spec))
 		return MESH_EINVAL;
 	struct mesh_spec *s = calloc(count, sizeof *s);
@@ -1285,8 +1284,21 @@ int mesh_plate(const unsigned char *const *cells, const int (*dims)[3],
 		s[i].cells = cells[i];
 		memcpy(s[i].dims, dims[i], sizeof s[i].dims);
 	}
+	*out = s;
+	return MESH_OK;
+}
+
+int mesh_plate(const unsigned char *const *cells, const int (*dims)[3],
+	       size_t count, double unit, double clearance, double gap_mm,
+	       struct mesh **out)
+{
+	assert(out && (count == 0 || (cells && dims)));
+	struct mesh_spec *s;
+	int rc = mesh_specs_from_cells(cells, dims, count, &s);
+	if (rc != MESH_OK)
+		return rc;
 	struct mesh_size sz = {unit, unit, clearance};
-	int rc = mesh_build_plate(s, count, &sz, gap_mm, out, NULL);
+	rc = mesh_build_plate(s, count, &sz, gap_mm, out, NULL);
 	free(s);
 	return rc;
 }

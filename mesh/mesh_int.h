@@ -47,6 +47,13 @@ double mesh_piece_pos(const struct mesh_piece *p, const struct mesh_size *sz,
 int mesh_piece_init_spec(struct mesh_piece *p, const struct mesh_spec *s,
 			 const struct mesh_size *sz);
 
+/* Specs without walls or labels for the old cells-and-dims API: '*out'
+ * is calloc'ed (count >= 1), the caller frees it. MESH_EINVAL (count 0
+ * or too large), MESH_ENOMEM. */
+int mesh_specs_from_cells(const unsigned char *const *cells,
+			  const int (*dims)[3], size_t count,
+			  struct mesh_spec **out);
+
 /*
  * Check unit and clearance (unit > 0, 0 <= clearance < unit/2, both
  * finite), the dimensions, that there is at least one cell and that the

@@ -798,18 +798,12 @@ int mesh_write_scad_plate(FILE *fp, const unsigned char *const *cells,
 			  double clearance, double gap_mm, const char *title)
 {
 	assert(fp && (count == 0 || (cells && dims)));
-	if (count == 0 || count > SIZE_MAX / sizeof(struct mesh_spec))
-		return MESH_EINVAL;
-	struct mesh_spec *s = calloc(count, sizeof *s);
-	if (!s)
-		return MESH_ENOMEM;
-	for (size_t i = 0; i < count; i++) {
-		assert(cells[i]);
-		s[i].cells = cells[i];
-		memcpy(s[i].dims, dims[i], sizeof s[i].dims);
-	}
+	struct mesh_spec *s;
+	int rc = mesh_specs_from_cells(cells, dims, count, &s);
+	if (rc != MESH_OK)
+		return rc;
 	struct mesh_size sz = {unit, unit, clearance};
-	int rc = mesh_write_scad_plate_spec(fp, s, count, &sz, gap_mm, title);
+	rc = mesh_write_scad_plate_spec(fp, s, count, &sz, gap_mm, title);
 	free(s);
 	return rc;
 }
