@@ -75,7 +75,7 @@ static bool write_table(struct outdir *od, const struct coupon_args *c)
 static bool write_scad(struct outdir *od, const struct mesh_spec *pair,
                        const struct mesh_size *sz, size_t k)
 {
-	char name[32], title[64];
+	char name[48], title[64];
 	snprintf(name, sizeof name, "coupon-%zu.scad", k);
 	snprintf(title, sizeof title, "cubegen coupon, pair %zu", k);
 	FILE *fp = outdir_fopen(od, name);
@@ -96,8 +96,8 @@ static bool write_coupon(struct outdir *od, const struct coupon_args *c)
 	struct mesh **m = calloc(n, sizeof *m);
 	struct mesh_object *obj = calloc(n, sizeof *obj);
 	double (*origin)[3] = calloc(n, sizeof *origin);
-	char (*names)[32] = calloc(n, sizeof *names);
-	char (*labels)[8] = calloc(c->count, sizeof *labels);
+	char (*names)[48] = calloc(n, sizeof *names);
+	char (*labels)[24] = calloc(c->count, sizeof *labels);
 	bool ok = m && obj && origin && names && labels;
 	if (!ok)
 		cli_error("coupon: out of memory");

@@ -61,7 +61,7 @@ static bool write_3mf(struct outdir *od, struct mesh *const *m, size_t count,
                       const double (*origin)[3], const char *what)
 {
 	struct mesh_object *obj = calloc(count, sizeof *obj);
-	char (*names)[32] = calloc(count, sizeof *names);
+	char (*names)[48] = calloc(count, sizeof *names);
 	bool ok = obj && names;
 	unsigned char *buf = NULL;
 	size_t len = 0;

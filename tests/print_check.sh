@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# print_check.sh: the printable outputs of `cubegen generate`, checked by the
-# tools a maker uses (DESIGN.md §6, issue 4).
+# print_check.sh: the printable outputs of `cubegen generate`, `print` and
+# `coupon`, checked by the tools a maker uses (DESIGN.md §6, issue 4).
 #
 #   CUBEGEN=/abs/path/cubegen DATA=/abs/path/tests/data/classic bash tests/print_check.sh
 #
 # Generates a size-5 puzzle (seed 7, the default unit and clearance), a
 # size-4 one with --unit 8 --clearance 0.3 (so the .scad parameters are
-# not just the defaults) and a 4x5x6 box, then for each:
+# not just the defaults), a 4x5x6 box, and the size-5 puzzle and the box
+# again with --wall 3 (thin plates, fingers one wall deep), then for each:
 #  - every piece-K.stl and plate.stl passes `cubegen verify`;
 #  - OpenSCAD renders every piece-K.scad (and puzzle.scad) to an STL that
 #    also passes `cubegen verify` and has the same volume as piece-K.stl
@@ -15,14 +16,37 @@
 #    clearance/2 x unit kept at one concave corner (DESIGN.md §3) is ~5e-6
 #    of a size-5 piece and >= 3e-5 of a size-4 one with unit 8, clearance 0.3;
 #  - PrusaSlicer's `--info` says `manifold = yes` and reports no repairs for
-#    every piece and plate.stl.
-# Then the size-5 piece-K.scad files rendered with -D unit=8 -D
-# clearance=0.3 have the volumes of the piece-K.stl that generate writes
-# with --unit 8 --clearance 0.3 (the .scad is parametric).
+#    every piece and plate.stl, and finds in plate.3mf six objects, each
+#    `manifold = yes`, none repaired.
+# The .scad files are parametric (unit, wall, clearance, labels): rendered
+# with -D settings they give the solids that generate writes with the
+# matching options:
+#  - the size-5 piece-K.scad, all six, with -D unit=8 -D wall=8
+#    -D clearance=0.3: generate --unit 8 --clearance 0.3 (whose wall is its
+#    unit, 8; the file's wall stays 10 unless set);
+#  - the size-5 --wall 3 ones with -D unit=8 -D clearance=0.3: generate
+#    --wall 3 --unit 8 --clearance 0.3; with -D wall=10: the default
+#    (solid) run; with -D labels=false: generate --wall 3 --no-labels.
+#    Pieces 1, 3 and 6 only (each -D takes the same path through every
+#    file; the six pieces are covered by the renders above).
+# Their asserts: the --wall 3 piece-1.scad with -D wall=0.7 (no room for
+# the 0.6 mm engraving) and with -D clearance=2 (more than wall/2) makes
+# OpenSCAD fail with that assertion's message; -D wall=0.7 -D labels=false
+# still renders a verified solid.
+# `cubegen print`: for soma.puz and happycube-blue.puz (also with --wall 3)
+# every piece-K.scad renders to the volume of piece-K.stl (puzzle.scad is
+# left out: it is the pieces laid out, as checked for generate); for
+# bedlam.puz PrusaSlicer finds 13 objects in plate.3mf, each manifold and
+# not repaired.
+# `cubegen coupon --wall 3`: coupon.3mf holds 10 such objects; each
+# coupon-K.scad renders to a verified solid, the five of them to the volume
+# of coupon.stl together; and with -D labels=false each to the volume of
+# coupon.stl of `coupon --wall 3 --no-labels --clearances C`, C pair K's
+# clearance (one pair is that pair; with labels its number would differ).
 # And for the size-5 puzzle: plate.stl fits PrusaSlicer's default
-# 200 x 200 mm bed, and its `--export-gcode` slices plate.stl without
-# warnings, up to the top of the pieces (a mesh it had to "repair" can come
-# out short).
+# 200 x 200 mm bed, and its `--export-gcode` slices plate.stl, and the
+# --wall 3 plate.3mf, without warnings, up to the top of the pieces (a mesh
+# it had to "repair" can come out short).
 # A missing tool is a failure, never a skip. Prints one line per check and
 # `print_check: P passed, F failed`; exits 1 if anything failed.
 set -u
