@@ -39,6 +39,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gen/gen.h"
+#include "gen/rng.h"
 #include "mesh/mesh.h"
 #include "mesh/mesh_int.h"
 
@@ -1175,6 +1177,52 @@ static void test_label_random_plates_exact(void **state)
 	assert_true(seen.engraved > 1000 && seen.turned > 50 && seen.too_small > 0);
 }
 
+/* The pieces `generate` makes, as it prints them (outer layers of the
+ * face as walls, one layer thick, numbered 1..6), over sizes, boxes and
+ * seeds, at the default and at thin walls: each passes every check
+ * against the model, its STL included. */
+static void test_label_generated_pieces(void **state)
+{
+	(void)state;
+	static const int dims[][3] = {{3, 3, 3}, {4, 4, 4}, {5, 5, 5}, {8, 8, 8},
+				      {4, 5, 6}, {3, 3, 10}, {16, 16, 16}};
+	static const double wall[] = {10, 3, 1.5};
+	static const char *const number[6] = {"1", "2", "3", "4", "5", "6"};
+	int built = 0;
+	memset(&seen, 0, sizeof seen);
+	for (size_t d = 0; d < COUNT(dims); d++)
+		for (uint64_t seed = 1; seed <= 3; seed++) {
+			struct rng r;
+			rng_seed(&r, seed);
+			struct gen_puzzle g = {0};
+			assert_int_equal(gen_draw(&r, dims[d], &g), GEN_OK);
+			for (int i = 0; i < 6; i++) {
+				struct piece p;
+				memset(&p, 0, sizeof p);
+				p.n[0] = g.pw[i];
+				p.n[1] = g.ph[i];
+				p.n[2] = 1;
+				memcpy(p.c, g.piece[i], (size_t)(g.pw[i] * g.ph[i]));
+				outer_walls(&p);
+				for (size_t w = 0; w < COUNT(wall); w++) {
+					struct mesh_size sz = {10, wall[w], 0.2};
+					built += check_spec(&p, 7, &sz, number[i], MESH_OK, 1) == MESH_OK;
+					struct mesh_spec sp = spec_of(&p, 7, number[i]);
+					double h = 0;
+					assert_int_equal(mesh_label_height(&sp, &sz, &h), MESH_OK);
+					if (!(h >= 4))
+						fail_msg("%dx%dx%d seed %d piece %d wall %g: "
+							 "digits %.2f mm tall", dims[d][0], dims[d][1],
+							 dims[d][2], (int)seed, i + 1, wall[w], h);
+				}
+			}
+			gen_puzzle_clear(&g);
+		}
+	assert_int_equal(built, (int)COUNT(dims) * 3 * 6 * (int)COUNT(wall));
+	/* every piece has room for its number, at least 4 mm tall */
+	assert_int_equal(seen.engraved, built);
+}
+
 /* Random 3D polycubes: the same, and refused exactly when
  * mesh_from_cells() refuses the same cells. */
 static void test_label_random_polycubes_exact(void **state)
@@ -1910,6 +1958,7 @@ int main(void)
 		cmocka_unit_test(test_label_place_independent_of_sizes),
 		cmocka_unit_test(test_label_place_any_flags),
 		cmocka_unit_test(test_label_random_plates_exact),
+		cmocka_unit_test(test_label_generated_pieces),
 		cmocka_unit_test(test_label_random_polycubes_exact),
 		cmocka_unit_test(test_label_odd_sizes_long_labels),
 		cmocka_unit_test(test_label_plain_equals_from_cells),
