@@ -645,40 +645,45 @@ static int cut_grid(struct builder *b, const struct mesh_size *sz,
 		    const unsigned char *base, const struct mesh_cut *cut,
 		    size_t ncut)
 {
+	assert(ncut <= 64); /* one bit per cut */
 	uint64_t *mask[3] = {NULL, NULL, NULL};
 	int *from[3] = {NULL, NULL, NULL};
+	float *bf = NULL;
 	int rc = MESH_OK;
 	for (int a = 0; a < 3 && rc == MESH_OK; a++) {
-		size_t cap = (size_t)gb[a] + 1 + 2 * ncut;
+		/* the base lines, then the cut sides inside them, as floats:
+		 * every interval of the merged grid lies between two of them,
+		 * so comparing its midpoint with them classifies it exactly */
+		size_t nb = (size_t)gb[a] + 1, cap = nb + 2 * ncut;
 		float *f = malloc(cap * sizeof *f);
-		if (!f) {
+		free(bf);
+		bf = malloc(nb * sizeof *bf);
+		if (!f || !bf) {
+			free(f);
 			rc = MESH_ENOMEM;
 			break;
 		}
-		size_t n = 0;
-		for (int L = 0; L <= gb[a]; L++) {
-			f[n] = (float)(origin[a] + base_line(b->pc, sz, b->zones, a, L));
-			if (L > 0 && !(f[n] > f[n - 1]))
+		for (size_t L = 0; L < nb; L++) {
+			bf[L] = (float)(origin[a] + base_line(b->pc, sz, b->zones, a, (int)L));
+			if (!isfinite(bf[L]) || (L > 0 && !(bf[L] > bf[L - 1])))
 				rc = MESH_ERANGE;
-			n++;
 		}
-		float first = f[0], last = f[n - 1];
+		memcpy(f, bf, nb * sizeof *f);
+		size_t n = nb;
+		float clo[64], chi[64];
 		for (size_t k = 0; k < ncut; k++) {
-			float lo = (float)(origin[a] + cut[k].lo[a]);
-			float hi = (float)(origin[a] + cut[k].hi[a]);
-			if (lo > first && lo < last)
-				f[n++] = lo;
-			if (hi > first && hi < last)
-				f[n++] = hi;
+			clo[k] = (float)(origin[a] + cut[k].lo[a]);
+			chi[k] = (float)(origin[a] + cut[k].hi[a]);
+			if (clo[k] > bf[0] && clo[k] < bf[nb - 1])
+				f[n++] = clo[k];
+			if (chi[k] > bf[0] && chi[k] < bf[nb - 1])
+				f[n++] = chi[k];
 		}
 		qsort(f, n, sizeof *f, cmp_float);
 		size_t u = 0;
-		for (size_t k = 0; k < n; k++) {
-			if (!isfinite(f[k]))
-				rc = MESH_ERANGE;
+		for (size_t k = 0; k < n; k++)
 			if (u == 0 || f[k] != f[u - 1])
 				f[u++] = f[k];
-		}
 		b->line[a] = f;
 		if (u < 2 || rc != MESH_OK) {
 			rc = MESH_ERANGE;
@@ -694,15 +699,15 @@ static int cut_grid(struct builder *b, const struct mesh_size *sz,
 		int I = 0;
 		for (int j = 0; j < b->g[a]; j++) {
 			double mid = ((double)f[j] + (double)f[j + 1]) / 2;
-			while (I + 1 < gb[a] &&
-			       !(mid < origin[a] + base_line(b->pc, sz, b->zones, a, I + 1)))
+			while (I + 1 < gb[a] && !(mid < bf[I + 1]))
 				I++;
 			from[a][j] = I;
 			for (size_t k = 0; k < ncut; k++)
-				if (mid > origin[a] + cut[k].lo[a] && mid < origin[a] + cut[k].hi[a])
+				if (mid > clo[k] && mid < chi[k])
 					mask[a][j] |= (uint64_t)1 << k;
 		}
 	}
+	free(bf);
 	size_t nbox = rc == MESH_OK ? cell_count(b->g[0], b->g[1], b->g[2]) : 0;
 	if (rc == MESH_OK && (nbox == 0 || cell_count(b->g[0] + 1, b->g[1] + 1, b->g[2] + 1) == 0))
 		rc = MESH_ERANGE;
