@@ -25,9 +25,17 @@
  *    has 3n - 2 intervals. With clearance 0 the zones have no width and
  *    are left out too; the grid is the cells themselves. Everything is
  *    shifted by -h so the solid starts at 0: a grid line sits at
- *    k*unit - t*h, t = 0 (a core starts), 1 (a cell boundary) or 2 (a core
- *    ends), computed that way for every line (scad.c uses the same
- *    expression).
+ *    pos(k) - t*h, t = 0 (a core starts), 1 (a cell boundary) or 2 (a core
+ *    ends), pos(k) = nw*wall + nu*unit the layer boundary k (the wall and
+ *    unit layers before it; k*unit without walls), computed that way for
+ *    every line (scad.c uses the same expression). Layer widths change
+ *    where the lines are, never which boxes are filled, so everything
+ *    below holds for walls as for cubes.
+ *    A label's strokes (label.c) are boxes cut out of the top: their sides
+ *    become grid lines too, merged with these as floats, and a grid box
+ *    inside a cut is empty (cut_grid()). The strokes overlap in whole
+ *    blocks and stay at least 1 mm inside the top face, so the manifold
+ *    check of step 2, which runs on the final grid, passes for them.
  *
  * 2. When it is a 2-manifold. The surface is a manifold exactly when, at
  *    every grid point, the 8 boxes around it pass mask_manifold(): this

@@ -8,8 +8,9 @@
  * cells matters (empty border planes are ignored). The cells of one piece
  * must be 6-connected (face to face).
  *
- * The solid (DESIGN.md §3). Each cell is a unit-mm cube, inset by h =
- * clearance/2 on every face that is not glued to a cell of the same piece;
+ * The solid (DESIGN.md §3). Each cell is a unit-mm cube (with walls,
+ * see struct mesh_spec, a box as wide as its layer on each axis), inset by
+ * h = clearance/2 on every face that is not glued to a cell of the same piece;
  * the solid is the union of these boxes. Precisely, with the cells of the
  * bounding box numbered from 0: cell (x, y, z) of the piece is the box
  * [x*unit + a, (x+1)*unit - b] x (the same for y and z), where on each
@@ -321,6 +322,5 @@ struct mesh_object {
  */
 int mesh_3mf(const struct mesh_object *obj, size_t count, const char *title,
 	     unsigned char **buf, size_t *len);
-
 
 #endif
