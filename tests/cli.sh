@@ -293,6 +293,14 @@ done
 	ok || bad "plate.3mf objects: $(threemf_objects "$tmp/g1/plate.3mf")"
 unzip -p "$tmp/g1/plate.3mf" 3D/3dmodel.model | grep -q 'unit="millimeter"' && ok || bad "3mf unit"
 run 0 generate --size 5 --seed 42 --wall 3 --out "$tmp/w3" && verify_all "$tmp/w3" "--wall 3"
+# plate.3mf read back by Python's zipfile and ElementTree: object K is
+# exactly piece-K.stl, triangle for triangle
+for d in g1 w3; do
+	if python3 "$here/tools/same3mf.py" "$tmp/$d/plate.3mf" "$tmp/$d"/piece-{1,2,3,4,5,6}.stl >"$tmp/same3mf.out" 2>&1
+	then ok; else bad "$d/plate.3mf differs from the STLs: $(cat "$tmp/same3mf.out")"; fi
+done
+python3 "$here/tools/same3mf.py" "$tmp/g1/plate.3mf" "$tmp/g1"/piece-{2,1,3,4,5,6}.stl >/dev/null 2>&1 &&
+	bad "same3mf.py cannot fail" || ok
 # 3 mm plates: the pieces are 2*3 + 3*10 - 0.2 = 35.8 mm wide and 2.8 mm thick
 run 0 verify "$tmp/w3/piece-1.stl" && contains "$out" "ok" "wall 3 piece"
 grep -q '^wall = 3;' "$tmp/w3/piece-1.scad" && ok || bad "piece-1.scad lacks 'wall = 3;'"
@@ -330,6 +338,9 @@ diff -r "$tmp/print-soma.puz" "$tmp/print-soma2" >/dev/null && ok || bad "print 
 [ "$(grep -vc '^#' "$tmp/print-bedlam.puz/pieces.txt")" = 13 ] && ok || bad "bedlam pieces.txt"
 ls "$tmp/print-bedlam.puz"/piece-13.stl >/dev/null 2>&1 && ok || bad "bedlam piece-13.stl"
 [ "$(threemf_objects "$tmp/print-bedlam.puz/plate.3mf" | wc -w)" = 13 ] && ok || bad "bedlam 3mf objects"
+python3 "$here/tools/same3mf.py" "$tmp/print-bedlam.puz/plate.3mf" \
+	$(for k in $(seq 1 13); do echo "$tmp/print-bedlam.puz/piece-$k.stl"; done) >/dev/null 2>&1 &&
+	ok || bad "bedlam plate.3mf differs from its STLs"
 # copies of one piece are printed one by one
 run 0 print "$tmp/count2.puz" --out "$tmp/print-count2" && contains "$out" "pieces: 3" "count 2 printed twice"
 # --wall solves first: the pieces as they lie in a solution
