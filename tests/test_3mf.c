@@ -47,6 +47,7 @@
 #include "mesh/mesh.h"
 
 #include "tests/failmalloc.h"
+#include "tests/testrand.h"
 
 /* ---- pieces ------------------------------------------------------------------------ */
 
@@ -600,14 +601,6 @@ static void test_3mf_plate_reads_back_exactly(void **state)
 	check_package(buf, len, p.obj + 3, 1, NULL, p.volume + 3);
 	free(buf);
 	plate_free(&p);
-}
-
-static uint64_t splitmix(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9E3779B97F4A7C15u);
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-	return z ^ (z >> 31);
 }
 
 /* Every finite float, subnormals and the largest included, comes back as

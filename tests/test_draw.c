@@ -34,6 +34,7 @@
 #include "draw/draw.h"
 
 #include "tests/failmalloc.h"
+#include "tests/testrand.h"
 
 #define INK 0x202020 /* draw.c's text and outline colour */
 
@@ -77,14 +78,6 @@ static int title_h(const char *title)
 }
 
 /* ---- a shell puzzle, by DESIGN.md's rule -------------------------------- */
-
-static uint64_t splitmix(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9E3779B97F4A7C15u);
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-	return z ^ (z >> 31);
-}
 
 struct shell {
 	int dim[3];             /* the box X, Y, Z */

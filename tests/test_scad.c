@@ -33,21 +33,9 @@
 #include "mesh/mesh_int.h"
 
 #include "tests/failmalloc.h"
+#include "tests/testrand.h"
 
 /* ---- random pieces --------------------------------------------------------- */
-
-static uint64_t splitmix(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9E3779B97F4A7C15u);
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-	return z ^ (z >> 31);
-}
-
-static int rnd(uint64_t *s, int n)
-{
-	return (int)(splitmix(s) % (uint64_t)n);
-}
 
 /* A spec with its own storage. */
 struct piece {
