@@ -52,6 +52,11 @@ bool cli_parse_double(const char *what, const char *s, double *out);
  * that cannot be read or is not a valid puzzle. */
 int cli_read_puzzle(const char *path, struct puzzle *out);
 
+/* The default folder of a command run on a puzzle file: "out/PREFIX-NAME",
+ * NAME the file's name without its folders and from its first dot on. */
+void cli_default_out(const char *prefix, const char *file, char *buf,
+                     size_t len);
+
 /* An output folder written beside its target and renamed into place. */
 struct outdir {
 	char target[PATH_MAX];

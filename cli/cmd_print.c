@@ -371,11 +371,7 @@ int cmd_print(int argc, char **argv)
 	char defout[PATH_MAX];
 	const char *out = pa.out;
 	if (!out) {
-		const char *base = strrchr(pa.file, '/');
-		base = base ? base + 1 : pa.file;
-		size_t len = strcspn(base, ".");
-		snprintf(defout, sizeof defout, "out/print-%.*s",
-		         (int)(len ? len : strlen(base)), base);
+		cli_default_out("print", pa.file, defout, sizeof defout);
 		out = defout;
 	}
 	size_t ncopies = 0;

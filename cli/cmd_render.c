@@ -176,11 +176,7 @@ int cmd_render(int argc, char **argv)
 		return rrc;
 	char defout[PATH_MAX];
 	if (!out) {
-		const char *base = strrchr(file, '/');
-		base = base ? base + 1 : file;
-		size_t len = strcspn(base, ".");
-		snprintf(defout, sizeof defout, "out/render-%.*s",
-		         (int)(len ? len : strlen(base)), base);
+		cli_default_out("render", file, defout, sizeof defout);
 		out = defout;
 	}
 	struct outdir od;

@@ -109,6 +109,15 @@ bool cli_parse_double(const char *what, const char *s, double *out)
 	return true;
 }
 
+void cli_default_out(const char *prefix, const char *file, char *buf,
+                     size_t len)
+{
+	const char *base = strrchr(file, '/');
+	base = base ? base + 1 : file;
+	size_t n = strcspn(base, ".");
+	snprintf(buf, len, "out/%s-%.*s", prefix, (int)(n ? n : strlen(base)), base);
+}
+
 static bool ends_with(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), k = strlen(suffix);
