@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "gen/gen.h"
+#include "solver/difficulty.h"
 
 /* --size N (a cube) or XxYxZ (a box), each side GEN_MIN_SIZE..GEN_MAX_SIZE:
  * decimal digits only, 'x' or 'X' between the sides. */
@@ -110,6 +111,18 @@ static bool print_check(struct print_opts *p, double c, const char *what)
 	return true;
 }
 
+static bool parse_band(const char *v, int *band)
+{
+	static const int bands[] = {GEN_BAND_EASY, GEN_BAND_MEDIUM, GEN_BAND_HARD};
+	for (size_t i = 0; i < sizeof bands / sizeof *bands; i++)
+		if (strcmp(v, gen_band_name(bands[i])) == 0) {
+			*band = bands[i];
+			return true;
+		}
+	cli_error("--difficulty: '%s' is not a band; use easy, medium or hard", v);
+	return false;
+}
+
 int args_generate(int argc, char **argv, struct generate_args *g)
 {
 	struct cli_args a = {.argc = argc, .argv = argv, .i = 1};
@@ -136,6 +149,9 @@ int args_generate(int argc, char **argv, struct generate_args *g)
 		} else if (cli_opt_value(&a, "--max-attempts")) {
 			if (!a.bad && !cli_parse_u64("--max-attempts", a.value, 1, 1000000,
 			                             &g->attempts))
+				return ARGS_BAD;
+		} else if (cli_opt_value(&a, "--difficulty")) {
+			if (!a.bad && !parse_band(a.value, &g->band))
 				return ARGS_BAD;
 		} else if (cli_opt_flag(&a, "--force")) {
 			g->force = true;
@@ -171,6 +187,7 @@ int args_solve(int argc, char **argv, bool check, struct solve_args *s)
 	const char *cmd = check ? "check" : "solve";
 	struct cli_args a = {.argc = argc, .argv = argv, .i = 1};
 	memset(s, 0, sizeof *s);
+	s->diff_nodes = DIFF_DEFAULT_NODES;
 	while (a.i < argc && !a.bad) {
 		const char *arg = argv[a.i];
 		if (cli_opt_flag(&a, "--help") || cli_opt_flag(&a, "-h")) {
@@ -181,6 +198,10 @@ int args_solve(int argc, char **argv, bool check, struct solve_args *s)
 		} else if (cli_opt_value(&a, "--max-nodes")) {
 			if (!a.bad && !cli_parse_u64("--max-nodes", a.value, 1, UINT64_MAX,
 			                             &s->max_nodes))
+				return ARGS_BAD;
+		} else if (cli_opt_value(&a, "--difficulty-nodes")) {
+			if (!a.bad && !cli_parse_u64("--difficulty-nodes", a.value, 0,
+			                             UINT64_MAX, &s->diff_nodes))
 				return ARGS_BAD;
 		} else if (!check && cli_opt_flag(&a, "--print")) {
 			s->print = true;

@@ -29,6 +29,7 @@ struct print_opts {
 struct generate_args {
 	int size[3];       /* the box X, Y, Z (--size N is N, N, N) */
 	uint64_t seed, attempts;
+	int band;          /* enum gen_band: GEN_BAND_ANY unless --difficulty */
 	bool have_seed, force;
 	struct print_opts print;
 	const char *out; /* NULL: the default folder */
@@ -55,6 +56,7 @@ struct coupon_args {
 struct solve_args {
 	const char *file;
 	uint64_t max, max_nodes; /* 0: no limit */
+	uint64_t diff_nodes;     /* --difficulty-nodes (0: no limit) */
 	bool print, json;
 };
 

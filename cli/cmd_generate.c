@@ -17,7 +17,8 @@
 static const char help[] =
 	"usage: cubegen generate [--size N|XxYxZ] [--seed S] [--out DIR]\n"
 	"                        [--unit MM] [--wall MM] [--clearance MM]\n"
-	"                        [--no-labels] [--max-attempts K] [--force]\n"
+	"                        [--no-labels] [--difficulty easy|medium|hard]\n"
+	"                        [--max-attempts K] [--force]\n"
 	"\n"
 	"Split the shell of an N x N x N cube (or an X x Y x Z box) into six flat\n"
 	"pieces, prove that they assemble into it in exactly one way, and write\n"
@@ -39,6 +40,11 @@ static const char help[] =
 	"                    (default 0.2); each exposed face is inset by c/2\n"
 	"  --no-labels       do not engrave each piece's number on its top\n"
 	"                    (engraving needs wall - clearance >= 1.2 mm)\n"
+	"  --difficulty B    keep drawing until the unique puzzle is in band B:\n"
+	"                    easy (about 95 % of random puzzles; at size 5 like\n"
+	"                    the Happy Cube Original sets or easier), medium, or\n"
+	"                    hard (the hardest 1.5 %; at size 5 like the Pro\n"
+	"                    sets); bands are set per size (see the README)\n"
 	"  --max-attempts K  candidates to try before giving up, 1 to 1000000\n"
 	"                    (default 1000)\n"
 	"  --force           replace DIR if it exists (only a folder cubegen\n"
@@ -62,20 +68,6 @@ static bool os_seed(uint64_t *out)
 		v = v << 8 | b[i];
 	*out = v;
 	return true;
-}
-
-/* Whether candidate 'g' has exactly one solution: a complete search that
- * found one. The search stops at a second solution, enough for "no". */
-static int is_unique(const struct gen_puzzle *g, bool *unique)
-{
-	struct solve_opts o = {.max_solutions = 2};
-	struct solve_result r;
-	int rc = gen_count(g, &o, &r);
-	if (rc == SOLVE_OK) {
-		*unique = r.complete && r.solutions == 1;
-		solve_result_clear(&r);
-	}
-	return rc;
 }
 
 /* The candidate about to be written, proved unique again by the general
@@ -137,39 +129,48 @@ int cmd_generate(int argc, char **argv)
 	if (!outdir_begin(&od, out, ga.force))
 		return CLI_FAIL;
 
+	struct gen_bands bands = {0};
+	if (ga.band != GEN_BAND_ANY) {
+		if (isatty(STDERR_FILENO) && !(gen_is_cube(dim) && dim[0] <= 8))
+			fprintf(stderr, "measuring the difficulty bands of %s boxes "
+			        "(about a thousand random puzzles)...\n", size);
+		if (gen_bands(dim, &bands) != GEN_OK) {
+			cli_error("generate: out of memory");
+			outdir_abort(&od);
+			return CLI_FAIL;
+		}
+	}
 	struct rng r;
 	rng_seed(&r, seed);
 	struct gen_puzzle g = {0};
-	uint64_t tried = 0;
-	bool unique = false;
-	int rc = SOLVE_OK;
-	while (tried < attempts) {
-		gen_puzzle_clear(&g);
-		if (gen_draw(&r, dim, &g) != GEN_OK) {
-			rc = SOLVE_ENOMEM;
-			break;
-		}
-		tried++;
-		rc = is_unique(&g, &unique);
-		if (rc != SOLVE_OK || unique)
-			break;
-	}
-	if (rc != SOLVE_OK) {
-		cli_error("generate: %s", solve_strerror(rc));
-		gen_puzzle_clear(&g);
+	struct gen_found found;
+	if (gen_find(&r, dim, attempts, (enum gen_band)ga.band, &bands, &g,
+	             &found) != GEN_OK) {
+		cli_error("generate: out of memory");
 		outdir_abort(&od);
 		return CLI_FAIL;
 	}
-	if (!unique) {
-		cli_error("generate: no unique puzzle of size %s in %llu attempts from "
-		          "seed %llu (try another seed or more --max-attempts)",
-		          size, (unsigned long long)tried, (unsigned long long)seed);
-		gen_puzzle_clear(&g);
+	uint64_t tried = found.attempts;
+	if (!found.found) {
+		if (ga.band == GEN_BAND_ANY)
+			cli_error("generate: no unique puzzle of size %s in %llu attempts "
+			          "from seed %llu (try another seed or more "
+			          "--max-attempts)", size, (unsigned long long)tried,
+			          (unsigned long long)seed);
+		else
+			cli_error("generate: no unique %s puzzle of size %s in %llu "
+			          "attempts from seed %llu (%s is %s of unique puzzles; "
+			          "try more --max-attempts)",
+			          gen_band_name((enum gen_band)ga.band), size,
+			          (unsigned long long)tried, (unsigned long long)seed,
+			          gen_band_name((enum gen_band)ga.band),
+			          ga.band == GEN_BAND_EASY ? "about 95 %"
+			          : ga.band == GEN_BAND_MEDIUM ? "about 4 %" : "about 1.5 %");
 		outdir_abort(&od);
 		return CLI_FAIL;
 	}
 	bool confirmed = false;
-	rc = confirm_unique(&g, seed, &confirmed);
+	int rc = confirm_unique(&g, seed, &confirmed);
 	if (rc != SOLVE_OK || !confirmed) {
 		if (rc != SOLVE_OK)
 			cli_error("generate: %s", solve_strerror(rc));
@@ -189,7 +190,16 @@ int cmd_generate(int argc, char **argv)
 	gen_puzzle_clear(&g);
 	if (!ok)
 		return CLI_FAIL;
-	printf("size: %s\nseed: %llu\nattempts: %llu\nsolutions: 1\nwrote: %s/\n",
-	       size, (unsigned long long)seed, (unsigned long long)tried, out);
+	printf("size: %s\nseed: %llu\nattempts: %llu\nsolutions: 1\n"
+	       "difficulty: %.2f\n", size, (unsigned long long)seed,
+	       (unsigned long long)tried, found.difficulty);
+	if (ga.band == GEN_BAND_EASY)
+		printf("band: easy (difficulty <= %.2f at this size)\n", bands.easy_max);
+	else if (ga.band == GEN_BAND_MEDIUM)
+		printf("band: medium (between %.2f and %.2f at this size)\n",
+		       bands.easy_max, bands.hard_min);
+	else if (ga.band == GEN_BAND_HARD)
+		printf("band: hard (difficulty >= %.2f at this size)\n", bands.hard_min);
+	printf("wrote: %s/\n", out);
 	return CLI_OK;
 }

@@ -7,10 +7,12 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "solver/difficulty.h"
 #include "solver/solve.h"
 
 static const char solve_help[] =
 	"usage: cubegen solve FILE [--max K] [--max-nodes N] [--print] [--json]\n"
+	"                          [--difficulty-nodes N]\n"
 	"\n"
 	"Count the distinct solutions of a packing puzzle (a .puz file, or a\n"
 	"Happy Cube .hcq file) and the assemblies with the goal held fixed.\n"
@@ -22,12 +24,20 @@ static const char solve_help[] =
 	"  --max-nodes N  stop after trying N placements (likewise)\n"
 	"  --print        draw the first solution layer by layer (z = 0 first)\n"
 	"  --json         print one JSON object: solutions, assemblies, complete,\n"
-	"                 nodes, seconds, symmetries, mirror_closed\n";
+	"                 nodes, seconds, symmetries, mirror_closed, difficulty\n"
+	"  --difficulty-nodes N\n"
+	"                 placements the difficulty search may try (default\n"
+	"                 5000000, a second or two; 0: no limit)\n"
+	"\n"
+	"The difficulty is dead ends per solution of a search that works the way\n"
+	"a person does (higher is harder; see 'man cubegen'). It is measured\n"
+	"only when the count is complete.\n";
 
 static const char check_help[] =
-	"usage: cubegen check FILE [--max-nodes N]\n"
+	"usage: cubegen check FILE [--max-nodes N] [--difficulty-nodes N]\n"
 	"\n"
-	"Say whether a puzzle (.puz or .hcq) has exactly one solution.\n"
+	"Say whether a puzzle (.puz or .hcq) has exactly one solution, and how\n"
+	"hard it is (as 'cubegen solve').\n"
 	"Exit 0 when it does, 1 when it has none or several (or the node budget\n"
 	"ran out first), 2 on bad input.\n";
 
@@ -94,6 +104,62 @@ static void print_first(const struct puzzle *p, const unsigned char *lab)
 	}
 }
 
+/* The difficulty, or why there is none. */
+struct difficulty {
+	bool has;
+	double score;
+	struct diff_result r;
+	const char *why; /* when !has */
+	uint64_t budget;
+};
+
+static int measure(const struct puzzle *p, uint64_t budget, bool run,
+                   struct difficulty *d)
+{
+	memset(d, 0, sizeof *d);
+	d->budget = budget;
+	if (!run) {
+		d->why = "not measured: the count stopped early";
+		return SOLVE_OK;
+	}
+	int rc = diff_puzzle(p, budget, &d->r);
+	if (rc != SOLVE_OK)
+		return rc;
+	d->has = diff_score(&d->r, &d->score);
+	if (!d->r.complete)
+		d->why = "not measured: over --difficulty-nodes";
+	else if (!d->has)
+		d->why = "none: no assembly";
+	return SOLVE_OK;
+}
+
+static void print_difficulty(const struct difficulty *d)
+{
+	if (!d->has && d->r.method != DIFF_NONE && !d->r.complete && d->r.nodes) {
+		printf("difficulty: %s %llu (0 lifts the limit)\n", d->why,
+		       (unsigned long long)d->budget);
+		return;
+	}
+	if (!d->has) {
+		printf("difficulty: %s\n", d->why);
+		return;
+	}
+	printf("difficulty: %.2f (%llu dead ends / %llu %s, %s search)\n", d->score,
+	       (unsigned long long)d->r.dead, (unsigned long long)d->r.wins,
+	       d->r.method == DIFF_PLATES ? "assemblies" : "covers",
+	       d->r.method == DIFF_PLATES ? "plate-by-plate" : "cell-by-cell");
+}
+
+static void json_difficulty(const struct difficulty *d)
+{
+	if (d->has)
+		printf(", \"difficulty\": %.6f", d->score);
+	else
+		printf(", \"difficulty\": null");
+	printf(", \"difficulty_method\": \"%s\", \"dead_ends\": %llu",
+	       diff_method_name(d->r.method), (unsigned long long)d->r.dead);
+}
+
 /* Parse; 0 to go on, else the exit code (help printed, or bad usage). */
 static int parse(int argc, char **argv, bool check, struct solve_args *c)
 {
@@ -128,6 +194,14 @@ int cmd_solve(int argc, char **argv)
 		puz_clear(&p);
 		return CLI_FAIL;
 	}
+	struct difficulty d;
+	rc = measure(&p, c.diff_nodes, r.complete, &d);
+	if (rc != SOLVE_OK) {
+		cli_error("%s: %s", c.file, solve_strerror(rc));
+		solve_result_clear(&r);
+		puz_clear(&p);
+		return CLI_FAIL;
+	}
 	const char *stop = r.stop == SOLVE_MAX_SOLUTIONS ? "max"
 	                 : r.stop == SOLVE_MAX_NODES ? "max-nodes" : "done";
 	if (c.json) {
@@ -143,6 +217,7 @@ int cmd_solve(int argc, char **argv)
 			printf(", \"why\": ");
 			json_string(r.why);
 		}
+		json_difficulty(&d);
 		printf("}\n");
 	} else {
 		const char *lb = r.complete ? "" : "at least ";
@@ -159,6 +234,7 @@ int cmd_solve(int argc, char **argv)
 		                       : " (rotations only)");
 		printf("nodes: %llu\n", (unsigned long long)r.nodes);
 		printf("time: %.6f s\n", secs);
+		print_difficulty(&d);
 		if (c.print && r.first) {
 			printf("first solution:\n");
 			print_first(&p, r.first);
@@ -183,6 +259,12 @@ int cmd_check(int argc, char **argv)
 	struct solve_opts o = {.max_solutions = 2, .max_nodes = c.max_nodes};
 	struct solve_result r;
 	int rc = solve_puzzle(&p, &o, &r);
+	struct difficulty d;
+	if (rc == SOLVE_OK) {
+		rc = measure(&p, c.diff_nodes, r.stop != SOLVE_MAX_NODES, &d);
+		if (rc != SOLVE_OK)
+			solve_result_clear(&r);
+	}
 	puz_clear(&p);
 	if (rc != SOLVE_OK) {
 		cli_error("%s: %s", c.file, solve_strerror(rc));
@@ -201,6 +283,7 @@ int cmd_check(int argc, char **argv)
 	} else
 		printf("%s: not unique: %s%llu solutions\n", c.file,
 		       r.complete ? "" : "at least ", (unsigned long long)r.solutions);
+	print_difficulty(&d);
 	solve_result_clear(&r);
 	return exit_code;
 }

@@ -163,6 +163,67 @@ struct solve_result;
 int gen_count(const struct gen_puzzle *g, const struct solve_opts *o,
               struct solve_result *out);
 
+/*
+ * Difficulty (solver/difficulty.h) and the search for a puzzle.
+ *
+ * Bands. The box's sides are sorted (a 6 x 5 x 4 box is a 4 x 5 x 6 one).
+ * Draw n random unique puzzles of it from rng_seed(GEN_CALIB_SEED)
+ * exactly as gen_find() draws them, at most 50 n draws, and sort their
+ * scores s[0] <= ... <= s[m-1]: easy_max = s[ceil(0.947 m) - 1] and
+ * hard_min = s[ceil(0.985 m) - 1]. A score d is easy when d <= easy_max,
+ * else hard when d >= hard_min, else medium: about 94.7 %, 3.8 % and
+ * 1.5 % of random unique puzzles, levels chosen so that at 5 x 5 x 5
+ * they fall at 14 and 19 (README: the commercial sets, and why). n is
+ * GEN_CALIB_CUBES for cubes of side 3..8, whose bands are a table in
+ * find.c (test_gen recomputes some), else GEN_CALIB_SAMPLES, or a fifth
+ * of it when the shell has more than 600 cells. With no sample at all,
+ * every score is easy.
+ */
+#define GEN_CALIB_CUBES 10000
+#define GEN_CALIB_SEED 0x6375626567656e31u /* "cubegen1" */
+#define GEN_CALIB_SAMPLES 1000
+
+enum gen_band { GEN_BAND_ANY, GEN_BAND_EASY, GEN_BAND_MEDIUM, GEN_BAND_HARD };
+
+struct gen_bands {
+	double easy_max; /* scores up to this are easy */
+	double hard_min; /* scores from this (above easy_max) are hard */
+	int samples;     /* unique puzzles the bands come from */
+};
+
+struct diff_result;
+/* The difficulty of candidate 'g': the plate walk when its plates meet
+ * the condition, else the cell search on gen_to_puzzle(g), with no node
+ * budget. A SOLVE_* status; '*out' written on SOLVE_OK. */
+int gen_difficulty(const struct gen_puzzle *g, struct diff_result *out);
+
+/* The bands of the box 'dim' as above: a table lookup for cubes of side
+ * 3..8, else a calibration of about GEN_CALIB_SAMPLES unique candidates
+ * (0.1 to a few seconds: make bench). GEN_OK or GEN_ENOMEM ('*out'
+ * untouched). */
+int gen_bands(const int dim[3], struct gen_bands *out);
+/* The calibration itself with 'n' samples wanted (tests, tools/bands). */
+int gen_calibrate(const int dim[3], int n, struct gen_bands *out);
+
+/* The band of score 'd'. */
+enum gen_band gen_band_of(const struct gen_bands *b, double d);
+/* "easy", "medium", "hard" ("any" for GEN_BAND_ANY). */
+const char *gen_band_name(enum gen_band band);
+
+struct gen_found {
+	bool found;        /* a unique puzzle in the band was drawn */
+	uint64_t attempts; /* candidates drawn */
+	double difficulty; /* the found puzzle's score */
+};
+
+/* Draw candidates from 'r' (at most 'max_attempts') until one is unique
+ * and, unless band is GEN_BAND_ANY, in 'band' of 'bands'. Every unique
+ * candidate is scored. On GEN_OK '*info' is written and, when found,
+ * '*out' holds the puzzle (caller clears it); GEN_ENOMEM writes neither. */
+int gen_find(struct rng *r, const int dim[3], uint64_t max_attempts,
+             enum gen_band band, const struct gen_bands *bands,
+             struct gen_puzzle *out, struct gen_found *info);
+
 /* "left", "right", "front", "back", "bottom", "top" for GEN_XMIN..GEN_ZMAX. */
 const char *gen_face_name(int face);
 

@@ -57,6 +57,8 @@ struct bb {
 	uint32_t *goff;
 	size_t *path;
 	uint64_t nodes, max_nodes;
+	uint64_t covers; /* covers visited */
+	uint64_t dead;   /* rows placed that led to no cover */
 	xc_visit visit;
 	void *ctx;
 	enum xc_stop stop;
@@ -393,16 +395,19 @@ static void place(bb *b, size_t d, uint64_t filled, uint32_t i, size_t t)
 	b->path[d] = b->li[d * b->stride + i];
 	uint64_t nf = filled | m;
 	if (nf == b->full) {
+		b->covers++;
 		if (!b->visit(b->ctx, b->path, d + 1))
 			b->stop = XC_VISITOR;
 		return;
 	}
+	uint64_t before = b->covers;
 	b->rem[t]--;
 	if (covered(b, d, m, t, b->full & ~nf)) {
 		uint64_t any = filter(b, d, m);
 		node(b, d + 1, nf, any);
 	}
 	b->rem[t]++;
+	b->dead += b->covers == before;
 }
 
 enum xc_stop bb_solve(bb *b, uint64_t max_nodes, xc_visit visit, void *ctx,
@@ -410,6 +415,8 @@ enum xc_stop bb_solve(bb *b, uint64_t max_nodes, xc_visit visit, void *ctx,
 {
 	size_t T = b->ntypes;
 	b->nodes = 0;
+	b->covers = 0;
+	b->dead = 0;
 	b->max_nodes = max_nodes;
 	b->visit = visit;
 	b->ctx = ctx;
@@ -452,4 +459,9 @@ enum xc_stop bb_solve(bb *b, uint64_t max_nodes, xc_visit visit, void *ctx,
 	}
 	*nodes = b->nodes;
 	return b->stop;
+}
+
+uint64_t bb_dead_ends(const bb *b)
+{
+	return b->dead;
 }

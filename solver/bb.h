@@ -42,5 +42,8 @@ void bb_set_first(bb *b, size_t type);
 /* As xc_solve(): the visitor gets row numbers. */
 enum xc_stop bb_solve(bb *b, uint64_t max_nodes, xc_visit visit, void *ctx,
                       uint64_t *nodes);
+/* Of the rows the last bb_solve() placed, how many led to no cover (as
+ * xc_dead_ends()). */
+uint64_t bb_dead_ends(const bb *b);
 
 #endif

@@ -34,78 +34,7 @@
 #include <string.h>
 
 #include "solver/poly.h"
-
-#define SH_MAXN 64
-#define SH_MAXPLACE 72 /* 8 turns times 9 shifts */
-
-/* A placement on a face: its border as four side masks (see the top),
- * and for the search the same split into edge interiors and corners. */
-struct orient {
-	uint64_t side[4];
-	uint64_t edge[4];  /* side[q] without its two end cells */
-	unsigned corners;  /* bit q: frame corner q ((0,0), (W-1,0), (0,H-1),
-	                    * (W-1,H-1)) covered */
-};
-
-/* A plate's placements on the faces of one axis (all of them W x H). */
-struct onaxis {
-	int nor;                     /* distinct placements */
-	struct orient o[SH_MAXPLACE];
-};
-
-struct ptype {
-	unsigned count;        /* copies left to place */
-	int ncopies;           /* plates of this type */
-	int copy[6];           /* those plates, in plate order */
-	struct onaxis *ax[3];  /* placements on the faces of axis 0, 1, 2
-	                        * (into shell.place; axes whose faces have
-	                        * the same shape share one table) */
-};
-
-/* The pinned plate on one representative face, up to Stab_G(face). */
-struct pinface {
-	int face;
-	int nrep;
-	int rep[SH_MAXPLACE];   /* placement indexes on that face's axis */
-	int orbit[SH_MAXPLACE]; /* |G r| for each */
-};
-
-struct shell {
-	int L[3];             /* the box */
-	int fw[6], fh[6];     /* each face's frame, W x H */
-	int edge[6][4];       /* edge of each side of each face */
-	int corner[6][4];     /* corner at frame (0,0), (W-1,0), (0,H-1), (W-1,H-1) */
-	uint8_t cmask[6][16]; /* face f's frame corners (orient.corners) as
-	                       * the box's corner byte */
-	uint64_t full[12];    /* each edge's interior, all set */
-	int group[POLY_NSYM]; /* G: poly symmetries mapping the box onto itself */
-	int order_g;          /* |G| */
-	struct ptype type[6];
-	int ntypes;
-	struct pinface pinf[3]; /* the pinned type's representative faces */
-	int npinf;
-	/* search state, for the face order in use */
-	int order[6];         /* faces in search order; order[0] holds P */
-	uint64_t cdone[6];    /* corners complete after step d */
-	uint16_t edone[6];    /* edges complete after step d */
-	uint64_t ecover[12];
-	unsigned ccover;
-	int ctype[6], corient[6]; /* per step */
-	uint64_t pin_orbit;   /* |G r| of the pinned placement in use */
-	bool pin_free;        /* Stab_G(r) trivial: no stabiliser to test */
-	uint64_t weighted;    /* |G| * solutions found so far */
-	uint64_t assemblies, nodes;
-	const struct solve_opts *o;
-	bool stop_nodes, stop_sol;
-	const int *plate_piece; /* plate -> label - 1 for 'first' */
-	unsigned char *first;   /* X*Y*Z labels or NULL */
-	unsigned char *lab;     /* X*Y*Z: an assembly's labels (type + 1) */
-	unsigned char *reg;     /* X*Y*Z: the face each cell's plate lies on */
-	bool want_first, oom;
-	/* Last, and not zeroed (40 KiB: written before it is read): each
-	 * plate's placements per axis. */
-	struct onaxis place[6][3];
-};
+#include "solver/shell_int.h"
 
 static void face_cell(const int L[3], int f, int i, int j, int c[3])
 {
@@ -136,7 +65,7 @@ static uint64_t inner_bits(int len)
 	return all & ~(uint64_t)1 & ~((uint64_t)1 << (len - 1));
 }
 
-static void setup_geometry(struct shell *s)
+void shell_setup_geometry(struct shell *s)
 {
 	const int *L = s->L;
 	for (int f = 0; f < 6; f++) {
@@ -181,12 +110,10 @@ static void setup_geometry(struct shell *s)
 	}
 }
 
-/* Search order with the pinned plate on face f0 first: then the four
- * faces around it, then the opposite one (for -Z: -X -Y +X +Y +Z); which
- * edges and corners are complete after each step. */
-static void setup_order(struct shell *s, int f0)
+void shell_setup_order(struct shell *s, int f0, int wall)
 {
-	int a = f0 / 2, b = a == 0 ? 1 : 0, c = a == 2 ? 1 : 2;
+	int a = f0 / 2, b = wall, c = 3 - a - wall;
+	assert(wall != a && wall >= 0 && wall < 3);
 	int ord[6] = {f0, 2 * b, 2 * c, 2 * b + 1, 2 * c + 1, f0 ^ 1};
 	int ecount[12] = {0}, ccount[8] = {0};
 	for (int d = 0; d < 6; d++) {
@@ -227,14 +154,8 @@ static int orient_find(const struct orient *o, int count, const struct orient *q
 	return -1;
 }
 
-/* A plate as given: pw x ph cells [x + pw*y], 0/1. */
-struct plate {
-	int pw, ph;
-	const unsigned char *cells;
-};
-
 /* The box of a plate's cells: x0..x1, y0..y1; false when it has none. */
-static bool plate_box(const struct plate *pl, int *x0, int *x1, int *y0,
+static bool plate_box(const struct shell_plate *pl, int *x0, int *x1, int *y0,
                       int *y1)
 {
 	*x0 = pl->pw;
@@ -260,7 +181,7 @@ static bool plate_box(const struct plate *pl, int *x0, int *x1, int *y0,
  * each move's image is built once as row masks (trow[v] bit u: cell (u, v)
  * of the moved cell box), and a shift is checked and turned into side
  * masks with word operations: O(W + H) per shift. */
-static int placements(int W, int H, const struct plate *pl, struct orient *out)
+static int placements(int W, int H, const struct shell_plate *pl, struct orient *out)
 {
 	int x0, x1, y0, y1;
 	if (!plate_box(pl, &x0, &x1, &y0, &y1))
@@ -422,7 +343,7 @@ static bool same_plate(struct onaxis *const a[3], struct onaxis *const b[3])
 
 /* Group the plates into types (congruent plates: one type) and find each
  * type's placements on the faces of each axis. */
-static void make_types(struct shell *s, const struct plate pl[6])
+void shell_make_types(struct shell *s, const struct shell_plate pl[6])
 {
 	for (int p = 0; p < 6; p++) {
 		int t = s->ntypes;
@@ -643,7 +564,7 @@ static void shell_free(struct shell *s)
 	free(s);
 }
 
-static int run(const int L[3], const struct plate pl[6], const int *plate_piece,
+static int run(const int L[3], const struct shell_plate pl[6], const int *plate_piece,
                const struct solve_opts *o, struct solve_result *out)
 {
 	if (o->no_pin)
@@ -664,8 +585,8 @@ static int run(const int L[3], const struct plate pl[6], const int *plate_piece,
 	s->o = o;
 	s->plate_piece = plate_piece;
 	s->want_first = o->keep_first;
-	setup_geometry(s);
-	make_types(s, pl);
+	shell_setup_geometry(s);
+	shell_make_types(s, pl);
 	/* Pin the single-copy plate with the most placements: its orbits are
 	 * the largest (8 on a square face for a plate with no symmetry). */
 	int pin = -1, best = 0;
@@ -688,7 +609,7 @@ static int run(const int L[3], const struct plate pl[6], const int *plate_piece,
 	pin_faces(s, &s->type[0]);
 	for (int i = 0; i < s->npinf && !s->stop_nodes && !s->stop_sol && !s->oom; i++) {
 		const struct pinface *pf = &s->pinf[i];
-		setup_order(s, pf->face);
+		shell_setup_order(s, pf->face, pf->face / 2 == 0 ? 1 : 0);
 		for (int r = 0; r < pf->nrep; r++) {
 			s->pin_orbit = (uint64_t)pf->orbit[r];
 			/* |Stab_G(r)| = |G| / |G r|: trivial means no test */
@@ -726,7 +647,7 @@ static int run(const int L[3], const struct plate pl[6], const int *plate_piece,
 
 /* Whether the plates meet the condition in shell.h: each holds a full
  * 2 x 2 block of cells, so it can lie only in a face plane. */
-static bool plates_ok(const struct plate pl[6])
+bool shell_plates_ok(const struct shell_plate pl[6])
 {
 	for (int p = 0; p < 6; p++) {
 		bool found = false;
@@ -741,7 +662,7 @@ static bool plates_ok(const struct plate pl[6])
 	return true;
 }
 
-static bool box_ok(const int L[3])
+bool shell_box_ok(const int L[3])
 {
 	for (int k = 0; k < 3; k++)
 		if (L[k] < 3 || L[k] > SH_MAXN)
@@ -749,31 +670,39 @@ static bool box_ok(const int L[3])
 	return true;
 }
 
-int shell_count(const int dim[3], const unsigned char *const plates[6],
-                const int (*pdims)[2], const struct solve_opts *o,
-                struct solve_result *out)
+int shell_plates_given(const int dim[3], const unsigned char *const plates[6],
+                       const int (*pdims)[2], struct shell_plate pl[6])
 {
-	if (!box_ok(dim))
+	if (!shell_box_ok(dim))
 		return SHELL_NOT_SHELL;
-	struct plate pl[6];
 	for (int p = 0; p < 6; p++) {
 		if (pdims[p][0] < 1 || pdims[p][1] < 1 || pdims[p][0] > SH_MAXN ||
 		    pdims[p][1] > SH_MAXN)
 			return SHELL_NOT_SHELL;
-		pl[p] = (struct plate){pdims[p][0], pdims[p][1], plates[p]};
+		pl[p] = (struct shell_plate){pdims[p][0], pdims[p][1], plates[p]};
 	}
-	if (!plates_ok(pl))
+	return shell_plates_ok(pl) ? 0 : SHELL_NOT_SHELL;
+}
+
+int shell_count(const int dim[3], const unsigned char *const plates[6],
+                const int (*pdims)[2], const struct solve_opts *o,
+                struct solve_result *out)
+{
+	struct shell_plate pl[6];
+	if (shell_plates_given(dim, plates, pdims, pl) != 0)
 		return SHELL_NOT_SHELL;
 	int ident[6] = {0, 1, 2, 3, 4, 5};
 	return run(dim, pl, ident, o, out);
 }
 
-int shell_solve(const struct puzzle *p, const struct solve_opts *o,
-                struct solve_result *out)
+int shell_plates_of(const struct puzzle *p, int L[3],
+                    struct shell_plate pl[6], int piece_of[6])
 {
 	const struct grid *g = &p->goal;
-	int L[3] = {g->nx, g->ny, g->nz};
-	if (!box_ok(L))
+	L[0] = g->nx;
+	L[1] = g->ny;
+	L[2] = g->nz;
+	if (!shell_box_ok(L))
 		return SHELL_NOT_SHELL;
 	for (int z = 0; z < L[2]; z++)
 		for (int y = 0; y < L[1]; y++)
@@ -791,8 +720,7 @@ int shell_solve(const struct puzzle *p, const struct solve_opts *o,
 	}
 	if (total != 6)
 		return SHELL_NOT_SHELL;
-	struct plate pl[6];
-	int piece_of[6], k = 0;
+	int k = 0;
 	for (size_t i = 0; i < p->npieces; i++) {
 		const struct grid *s = &p->pieces[i].shape;
 		/* a flat piece: one axis of length 1; its cells, read along the
@@ -806,11 +734,19 @@ int shell_solve(const struct puzzle *p, const struct solve_opts *o,
 		if (flat < 0 || d[u] > SH_MAXN || d[v] > SH_MAXN)
 			return SHELL_NOT_SHELL;
 		for (unsigned cpy = 0; cpy < p->pieces[i].count; cpy++) {
-			pl[k] = (struct plate){d[u], d[v], s->cells};
+			pl[k] = (struct shell_plate){d[u], d[v], s->cells};
 			piece_of[k++] = (int)i;
 		}
 	}
-	if (!plates_ok(pl))
+	return shell_plates_ok(pl) ? 0 : SHELL_NOT_SHELL;
+}
+
+int shell_solve(const struct puzzle *p, const struct solve_opts *o,
+                struct solve_result *out)
+{
+	int L[3], piece_of[6];
+	struct shell_plate pl[6];
+	if (shell_plates_of(p, L, pl, piece_of) != 0)
 		return SHELL_NOT_SHELL;
 	return run(L, pl, piece_of, o, out);
 }

@@ -51,6 +51,8 @@ struct xc {
 	size_t *choice; /* chosen rows' nodes, depth-indexed */
 	size_t *rows;   /* rows passed to the visitor */
 	uint64_t nodes_tried, max_nodes;
+	uint64_t covers;   /* covers visited */
+	uint64_t dead;     /* rows tried that led to no cover */
 	xc_visit visit;
 	void *ctx;
 	enum xc_stop stop;
@@ -293,6 +295,7 @@ static void search(xc *x, size_t depth)
 			return;
 		for (size_t d = 0; d < depth; d++)
 			x->rows[d] = row_of(x, (int32_t)x->choice[d]);
+		x->covers++;
 		if (!x->visit(x->ctx, x->rows, depth))
 			x->stop = XC_VISITOR;
 		return;
@@ -317,9 +320,11 @@ static void search(xc *x, size_t depth)
 		}
 		x->nodes_tried++;
 		x->choice[depth] = (size_t)r;
+		uint64_t before = x->covers;
 		commit(x, r);
 		search(x, depth + 1);
 		uncommit(x, r);
+		x->dead += x->covers == before;
 		if (x->stop != XC_DONE)
 			break;
 	}
@@ -330,6 +335,8 @@ enum xc_stop xc_solve(xc *x, uint64_t max_nodes, xc_visit visit, void *ctx,
                       uint64_t *nodes)
 {
 	x->nodes_tried = 0;
+	x->covers = 0;
+	x->dead = 0;
 	x->max_nodes = max_nodes;
 	x->visit = visit;
 	x->ctx = ctx;
@@ -337,6 +344,11 @@ enum xc_stop xc_solve(xc *x, uint64_t max_nodes, xc_visit visit, void *ctx,
 	search(x, 0);
 	*nodes = x->nodes_tried;
 	return x->stop;
+}
+
+uint64_t xc_dead_ends(const xc *x)
+{
+	return x->dead;
 }
 
 bool xc_intact(const xc *x)

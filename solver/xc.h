@@ -50,6 +50,11 @@ int xc_add_row(xc *x, const size_t *items, size_t k);
 enum xc_stop xc_solve(xc *x, uint64_t max_nodes, xc_visit visit, void *ctx,
                       uint64_t *nodes);
 
+/* Of the rows the last xc_solve() tried, how many led to no cover: the
+ * search's dead ends (difficulty.h). Exact when that search was
+ * complete. */
+uint64_t xc_dead_ends(const xc *x);
+
 /* Whether every link is as it was after the last xc_add_row(): a sanity
  * check for tests (Knuth's "every link restored"). */
 bool xc_intact(const xc *x);

@@ -1,0 +1,191 @@
+/*
+ * find.c: draw candidates until one is unique (and in a difficulty band),
+ * and the bands themselves.
+ *
+ * Bands are percentiles of the same box's random unique puzzles, so they
+ * mean the same at every size: a 5 x 5 x 5 puzzle scores several times a
+ * 7 x 7 x 7 one (more plates' worth of border to go wrong with at small
+ * sizes), so fixed numbers would make "hard" unreachable at one size and
+ * common at another. The sample is drawn from a fixed stream, not the
+ * user's seed, so the bands of a box never change; at 5 x 5 x 5 they are
+ * where the commercial Happy Cube families fall (README).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen/gen.h"
+#include "solver/difficulty.h"
+#include "solver/solve.h"
+
+int gen_difficulty(const struct gen_puzzle *g, struct diff_result *out)
+{
+	const unsigned char *plates[6];
+	int dims[6][2];
+	for (int i = 0; i < 6; i++) {
+		plates[i] = g->piece[i];
+		dims[i][0] = g->pw[i];
+		dims[i][1] = g->ph[i];
+	}
+	int rc = diff_plates(g->dim, plates, (const int (*)[2])dims, out);
+	if (rc != DIFF_NOT_PLATES)
+		return rc;
+	struct puzzle p;
+	if (gen_to_puzzle(g, 0, &p) != GEN_OK)
+		return SOLVE_ENOMEM;
+	rc = diff_puzzle(&p, 0, out);
+	puz_clear(&p);
+	return rc;
+}
+
+/* Whether 'g' has exactly one solution: a complete search that found one
+ * (it stops at a second, enough for "no"). */
+static int unique(const struct gen_puzzle *g, bool *yes)
+{
+	struct solve_opts o = {.max_solutions = 2};
+	struct solve_result r;
+	int rc = gen_count(g, &o, &r);
+	if (rc == SOLVE_OK) {
+		*yes = r.complete && r.solutions == 1;
+		solve_result_clear(&r);
+	}
+	return rc;
+}
+
+/* The score of a unique candidate (its plates walk is complete and finds
+ * the assembly, so there always is one). */
+static int score(const struct gen_puzzle *g, double *d)
+{
+	struct diff_result r;
+	int rc = gen_difficulty(g, &r);
+	if (rc == SOLVE_OK && !diff_score(&r, d))
+		*d = 0; /* not reached: a unique puzzle has an assembly */
+	return rc;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+int gen_calibrate(const int dim[3], int want, struct gen_bands *out)
+{
+	int d[3] = {dim[0], dim[1], dim[2]};
+	for (int i = 0; i < 2; i++)
+		for (int j = 0; j < 2 - i; j++)
+			if (d[j] > d[j + 1]) {
+				int t = d[j];
+				d[j] = d[j + 1];
+				d[j + 1] = t;
+			}
+	double *s = malloc((size_t)(want > 0 ? want : 1) * sizeof *s);
+	if (!s)
+		return GEN_ENOMEM;
+	struct rng r;
+	rng_seed(&r, GEN_CALIB_SEED);
+	struct gen_puzzle g = {0};
+	int n = 0, rc = GEN_OK;
+	for (long draws = 0; n < want && draws < 50L * want; draws++) {
+		gen_puzzle_clear(&g);
+		bool yes = false;
+		if (gen_draw(&r, d, &g) != GEN_OK || unique(&g, &yes) != SOLVE_OK ||
+		    (yes && score(&g, &s[n]) != SOLVE_OK)) {
+			rc = GEN_ENOMEM;
+			break;
+		}
+		n += yes;
+	}
+	gen_puzzle_clear(&g);
+	if (rc == GEN_OK) {
+		qsort(s, (size_t)n, sizeof *s, cmp_double);
+		struct gen_bands b = {.samples = n};
+		if (n > 0) {
+			/* ceil(p n) - 1 in integers: p of the scores lie at or
+			 * below it */
+			b.easy_max = s[(947 * (long)n + 999) / 1000 - 1];
+			b.hard_min = s[(985 * (long)n + 999) / 1000 - 1];
+		}
+		*out = b;
+	}
+	free(s);
+	return rc;
+}
+
+/* gen_calibrate(side^3, GEN_CALIB_CUBES) for sides 3..8, as computed by
+ * test_gen (which checks the cheap ones) and tools/bands. */
+static const struct gen_bands cube_bands[6] = {
+	{146.5, 211.5, 10000}, /* side 3 */
+	{58.208333333333336, 83.875, 10000}, /* side 4 */
+	{14.041666666666666, 19.041666666666668, 10000}, /* side 5 */
+	{5.25, 7, 10000}, /* side 6 */
+	{2.6666666666666665, 3.5416666666666665, 10000}, /* side 7 */
+	{1.4583333333333333, 1.9166666666666667, 10000}, /* side 8 */
+};
+
+int gen_bands(const int dim[3], struct gen_bands *out)
+{
+	if (gen_is_cube(dim) && dim[0] >= 3 && dim[0] <= 8) {
+		*out = cube_bands[dim[0] - 3];
+		return GEN_OK;
+	}
+	long shell = 2L * ((long)dim[0] * dim[1] + (long)dim[1] * dim[2] +
+	                   (long)dim[0] * dim[2]);
+	return gen_calibrate(dim, shell <= 600 ? GEN_CALIB_SAMPLES
+	                                      : GEN_CALIB_SAMPLES / 5, out);
+}
+
+enum gen_band gen_band_of(const struct gen_bands *b, double d)
+{
+	if (d <= b->easy_max)
+		return GEN_BAND_EASY;
+	if (d >= b->hard_min)
+		return GEN_BAND_HARD;
+	return GEN_BAND_MEDIUM;
+}
+
+const char *gen_band_name(enum gen_band band)
+{
+	switch (band) {
+	case GEN_BAND_EASY: return "easy";
+	case GEN_BAND_MEDIUM: return "medium";
+	case GEN_BAND_HARD: return "hard";
+	case GEN_BAND_ANY: break;
+	}
+	return "any";
+}
+
+int gen_find(struct rng *r, const int dim[3], uint64_t max_attempts,
+             enum gen_band band, const struct gen_bands *bands,
+             struct gen_puzzle *out, struct gen_found *info)
+{
+	struct gen_puzzle g = {0};
+	struct gen_found f = {0};
+	int rc = GEN_OK;
+	while (f.attempts < max_attempts) {
+		gen_puzzle_clear(&g);
+		if (gen_draw(r, dim, &g) != GEN_OK) {
+			rc = GEN_ENOMEM;
+			break;
+		}
+		f.attempts++;
+		bool yes = false;
+		if (unique(&g, &yes) != SOLVE_OK ||
+		    (yes && score(&g, &f.difficulty) != SOLVE_OK)) {
+			rc = GEN_ENOMEM;
+			break;
+		}
+		if (yes && (band == GEN_BAND_ANY ||
+		            gen_band_of(bands, f.difficulty) == band)) {
+			f.found = true;
+			break;
+		}
+	}
+	if (rc != GEN_OK || !f.found)
+		gen_puzzle_clear(&g);
+	if (rc == GEN_OK) {
+		*info = f;
+		if (f.found)
+			*out = g;
+	}
+	return rc;
+}
