@@ -395,6 +395,58 @@ usage_error render "$tmp/bad.puz"
 usage_error render
 usage_error render "$DATA/soma.puz" --bogus
 
+# --- difficulty -----------------------------------------------------------------
+# HC_BQ_001 is the Pro set 1324cd79: 1708 dead ends over 48 assemblies in
+# the plate order (docs/difficulty-study.md).
+run 0 solve "$DATA/HC_BQ_001.hcq" --json &&
+	contains "$out" '"difficulty": 35.583333, "difficulty_method": "plates", "dead_ends": 1708' "HC_BQ_001 difficulty"
+run 0 solve "$DATA/HC_BQ_001.puz" && contains "$out" "difficulty: 35.58 (1708 dead ends / 48 assemblies" "the .puz copy scores the same"
+run 0 check "$DATA/HC_BQ_001.hcq" && contains "$out" "difficulty: 35.58" "check prints the difficulty"
+run 0 solve "$DATA/soma.puz" --json && contains "$out" '"difficulty_method": "cells"' "soma: the cell search"
+run 0 solve "$DATA/soma.puz" --max 3 --json && contains "$out" '"difficulty": null' "no difficulty for a partial count"
+run 0 solve "$DATA/soma.puz" --max 3 && contains "$out" "difficulty: not measured: the count stopped early" "partial count says why"
+run 0 solve "$DATA/soma.puz" --difficulty-nodes 100 && contains "$out" "over --difficulty-nodes 100 (0 lifts the limit)" "difficulty budget"
+run 0 solve "$DATA/soma.puz" --difficulty-nodes 100 --json && contains "$out" '"difficulty": null' "difficulty budget json"
+for v in -1 abc '' 1.5; do
+	usage_error solve "$DATA/soma.puz" --difficulty-nodes "$v"
+done
+for v in brutal '' Hard 'easy,hard'; do
+	usage_error generate --difficulty "$v"
+	contains "$err" "use easy, medium or hard" "--difficulty '$v' lists the bands"
+done
+usage_error generate --difficulty
+# The band rule: same seed and band, same bytes; the score printed is the
+# score of the puzzle written, and it lies in the band printed.
+band_of() { sed -n 's/^band: \([a-z]*\) .*/\1/p' <<<"$1"; }
+score_of() { sed -n 's/^difficulty: \([0-9.]*\).*/\1/p' <<<"$1"; }
+for b in easy medium hard; do
+	run 0 generate --seed 42 --difficulty "$b" --out "$tmp/d-$b" || continue
+	first=$out
+	run 0 generate --seed 42 --difficulty "$b" --out "$tmp/d-$b-again" &&
+		{ diff -r "$tmp/d-$b" "$tmp/d-$b-again" >/dev/null && ok || bad "--difficulty $b: the same seed gave other bytes"; }
+	[ "$(band_of "$first")" = "$b" ] && ok || bad "--difficulty $b: printed $first"
+	s=$(score_of "$first")
+	run 0 solve "$tmp/d-$b/puzzle.puz" && contains "$out" "difficulty: $s " "--difficulty $b: puzzle.puz scores the printed $s"
+	lo=$(sed -n 's/^band: .*difficulty <= \([0-9.]*\).*/\1/p; s/^band: .*between \([0-9.]*\) and.*/\1/p' <<<"$first")
+	hi=$(sed -n 's/^band: .*difficulty >= \([0-9.]*\).*/\1/p; s/^band: .*and \([0-9.]*\) at.*/\1/p' <<<"$first")
+	case $b in
+	easy) awk -v s="$s" -v e="$lo" 'BEGIN{exit !(s <= e)}' ;;
+	medium) awk -v s="$s" -v e="$lo" -v h="$hi" 'BEGIN{exit !(s > e && s < h)}' ;;
+	hard) awk -v s="$s" -v h="$hi" 'BEGIN{exit !(s >= h)}' ;;
+	esac && ok || bad "--difficulty $b: score $s outside the band: $first"
+done
+run 0 generate --seed 42 --out "$tmp/d-any" && s=$(score_of "$out") &&
+	run 0 solve "$tmp/d-any/puzzle.puz" && contains "$out" "difficulty: $s " "generate prints the score of its puzzle"
+cmp -s "$tmp/d-any/puzzle.puz" "$tmp/g1/puzzle.puz" && ok || bad "without --difficulty the puzzle is the one it always was"
+run 1 generate --seed 42 --difficulty hard --max-attempts 5 --out "$tmp/d-few" &&
+	contains "$err" "no unique hard puzzle of size 5 in 5 attempts" "band not reached" &&
+	contains "$err" "try more --max-attempts" "band not reached: the advice"
+[ ! -e "$tmp/d-few" ] && ok || bad "band not reached: a folder was left"
+# A box's bands do not depend on the order of its sides.
+run 0 generate --size 4x5x6 --seed 1 --difficulty easy --out "$tmp/d-box1" && b1=$(grep '^band' <<<"$out")
+run 0 generate --size 6x5x4 --seed 1 --difficulty easy --out "$tmp/d-box2" && b2=$(grep '^band' <<<"$out")
+[ -n "${b1:-}" ] && [ "${b1:-}" = "${b2:-}" ] && ok || bad "box bands differ: '${b1:-}' vs '${b2:-}'"
+
 # --- output folders ----------------------------------------------------------
 run 1 generate --seed 1 --out "$tmp/g1" && contains "$err" "already exists" "existing folder refused"
 cmp -s "$tmp/g1/puzzle.puz" "$tmp/g2/puzzle.puz" && ok || bad "refused folder was changed"
