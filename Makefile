@@ -62,7 +62,7 @@ CUBEGEN   := $(BUILD)/cubegen
 TESTS     := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 BENCH     := $(BUILD)/bench/bench
 
-.PHONY: all install uninstall run test check-unit check-cli check-fuzz check-fault check-install asan valgrind bench deps clean \
+.PHONY: all install uninstall run test bands check-unit check-cli check-fuzz check-fault check-install asan valgrind bench deps clean \
         fuzz fuzz-targets
 all: $(CUBEGEN)
 
@@ -116,6 +116,13 @@ $(FAULT_CUBEGEN): $(call fobj,$(CLI_SRC)) $(FAULT_LIBS) $(BUILD)/tests/fault/fau
 
 $(BENCH): $(call obj,$(BENCH_SRC)) $(ALLLIBS)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+# The cube band table of gen/find.c, recomputed (about a minute).
+BANDS := $(BUILD)/tools/bands
+$(BANDS): $(BUILD)/tools/bands.o $(ALLLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+bands: $(BANDS)
+	./$(BANDS)
 
 deps:
 	@sh tools/deps.sh

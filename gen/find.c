@@ -111,8 +111,8 @@ int gen_calibrate(const int dim[3], int want, struct gen_bands *out)
 	return rc;
 }
 
-/* gen_calibrate(side^3, GEN_CALIB_CUBES) for sides 3..8, as computed by
- * test_gen (which checks the cheap ones) and tools/bands. */
+/* gen_calibrate(side^3, GEN_CALIB_CUBES) for sides 3..8, as printed by
+ * `make bands` (tools/bands.c); test_genfind recomputes sides 6..8. */
 static const struct gen_bands cube_bands[6] = {
 	{146.5, 211.5, 10000}, /* side 3 */
 	{58.208333333333336, 83.875, 10000}, /* side 4 */

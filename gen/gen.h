@@ -175,7 +175,7 @@ int gen_count(const struct gen_puzzle *g, const struct solve_opts *o,
  * 1.5 % of random unique puzzles, levels chosen so that at 5 x 5 x 5
  * they fall at 14 and 19 (README: the commercial sets, and why). n is
  * GEN_CALIB_CUBES for cubes of side 3..8, whose bands are a table in
- * find.c (test_gen recomputes some), else GEN_CALIB_SAMPLES, or a fifth
+ * find.c (`make bands` prints it), else GEN_CALIB_SAMPLES, or a fifth
  * of it when the shell has more than 600 cells. With no sample at all,
  * every score is easy.
  */
