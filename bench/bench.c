@@ -17,6 +17,7 @@
 #include "gen/gen.h"
 #include "draw/draw.h"
 #include "mesh/mesh.h"
+#include "solver/difficulty.h"
 #include "solver/solve.h"
 
 static double bench_now(void)
@@ -40,7 +41,7 @@ static double bench_median(double *v, size_t n)
 
 static void bench_row(const char *what, const char *figure, const char *note)
 {
-	printf("| %-44s | %18s | %-34s |\n", what, figure, note);
+	printf("| %-50s | %18s | %-36s |\n", what, figure, note);
 	fflush(stdout);
 }
 
@@ -205,6 +206,93 @@ static void bench_solve(const char *path, const char *label, int runs)
 	puz_clear(&p);
 }
 
+/* The difficulty score of unique candidates (gen_difficulty), beside the
+ * uniqueness check above; and the scores' distribution. */
+static void bench_difficulty(const int dim[3], int want)
+{
+	double *t = malloc((size_t)want * sizeof *t);
+	double *d = malloc((size_t)want * sizeof *d);
+	struct rng r;
+	rng_seed(&r, 2024);
+	int n = 0;
+	while (n < want) {
+		struct gen_puzzle g = {0};
+		gen_draw(&r, dim, &g);
+		struct solve_opts o = {.max_solutions = 2};
+		struct solve_result res;
+		if (gen_count(&g, &o, &res) == SOLVE_OK) {
+			if (res.complete && res.solutions == 1) {
+				struct diff_result dr;
+				double t0 = bench_now();
+				int rc = gen_difficulty(&g, &dr);
+				t[n] = bench_now() - t0;
+				if (rc == SOLVE_OK && diff_score(&dr, &d[n]))
+					n++;
+			}
+			solve_result_clear(&res);
+		}
+		gen_puzzle_clear(&g);
+	}
+	char what[80], sz[32], note[96], fig[32];
+	size_name(dim, sz, sizeof sz);
+	snprintf(what, sizeof what, "difficulty score, %s", sz);
+	snprintf(note, sizeof note, "median over %d unique candidates", n);
+	bench_time_row(what, bench_median(t, (size_t)n), note);
+	qsort(d, (size_t)n, sizeof *d, cmp_double);
+	static const int pc[] = {10, 25, 50, 75, 90, 95, 99};
+	for (size_t k = 0; k < sizeof pc / sizeof *pc; k++) {
+		snprintf(what, sizeof what, "difficulty of %d random unique %s: P%d", n,
+		         sz, pc[k]);
+		snprintf(fig, sizeof fig, "%.2f", d[(pc[k] * n + 99) / 100 - 1]);
+		bench_row(what, fig, k == 0 ? "seed 2024 stream, not the bands' own" : "");
+	}
+	free(t);
+	free(d);
+}
+
+/* The score of a file, with its family when FAMILIES.md knows it. */
+static void bench_difficulty_file(const char *path, const char *label)
+{
+	struct puzzle p;
+	struct puz_error e;
+	if (puz_read_file(path, &p, &e) != PUZ_OK) {
+		bench_row(label, "-", "file missing");
+		return;
+	}
+	double t[5], score = 0;
+	struct diff_result r = {0};
+	for (int k = 0; k < 5; k++) {
+		double t0 = bench_now();
+		diff_puzzle(&p, 0, &r);
+		t[k] = bench_now() - t0;
+	}
+	bool has = diff_score(&r, &score);
+	char fig[32], note[96];
+	snprintf(fig, sizeof fig, has ? "%.2f" : "-", score);
+	snprintf(note, sizeof note, "%s search, %.3g ms", diff_method_name(r.method),
+	         1e3 * bench_median(t, 5));
+	bench_row(label, fig, note);
+	puz_clear(&p);
+}
+
+static void bench_commercial(void)
+{
+	static const char *const sets[][2] = {
+		{"f739452a", "1 Little Genius"}, {"82af7031", "2 Original"},
+		{"936cda1c", "2 Original"},      {"1324cd79", "3 Pro"},
+		{"e6166c21", "3 Pro"},           {"b95e3254", "4 Marble"},
+		{"90fbdf4e", "4 Marble"},
+	};
+	for (size_t k = 0; k < sizeof sets / sizeof *sets; k++) {
+		char path[96], label[80];
+		snprintf(path, sizeof path, "tests/data/classic/happycube/%s.puz",
+		         sets[k][0]);
+		snprintf(label, sizeof label, "difficulty: Happy Cube %s (%s)",
+		         sets[k][0], sets[k][1]);
+		bench_difficulty_file(path, label);
+	}
+}
+
 /* Mesh and write all six STLs (to memory-backed /dev/null). */
 static void bench_mesh(int n)
 {
@@ -341,7 +429,7 @@ static void bench_pictures(int n)
 
 /* The whole command, as a user runs it (process start included). */
 static void bench_generate_command(const char *size, const char *extra,
-                                   const char *cubegen)
+                                   const char *extra2, const char *cubegen)
 {
 	double t[7];
 	int runs = 0;
@@ -350,7 +438,7 @@ static void bench_generate_command(const char *size, const char *extra,
 		snprintf(dir, sizeof dir, "/tmp/cubegen-bench-%d-%d", (int)getpid(), k);
 		snprintf(seed, sizeof seed, "%d", 100 + k);
 		char *argv[] = {(char *)cubegen, "generate", "--size", (char *)size, "--seed",
-		                seed, "--out", dir, (char *)extra, NULL};
+		                seed, "--out", dir, (char *)extra, (char *)extra2, NULL};
 		pid_t pid;
 		posix_spawn_file_actions_t fa;
 		posix_spawn_file_actions_init(&fa);
@@ -370,8 +458,9 @@ static void bench_generate_command(const char *size, const char *extra,
 	}
 	char what[80];
 	if (extra)
-		snprintf(what, sizeof what, "generate, %s%s %s (whole command)",
-		         strchr(size, 'x') ? "" : "N = ", size, extra);
+		snprintf(what, sizeof what, "generate, %s%s %s%s%s (whole command)",
+		         strchr(size, 'x') ? "" : "N = ", size, extra,
+		         extra2 ? " " : "", extra2 ? extra2 : "");
 	else
 		snprintf(what, sizeof what, "cubegen generate, %s%s (whole command)",
 		         strchr(size, 'x') ? "" : "N = ", size);
@@ -385,9 +474,9 @@ int main(int argc, char **argv)
 	bool quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
 	printf("cubegen bench: %ld cores online; medians of repeated runs\n\n",
 	       sysconf(_SC_NPROCESSORS_ONLN));
-	printf("| %-44s | %18s | %-34s |\n", "what", "figure", "note");
-	printf("|%s|%s|%s|\n", "----------------------------------------------",
-	       "--------------------", "------------------------------------");
+	printf("| %-50s | %18s | %-36s |\n", "what", "figure", "note");
+	printf("|%s|%s|%s|\n", "----------------------------------------------------",
+	       "--------------------", "--------------------------------------");
 	bench_rng();
 	bench_generate_candidates();
 	bench_check((const int[3]){3, 3, 3}, 201, false);
@@ -420,16 +509,25 @@ int main(int argc, char **argv)
 		            "solve: 12 pentacubes in 3x4x5", 1);
 		bench_solve("tests/data/classic/bedlam.puz", "solve: Bedlam cube", 1);
 	}
+	bench_difficulty((const int[3]){5, 5, 5}, 1000);
+	bench_difficulty((const int[3]){8, 8, 8}, 200);
+	bench_difficulty((const int[3]){4, 5, 6}, 200);
+	bench_commercial();
+	bench_difficulty_file("tests/data/classic/soma.puz", "difficulty: Soma cube");
+	bench_difficulty_file("tests/data/classic/pentacubes-2x3x10.puz",
+	                      "difficulty: 12 pentacubes in 2x3x10");
 	bench_mesh(5);
 	bench_mesh(20);
 	bench_labels_3mf(5);
 	bench_pictures(5);
 	bench_pictures(20);
-	bench_generate_command("5", NULL, "build-bench/cubegen");
-	bench_generate_command("5", "--no-labels", "build-bench/cubegen");
-	bench_generate_command("20", NULL, "build-bench/cubegen");
-	bench_generate_command("4x5x6", NULL, "build-bench/cubegen");
-	bench_generate_command("3x3x64", NULL, "build-bench/cubegen");
-	bench_generate_command("64", NULL, "build-bench/cubegen");
+	bench_generate_command("5", NULL, NULL, "build-bench/cubegen");
+	bench_generate_command("5", "--no-labels", NULL, "build-bench/cubegen");
+	bench_generate_command("5", "--difficulty", "hard", "build-bench/cubegen");
+	bench_generate_command("4x5x6", "--difficulty", "hard", "build-bench/cubegen");
+	bench_generate_command("20", NULL, NULL, "build-bench/cubegen");
+	bench_generate_command("4x5x6", NULL, NULL, "build-bench/cubegen");
+	bench_generate_command("3x3x64", NULL, NULL, "build-bench/cubegen");
+	bench_generate_command("64", NULL, NULL, "build-bench/cubegen");
 	return 0;
 }
