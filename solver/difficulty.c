@@ -177,8 +177,11 @@ static void sort_types(struct cells *c)
 		}
 }
 
-/* The canonical goal, its cell index and its distinct pieces. 1 when the
- * puzzle can have no assembly (no goal cells, or volumes that differ). */
+/* load() found that the puzzle can have no assembly (not a SOLVE_*). */
+#define NO_ASSEMBLY (-1)
+
+/* The canonical goal, its cell index and its distinct pieces; NO_ASSEMBLY
+ * when there can be no assembly (no goal cells, or volumes that differ). */
 static int load(const struct puzzle *p, struct cells *c)
 {
 	struct shape g;
@@ -189,7 +192,7 @@ static int load(const struct puzzle *p, struct cells *c)
 	if (rc != POLY_OK)
 		return SOLVE_ENOMEM;
 	if (c->goal.n == 0)
-		return 1;
+		return NO_ASSEMBLY;
 	for (size_t k = 0; k < c->goal.n; k++) {
 		uint32_t v = c->goal.cells[k];
 		int xyz[3] = {poly_x(v), poly_y(v), poly_z(v)};
@@ -234,8 +237,8 @@ static int load(const struct puzzle *p, struct cells *c)
 	sort_types(c);
 	for (size_t t = 0; t < c->ntypes; t++)
 		if (c->types[t].n == 0)
-			return 1;
-	return volume == c->goal.n ? SOLVE_OK : 1;
+			return NO_ASSEMBLY;
+	return volume == c->goal.n ? SOLVE_OK : NO_ASSEMBLY;
 }
 
 static int32_t cell_at(const struct cells *c, int x, int y, int z)
@@ -481,7 +484,7 @@ static int cells_measure(const struct puzzle *p, uint64_t max_nodes,
 	struct cells c;
 	memset(&c, 0, sizeof c);
 	int rc = load(p, &c);
-	if (rc == 1) {
+	if (rc == NO_ASSEMBLY) {
 		*out = (struct diff_result){.method = DIFF_NONE, .complete = true};
 		rc = SOLVE_OK;
 	} else if (rc == SOLVE_OK) {

@@ -79,6 +79,9 @@ every_fault "solve blue" "" solve "$DATA/happycube-blue.puz" --print
 every_fault "check HC_BQ_001.hcq" "" check "$DATA/HC_BQ_001.hcq"
 mkdir -p "$tmp/gen"
 every_fault "generate --size 4" "$tmp/gen/out" generate --size 4 --seed 7 --out "$tmp/gen/out"
+mkdir -p "$tmp/band"
+every_fault "generate --difficulty hard" "$tmp/band/out" generate --seed 42 --difficulty hard --out "$tmp/band/out"
+every_fault "solve 2x3x10 --difficulty-nodes 20000" "" solve "$DATA/pentacubes-2x3x10.puz" --difficulty-nodes 20000
 mkdir -p "$tmp/render"
 every_fault "render Soma" "$tmp/render/out" render "$DATA/soma.puz" --out "$tmp/render/out"
 mkdir -p "$tmp/print"
