@@ -159,13 +159,13 @@ int cmd_generate(int argc, char **argv)
 			          (unsigned long long)seed);
 		else
 			cli_error("generate: no unique %s puzzle of size %s in %llu "
-			          "attempts from seed %llu (%s is %s of unique puzzles; "
-			          "try more --max-attempts)",
+			          "attempts from seed %llu (%d of %d random unique "
+			          "puzzles of this size were %s; try more "
+			          "--max-attempts)",
 			          gen_band_name((enum gen_band)ga.band), size,
 			          (unsigned long long)tried, (unsigned long long)seed,
-			          gen_band_name((enum gen_band)ga.band),
-			          ga.band == GEN_BAND_EASY ? "about 95 %"
-			          : ga.band == GEN_BAND_MEDIUM ? "about 4 %" : "about 1.5 %");
+			          bands.in_band[ga.band], bands.samples,
+			          gen_band_name((enum gen_band)ga.band));
 		outdir_abort(&od);
 		return CLI_FAIL;
 	}

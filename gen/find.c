@@ -105,6 +105,8 @@ int gen_calibrate(const int dim[3], int want, struct gen_bands *out)
 			b.easy_max = s[(947 * (long)n + 999) / 1000 - 1];
 			b.hard_min = s[(985 * (long)n + 999) / 1000 - 1];
 		}
+		for (int i = 0; i < n; i++)
+			b.in_band[gen_band_of(&b, s[i])]++;
 		*out = b;
 	}
 	free(s);
@@ -114,12 +116,12 @@ int gen_calibrate(const int dim[3], int want, struct gen_bands *out)
 /* gen_calibrate(side^3, GEN_CALIB_CUBES) for sides 3..8, as printed by
  * `make bands` (tools/bands.c); test_genfind recomputes sides 6..8. */
 static const struct gen_bands cube_bands[6] = {
-	{146.5, 211.5, 10000}, /* side 3 */
-	{58.208333333333336, 83.875, 10000}, /* side 4 */
-	{14.041666666666666, 19.041666666666668, 10000}, /* side 5 */
-	{5.25, 7, 10000}, /* side 6 */
-	{2.6666666666666665, 3.5416666666666665, 10000}, /* side 7 */
-	{1.4583333333333333, 1.9166666666666667, 10000}, /* side 8 */
+	{146.5, 211.5, 10000, {0, 9474, 375, 151}}, /* side 3 */
+	{58.208333333333336, 83.875, 10000, {0, 9470, 379, 151}}, /* side 4 */
+	{14.041666666666666, 19.041666666666668, 10000, {0, 9474, 374, 152}}, /* side 5 */
+	{5.25, 7, 10000, {0, 9470, 377, 153}}, /* side 6 */
+	{2.6666666666666665, 3.5416666666666665, 10000, {0, 9487, 354, 159}}, /* side 7 */
+	{1.4583333333333333, 1.9166666666666667, 10000, {0, 9516, 333, 151}}, /* side 8 */
 };
 
 int gen_bands(const int dim[3], struct gen_bands *out)

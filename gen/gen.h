@@ -189,6 +189,9 @@ struct gen_bands {
 	double easy_max; /* scores up to this are easy */
 	double hard_min; /* scores from this (above easy_max) are hard */
 	int samples;     /* unique puzzles the bands come from */
+	int in_band[4];  /* of those, how many fell in each band (by enum
+	                  * gen_band; [GEN_BAND_ANY] is 0): on big boxes
+	                  * most scores are 0 and "hard" can be rare */
 };
 
 struct diff_result;

@@ -500,13 +500,67 @@ static int cells_measure(const struct puzzle *p, uint64_t max_nodes,
 
 /* ---- the API ------------------------------------------------------- */
 
+/* 'in' cut down to the box of its cells, into a new grid 'out' (a 1 x 1
+ * x 1 empty grid when it has none). */
+static int crop(const struct grid *in, struct grid *out)
+{
+	int lo[3] = {in->nx, in->ny, in->nz}, hi[3] = {-1, -1, -1};
+	for (int z = 0; z < in->nz; z++)
+		for (int y = 0; y < in->ny; y++)
+			for (int x = 0; x < in->nx; x++) {
+				if (!in->cells[puz_grid_index(in, x, y, z)])
+					continue;
+				int c[3] = {x, y, z};
+				for (int a = 0; a < 3; a++) {
+					if (c[a] < lo[a]) lo[a] = c[a];
+					if (c[a] > hi[a]) hi[a] = c[a];
+				}
+			}
+	if (hi[0] < 0)
+		lo[0] = lo[1] = lo[2] = hi[0] = hi[1] = hi[2] = 0;
+	if (puz_grid_init(out, hi[0] - lo[0] + 1, hi[1] - lo[1] + 1,
+	                  hi[2] - lo[2] + 1) != PUZ_OK)
+		return SOLVE_ENOMEM;
+	for (int z = 0; z < out->nz; z++)
+		for (int y = 0; y < out->ny; y++)
+			for (int x = 0; x < out->nx; x++)
+				out->cells[puz_grid_index(out, x, y, z)] =
+					in->cells[puz_grid_index(in, x + lo[0], y + lo[1],
+					                         z + lo[2])];
+	return SOLVE_OK;
+}
+
+/* Whether 'p' is six plates in a box shell once every grid is cut to its
+ * cells (empty margins in a file must not change the search); then walk
+ * it. SHELL_NOT_SHELL when it is not. */
+static int plates_measure(const struct puzzle *p, uint64_t max_nodes,
+                          struct diff_result *out)
+{
+	struct puzzle q = {.npieces = p->npieces};
+	q.pieces = calloc(p->npieces ? p->npieces : 1, sizeof *q.pieces);
+	int rc = q.pieces ? crop(&p->goal, &q.goal) : SOLVE_ENOMEM;
+	for (size_t i = 0; i < p->npieces && rc == SOLVE_OK; i++) {
+		q.pieces[i].count = p->pieces[i].count;
+		rc = crop(&p->pieces[i].shape, &q.pieces[i].shape);
+	}
+	int L[3], piece_of[6];
+	struct shell_plate pl[6];
+	if (rc == SOLVE_OK)
+		rc = shell_plates_of(&q, L, pl, piece_of) == 0
+		   ? plates_walk(L, pl, max_nodes, out) : SHELL_NOT_SHELL;
+	puz_grid_clear(&q.goal);
+	for (size_t i = 0; q.pieces && i < p->npieces; i++)
+		puz_grid_clear(&q.pieces[i].shape);
+	free(q.pieces);
+	return rc;
+}
+
 int diff_puzzle(const struct puzzle *p, uint64_t max_nodes,
                 struct diff_result *out)
 {
-	int L[3], piece_of[6];
-	struct shell_plate pl[6];
-	if (shell_plates_of(p, L, pl, piece_of) == 0)
-		return plates_walk(L, pl, max_nodes, out);
+	int rc = plates_measure(p, max_nodes, out);
+	if (rc != SHELL_NOT_SHELL)
+		return rc;
 	return cells_measure(p, max_nodes, out);
 }
 

@@ -30,6 +30,11 @@ static void test_genfind_table_is_the_calibration(void **state)
 		assert_int_equal(table.samples, computed.samples);
 		assert_true(table.easy_max == computed.easy_max);
 		assert_true(table.hard_min == computed.hard_min);
+		assert_memory_equal(table.in_band, computed.in_band,
+		                    sizeof table.in_band);
+		assert_int_equal(table.in_band[GEN_BAND_EASY] +
+		                 table.in_band[GEN_BAND_MEDIUM] +
+		                 table.in_band[GEN_BAND_HARD], table.samples);
 		assert_true(table.easy_max < table.hard_min);
 	}
 }

@@ -16,8 +16,10 @@ int main(void)
 			fprintf(stderr, "bands: out of memory\n");
 			return 1;
 		}
-		if (printf("\t{%.17g, %.17g, %d}, /* side %d */\n", b.easy_max,
-		           b.hard_min, b.samples, side) < 0)
+		if (printf("\t{%.17g, %.17g, %d, {0, %d, %d, %d}}, /* side %d */\n",
+		           b.easy_max, b.hard_min, b.samples, b.in_band[GEN_BAND_EASY],
+		           b.in_band[GEN_BAND_MEDIUM], b.in_band[GEN_BAND_HARD],
+		           side) < 0)
 			return 1;
 	}
 	return fflush(stdout) == 0 ? 0 : 1;
