@@ -198,8 +198,10 @@ int cmd_generate(int argc, char **argv)
 	else if (ga.band == GEN_BAND_MEDIUM)
 		printf("band: medium (between %.2f and %.2f at this size)\n",
 		       bands.easy_max, bands.hard_min);
-	else if (ga.band == GEN_BAND_HARD)
+	else if (ga.band == GEN_BAND_HARD && bands.hard_min > bands.easy_max)
 		printf("band: hard (difficulty >= %.2f at this size)\n", bands.hard_min);
+	else if (ga.band == GEN_BAND_HARD) /* ties at the top: above easy */
+		printf("band: hard (difficulty > %.2f at this size)\n", bands.easy_max);
 	printf("wrote: %s/\n", out);
 	return CLI_OK;
 }
