@@ -1,20 +1,30 @@
 /*
- * count.c: how the generator asks the solver whether a candidate is unique.
+ * count.c: how the generator asks the solver about a candidate: is it
+ * unique (gen_count), how hard is it (gen_difficulty). Both take the
+ * plates directly when they meet the shell condition, else the puzzle.
  */
 #include "gen/gen.h"
+#include "solver/difficulty.h"
 #include "solver/shell.h"
 #include "solver/solve.h"
+
+/* The plates of 'g' as shell_count() and diff_plates() take them. */
+static void plates_of(const struct gen_puzzle *g,
+                      const unsigned char *plates[6], int dims[6][2])
+{
+	for (int i = 0; i < 6; i++) {
+		plates[i] = g->piece[i];
+		dims[i][0] = g->pw[i];
+		dims[i][1] = g->ph[i];
+	}
+}
 
 int gen_count(const struct gen_puzzle *g, const struct solve_opts *o,
               struct solve_result *out)
 {
 	const unsigned char *plates[6];
 	int dims[6][2];
-	for (int i = 0; i < 6; i++) {
-		plates[i] = g->piece[i];
-		dims[i][0] = g->pw[i];
-		dims[i][1] = g->ph[i];
-	}
+	plates_of(g, plates, dims);
 	int rc = shell_count(g->dim, plates, (const int (*)[2])dims, o, out);
 	if (rc != SHELL_NOT_SHELL)
 		return rc;
@@ -23,6 +33,22 @@ int gen_count(const struct gen_puzzle *g, const struct solve_opts *o,
 	if (gen_to_puzzle(g, 0, &p) != GEN_OK)
 		return SOLVE_ENOMEM;
 	rc = solve_puzzle(&p, o, out);
+	puz_clear(&p);
+	return rc;
+}
+
+int gen_difficulty(const struct gen_puzzle *g, struct diff_result *out)
+{
+	const unsigned char *plates[6];
+	int dims[6][2];
+	plates_of(g, plates, dims);
+	int rc = diff_plates(g->dim, plates, (const int (*)[2])dims, out);
+	if (rc != DIFF_NOT_PLATES)
+		return rc;
+	struct puzzle p;
+	if (gen_to_puzzle(g, 0, &p) != GEN_OK)
+		return SOLVE_ENOMEM;
+	rc = diff_puzzle(&p, 0, out);
 	puz_clear(&p);
 	return rc;
 }

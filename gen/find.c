@@ -17,26 +17,6 @@
 #include "solver/difficulty.h"
 #include "solver/solve.h"
 
-int gen_difficulty(const struct gen_puzzle *g, struct diff_result *out)
-{
-	const unsigned char *plates[6];
-	int dims[6][2];
-	for (int i = 0; i < 6; i++) {
-		plates[i] = g->piece[i];
-		dims[i][0] = g->pw[i];
-		dims[i][1] = g->ph[i];
-	}
-	int rc = diff_plates(g->dim, plates, (const int (*)[2])dims, out);
-	if (rc != DIFF_NOT_PLATES)
-		return rc;
-	struct puzzle p;
-	if (gen_to_puzzle(g, 0, &p) != GEN_OK)
-		return SOLVE_ENOMEM;
-	rc = diff_puzzle(&p, 0, out);
-	puz_clear(&p);
-	return rc;
-}
-
 /* Whether 'g' has exactly one solution: a complete search that found one
  * (it stops at a second, enough for "no"). */
 static int unique(const struct gen_puzzle *g, bool *yes)

@@ -37,7 +37,6 @@ static uint64_t walk(struct walk *w, int d)
 {
 	struct shell *s = w->s;
 	int f = s->order[d];
-	const int *edge = s->edge[f];
 	uint64_t wins = 0;
 	for (int u = 0; u < s->ntypes && !w->stop; u++) {
 		struct ptype *ty = &s->type[u];
@@ -51,31 +50,17 @@ static uint64_t walk(struct walk *w, int d)
 			}
 			s->nodes++;
 			const struct orient *o = &ax->o[k];
-			if ((s->ecover[edge[0]] & o->edge[0]) |
-			    (s->ecover[edge[1]] & o->edge[1]) |
-			    (s->ecover[edge[2]] & o->edge[2]) |
-			    (s->ecover[edge[3]] & o->edge[3]))
+			bool full;
+			if (!shell_put(s, d, o, &full))
 				continue;
-			unsigned cm = s->cmask[f][o->corners];
-			if (s->ccover & cm)
-				continue;
-			s->ccover |= cm;
-			for (int q = 0; q < 4; q++)
-				s->ecover[edge[q]] |= o->edge[q];
-			bool ok = (s->ccover & s->cdone[d]) == s->cdone[d];
-			for (int q = 0; q < 4 && ok; q++)
-				if (s->edone[d] >> edge[q] & 1)
-					ok = s->ecover[edge[q]] == s->full[edge[q]];
-			if (ok) {
+			if (full) {
 				ty->count--;
 				uint64_t below = d == 5 ? 1 : walk(w, d + 1);
 				ty->count++;
 				s->dead += below == 0;
 				wins += below;
 			}
-			for (int q = 0; q < 4; q++)
-				s->ecover[edge[q]] &= ~o->edge[q];
-			s->ccover &= ~cm;
+			shell_take(s, d, o);
 		}
 	}
 	return wins;
@@ -152,22 +137,12 @@ static void cells_clear(struct cells *c)
 	free(c->rtype);
 }
 
-static int shape_cmp(const struct shape *a, const struct shape *b)
-{
-	if (a->n != b->n)
-		return a->n < b->n ? -1 : 1;
-	for (size_t i = 0; i < a->n; i++)
-		if (a->cells[i] != b->cells[i])
-			return a->cells[i] < b->cells[i] ? -1 : 1;
-	return 0;
-}
-
 /* Sort the types by canonical shape, carrying their counts (insertion
  * sort: a puzzle has at most a few dozen types). */
 static void sort_types(struct cells *c)
 {
 	for (size_t i = 1; i < c->ntypes; i++)
-		for (size_t j = i; j > 0 && shape_cmp(&c->types[j], &c->types[j - 1]) < 0; j--) {
+		for (size_t j = i; j > 0 && poly_compare(&c->types[j], &c->types[j - 1]) < 0; j--) {
 			struct shape t = c->types[j];
 			c->types[j] = c->types[j - 1];
 			c->types[j - 1] = t;

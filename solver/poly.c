@@ -159,7 +159,7 @@ bool poly_equal(const struct shape *a, const struct shape *b)
 	       memcmp(a->cells, b->cells, a->n * sizeof *a->cells) == 0);
 }
 
-static int shape_cmp(const struct shape *a, const struct shape *b)
+int poly_compare(const struct shape *a, const struct shape *b)
 {
 	if (a->n != b->n)
 		return a->n < b->n ? -1 : 1;
@@ -180,7 +180,7 @@ int poly_canonical(const struct shape *in, struct shape *out)
 			poly_shape_clear(&best);
 			return POLY_ENOMEM;
 		}
-		if (!best.cells || shape_cmp(&t, &best) < 0) {
+		if (!best.cells || poly_compare(&t, &best) < 0) {
 			poly_shape_clear(&best);
 			best = t;
 		} else {

@@ -69,6 +69,9 @@ int poly_from_grid(const struct grid *g, struct shape *out);
 int poly_transform(const struct shape *in, int s, struct shape *out);
 /* Whether two shapes are the same cell set (both normalised). */
 bool poly_equal(const struct shape *a, const struct shape *b);
+/* Order of shapes: by length, then lexicographically by packed cells;
+ * <0, 0 or >0. */
+int poly_compare(const struct shape *a, const struct shape *b);
 /* Canonical form: the least (by length then lexicographic cells) of the
  * 24 proper rotations of 'in'. Congruent shapes have equal forms. */
 int poly_canonical(const struct shape *in, struct shape *out);

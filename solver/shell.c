@@ -508,25 +508,12 @@ static inline void step(struct shell *s, int d, int t, int k)
 		return;
 	}
 	s->nodes++;
-	int f = s->order[d];
-	const int *edge = s->edge[f];
 	struct ptype *ty = &s->type[t];
-	const struct orient *o = &ty->ax[f / 2]->o[k];
-	if ((s->ecover[edge[0]] & o->edge[0]) | (s->ecover[edge[1]] & o->edge[1]) |
-	    (s->ecover[edge[2]] & o->edge[2]) | (s->ecover[edge[3]] & o->edge[3]))
+	const struct orient *o = &ty->ax[s->order[d] / 2]->o[k];
+	bool full;
+	if (!shell_put(s, d, o, &full))
 		return;
-	unsigned cm = s->cmask[f][o->corners];
-	if (s->ccover & cm)
-		return;
-	/* No bit is set twice, so clearing what was set undoes it. */
-	s->ccover |= cm;
-	for (int q = 0; q < 4; q++)
-		s->ecover[edge[q]] |= o->edge[q];
-	bool ok = (s->ccover & s->cdone[d]) == s->cdone[d];
-	for (int q = 0; q < 4 && ok; q++)
-		if (s->edone[d] >> edge[q] & 1)
-			ok = s->ecover[edge[q]] == s->full[edge[q]];
-	if (ok) {
+	if (full) {
 		ty->count--;
 		s->ctype[d] = t;
 		s->corient[d] = k;
@@ -536,9 +523,7 @@ static inline void step(struct shell *s, int d, int t, int k)
 			search(s, d + 1);
 		ty->count++;
 	}
-	for (int q = 0; q < 4; q++)
-		s->ecover[edge[q]] &= ~o->edge[q];
-	s->ccover &= ~cm;
+	shell_take(s, d, o);
 }
 
 /* Every plate left, at every placement, on step d's face. */

@@ -96,6 +96,43 @@ struct shell_plate {
 	const unsigned char *cells;
 };
 
+/* Put placement 'o' on step d's face: false, and nothing changed, when
+ * it covers a cell twice; else true with it placed, and '*full' whether
+ * every edge and corner complete after step d is covered. Both searches'
+ * inner loop: four word tests, then a few more. */
+static inline bool shell_put(struct shell *s, int d, const struct orient *o,
+                             bool *full)
+{
+	int f = s->order[d];
+	const int *edge = s->edge[f];
+	if ((s->ecover[edge[0]] & o->edge[0]) | (s->ecover[edge[1]] & o->edge[1]) |
+	    (s->ecover[edge[2]] & o->edge[2]) | (s->ecover[edge[3]] & o->edge[3]))
+		return false;
+	unsigned cm = s->cmask[f][o->corners];
+	if (s->ccover & cm)
+		return false;
+	s->ccover |= cm;
+	for (int q = 0; q < 4; q++)
+		s->ecover[edge[q]] |= o->edge[q];
+	bool ok = (s->ccover & s->cdone[d]) == s->cdone[d];
+	for (int q = 0; q < 4 && ok; q++)
+		if (s->edone[d] >> edge[q] & 1)
+			ok = s->ecover[edge[q]] == s->full[edge[q]];
+	*full = ok;
+	return true;
+}
+
+/* Take back what shell_put() placed (no bit was set twice, so clearing
+ * what it set undoes it). */
+static inline void shell_take(struct shell *s, int d, const struct orient *o)
+{
+	int f = s->order[d];
+	const int *edge = s->edge[f];
+	for (int q = 0; q < 4; q++)
+		s->ecover[edge[q]] &= ~o->edge[q];
+	s->ccover &= ~(unsigned)s->cmask[f][o->corners];
+}
+
 /* Whether every side is 3..SH_MAXN. */
 bool shell_box_ok(const int L[3]);
 /* Whether each plate holds a full 2 x 2 block (shell.h's condition). */

@@ -33,20 +33,11 @@
 #include "tests/diffref.h"
 #include "tests/failmalloc.h"
 #include "tests/randpuz.h"
+#include "tests/testload.h"
 #include "tests/testrand.h"
 
 #define DATA "tests/data/classic/"
 #define HAPPY DATA "happycube/"
-
-static void load(const char *path, struct puzzle *p)
-{
-	struct puz_error e;
-	size_t n = strlen(path);
-	int rc = n > 4 && strcmp(path + n - 4, ".hcq") == 0
-	         ? hcq_read_file(path, p, &e) : puz_read_file(path, p, &e);
-	if (rc != PUZ_OK)
-		fail_msg("%s:%d:%d: %s", path, e.line, e.col, e.msg);
-}
 
 static struct diff_result measure(const struct puzzle *p, uint64_t max_nodes)
 {
@@ -127,7 +118,7 @@ static void test_difficulty_known_sets(void **state)
 		char path[256];
 		snprintf(path, sizeof path, HAPPY "%s.puz", known[i].file);
 		struct puzzle p;
-		load(path, &p);
+		test_load_puzzle(path, &p);
 		struct diffref_counts ref;
 		assert_int_equal(diffref_plates(&p, &ref), 0);
 		if (ref.dead != known[i].dead || ref.wins != known[i].wins ||
@@ -152,7 +143,7 @@ static void test_difficulty_known_sets(void **state)
 		puz_clear(&p);
 	}
 	struct puzzle p;
-	load(HAPPY "f739452a.puz", &p);
+	test_load_puzzle(HAPPY "f739452a.puz", &p);
 	struct diff_result r = measure(&p, 0);
 	double score = 0;
 	assert_true(diff_score(&r, &score));
@@ -174,7 +165,7 @@ static void test_difficulty_plates_happycube_sets(void **state)
 		char path[512];
 		snprintf(path, sizeof path, HAPPY "%s", de->d_name);
 		struct puzzle p;
-		load(path, &p);
+		test_load_puzzle(path, &p);
 		snprintf(p.name, sizeof p.name, "%.100s", de->d_name);
 		struct diffref_counts ref = expect_reference(&p);
 		assert_int_equal(ref.orders, 1);
@@ -189,7 +180,7 @@ static void test_difficulty_plates_happycube_sets(void **state)
 	                             DATA "happycube-blue.puz"};
 	for (size_t i = 0; i < 3; i++) {
 		struct puzzle p;
-		load(more[i], &p);
+		test_load_puzzle(more[i], &p);
 		expect_reference(&p);
 		puz_clear(&p);
 	}
@@ -209,7 +200,7 @@ static void test_difficulty_plates_regress_shells(void **state)
 			continue;
 		fclose(fp);
 		struct puzzle p;
-		load(path, &p);
+		test_load_puzzle(path, &p);
 		snprintf(p.name, sizeof p.name, "%s", path);
 		expect_reference(&p);
 		for (size_t k = 0; k < p.npieces; k++)
@@ -301,7 +292,7 @@ static void test_difficulty_reference_wins_are_assemblies(void **state)
 			                             "413671bb"};
 			char path[256];
 			snprintf(path, sizeof path, HAPPY "%s.puz", sets[i]);
-			load(path, &p);
+			test_load_puzzle(path, &p);
 		} else if (i < 25) {
 			assert_int_equal(randpuz_shell((uint64_t)i, 4 + i % 3, &p), 0);
 		} else {
@@ -360,7 +351,7 @@ static void test_difficulty_presentation_invariance(void **state)
 		char path[256];
 		snprintf(path, sizeof path, HAPPY "%s.puz", sets[i]);
 		struct puzzle p;
-		load(path, &p);
+		test_load_puzzle(path, &p);
 		expect_invariant(&p, s0++, 12, DIFF_PLATES);
 		puz_clear(&p);
 	}
@@ -368,7 +359,7 @@ static void test_difficulty_presentation_invariance(void **state)
 	                              DATA "HC_BQ_001.hcq"};
 	for (size_t i = 0; i < 2; i++) {
 		struct puzzle p;
-		load(files[i], &p);
+		test_load_puzzle(files[i], &p);
 		expect_invariant(&p, s0++, 12, DIFF_PLATES);
 		puz_clear(&p);
 	}
@@ -379,7 +370,7 @@ static void test_difficulty_presentation_invariance(void **state)
 		snprintf(path, sizeof path, "tests/data/regress/shell-%d.puz",
 		         counted[i]);
 		struct puzzle p;
-		load(path, &p);
+		test_load_puzzle(path, &p);
 		bool multi = false;
 		for (size_t k = 0; k < p.npieces; k++)
 			multi |= p.pieces[k].count > 1;
@@ -417,7 +408,7 @@ static void test_difficulty_presentation_invariance(void **state)
 	static const char *other[] = {DATA "soma.puz"};
 	for (size_t i = 0; i < sizeof other / sizeof other[0]; i++) {
 		struct puzzle p;
-		load(other[i], &p);
+		test_load_puzzle(other[i], &p);
 		expect_invariant(&p, s0++, 12, DIFF_CELLS);
 		puz_clear(&p);
 	}
@@ -430,7 +421,7 @@ static void test_difficulty_presentations_differ(void **state)
 {
 	(void)state;
 	struct puzzle p;
-	load(HAPPY "f739452a.puz", &p);
+	test_load_puzzle(HAPPY "f739452a.puz", &p);
 	int goal_turned = 0, counts_changed = 0, drawn_differently = 0;
 	for (uint64_t k = 0; k < 40; k++) {
 		struct puzzle q;
@@ -456,7 +447,7 @@ static void test_difficulty_presentations_differ(void **state)
 	assert_true(drawn_differently > 30);
 	puz_clear(&p);
 	/* a 2 x 3 x 10 goal is turned */
-	load(DATA "pentacubes-2x3x10.puz", &p);
+	test_load_puzzle(DATA "pentacubes-2x3x10.puz", &p);
 	goal_turned = 0;
 	for (uint64_t k = 0; k < 20; k++) {
 		struct puzzle q;
@@ -502,7 +493,7 @@ static void test_difficulty_margins_do_not_matter(void **state)
 		for (int piece = -1; piece < 2; piece++)
 			for (size_t w = 0; w < sizeof ways / sizeof ways[0]; w++) {
 				struct puzzle p;
-				load(files[f], &p);
+				test_load_puzzle(files[f], &p);
 				struct diff_result want = measure(&p, 0);
 				pad(piece < 0 ? &p.goal : &p.pieces[piece].shape,
 				    ways[w][0], ways[w][1]);
@@ -649,7 +640,7 @@ static void test_difficulty_cells_known(void **state)
 {
 	(void)state;
 	struct puzzle p;
-	load(DATA "soma.puz", &p);
+	test_load_puzzle(DATA "soma.puz", &p);
 	struct diffref_cells c;
 	assert_int_equal(diffref_cells(&p, &c), 0);
 	assert_int_equal(c.assemblies, 11520);
@@ -700,10 +691,10 @@ static void test_difficulty_budget_stops_incomplete(void **state)
 {
 	(void)state;
 	struct puzzle p;
-	load(HAPPY "e6166c21.puz", &p);
+	test_load_puzzle(HAPPY "e6166c21.puz", &p);
 	expect_budget(&p);
 	puz_clear(&p);
-	load(DATA "soma.puz", &p);
+	test_load_puzzle(DATA "soma.puz", &p);
 	expect_budget(&p);
 	puz_clear(&p);
 }
@@ -753,7 +744,7 @@ static void test_difficulty_impossible_puzzles(void **state)
 {
 	(void)state;
 	struct puzzle p;
-	load(DATA "soma.puz", &p);
+	test_load_puzzle(DATA "soma.puz", &p);
 	p.npieces--; /* the last piece is still freed: puz_clear frees all */
 	struct puz_piece last = p.pieces[p.npieces];
 	expect_no_score(&p);
@@ -763,13 +754,13 @@ static void test_difficulty_impossible_puzzles(void **state)
 	p.pieces[p.npieces++] = last;
 	puz_clear(&p);
 
-	load(HAPPY "f739452a.puz", &p);
+	test_load_puzzle(HAPPY "f739452a.puz", &p);
 	p.npieces--;
 	last = p.pieces[p.npieces];
 	expect_no_score(&p);
 	p.pieces[p.npieces++] = last;
 	struct puzzle q;
-	load(HAPPY "e6166c21.puz", &q);
+	test_load_puzzle(HAPPY "e6166c21.puz", &q);
 	struct grid keep = p.pieces[2].shape;
 	p.pieces[2].shape = q.pieces[2].shape;
 	struct diffref_counts ref;
@@ -830,7 +821,7 @@ static void test_difficulty_out_of_memory(void **state)
 	skip();
 #else
 	struct puzzle p;
-	load(HAPPY "f739452a.puz", &p);
+	test_load_puzzle(HAPPY "f739452a.puz", &p);
 	expect_enomem(&p, NULL);
 	puz_clear(&p);
 	uint64_t rs = 5;
@@ -839,7 +830,7 @@ static void test_difficulty_out_of_memory(void **state)
 	assert_int_equal(diffref_box(3, dim, &p), 0);
 	expect_enomem(&p, NULL);
 	puz_clear(&p);
-	load(DATA "soma.puz", &p);
+	test_load_puzzle(DATA "soma.puz", &p);
 	expect_enomem(&p, NULL);
 	puz_clear(&p);
 	assert_true(randpuz_polycubes(11, &p) >= 0);
@@ -863,9 +854,9 @@ static void test_difficulty_deterministic(void **state)
 	for (int i = 0; i < 4; i++) {
 		struct puzzle p;
 		if (i == 0)
-			load(HAPPY "1324cd79.puz", &p);
+			test_load_puzzle(HAPPY "1324cd79.puz", &p);
 		else if (i == 1)
-			load(DATA "soma.puz", &p);
+			test_load_puzzle(DATA "soma.puz", &p);
 		else if (i == 2)
 			assert_int_equal(randpuz_shell(9, 6, &p), 0);
 		else

@@ -18,18 +18,9 @@
 #include "solver/solve.h"
 #include "tests/brute.h"
 #include "tests/randpuz.h"
+#include "tests/testload.h"
 
 #define DATA "tests/data/classic/"
-
-static void load(const char *path, struct puzzle *p)
-{
-	struct puz_error e;
-	size_t n = strlen(path);
-	int rc = n > 4 && strcmp(path + n - 4, ".hcq") == 0
-	         ? hcq_read_file(path, p, &e) : puz_read_file(path, p, &e);
-	if (rc != PUZ_OK)
-		fail_msg("%s:%d:%d: %s", path, e.line, e.col, e.msg);
-}
 
 static struct solve_result run(const struct puzzle *p, struct solve_opts o)
 {
@@ -65,7 +56,7 @@ static void test_solve_soma(void **state)
 {
 	(void)state;
 	struct puzzle p;
-	load(DATA "soma.puz", &p);
+	test_load_puzzle(DATA "soma.puz", &p);
 	expect_all_ways(&p, 240, 11520);
 	struct solve_result r = run(&p, (struct solve_opts){0});
 	assert_int_equal(r.group_order, 48);
@@ -78,7 +69,7 @@ static void test_solve_pentacubes_2x3x10(void **state)
 {
 	(void)state;
 	struct puzzle p;
-	load(DATA "pentacubes-2x3x10.puz", &p);
+	test_load_puzzle(DATA "pentacubes-2x3x10.puz", &p);
 	struct solve_result r = run(&p, (struct solve_opts){0});
 	assert_int_equal(r.solutions, 12);
 	assert_int_equal(r.assemblies, 96);
@@ -95,8 +86,8 @@ static void test_solve_happy_cubes(void **state)
 {
 	(void)state;
 	struct puzzle p, q;
-	load(DATA "HC_BQ_001.hcq", &p);
-	load(DATA "HC_BQ_001.puz", &q);
+	test_load_puzzle(DATA "HC_BQ_001.hcq", &p);
+	test_load_puzzle(DATA "HC_BQ_001.puz", &q);
 	expect_all_ways(&p, 1, 48);
 	expect_all_ways(&q, 1, 48);
 	struct solve_result r = run(&p, (struct solve_opts){0});
@@ -104,7 +95,7 @@ static void test_solve_happy_cubes(void **state)
 	solve_result_clear(&r);
 	puz_clear(&p);
 	puz_clear(&q);
-	load(DATA "happycube-blue.puz", &p);
+	test_load_puzzle(DATA "happycube-blue.puz", &p);
 	expect_all_ways(&p, 3, 144);
 	puz_clear(&p);
 }
@@ -147,7 +138,7 @@ static void test_solve_first_solution_is_geometric(void **state)
 	for (size_t i = 0; i < 4; i++)
 		for (int generic = 0; generic < 2; generic++) {
 			struct puzzle p;
-			load(files[i], &p);
+			test_load_puzzle(files[i], &p);
 			struct solve_result r =
 				run(&p, (struct solve_opts){.keep_first = true,
 				                            .generic = generic,
@@ -461,7 +452,7 @@ static void test_solve_happycube_sets(void **state)
 		char path[128];
 		snprintf(path, sizeof path, DATA "happycube/%s.puz", ids[i]);
 		struct puzzle p;
-		load(path, &p);
+		test_load_puzzle(path, &p);
 		struct brute_solset b;
 		assert_int_equal(brute_solutions(&p, &b), 0);
 		expect_sets(&p, path, shell_ways, NWAYS(shell_ways), &b, NULL);
@@ -531,7 +522,7 @@ static void test_solve_sets_can_fail(void **state)
 	(void)state;
 	char why[256];
 	struct puzzle p;
-	load(DATA "happycube-blue.puz", &p);
+	test_load_puzzle(DATA "happycube-blue.puz", &p);
 	struct brute_solset b;
 	assert_int_equal(brute_solutions(&p, &b), 0);
 	assert_int_equal(b.solutions.n, 3);
@@ -652,7 +643,7 @@ static void test_solve_limits(void **state)
 {
 	(void)state;
 	struct puzzle p;
-	load(DATA "soma.puz", &p);
+	test_load_puzzle(DATA "soma.puz", &p);
 	struct solve_result r = run(&p, (struct solve_opts){.max_solutions = 5});
 	assert_false(r.complete);
 	assert_int_equal(r.stop, SOLVE_MAX_SOLUTIONS);
@@ -774,7 +765,7 @@ static void test_solve_regress_symmetric_pinned_plates(void **state)
 		char path[512];
 		snprintf(path, sizeof path, "tests/data/regress/%s", e->d_name);
 		struct puzzle p;
-		load(path, &p);
+		test_load_puzzle(path, &p);
 		struct brute_solset b;
 		assert_int_equal(brute_solutions(&p, &b), 0);
 		expect_sets(&p, path, ways, NWAYS(ways), &b, &fast);
