@@ -25,14 +25,19 @@
  * bottom's axis, side of the first wall's axis) of different lengths; the
  * counts are summed over them (one order for a cube, up to six).
  *
- * DIFF_CELLS: every other puzzle. Exact cover by dancing links on the
- * puzzle's canonical form: the goal turned to its least rotation
- * (poly_canonical) with cells numbered in that order, identical pieces
- * merged into types; the search branches on the goal cell with the fewest
- * fitting placements (ties: the lowest number). To keep the cost near one
- * solve, one single-copy type (the one with the most placements; ties: the
- * least canonical shape) is kept at only the least placement of each orbit
- * under the goal's rotations. 'wins' counts the covers found.
+ * DIFF_CELLS: every other puzzle. Exact cover on the puzzle's canonical
+ * form: the goal turned to its least rotation (poly_canonical) with cells
+ * numbered in that order, identical pieces merged into types sorted by
+ * canonical shape. The search is the solver's own engine fed that form:
+ * up to 64 goal cells the bitboard engine (bb.h: branch on the cell with
+ * the fewest fitting placements, or on a single-copy type with fewer;
+ * ties to the lowest number), beyond them dancing links (xc.h: the cell
+ * with the fewest, ties to the lowest number). To keep the cost near one
+ * solve, one single-copy type (the one with the most placements; ties:
+ * the least canonical shape) is kept at only the least placement of each
+ * orbit under the goal's rotations. 'wins' counts the covers found. A
+ * change to either engine's branching rule changes these scores (say so
+ * in the changelog).
  *
  * Presentation independence: both searches are functions of the goal up
  * to rotation and the multiset of pieces up to rotation. Numbering,
