@@ -21,6 +21,23 @@
  *
  * The search is recursive (depth = number of rows in a cover, at most the
  * number of pieces) and restores every link on the way back.
+ *
+ * Ranges (xc_new_ranges). A bounded item may allow lo..hi rows (a piece
+ * with a range of copies, lo < hi; an optional goal cell, 0..1); rem[i]
+ * starts at hi and need = lo - (hi - rem) copies are still required.
+ * Then a cover is any set of rows covering every primary item once and
+ * each bounded item within its range, and rows with no primary item at
+ * all (a piece lying on optional cells only) may be chosen. Three phases,
+ * each found cover reached by exactly one path:
+ *   1. while a primary item is uncovered, branch on one (MRV), as ever;
+ *   2. then, while some bounded item still needs rows, branch on the one
+ *      with the fewest rows left: its k-th branch takes its k-th row and
+ *      first removes rows 1..k-1 from the whole problem (Knuth's
+ *      "tweaking" in Algorithm M), so a cover is reached through the
+ *      first of its rows, in list order, of that item;
+ *   3. then the rows chosen so far are a cover; every further row that
+ *      still fits extends it to another cover, and extensions are taken in
+ *      increasing row number, so each set of added rows once.
  */
 #include "solver/xc.h"
 
@@ -41,7 +58,12 @@ struct xc {
 	int32_t *left;     /* N+2 entries: item list links; 0 and N+1 roots */
 	int32_t *right;
 	unsigned *rem;     /* N+1 entries: copies left for bounded items */
-	unsigned *bound;   /* N+1 entries: the initial rem */
+	unsigned *bound;   /* N+1 entries: the initial rem (hi) */
+	unsigned *slack;   /* N+1 entries: hi - lo (all 0 unless ranged) */
+	bool ranged;       /* some bounded item has lo < hi */
+	int32_t *tstack;   /* with ranges: rows tweaked away (a node of each),
+	                    * one slot per row added */
+	size_t ntweaked;
 	struct node *node; /* 'nnodes' used, 'cap' allocated */
 	size_t nnodes, cap;
 	size_t nrows;
@@ -60,6 +82,12 @@ struct xc {
 
 xc *xc_new(size_t nprimary, size_t nbounded, const unsigned *bounds)
 {
+	return xc_new_ranges(nprimary, nbounded, bounds, bounds);
+}
+
+xc *xc_new_ranges(size_t nprimary, size_t nbounded, const unsigned *lo,
+                  const unsigned *bounds)
+{
 	size_t n = nprimary + nbounded;
 	if (n >= (size_t)INT32_MAX / 2)
 		return NULL;
@@ -73,6 +101,7 @@ xc *xc_new(size_t nprimary, size_t nbounded, const unsigned *bounds)
 	x->right = malloc((n + 2) * sizeof *x->right);
 	x->rem = calloc(n + 1, sizeof *x->rem);
 	x->bound = calloc(n + 1, sizeof *x->bound);
+	x->slack = calloc(n + 1, sizeof *x->slack);
 	/* A cover has at most one row per primary item plus one per copy of
 	 * each bounded item: that bounds the search depth. */
 	size_t depth = nprimary + 1;
@@ -82,8 +111,8 @@ xc *xc_new(size_t nprimary, size_t nbounded, const unsigned *bounds)
 	x->rows = malloc(depth * sizeof *x->rows);
 	x->cap = 2 * (n + 2) + 64;
 	x->node = malloc(x->cap * sizeof *x->node);
-	if (!x->left || !x->right || !x->rem || !x->bound || !x->node ||
-	    !x->choice || !x->rows) {
+	if (!x->left || !x->right || !x->rem || !x->bound || !x->slack ||
+	    !x->node || !x->choice || !x->rows) {
 		xc_free(x);
 		return NULL;
 	}
@@ -104,9 +133,11 @@ xc *xc_new(size_t nprimary, size_t nbounded, const unsigned *bounds)
 	x->right[prev] = root;
 	x->left[root] = prev;
 	for (size_t j = 0; j < nbounded; j++) {
-		assert(bounds[j] >= 1);
+		assert(bounds[j] >= 1 && lo[j] <= bounds[j]);
 		x->bound[P + 1 + j] = bounds[j];
 		x->rem[P + 1 + j] = bounds[j];
+		x->slack[P + 1 + j] = bounds[j] - lo[j];
+		x->ranged |= lo[j] < bounds[j];
 	}
 	for (int32_t i = 0; i <= N; i++) {
 		x->node[i].top = 0;
@@ -127,6 +158,8 @@ void xc_free(xc *x)
 	free(x->right);
 	free(x->rem);
 	free(x->bound);
+	free(x->slack);
+	free(x->tstack);
 	free(x->node);
 	free(x->choice);
 	free(x->rows);
@@ -151,13 +184,19 @@ int xc_add_row(xc *x, const size_t *items, size_t k)
 		x->node = nn;
 		x->cap = cap;
 	}
-	/* The search branches on primary items only, so a row with none
-	 * could never be chosen. */
+	/* A row with no primary item could never be chosen by branching on
+	 * primary items: it needs the phased search of ranges. */
 	bool has_primary = false;
 	for (size_t j = 0; j < k; j++)
 		has_primary |= items[j] < x->nprimary;
-	assert(has_primary);
-	(void)has_primary;
+	if (x->ranged || !has_primary) {
+		/* every row can be tweaked away once along a path */
+		int32_t *ts = realloc(x->tstack, (x->nrows + 1) * sizeof *ts);
+		if (!ts)
+			return XC_ENOMEM;
+		x->tstack = ts;
+		x->ranged = true;
+	}
 	int32_t first = (int32_t)x->nnodes;
 	for (size_t j = 0; j < k; j++) {
 		assert(items[j] < (size_t)x->nitems);
@@ -277,27 +316,171 @@ static size_t row_of(const xc *x, int32_t q)
 	return (size_t)(-x->node[q].top);
 }
 
-/* Whether some bounded item has fewer rows left than copies to place. */
+/* Rows bounded item i still needs (0 when its range is met). */
+static unsigned need(const xc *x, int32_t i)
+{
+	return x->rem[i] > x->slack[i] ? x->rem[i] - x->slack[i] : 0;
+}
+
+/* Whether some bounded item has fewer rows left than copies it needs. */
 static bool bounded_dead(const xc *x)
 {
 	int32_t root = x->nitems + 1;
 	for (int32_t i = x->right[root]; i != root; i = x->right[i])
-		if ((unsigned)x->node[i].top < x->rem[i])
+		if ((unsigned)x->node[i].top < need(x, i))
 			return true;
 	return false;
+}
+
+static void report(xc *x, size_t depth)
+{
+	for (size_t d = 0; d < depth; d++)
+		x->rows[d] = row_of(x, (int32_t)x->choice[d]);
+	x->covers++;
+	if (!x->visit(x->ctx, x->rows, depth))
+		x->stop = XC_VISITOR;
+}
+
+/* Remove row r (node p of it, in item top(p)'s list) from the whole
+ * problem, and put it back. */
+static void tweak(xc *x, int32_t p)
+{
+	struct node *nd = x->node;
+	hide(nd, p);
+	nd[nd[p].up].down = nd[p].down;
+	nd[nd[p].down].up = nd[p].up;
+	nd[nd[p].top].top--;
+}
+
+static void untweak(xc *x, int32_t p)
+{
+	struct node *nd = x->node;
+	nd[nd[p].up].down = p;
+	nd[nd[p].down].up = p;
+	nd[nd[p].top].top++;
+	unhide(nd, p);
+}
+
+/* Choose row p when every primary item is covered: the row leaves the
+ * problem, each of its items (all bounded) gives up one copy and is
+ * covered once it has none left. Undone by untake(). */
+static void take(xc *x, int32_t p)
+{
+	struct node *nd = x->node;
+	tweak(x, p);
+	int32_t q = p;
+	do {
+		int32_t t = nd[q].top;
+		if (t <= 0) {
+			q = nd[q].up;
+			continue;
+		}
+		if (--x->rem[t] == 0)
+			cover(x, t);
+		q++;
+	} while (q != p);
+}
+
+static void untake(xc *x, int32_t p)
+{
+	struct node *nd = x->node;
+	int32_t q = p;
+	do {
+		q--;
+		int32_t t = nd[q].top;
+		if (t <= 0) {
+			q = nd[q].down + 1;
+			continue;
+		}
+		if (x->rem[t]++ == 0)
+			uncover(x, t);
+	} while (q != p);
+	untweak(x, p);
+}
+
+static void search(xc *x, size_t depth);
+
+/* Phase 3 (see the top): the rows chosen are a cover; extend it by every
+ * row numbered 'from' or above that still fits. */
+static void extend(xc *x, size_t depth, size_t from)
+{
+	struct node *nd = x->node;
+	int32_t root = x->nitems + 1;
+	for (int32_t i = x->right[root]; i != root && x->stop == XC_DONE;
+	     i = x->right[i])
+		for (int32_t p = nd[i].down; p != i && x->stop == XC_DONE;
+		     p = nd[p].down) {
+			if (nd[p - 1].top > 0)
+				continue; /* not its row's first node: seen elsewhere */
+			size_t row = row_of(x, p);
+			if (row < from)
+				continue;
+			if (x->max_nodes && x->nodes_tried >= x->max_nodes) {
+				x->stop = XC_NODES;
+				return;
+			}
+			x->nodes_tried++;
+			x->choice[depth] = (size_t)p;
+			take(x, p);
+			report(x, depth + 1);
+			if (x->stop == XC_DONE)
+				extend(x, depth + 1, row + 1);
+			untake(x, p);
+		}
+}
+
+/* Phase 2: branch on bounded item i, which still needs rows. */
+static void branch_needed(xc *x, size_t depth, int32_t i)
+{
+	struct node *nd = x->node;
+	int32_t p = nd[i].down, done = 0;
+	while (p != i && x->stop == XC_DONE) {
+		if (x->max_nodes && x->nodes_tried >= x->max_nodes) {
+			x->stop = XC_NODES;
+			break;
+		}
+		x->nodes_tried++;
+		x->choice[depth] = (size_t)p;
+		uint64_t before = x->covers;
+		take(x, p);
+		search(x, depth + 1);
+		untake(x, p);
+		x->dead += x->covers == before;
+		int32_t next = nd[p].down;
+		tweak(x, p);
+		x->tstack[x->ntweaked++] = p;
+		done++;
+		p = next;
+	}
+	/* put the tweaked rows back, last first */
+	while (done-- > 0)
+		untweak(x, x->tstack[--x->ntweaked]);
 }
 
 static void search(xc *x, size_t depth)
 {
 	if (x->right[0] == 0) {
-		/* Every primary item is covered; bounded ones must be used up. */
-		if (x->right[x->nitems + 1] != x->nitems + 1)
+		int32_t root = x->nitems + 1;
+		if (!x->ranged) {
+			/* Every primary item is covered; bounded ones must be
+			 * used up. */
+			if (x->right[root] == root)
+				report(x, depth);
 			return;
-		for (size_t d = 0; d < depth; d++)
-			x->rows[d] = row_of(x, (int32_t)x->choice[d]);
-		x->covers++;
-		if (!x->visit(x->ctx, x->rows, depth))
-			x->stop = XC_VISITOR;
+		}
+		if (bounded_dead(x))
+			return;
+		int32_t best = 0;
+		for (int32_t i = x->right[root]; i != root; i = x->right[i])
+			if (need(x, i) && (!best || x->node[i].top < x->node[best].top))
+				best = i;
+		if (best) {
+			branch_needed(x, depth, best);
+			return;
+		}
+		report(x, depth);
+		if (x->stop == XC_DONE)
+			extend(x, depth, 0);
 		return;
 	}
 	if (x->nbounded && bounded_dead(x))

@@ -38,10 +38,17 @@ typedef bool (*xc_visit)(void *ctx, const size_t *rows, size_t nrows);
 
 /* A new problem with no rows, or NULL when out of memory. */
 xc *xc_new(size_t nprimary, size_t nbounded, const unsigned *bounds);
+/* The same with ranges: bounded item nprimary+j must be covered by lo[j]
+ * to hi[j] chosen rows (0 <= lo <= hi, hi >= 1). With some lo < hi, rows
+ * need no primary item (a piece on optional cells only), and the search
+ * also branches on items that still need rows and extends covers by rows
+ * that still fit (xc.c); every such cover is visited exactly once. */
+xc *xc_new_ranges(size_t nprimary, size_t nbounded, const unsigned *lo,
+                  const unsigned *hi);
 void xc_free(xc *x);
 
-/* Add a row covering the 'k' distinct items 'items', at least one of
- * them primary (asserted). */
+/* Add a row covering the 'k' distinct items 'items' (k >= 1). A row
+ * with no primary item makes the search phased, as with ranges. */
 int xc_add_row(xc *x, const size_t *items, size_t k);
 
 /* Search for every exact cover, calling 'visit' for each. At most

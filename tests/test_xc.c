@@ -176,6 +176,86 @@ static void test_xc_random_differential(void **state)
 	assert_true(nonzero > 40);
 }
 
+/* Ranges: every cover, as a bit set of rows, visited exactly once. */
+struct masks {
+	uint32_t seen[1u << 12]; /* visits per row set (rows < 12) */
+	size_t count;
+};
+
+static bool collect_mask(void *ctx, const size_t *rows, size_t n)
+{
+	struct masks *m = ctx;
+	uint32_t set = 0;
+	for (size_t k = 0; k < n; k++) {
+		assert_true(rows[k] < 12);
+		assert_false(set >> rows[k] & 1); /* a row twice in one cover */
+		set |= 1u << rows[k];
+	}
+	m->seen[set]++;
+	m->count++;
+	return true;
+}
+
+static void test_xc_ranges_differential(void **state)
+{
+	(void)state;
+	uint64_t s = 777;
+	size_t nonzero = 0, many = 0, bare = 0;
+	for (int trial = 0; trial < 1500; trial++) {
+		size_t nprim = lcg(&s) >> 62;             /* 0..3 */
+		size_t nb = 1 + (lcg(&s) >> 62);          /* 1..4 */
+		unsigned lo[4], hi[4];
+		for (size_t j = 0; j < nb; j++) {
+			hi[j] = 1 + (unsigned)(lcg(&s) >> 62); /* 1..4 */
+			lo[j] = (unsigned)(lcg(&s) % (hi[j] + 1));
+		}
+		size_t nitems = nprim + nb, nrows = 3 + (size_t)(lcg(&s) % 10);
+		size_t rows[12][4], len[12];
+		for (size_t r = 0; r < nrows; r++) {
+			len[r] = 0;
+			uint64_t pick = lcg(&s) >> 20;
+			for (size_t i = 0; i < nitems && len[r] < 4; i++)
+				if (pick >> (2 * i) & 1)
+					rows[r][len[r]++] = i;
+			if (len[r] == 0)
+				rows[r][len[r]++] = nprim + (size_t)(pick % nb);
+			bool prim = false;
+			for (size_t k = 0; k < len[r]; k++)
+				prim |= rows[r][k] < nprim;
+			bare += !prim;
+		}
+		xc *x = xc_new_ranges(nprim, nb, lo, hi);
+		assert_non_null(x);
+		for (size_t r = 0; r < nrows; r++)
+			assert_int_equal(xc_add_row(x, rows[r], len[r]), XC_OK);
+		struct masks *m = calloc(1, sizeof *m);
+		assert_non_null(m);
+		uint64_t nodes;
+		assert_int_equal(xc_solve(x, 0, collect_mask, m, &nodes), XC_DONE);
+		assert_true(xc_intact(x));
+		size_t want = 0;
+		for (uint32_t set = 0; set < (1u << nrows); set++) {
+			unsigned used[8] = {0};
+			for (size_t r = 0; r < nrows; r++)
+				if (set >> r & 1)
+					for (size_t k = 0; k < len[r]; k++)
+						used[rows[r][k]]++;
+			bool ok = true;
+			for (size_t i = 0; i < nitems; i++)
+				ok &= i < nprim ? used[i] == 1
+				                : used[i] >= lo[i - nprim] && used[i] <= hi[i - nprim];
+			assert_int_equal(m->seen[set], ok ? 1 : 0);
+			want += ok;
+		}
+		assert_int_equal(m->count, want);
+		nonzero += want > 0;
+		many += want > 3;
+		free(m);
+		xc_free(x);
+	}
+	assert_true(nonzero > 300 && many > 50 && bare > 500);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -183,6 +263,7 @@ int main(void)
 		cmocka_unit_test(test_xc_bounded_exact),
 		cmocka_unit_test(test_xc_limits),
 		cmocka_unit_test(test_xc_random_differential),
+		cmocka_unit_test(test_xc_ranges_differential),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
