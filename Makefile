@@ -10,8 +10,8 @@
 #                   (FUZZ_SECONDS each, default 30; needs clang)
 #   make deps       install the Debian packages the build and tests need
 #
-# Libraries: solver/ gen/ mesh/ draw/ are static archives; cli/ is the
-# front end.
+# Libraries: solver/ formats/ gen/ mesh/ draw/ are static archives; cli/
+# is the front end.
 # Every tests/test_*.c is one cmocka program; every tests/*.sh is a
 # command-line test, run with the path of the cubegen binary.
 
@@ -32,6 +32,7 @@ LDLIBS  += $(PKG_LIBS) -lm
 CLI_LIBS := $(shell pkg-config --libs gdlib libadmesh libzip 2>/dev/null) -lm
 
 SOLVER_SRC := $(wildcard solver/*.c)
+FORMATS_SRC := $(wildcard formats/*.c)
 GEN_SRC    := $(wildcard gen/*.c)
 MESH_SRC   := $(wildcard mesh/*.c)
 DRAW_SRC   := $(wildcard draw/*.c)
@@ -51,11 +52,14 @@ FUZZ_SECONDS ?= 30
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 
 LIBSOLVER := $(BUILD)/libsolver.a
+LIBFORMATS := $(BUILD)/libformats.a
 LIBGEN    := $(BUILD)/libgen.a
 LIBMESH   := $(BUILD)/libmesh.a
 LIBDRAW   := $(BUILD)/libdraw.a
 LIBCLI    := $(BUILD)/libcli.a
-ALLLIBS   := $(LIBDRAW) $(LIBMESH) $(LIBGEN) $(LIBSOLVER)
+# In link order, a library before those it uses (formats/ and gen/ use
+# solver/).
+ALLLIBS   := $(LIBDRAW) $(LIBMESH) $(LIBGEN) $(LIBFORMATS) $(LIBSOLVER)
 REPLAYS   := $(patsubst %,$(BUILD)/fuzz/replay_%,$(FUZZ_NAMES))
 FUZZERS   := $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZ_NAMES))
 CUBEGEN   := $(BUILD)/cubegen
@@ -71,6 +75,7 @@ $(BUILD)/%.o: %.c
 	$(CC) $(CFLAGS) -c $< -o $@
 
 $(LIBSOLVER): $(call obj,$(SOLVER_SRC))
+$(LIBFORMATS): $(call obj,$(FORMATS_SRC))
 $(LIBGEN): $(call obj,$(GEN_SRC))
 $(LIBMESH): $(call obj,$(MESH_SRC))
 $(LIBDRAW): $(call obj,$(DRAW_SRC))
@@ -103,7 +108,8 @@ $(FUZZERS): $(BUILD)/fuzz/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(LIBCLI) $(ALLLI
 # runs the fault-built cubegen with CUBEGEN_FAULT_AT=k.
 FAULT_HOOK := -include tests/fault/fault_hook.h
 fobj = $(patsubst %.c,$(BUILD)/fault/%.o,$(1))
-FAULT_LIBS := $(call fobj,$(SOLVER_SRC) $(GEN_SRC) $(MESH_SRC) $(DRAW_SRC))
+FAULT_LIBS := $(call fobj,$(SOLVER_SRC) $(FORMATS_SRC) $(GEN_SRC) $(MESH_SRC) \
+                          $(DRAW_SRC))
 FAULT_TEST := $(BUILD)/fault/test_fault
 FAULT_CUBEGEN := $(BUILD)/fault/cubegen
 $(BUILD)/fault/%.o: %.c

@@ -14,6 +14,7 @@
 #include <spawn.h>
 #include <sys/wait.h>
 
+#include "formats/puz.h"
 #include "gen/gen.h"
 #include "draw/draw.h"
 #include "mesh/mesh.h"

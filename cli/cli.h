@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "solver/puz.h"
+#include "formats/puz.h"
 
 #define CUBEGEN_VERSION "0.1.0"
 

@@ -11,7 +11,7 @@
 #include "draw/draw.h"
 #include "cli/printfiles.h"
 #include "mesh/mesh.h"
-#include "solver/puz.h"
+#include "formats/puz.h"
 
 static bool write_puzzle(struct outdir *od, const struct gen_puzzle *g,
                          const struct output_opts *o)

@@ -72,7 +72,7 @@
 #include <stdio.h>
 
 #include "gen/rng.h"
-#include "solver/puz.h"
+#include "solver/puzzle.h"
 
 #define GEN_MIN_SIZE 3
 #define GEN_MAX_SIZE 64

@@ -56,7 +56,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "solver/puz.h"
+#include "solver/puzzle.h"
 
 enum diff_method {
 	DIFF_NONE,   /* no search: the puzzle cannot be assembled at all */

@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "solver/puz.h"
+#include "solver/puzzle.h"
 
 enum poly_status { POLY_OK = 0, POLY_ENOMEM };
 

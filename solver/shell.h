@@ -22,7 +22,7 @@
 #ifndef CUBEGEN_SHELL_H
 #define CUBEGEN_SHELL_H
 
-#include "solver/puz.h"
+#include "solver/puzzle.h"
 #include "solver/solve.h"
 
 /* Returned when the puzzle is not a six-plate shell this path handles. */

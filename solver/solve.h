@@ -28,7 +28,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "solver/puz.h"
+#include "solver/puzzle.h"
 
 enum solve_status { SOLVE_OK = 0, SOLVE_ENOMEM, SOLVE_ETOOBIG };
 

@@ -3,7 +3,7 @@
  * packing puzzles, used by differential tests of the real solver.
  *
  * It implements DESIGN.md §2 literally and shares no code with the solver sources
- * (only the types of solver/puz.h):
+ * (only the types of solver/puzzle.h):
  *
  * - Piece entries congruent under the 24 proper rotations are one type;
  *   their counts add up.
@@ -57,7 +57,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "solver/puz.h"
+#include "solver/puzzle.h"
 
 /* Above this many assemblies brute_count() gives up and returns -1. */
 #define BRUTE_MAX_ASSEMBLIES 2000000u

@@ -6,7 +6,7 @@
  * Nothing here uses solver/poly.c, solver/shell.c or solver/solve.c: the
  * 24 proper rotations, congruence, placements and both searches are this
  * file's own, written from difficulty.h's words with plain 3D cell sets.
- * Only the types of solver/puz.h (and puz_grid_init/puz_clear) are
+ * Only the types of solver/puzzle.h (and puz_grid_init/puz_clear) are
  * shared. Nothing is printed and no global state is used.
  */
 #ifndef CUBEGEN_TESTS_DIFFREF_H
@@ -14,7 +14,7 @@
 
 #include <stdint.h>
 
-#include "solver/puz.h"
+#include "solver/puzzle.h"
 
 /* Box volume diffref_plates() handles, and goal cells diffref_cells(). */
 #define DIFFREF_MAX_BOX 512

@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#include "solver/puz.h"
+#include "solver/puzzle.h"
 
 /* A random small packing puzzle: a goal (a box of volume <= 24, or a random
  * connected subset of a box of at most 30 cells), cut into 2..6 random

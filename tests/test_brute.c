@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "solver/puz.h"
+#include "formats/puz.h"
 #include "tests/brute.h"
 #include "tests/randpuz.h"
 

@@ -45,7 +45,7 @@
 
 #include "mesh/mesh.h"
 #include "mesh/mesh_int.h"
-#include "solver/puz.h"
+#include "solver/puzzle.h"
 #include "tests/randpuz.h"
 
 #include "tests/failmalloc.h"

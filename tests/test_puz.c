@@ -30,7 +30,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "solver/puz.h"
+#include "formats/puz.h"
 
 #define DATA "tests/data/classic/"
 #define FIX "tests/data/puz/"

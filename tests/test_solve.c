@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "formats/puz.h"
 #include "gen/gen.h"
 #include "solver/poly.h"
 #include "solver/shell.h"

@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "solver/puz.h"
+#include "formats/puz.h"
 
 static inline void test_load_puzzle(const char *path, struct puzzle *p)
 {

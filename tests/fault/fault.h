@@ -1,7 +1,7 @@
 /*
  * fault.h: allocation fault injection for tests (SQLite's approach).
  *
- * The fault build compiles solver/, gen/, mesh/ and cli/ with
+ * The fault build compiles solver/, formats/, gen/, mesh/ and cli/ with
  * `-include tests/fault/fault_hook.h`, which routes their malloc, calloc,
  * realloc, strdup and free through this counter. Armed with k, the
  * counter lets k allocations through and fails the next one (and only that

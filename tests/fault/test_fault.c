@@ -2,7 +2,7 @@
  * test_fault.c: every allocation failure gives an error, never a wrong
  * answer, a crash or a leak.
  *
- * Linked with the fault build of solver/, gen/ and mesh/ (fault.h): each
+ * Linked with the fault build of the libraries (fault.h): each
  * job below first runs with no failure to get its reference result, then
  * again with allocation k failed, for k = 0, 1, 2, ... until a run makes no
  * more allocations than k. Every run must either return the module's
@@ -34,7 +34,7 @@
 #include "gen/gen.h"
 #include "draw/draw.h"
 #include "mesh/mesh.h"
-#include "solver/puz.h"
+#include "formats/puz.h"
 #include "solver/solve.h"
 #include "tests/fault/fault.h"
 

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "solver/puz.h"
+#include "formats/puz.h"
 #include "solver/solve.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "solver/puz.h"
+#include "formats/puz.h"
 #include "solver/solve.h"
 
 static int same_grid(const struct grid *a, const struct grid *b)

@@ -1,0 +1,47 @@
+/*
+ * puz.h: the file formats: puzzle files into the solver's plain structures
+ * (solver/puzzle.h) and back. .puz (DESIGN.md §3) is read and written;
+ * .hcq, the Happy Cube edge file, is read only.
+ *
+ * Coordinates are those of solver/puzzle.h. In a .puz file a shape is Z
+ * blocks (z = 0 first) of Y rows (y = 0 first) of X characters (x = 0
+ * first).
+ *
+ * Ownership: readers fill '*out' only on success, and the caller frees it
+ * with puz_clear(); on failure '*out' is untouched and '*err' says where
+ * and what. The writer never closes its FILE.
+ *
+ * Errors: enum puz_status (solver/puzzle.h): PUZ_ENOMEM, PUZ_EIO,
+ * PUZ_EPARSE. Nothing here prints or exits.
+ */
+#ifndef CUBEGEN_PUZ_H
+#define CUBEGEN_PUZ_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "solver/puzzle.h"
+
+/* Where a reader stopped: line and column are 1-based (0 when the error
+ * is about the whole file, such as one that cannot be opened). */
+struct puz_error {
+	int line, col;
+	char msg[160];
+};
+
+/* Read a .puz file (or text in memory). On failure '*out' is untouched. */
+int puz_read_file(const char *path, struct puzzle *out, struct puz_error *err);
+int puz_read_mem(const char *text, size_t len, struct puzzle *out,
+                 struct puz_error *err);
+
+/* Write 'p' in the .puz format, LF line ends, so that reading it back
+ * gives the same puzzle. PUZ_EIO when a write fails. Never closes 'fp'. */
+int puz_write(FILE *fp, const struct puzzle *p);
+
+/* Read a Happy Cube edge file (.hcq): six 5x5 tiles, as the 5x5x5 shell
+ * puzzle. Errors as puz_read_*. */
+int hcq_read_file(const char *path, struct puzzle *out, struct puz_error *err);
+int hcq_read_mem(const char *text, size_t len, struct puzzle *out,
+                 struct puz_error *err);
+
+#endif

@@ -1,0 +1,75 @@
+/*
+ * puzzle.c: grids and puzzles in memory (solver/puzzle.h): allocating,
+ * measuring and freeing them. No files here: formats/ reads and writes
+ * them.
+ */
+#include "solver/puzzle.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* nx*ny*nz as a size_t, or false when it does not fit. */
+bool puz_box_cells(int nx, int ny, int nz, size_t *n)
+{
+	size_t a = (size_t)nx, b = (size_t)ny, c = (size_t)nz;
+
+	if (b != 0 && a > SIZE_MAX / b)
+		return false;
+	if (c != 0 && a * b > SIZE_MAX / c)
+		return false;
+	*n = a * b * c;
+	return true;
+}
+
+int puz_grid_init(struct grid *g, int nx, int ny, int nz)
+{
+	size_t n;
+	unsigned char *cells;
+
+	assert(g != NULL);
+	assert(nx >= 1 && ny >= 1 && nz >= 1);
+	if (!puz_box_cells(nx, ny, nz, &n))
+		return PUZ_ENOMEM;
+	cells = calloc(n, 1);
+	if (cells == NULL)
+		return PUZ_ENOMEM;
+	g->nx = nx;
+	g->ny = ny;
+	g->nz = nz;
+	g->cells = cells;
+	return PUZ_OK;
+}
+
+void puz_grid_clear(struct grid *g)
+{
+	if (g == NULL)
+		return;
+	free(g->cells);
+	g->cells = NULL;
+	g->nx = g->ny = g->nz = 0;
+}
+
+size_t puz_grid_volume(const struct grid *g)
+{
+	size_t n, i, v = 0;
+
+	if (g->cells == NULL || !puz_box_cells(g->nx, g->ny, g->nz, &n))
+		return 0;
+	for (i = 0; i < n; i++)
+		v += g->cells[i] != 0;
+	return v;
+}
+
+void puz_clear(struct puzzle *p)
+{
+	size_t i;
+
+	if (p == NULL)
+		return;
+	for (i = 0; i < p->npieces; i++)
+		puz_grid_clear(&p->pieces[i].shape);
+	free(p->pieces);
+	puz_grid_clear(&p->goal);
+	memset(p, 0, sizeof(*p));
+}
