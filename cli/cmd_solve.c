@@ -110,6 +110,7 @@ struct difficulty {
 	double score;
 	struct diff_result r;
 	const char *why; /* when !has */
+	bool over;       /* the budget ran out */
 	uint64_t budget;
 };
 
@@ -126,7 +127,8 @@ static int measure(const struct puzzle *p, uint64_t budget, bool run,
 	if (rc != SOLVE_OK)
 		return rc;
 	d->has = diff_score(&d->r, &d->score);
-	if (!d->r.complete)
+	d->over = !d->r.complete;
+	if (d->over)
 		d->why = "not measured: over --difficulty-nodes";
 	else if (!d->has)
 		d->why = "none: no assembly";
@@ -135,7 +137,7 @@ static int measure(const struct puzzle *p, uint64_t budget, bool run,
 
 static void print_difficulty(const struct difficulty *d)
 {
-	if (!d->has && d->r.method != DIFF_NONE && !d->r.complete && d->r.nodes) {
+	if (d->over) {
 		printf("difficulty: %s %llu (0 lifts the limit)\n", d->why,
 		       (unsigned long long)d->budget);
 		return;
