@@ -11,7 +11,6 @@
  * where the commercial Happy Cube families fall (README).
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include "gen/gen.h"
 #include "solver/difficulty.h"
