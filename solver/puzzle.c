@@ -61,6 +61,31 @@ size_t puz_grid_volume(const struct grid *g)
 	return v;
 }
 
+static bool grid_plain(const struct grid *g)
+{
+	size_t n;
+
+	if (g->cells == NULL || !puz_box_cells(g->nx, g->ny, g->nz, &n))
+		return true;
+	for (size_t i = 0; i < n; i++)
+		if (g->cells[i] > PUZ_CELL)
+			return false;
+	return true;
+}
+
+bool puz_plain(const struct puzzle *p)
+{
+	if (!grid_plain(&p->goal) || p->distinct_faces)
+		return false;
+	for (size_t i = 0; i < p->nregions; i++)
+		if (p->regions[i].distinct)
+			return false;
+	for (size_t i = 0; i < p->npieces; i++)
+		if (p->pieces[i].count_max || !grid_plain(&p->pieces[i].shape))
+			return false;
+	return true;
+}
+
 void puz_clear(struct puzzle *p)
 {
 	size_t i;
@@ -70,6 +95,9 @@ void puz_clear(struct puzzle *p)
 	for (i = 0; i < p->npieces; i++)
 		puz_grid_clear(&p->pieces[i].shape);
 	free(p->pieces);
+	for (i = 0; i < p->nregions; i++)
+		free(p->regions[i].cells);
+	free(p->regions);
 	puz_grid_clear(&p->goal);
 	memset(p, 0, sizeof(*p));
 }

@@ -4,8 +4,14 @@
  *
  * A puzzle is a goal shape and a multiset of pieces (DESIGN.md §2). Shapes
  * are dense boxes of cells: cell (x, y, z) of a grid g is
- * g->cells[x + g->nx * (y + g->ny * z)], 1 for a cell, 0 for none (x
- * fastest, then y, then z; 0 <= x < nx etc.).
+ * g->cells[x + g->nx * (y + g->ny * z)] (x fastest, then y, then z;
+ * 0 <= x < nx etc.): 0 for none, PUZ_CELL (1) for a plain cell, PUZ_CELL +
+ * c for a cell of colour c (1..26, the letters a..z), and, in the goal
+ * only, PUZ_OPTIONAL for a plain cell that may stay empty. Any non-zero
+ * value is a cell, so code that only asks "is there a cell" reads every
+ * puzzle alike; puz_plain() says whether a puzzle uses none of the colour
+ * puzzle features (colours, optional cells, count ranges, distinct
+ * regions), which the plate paths and the difficulty measure need.
  *
  * Ownership: a struct puzzle owns its grids and piece array; puz_clear()
  * frees them and leaves an empty puzzle.
@@ -37,15 +43,43 @@ enum puz_status {
 	PUZ_EPARSE, /* the text is not a valid puzzle; see the error's line */
 };
 
+#define PUZ_CELL 1          /* a plain cell */
+#define PUZ_NCOLOURS 26     /* colours 1..26, written 'a'..'z' */
+#define PUZ_OPTIONAL 0x40   /* a plain goal cell that may stay empty */
+
+/* The colour of cell value 'v': 0 plain (or none), else 1..26. */
+static inline int puz_cell_colour(unsigned char v)
+{
+	return v > PUZ_CELL && v <= PUZ_CELL + PUZ_NCOLOURS ? v - PUZ_CELL : 0;
+}
+
 struct grid {
 	int nx, ny, nz;       /* dimensions, each >= 1 */
-	unsigned char *cells; /* nx*ny*nz bytes, 0 or 1, owned */
+	unsigned char *cells; /* nx*ny*nz cell values (above), owned */
 };
 
 struct puz_piece {
 	char name[PUZ_MAX_NAME + 1]; /* no white space, not empty */
-	struct grid shape;           /* at least one cell */
-	unsigned count;              /* how many of this piece, >= 1 */
+	struct grid shape;           /* at least one cell; no PUZ_OPTIONAL */
+	unsigned count;              /* copies: exactly this many, >= 1, or
+	                              * the least of a range (may be 0) */
+	unsigned count_max;          /* 0: exactly 'count'; else the most of
+	                              * a range count..count_max, > count */
+};
+
+/* The most copies of a piece. */
+static inline unsigned puz_piece_max(const struct puz_piece *pc)
+{
+	return pc->count_max ? pc->count_max : pc->count;
+}
+
+/* A named set of goal cells ('region NAME' in a file). */
+struct puz_region {
+	char name[PUZ_MAX_NAME + 1];
+	unsigned char *cells; /* goal-grid sized, 1 for a member, owned; every
+	                       * member is a goal cell */
+	bool distinct;        /* each colour at most once among the piece
+	                       * cells placed on it ('distinct NAME') */
 };
 
 struct puzzle {
@@ -57,7 +91,33 @@ struct puzzle {
 	                * X, Y, Z ('size N' is N, N, N); all 0 if none */
 	bool has_seed; /* whether there is a 'seed S' line */
 	uint64_t seed;
+
+	/* Colour puzzles (all zero in a plain puzzle). */
+	uint32_t rgb[PUZ_NCOLOURS + 1]; /* display colour 0xRRGGBB of colour c
+	                                 * when bit c of rgb_set is set */
+	uint32_t rgb_set;
+	/* Matching (BurrTools' rule): a plain cell on either side matches
+	 * anything. Without a table (has_match false) a colour matches only
+	 * itself; with one, piece colour p may lie on goal colour q exactly
+	 * when bit q of match[p] is set. puz_match() applies the rule. */
+	bool has_match;
+	uint32_t match[PUZ_NCOLOURS + 1];
+	struct puz_region *regions; /* nregions entries, owned */
+	size_t nregions;
+	bool distinct_faces; /* 'distinct faces': each of the six outer layers
+	                      * of the goal's box is a distinct region */
 };
+
+/* Whether a piece cell of colour 'pc' may lie on a goal cell of colour 'gc'
+ * (0 plain, 1..26). */
+static inline bool puz_match(const struct puzzle *p, int pc, int gc)
+{
+	if (pc == 0 || gc == 0)
+		return true;
+	if (!p->has_match)
+		return pc == gc;
+	return p->match[pc] >> gc & 1;
+}
 
 /* Cell access without bounds checks (callers check 0 <= x < nx ...). */
 static inline size_t puz_grid_index(const struct grid *g, int x, int y, int z)
@@ -73,6 +133,11 @@ int puz_grid_init(struct grid *g, int nx, int ny, int nz);
 void puz_grid_clear(struct grid *g);
 /* Number of cells set. */
 size_t puz_grid_volume(const struct grid *g);
+
+/* Whether 'p' is a plain puzzle: no colours, no optional cells, no count
+ * ranges, no distinct regions (a 'region' without 'distinct' and 'colour'
+ * display lines change nothing and are allowed). */
+bool puz_plain(const struct puzzle *p);
 
 /* Free everything 'p' owns and leave it empty. Accepts an empty puzzle. */
 void puz_clear(struct puzzle *p);

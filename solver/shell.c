@@ -491,7 +491,7 @@ static void found(struct shell *s)
 			memcpy(s->first, s->lab, cells);
 		}
 		if (s->o->on_cover)
-			s->o->on_cover(s->o->ctx, s->lab);
+			s->o->on_cover(s->o->ctx, s->lab, NULL);
 	}
 	if (s->o->max_solutions &&
 	    s->weighted / (uint64_t)s->order_g >= s->o->max_solutions)

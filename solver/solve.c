@@ -572,7 +572,7 @@ static bool visit(void *ctx, const size_t *xrows, size_t n)
 			memcpy(s->res->first, s->labels, total);
 		}
 		if (s->o->on_cover)
-			s->o->on_cover(s->o->ctx, s->labels);
+			s->o->on_cover(s->o->ctx, s->labels, NULL);
 	}
 	if (s->o->max_solutions && s->weighted / (uint64_t)s->group_order >= s->o->max_solutions) {
 		s->res->stop = SOLVE_MAX_SOLUTIONS;
@@ -842,6 +842,8 @@ const char *solve_strerror(int status)
 	case SOLVE_ETOOBIG:
 		return "too big to search: the pieces have more than 4 million "
 		       "placements or 40 million placed cells in the goal";
+	case SOLVE_EOVERFLOW:
+		return "a count is larger than 18446744073709551615 (2^64 - 1)";
 	default: return "unknown error";
 	}
 }

@@ -30,7 +30,8 @@
 
 #include "solver/puzzle.h"
 
-enum solve_status { SOLVE_OK = 0, SOLVE_ENOMEM, SOLVE_ETOOBIG };
+enum solve_status { SOLVE_OK = 0, SOLVE_ENOMEM, SOLVE_ETOOBIG,
+                    SOLVE_EOVERFLOW /* a count exceeds 2^64 - 1 */ };
 
 /* Placements in one exact cover problem, at most, and cells over all
  * placements: together they bound the solver's memory to about 1 GB
@@ -49,14 +50,22 @@ struct solve_opts {
 	} engine;
 	bool keep_first;        /* fill solve_result.first */
 	bool no_pin;            /* search every assembly, no symmetry breaking
-	                         * (tests: the counts must not change) */
+	                         * of any kind (tests: the counts must not
+	                         * change) */
+	bool rename_colours;    /* 'solutions' counts up to the goal's
+	                         * symmetries combined with renamings of the
+	                         * colours (DESIGN.md §2) */
 	/* When set, called with every cover the search finds, as labels on
-	 * the goal grid like solve_result.first (valid during the call).
-	 * Each cover stands for its orbit under the pinned piece's symmetries,
-	 * so every solution is reported at least once, perhaps in several of
-	 * its symmetric forms; with no_pin every assembly exactly once. For
-	 * tests that compare solution sets. */
-	void (*on_cover)(void *ctx, const unsigned char *labels);
+	 * the goal grid like solve_result.first (valid during the call), and
+	 * 'colours': goal-grid sized, the colour (1..26) of the piece cell on
+	 * each goal cell, 0 for a plain piece cell or no piece; NULL when no
+	 * piece has a coloured cell. Each cover stands for its orbit under
+	 * the symmetries the search breaks (the pinned piece's, renamings of
+	 * interchangeable colours), so every solution is reported at least
+	 * once, perhaps in several of its symmetric forms; with no_pin every
+	 * assembly exactly once. For tests that compare solution sets. */
+	void (*on_cover)(void *ctx, const unsigned char *labels,
+	                 const unsigned char *colours);
 	void *ctx;              /* passed to on_cover */
 };
 
@@ -67,7 +76,8 @@ enum solve_stop {
 };
 
 struct solve_result {
-	uint64_t solutions;  /* distinct solutions (a lower bound if !complete) */
+	uint64_t solutions;  /* distinct solutions (a lower bound if !complete);
+	                      * with rename_colours, up to renamings too */
 	uint64_t assemblies; /* assemblies with the goal fixed (likewise) */
 	uint64_t nodes;      /* search nodes: placements tried */
 	bool complete;       /* the search finished */

@@ -220,9 +220,11 @@ static void seen_clear(struct seen *s)
 
 /* on_cover: no cmocka assert here, a longjmp would skip the solver's
  * cleanup; trouble is counted and reported after the run. */
-static void seen_cover(void *ctx, const unsigned char *labels)
+static void seen_cover(void *ctx, const unsigned char *labels,
+                       const unsigned char *colours)
 {
 	struct seen *s = ctx;
+	(void)colours; /* plain puzzles: always NULL */
 	s->covers++;
 	if (s->tamper) {
 		memcpy(s->copy, labels, s->total);
