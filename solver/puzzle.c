@@ -61,6 +61,22 @@ size_t puz_grid_volume(const struct grid *g)
 	return v;
 }
 
+uint32_t puz_colour_rgb(const struct puzzle *p, int c)
+{
+	static const uint32_t fallback[PUZ_NCOLOURS] = {
+		0xE6194B, 0x3CB44B, 0xFFE119, 0x4363D8, 0xF58231, 0x911EB4,
+		0x42D4F4, 0xF032E6, 0xBFEF45, 0xFABED4, 0x469990, 0xDCBEFF,
+		0x9A6324, 0xFFFAC8, 0x800000, 0xAAFFC3, 0x808000, 0xFFD8B1,
+		0x000075, 0xA9A9A9, 0xFFFFFF, 0x000000, 0x5F9EA0, 0xD2691E,
+		0x2E8B57, 0xB0C4DE,
+	};
+
+	assert(c >= 1 && c <= PUZ_NCOLOURS);
+	if (p->rgb_set >> c & 1)
+		return p->rgb[c];
+	return fallback[c - 1];
+}
+
 static bool grid_plain(const struct grid *g)
 {
 	size_t n;

@@ -134,6 +134,12 @@ void puz_grid_clear(struct grid *g);
 /* Number of cells set. */
 size_t puz_grid_volume(const struct grid *g);
 
+/* The display colour 0xRRGGBB of colour c (1..26): the puzzle's 'colour'
+ * line, else a fixed default (a red, b green, c yellow, d blue, e orange,
+ * f purple, g cyan, h magenta, ...: Sasha Trubetskoy's 20 distinct
+ * colours for a..t, then six more). */
+uint32_t puz_colour_rgb(const struct puzzle *p, int c);
+
 /* Whether 'p' is a plain puzzle: no colours, no optional cells, no count
  * ranges, no distinct regions (a 'region' without 'distinct' and 'colour'
  * display lines change nothing and are allowed). */
