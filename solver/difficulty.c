@@ -533,6 +533,11 @@ static int plates_measure(const struct puzzle *p, uint64_t max_nodes,
 int diff_puzzle(const struct puzzle *p, uint64_t max_nodes,
                 struct diff_result *out)
 {
+	if (!puz_plain(p)) {
+		/* Colour puzzles are not measured (yet): no score. */
+		*out = (struct diff_result){.method = DIFF_NONE};
+		return SOLVE_OK;
+	}
 	int rc = plates_measure(p, max_nodes, out);
 	if (rc != SHELL_NOT_SHELL)
 		return rc;

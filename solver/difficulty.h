@@ -77,7 +77,8 @@ struct diff_result {
 };
 
 /* Measure 'p' with at most 'max_nodes' placements tried (0: no limit).
- * '*out' is written on SOLVE_OK. */
+ * '*out' is written on SOLVE_OK. A colour puzzle (!puz_plain) is not
+ * measured: method DIFF_NONE, complete false, so no score. */
 int diff_puzzle(const struct puzzle *p, uint64_t max_nodes,
                 struct diff_result *out);
 

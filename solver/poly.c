@@ -68,8 +68,10 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Translate integer cells so each coordinate's minimum is 0, pack, sort. */
-static void normalise(const int (*c)[3], size_t n, uint32_t *out)
+/* Translate integer cells so each coordinate's minimum is 0, pack with
+ * their tags (none: 0), sort. */
+static void normalise(const int (*c)[3], const unsigned char *tag, size_t n,
+                      uint32_t *out)
 {
 	int lo[3] = {c[0][0], c[0][1], c[0][2]};
 	for (size_t i = 1; i < n; i++)
@@ -77,18 +79,21 @@ static void normalise(const int (*c)[3], size_t n, uint32_t *out)
 			if (c[i][k] < lo[k])
 				lo[k] = c[i][k];
 	for (size_t i = 0; i < n; i++)
-		out[i] = poly_pack(c[i][0] - lo[0], c[i][1] - lo[1], c[i][2] - lo[2]);
+		out[i] = poly_pack(c[i][0] - lo[0], c[i][1] - lo[1], c[i][2] - lo[2]) |
+		         (tag ? tag[i] : 0u);
 	qsort(out, n, sizeof *out, cmp_u32);
 }
 
-/* A normalised shape from 'n' integer cells; takes nothing from 'c'. */
-static int shape_from(const int (*c)[3], size_t n, struct shape *out)
+/* A normalised shape from 'n' integer cells and their tags (NULL: all 0);
+ * takes nothing from 'c' or 'tag'. */
+static int shape_from(const int (*c)[3], const unsigned char *tag, size_t n,
+                      struct shape *out)
 {
 	uint32_t *cells = malloc((n ? n : 1) * sizeof *cells);
 	if (!cells)
 		return POLY_ENOMEM;
 	if (n)
-		normalise(c, n, cells);
+		normalise(c, tag, n, cells);
 	out->n = n;
 	out->cells = cells;
 	return POLY_OK;
@@ -122,34 +127,48 @@ int poly_from_grid(const struct grid *g, struct shape *out)
 {
 	size_t n = puz_grid_volume(g), k = 0;
 	int (*c)[3] = malloc((n ? n : 1) * sizeof *c);
-	if (!c)
+	unsigned char *tag = malloc(n ? n : 1);
+	if (!c || !tag) {
+		free(c);
+		free(tag);
 		return POLY_ENOMEM;
+	}
 	for (int z = 0; z < g->nz; z++)
 		for (int y = 0; y < g->ny; y++)
-			for (int x = 0; x < g->nx; x++)
-				if (g->cells[puz_grid_index(g, x, y, z)]) {
+			for (int x = 0; x < g->nx; x++) {
+				unsigned char v = g->cells[puz_grid_index(g, x, y, z)];
+				if (v) {
 					c[k][0] = x;
 					c[k][1] = y;
 					c[k][2] = z;
+					tag[k] = (unsigned char)puz_cell_colour(v);
 					k++;
 				}
-	int rc = shape_from((const int (*)[3])c, n, out);
+			}
+	int rc = shape_from((const int (*)[3])c, tag, n, out);
 	free(c);
+	free(tag);
 	return rc;
 }
 
 int poly_transform(const struct shape *in, int s, struct shape *out)
 {
 	int (*c)[3] = malloc((in->n ? in->n : 1) * sizeof *c);
-	if (!c)
+	unsigned char *tag = malloc(in->n ? in->n : 1);
+	if (!c || !tag) {
+		free(c);
+		free(tag);
 		return POLY_ENOMEM;
+	}
 	for (size_t i = 0; i < in->n; i++) {
 		int v[3] = {poly_x(in->cells[i]), poly_y(in->cells[i]),
 		            poly_z(in->cells[i])};
 		poly_sym_apply(s, v, c[i]);
+		tag[i] = (unsigned char)poly_tag(in->cells[i]);
 	}
-	int rc = shape_from((const int (*)[3])c, in->n, out);
+	int rc = shape_from((const int (*)[3])c, tag, in->n, out);
 	free(c);
+	free(tag);
 	return rc;
 }
 

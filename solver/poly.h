@@ -2,9 +2,13 @@
  * poly.h: polycube shapes, the 48 axis symmetries, congruence, placements.
  *
  * A shape is a set of cells, stored as a sorted array of packed cells
- * (poly_pack: x | y << 8 | z << 16, so sorting orders by z, then y, then x).
- * Coordinates are 0..255 once normalised (translated so that the minimum of
- * each coordinate is 0); PUZ_MAX_DIM keeps every shape well inside that.
+ * (poly_pack: tag | x << 8 | y << 16 | z << 24, so sorting orders by z,
+ * then y, then x). Coordinates are 0..255 once normalised (translated so
+ * that the minimum of each coordinate is 0); PUZ_MAX_DIM keeps every shape
+ * well inside that. The tag (0..255) rides along with its cell through
+ * every transform: a piece cell's colour (0 plain). Equality, order and
+ * canonical forms include tags, so congruence means "same shape, same
+ * colours in the same places".
  *
  * The 48 symmetries of the cube lattice are signed axis permutations:
  * coordinate k of the image is sign[k] * (coordinate perm[k] of the cell).
@@ -35,11 +39,12 @@ struct shape {
 
 static inline uint32_t poly_pack(int x, int y, int z)
 {
-	return (uint32_t)x | (uint32_t)y << 8 | (uint32_t)z << 16;
+	return (uint32_t)x << 8 | (uint32_t)y << 16 | (uint32_t)z << 24;
 }
-static inline int poly_x(uint32_t c) { return (int)(c & 0xff); }
-static inline int poly_y(uint32_t c) { return (int)(c >> 8 & 0xff); }
-static inline int poly_z(uint32_t c) { return (int)(c >> 16 & 0xff); }
+static inline int poly_x(uint32_t c) { return (int)(c >> 8 & 0xff); }
+static inline int poly_y(uint32_t c) { return (int)(c >> 16 & 0xff); }
+static inline int poly_z(uint32_t c) { return (int)(c >> 24 & 0xff); }
+static inline int poly_tag(uint32_t c) { return (int)(c & 0xff); }
 
 /* Symmetry 's' (0..47) applied to (x, y, z): may give negative values. */
 void poly_sym_apply(int s, const int in[3], int out[3]);
@@ -63,7 +68,8 @@ void poly_flat_apply(int t, int w, int h, int x, int y, int *u, int *v);
 /* The move undoing move t (applied to the moved rectangle). */
 int poly_flat_inverse(int t);
 
-/* The cells of grid 'g' as a normalised shape. */
+/* The cells of grid 'g' as a normalised shape, each tagged with its
+ * colour (puz_cell_colour). */
 int poly_from_grid(const struct grid *g, struct shape *out);
 /* 'in' transformed by symmetry 's' and normalised, into 'out'. */
 int poly_transform(const struct shape *in, int s, struct shape *out);

@@ -684,6 +684,10 @@ int shell_plates_of(const struct puzzle *p, int L[3],
                     struct shell_plate pl[6], int piece_of[6])
 {
 	const struct grid *g = &p->goal;
+	/* colours, optional cells, ranges and regions are the general
+	 * solver's */
+	if (!puz_plain(p))
+		return SHELL_NOT_SHELL;
 	L[0] = g->nx;
 	L[1] = g->ny;
 	L[2] = g->nz;

@@ -29,69 +29,11 @@
 #include "solver/shell.h"
 #include "solver/xc.h"
 
-struct type {
-	struct shape shape; /* normalised */
-	struct shape canon; /* poly_canonical(shape) */
-	unsigned count;     /* copies */
-	size_t piece;       /* first puzzle piece of this type */
-	size_t mirror;      /* type of the mirror image; ntypes if none */
-	size_t row0, nrows; /* its rows in the row table */
-};
-
-struct solver {
-	const struct puzzle *p;
-	const struct solve_opts *o;
-	struct solve_result *res;
-
-	/* The goal: its cells numbered 0..ncells-1 in grid order. */
-	size_t ncells;
-	size_t *goal_cell;    /* goal cell -> grid index */
-	int32_t *goal_index;  /* grid index -> goal cell, -1 outside the goal */
-	int gmin[3];          /* goal bounding box, grid coordinates */
-	int gmax[3];
-
-	struct type *types;   /* distinct pieces up to rotation */
-	size_t ntypes;
-	size_t *piece_type;   /* puzzle piece -> its type */
-
-	/* The symmetry group G: group[k] indexes poly's 48 symmetries. */
-	int group[POLY_NSYM];
-	int group_order;      /* |G| */
-	int32_t *cellmap;     /* group_order * ncells: cell -> its image under
-	                       * group[k], at [k * ncells + cell] */
-
-	/* The row table: every placement of every type. */
-	size_t nrows;
-	size_t *rtype;        /* type of each row */
-	size_t *roff;         /* nrows + 1 offsets into rcells */
-	uint32_t *rcells;     /* goal cells, ascending within a row */
-	size_t rcap, ccap;    /* capacities of rtype/roff and rcells */
-	uint32_t *htab;       /* open addressing: row + 1, 0 empty */
-	size_t hmask;
-
-	/* Symmetry breaking (see the top of this file). */
-	size_t pin;           /* pinned type P, ntypes if none */
-	bool *keeps_pin;      /* per k: group[k] maps type P to itself (is in H) */
-	int nkeep;            /* |H| */
-	uint32_t *orbit;      /* per row of P: |H r| for representatives, else 0 */
-	uint64_t *fixes;      /* per row of P: bit k set when group[k] fixes it */
-	size_t *table_row;    /* searched row number -> table row */
-	size_t nsearched;     /* rows given to the engine */
-	size_t *cover_rows;   /* a cover's table rows, one per piece */
-
-	/* Search state. */
-	uint32_t *stamp;      /* per table row: == stamp_now when in the cover */
-	uint32_t stamp_now;
-	uint32_t *image;      /* a row's image cells (row_image) */
-	size_t image_cap;
-	unsigned char *labels; /* goal-grid labels of a cover (visitor) */
-	unsigned *copies_used; /* per type: copies labelled so far (visitor) */
-	uint64_t weighted;    /* sum of |H r| * |Stab_G(y)|: |G| * solutions */
-	uint64_t assemblies;
-	bool oom;             /* an allocation failed inside the visitor */
-};
+#include "solver/solve_int.h"
 
 /* ---- goal and types ---------------------------------------------------- */
+
+static void goal_coords(const struct solver *s, size_t gi, int c[3]);
 
 static int load_goal(struct solver *s)
 {
@@ -120,7 +62,44 @@ static int load_goal(struct solver *s)
 				}
 				s->goal_index[i] = (int32_t)k;
 				s->goal_cell[k++] = i;
+				s->nopt += g->cells[i] == PUZ_OPTIONAL;
+				int col = puz_cell_colour(g->cells[i]);
+				if (col)
+					s->goal_colours |= (uint32_t)1 << col;
 			}
+	return SOLVE_OK;
+}
+
+/* The distinct regions as goal-cell sets: the file's, then the six faces
+ * of the goal's bounding box when asked (a flat goal's two faces across
+ * its thin side are the same cells, kept twice: harmless). */
+static int load_regions(struct solver *s)
+{
+	const struct puzzle *p = s->p;
+	size_t n = p->distinct_faces ? 6 : 0;
+	for (size_t r = 0; r < p->nregions; r++)
+		n += p->regions[r].distinct;
+	if (n == 0 || s->ncells == 0)
+		return SOLVE_OK;
+	s->dreg = calloc(n * s->ncells, 1);
+	if (!s->dreg)
+		return SOLVE_ENOMEM;
+	for (size_t r = 0; r < p->nregions; r++) {
+		if (!p->regions[r].distinct)
+			continue;
+		unsigned char *m = s->dreg + s->ndreg++ * s->ncells;
+		for (size_t c = 0; c < s->ncells; c++)
+			m[c] = p->regions[r].cells[s->goal_cell[c]] != 0;
+	}
+	for (int f = 0; p->distinct_faces && f < 6; f++) {
+		unsigned char *m = s->dreg + s->ndreg++ * s->ncells;
+		int a = f / 2, at = f % 2 ? s->gmax[a] : s->gmin[a];
+		for (size_t c = 0; c < s->ncells; c++) {
+			int v[3];
+			goal_coords(s, c, v);
+			m[c] = v[a] == at;
+		}
+	}
 	return SOLVE_OK;
 }
 
@@ -152,14 +131,22 @@ static int load_types(struct solver *s)
 		while (t < s->ntypes && !poly_equal(&s->types[t].canon, &canon))
 			t++;
 		s->piece_type[i] = t;
+		unsigned hi = puz_piece_max(&p->pieces[i]);
 		if (t < s->ntypes) {
-			s->types[t].count += p->pieces[i].count;
+			/* at most PUZ_MAX_PIECES copies in all: no overflow */
+			s->types[t].count += hi;
+			s->types[t].lo += p->pieces[i].count;
 			poly_shape_clear(&sh);
 			poly_shape_clear(&canon);
 			continue;
 		}
+		uint32_t cmask = 0;
+		for (size_t c = 0; c < sh.n; c++)
+			cmask |= (uint32_t)1 << poly_tag(sh.cells[c]);
 		s->types[t] = (struct type){.shape = sh, .canon = canon,
-		                            .count = p->pieces[i].count, .piece = i};
+		                            .count = hi, .lo = p->pieces[i].count,
+		                            .cmask = cmask & ~(uint32_t)1,
+		                            .piece = i};
 		s->ntypes++;
 	}
 	/* Mirror images: symmetry 1 negates x. */
@@ -178,10 +165,101 @@ static int load_types(struct solver *s)
 				s->types[t].mirror = u;
 		poly_shape_clear(&mc);
 		size_t u = s->types[t].mirror;
-		if (u == s->ntypes || s->types[u].count != s->types[t].count)
+		if (u == s->ntypes || s->types[u].count != s->types[t].count ||
+		    s->types[u].lo != s->types[t].lo)
 			closed = false;
 	}
 	s->res->mirror_closed = closed;
+	for (size_t t = 0; t < s->ntypes; t++)
+		s->coloured |= s->types[t].cmask != 0;
+	return SOLVE_OK;
+}
+
+/* The type that type t becomes when its colours are renamed by 'perm'
+ * (perm[c] for colour c; perm[0] = 0) and, if 'mirror', it is mirrored:
+ * into '*u', s->ntypes when there is none. */
+int solve_renamed_type(const struct solver *s, size_t t,
+                       const unsigned char *perm, bool mirror, size_t *u)
+{
+	const struct shape *in = &s->types[t].shape;
+	struct shape r = {in->n, malloc((in->n ? in->n : 1) * sizeof *r.cells)};
+	if (!r.cells)
+		return SOLVE_ENOMEM;
+	for (size_t i = 0; i < in->n; i++)
+		r.cells[i] = (in->cells[i] & ~(uint32_t)0xff) |
+		             perm[poly_tag(in->cells[i])];
+	struct shape m = {0, NULL}, canon;
+	int rc = mirror ? poly_transform(&r, 1, &m) : POLY_OK;
+	if (rc == POLY_OK)
+		rc = poly_canonical(mirror ? &m : &r, &canon);
+	poly_shape_clear(&r);
+	poly_shape_clear(&m);
+	if (rc != POLY_OK)
+		return SOLVE_ENOMEM;
+	*u = s->ntypes;
+	for (size_t k = 0; k < s->ntypes && *u == s->ntypes; k++)
+		if (poly_equal(&s->types[k].canon, &canon))
+			*u = k;
+	poly_shape_clear(&canon);
+	return SOLVE_OK;
+}
+
+/* Whether renaming colours by 'perm' (and mirroring) maps the multiset of
+ * types, with their ranges of copies, onto itself. */
+int solve_types_kept(const struct solver *s, const unsigned char *perm,
+                     bool mirror, bool *kept)
+{
+	*kept = true;
+	for (size_t t = 0; t < s->ntypes && *kept; t++) {
+		size_t u;
+		int rc = solve_renamed_type(s, t, perm, mirror, &u);
+		if (rc != SOLVE_OK)
+			return rc;
+		*kept = u < s->ntypes && s->types[u].count == s->types[t].count &&
+		        s->types[u].lo == s->types[t].lo;
+	}
+	return SOLVE_OK;
+}
+
+/* Interchangeable colours: a and b are twins when swapping them in every
+ * piece maps the puzzle onto itself with the goal held still: neither is
+ * a goal colour, both match the same goal colours, and the multiset of
+ * types is kept. Twins form classes (a swap conjugated by a swap is a
+ * swap); colour breaking renames within them. */
+static int find_twins(struct solver *s)
+{
+	for (size_t t = 0; t < s->ntypes; t++)
+		s->piece_colours |= s->types[t].cmask;
+	for (int c = 0; c <= PUZ_NCOLOURS; c++)
+		s->twin_class[c] = (uint32_t)1 << c;
+	uint32_t cand = s->piece_colours & ~s->goal_colours;
+	for (int a = 1; a <= PUZ_NCOLOURS; a++)
+		for (int b = a + 1; b <= PUZ_NCOLOURS; b++) {
+			if (!(cand >> a & 1) || !(cand >> b & 1) ||
+			    (s->twin_class[a] >> b & 1))
+				continue;
+			if (s->p->has_match &&
+			    ((s->p->match[a] ^ s->p->match[b]) & s->goal_colours))
+				continue;
+			unsigned char perm[PUZ_NCOLOURS + 1];
+			for (int c = 0; c <= PUZ_NCOLOURS; c++)
+				perm[c] = (unsigned char)c;
+			perm[a] = (unsigned char)b;
+			perm[b] = (unsigned char)a;
+			bool kept;
+			int rc = solve_types_kept(s, perm, false, &kept);
+			if (rc != SOLVE_OK)
+				return rc;
+			if (!kept)
+				continue;
+			uint32_t merged = s->twin_class[a] | s->twin_class[b];
+			for (int c = 1; c <= PUZ_NCOLOURS; c++)
+				if (merged >> c & 1)
+					s->twin_class[c] = merged;
+		}
+	for (int c = 1; c <= PUZ_NCOLOURS && !s->o->no_pin; c++)
+		if (s->twin_class[c] & (s->twin_class[c] - 1))
+			s->twin_colours |= (uint32_t)1 << c;
 	return SOLVE_OK;
 }
 
@@ -207,39 +285,82 @@ static void sym_goal(const struct solver *s, int sym, const int c[3], int out[3]
 	}
 }
 
+bool solve_cell_map(const struct solver *s, int sym, int32_t *map)
+{
+	const struct grid *g = &s->p->goal;
+	for (size_t i = 0; i < s->ncells; i++) {
+		int c[3], d[3];
+		goal_coords(s, i, c);
+		sym_goal(s, sym, c, d);
+		if (d[0] < 0 || d[1] < 0 || d[2] < 0 || d[0] >= g->nx ||
+		    d[1] >= g->ny || d[2] >= g->nz)
+			return false;
+		int32_t j = s->goal_index[puz_grid_index(g, d[0], d[1], d[2])];
+		if (j < 0)
+			return false;
+		map[i] = j;
+	}
+	return true;
+}
+
+/* Whether cell map 'map' takes the set of distinct regions onto itself
+ * ('mark': ncells bytes of scratch, left zero). */
+bool solve_keeps_regions(const struct solver *s, const int32_t *map,
+                         unsigned char *mark)
+{
+	bool ok = true;
+	for (size_t r = 0; r < s->ndreg && ok; r++) {
+		const unsigned char *m = s->dreg + r * s->ncells;
+		size_t size = 0;
+		for (size_t c = 0; c < s->ncells; c++)
+			if (m[c]) {
+				mark[map[c]] = 1;
+				size++;
+			}
+		ok = false;
+		for (size_t q = 0; q < s->ndreg && !ok; q++) {
+			const unsigned char *mq = s->dreg + q * s->ncells;
+			size_t same = 0, qsize = 0;
+			for (size_t c = 0; c < s->ncells; c++) {
+				qsize += mq[c] != 0;
+				same += mq[c] && mark[c];
+			}
+			ok = qsize == size && same == size;
+		}
+		memset(mark, 0, s->ncells);
+	}
+	return ok;
+}
+
 /* G: the symmetries (proper ones, and improper ones when the pieces are
- * mirror-closed) that map the goal onto itself, with their cell maps. All
- * or nothing: a group missing elements would give wrong counts, so any
- * failure returns an error and leaves no partial group. */
+ * mirror-closed) that map the goal onto itself, with their cell maps,
+ * keeping every cell's colour and optional mark and the set of distinct
+ * regions. All or nothing: a group missing elements would give wrong
+ * counts, so any failure returns an error and leaves no partial group. */
 static int find_group(struct solver *s)
 {
 	const struct grid *g = &s->p->goal;
 	size_t nc = s->ncells ? s->ncells : 1;
 	s->cellmap = malloc((size_t)POLY_NSYM * nc * sizeof *s->cellmap);
-	if (!s->cellmap)
+	unsigned char *mark = calloc(nc, 1);
+	if (!s->cellmap || !mark) {
+		free(mark);
 		return SOLVE_ENOMEM;
+	}
 	s->group_order = 0;
 	for (int sym = 0; sym < POLY_NSYM; sym++) {
 		if (!poly_sym_proper(sym) && !s->res->mirror_closed)
 			continue;
 		int32_t *map = s->cellmap + (size_t)s->group_order * nc;
-		bool ok = true;
-		for (size_t i = 0; i < s->ncells && ok; i++) {
-			int c[3], d[3];
-			goal_coords(s, i, c);
-			sym_goal(s, sym, c, d);
-			if (d[0] < 0 || d[1] < 0 || d[2] < 0 || d[0] >= g->nx ||
-			    d[1] >= g->ny || d[2] >= g->nz) {
-				ok = false;
-				break;
-			}
-			int32_t j = s->goal_index[puz_grid_index(g, d[0], d[1], d[2])];
-			ok = j >= 0;
-			map[i] = j;
-		}
+		bool ok = solve_cell_map(s, sym, map);
+		for (size_t i = 0; i < s->ncells && ok; i++)
+			ok = g->cells[s->goal_cell[map[i]]] == g->cells[s->goal_cell[i]];
+		if (ok && s->ndreg)
+			ok = solve_keeps_regions(s, map, mark);
 		if (ok)
 			s->group[s->group_order++] = sym;
 	}
+	free(mark);
 	/* The identity always maps the goal onto itself. */
 	assert(s->group_order >= 1 && s->group[0] == 0);
 	/* Give back the maps of the symmetries that were not kept; should
@@ -254,17 +375,20 @@ static int find_group(struct solver *s)
 
 /* ---- rows --------------------------------------------------------------- */
 
-static uint64_t row_hash(size_t type, const uint32_t *c, size_t n)
+/* A row's key: its type, cells and (col, when not NULL) colours. */
+static uint64_t row_hash(size_t type, const uint32_t *c,
+                         const unsigned char *col, size_t n)
 {
 	uint64_t h = 1469598103934665603u ^ type;
 	for (size_t i = 0; i < n; i++) {
-		h ^= c[i];
+		h ^= c[i] | (col ? (uint64_t)col[i] << 32 : 0);
 		h *= 1099511628211u;
 	}
 	return h ^ h >> 29;
 }
 
-static int add_row(struct solver *s, size_t type, const uint32_t *c, size_t n)
+static int add_row(struct solver *s, size_t type, const uint32_t *c,
+                   const unsigned char *col, size_t n)
 {
 	if (s->nrows >= SOLVE_MAX_ROWS)
 		return SOLVE_ETOOBIG;
@@ -291,10 +415,18 @@ static int add_row(struct solver *s, size_t type, const uint32_t *c, size_t n)
 		if (!nc)
 			return SOLVE_ENOMEM;
 		s->rcells = nc;
+		if (s->coloured) {
+			unsigned char *ncol = realloc(s->rcol, cap);
+			if (!ncol)
+				return SOLVE_ENOMEM;
+			s->rcol = ncol;
+		}
 		s->ccap = cap;
 	}
 	s->roff[0] = 0;
 	memcpy(s->rcells + used, c, n * sizeof *c);
+	if (col)
+		memcpy(s->rcol + used, col, n);
 	s->rtype[s->nrows] = type;
 	s->roff[s->nrows + 1] = used + n;
 	s->nrows++;
@@ -307,7 +439,27 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Every translation of every orientation of type t that fits the goal. */
+/* Whether a placement with cells c and colours col puts two cells of one
+ * colour into one distinct region. */
+static bool repeats_colour(const struct solver *s, const uint32_t *c,
+                           const unsigned char *col, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n && col[i]; j++) {
+			if (col[j] != col[i])
+				continue;
+			for (size_t r = 0; r < s->ndreg; r++) {
+				const unsigned char *m = s->dreg + r * s->ncells;
+				if (m[c[i]] && m[c[j]])
+					return true;
+			}
+		}
+	return false;
+}
+
+/* Every translation of every orientation of type t that fits the goal:
+ * inside it, each cell's colour matching the goal cell's, and no colour
+ * twice in a distinct region. */
 static int make_rows(struct solver *s, size_t t)
 {
 	struct type *ty = &s->types[t];
@@ -317,7 +469,9 @@ static int make_rows(struct solver *s, size_t t)
 		return SOLVE_ENOMEM;
 	const struct grid *g = &s->p->goal;
 	uint32_t *c = malloc(ty->shape.n * sizeof *c);
-	int rc = c ? SOLVE_OK : SOLVE_ENOMEM;
+	unsigned char *col = malloc(ty->shape.n);
+	bool coloured = s->coloured;
+	int rc = c && col ? SOLVE_OK : SOLVE_ENOMEM;
 	ty->row0 = s->nrows;
 	for (size_t k = 0; k < nor && rc == SOLVE_OK; k++) {
 		const struct shape *sh = &or[k];
@@ -342,15 +496,22 @@ static int make_rows(struct solver *s, size_t t)
 				if (j < 0)
 					break;
 				c[i] = (uint32_t)j;
+				col[i] = (unsigned char)poly_tag(sh->cells[i]);
+				int gc = puz_cell_colour(g->cells[s->goal_cell[j]]);
+				if (!puz_match(s->p, col[i], gc))
+					break;
 			}
 			if (i < sh->n)
 				continue;
+			if (s->ndreg && ty->cmask && repeats_colour(s, c, col, sh->n))
+				continue;
 			/* cells sorted by (z, y, x) map to ascending goal indexes */
-			rc = add_row(s, t, c, sh->n);
+			rc = add_row(s, t, c, coloured ? col : NULL, sh->n);
 		}
 	}
 	ty->nrows = s->nrows - ty->row0;
 	free(c);
+	free(col);
 	poly_shapes_free(or, nor);
 	return rc;
 }
@@ -366,7 +527,8 @@ static int build_hash(struct solver *s)
 	s->hmask = cap - 1;
 	for (size_t r = 0; r < s->nrows; r++) {
 		size_t n = s->roff[r + 1] - s->roff[r];
-		size_t h = (size_t)row_hash(s->rtype[r], s->rcells + s->roff[r], n);
+		size_t h = (size_t)row_hash(s->rtype[r], s->rcells + s->roff[r],
+		                            s->rcol ? s->rcol + s->roff[r] : NULL, n);
 		while (s->htab[h & s->hmask])
 			h++;
 		s->htab[h & s->hmask] = (uint32_t)r + 1;
@@ -374,18 +536,20 @@ static int build_hash(struct solver *s)
 	return SOLVE_OK;
 }
 
-/* The row of type 'type' with cells 'c' (ascending), or SIZE_MAX. */
+/* The row of type 'type' with cells 'c' (ascending) and colours 'col'
+ * (NULL when rows carry none), or SIZE_MAX. */
 static size_t find_row(const struct solver *s, size_t type, const uint32_t *c,
-                       size_t n)
+                       const unsigned char *col, size_t n)
 {
-	size_t h = (size_t)row_hash(type, c, n);
+	size_t h = (size_t)row_hash(type, c, col, n);
 	for (;; h++) {
 		uint32_t e = s->htab[h & s->hmask];
 		if (!e)
 			return SIZE_MAX;
 		size_t r = e - 1;
 		if (s->rtype[r] == type && s->roff[r + 1] - s->roff[r] == n &&
-		    memcmp(s->rcells + s->roff[r], c, n * sizeof *c) == 0)
+		    memcmp(s->rcells + s->roff[r], c, n * sizeof *c) == 0 &&
+		    (!col || memcmp(s->rcol + s->roff[r], col, n) == 0))
 			return r;
 	}
 }
@@ -397,22 +561,39 @@ static size_t row_image(struct solver *s, int k, size_t r)
 	size_t n = s->roff[r + 1] - s->roff[r];
 	if (n > s->image_cap) {
 		uint32_t *t = realloc(s->image, n * sizeof *t);
-		if (!t) {
+		if (t)
+			s->image = t;
+		unsigned char *tc = t ? realloc(s->image_col, n) : NULL;
+		if (!tc) {
 			s->oom = true;
 			return SIZE_MAX;
 		}
-		s->image = t;
+		s->image_col = tc;
 		s->image_cap = n;
 	}
 	const int32_t *map = s->cellmap + (size_t)k * s->ncells;
 	const uint32_t *c = s->rcells + s->roff[r];
-	for (size_t i = 0; i < n; i++)
-		s->image[i] = (uint32_t)map[c[i]];
-	qsort(s->image, n, sizeof *s->image, cmp_u32);
 	size_t t = s->rtype[r];
 	if (!poly_sym_proper(s->group[k]))
 		t = s->types[t].mirror;
-	size_t img = find_row(s, t, s->image, n);
+	size_t img;
+	if (!s->rcol) {
+		for (size_t i = 0; i < n; i++)
+			s->image[i] = (uint32_t)map[c[i]];
+		qsort(s->image, n, sizeof *s->image, cmp_u32);
+		img = find_row(s, t, s->image, NULL, n);
+	} else {
+		/* each colour goes with its cell: sort (cell, colour) pairs */
+		const unsigned char *col = s->rcol + s->roff[r];
+		for (size_t i = 0; i < n; i++)
+			s->image[i] = (uint32_t)map[c[i]] << 8 | col[i];
+		qsort(s->image, n, sizeof *s->image, cmp_u32);
+		for (size_t i = 0; i < n; i++) {
+			s->image_col[i] = (unsigned char)(s->image[i] & 0xff);
+			s->image[i] >>= 8;
+		}
+		img = find_row(s, t, s->image, s->image_col, n);
+	}
 	assert(img != SIZE_MAX);
 	return img;
 }
@@ -427,7 +608,9 @@ static int choose_pin(struct solver *s)
 	double best = 0;
 	for (size_t t = 0; t < s->ntypes; t++) {
 		const struct type *ty = &s->types[t];
-		if (ty->count != 1 || ty->nrows == 0 || s->o->no_pin)
+		/* exactly one copy, and no colour the search renames */
+		if (ty->count != 1 || ty->lo != 1 || ty->nrows == 0 ||
+		    (ty->cmask & s->twin_colours) || s->o->no_pin)
 			continue;
 		int nh = 0;
 		for (int k = 0; k < s->group_order; k++)
@@ -512,9 +695,10 @@ static size_t copy_piece(const struct solver *s, size_t t, unsigned k)
 	for (size_t i = s->types[t].piece; i < s->p->npieces; i++) {
 		if (s->piece_type[i] != t)
 			continue;
-		if (k < s->p->pieces[i].count)
+		unsigned n = puz_piece_max(&s->p->pieces[i]);
+		if (k < n)
 			return i;
-		k -= s->p->pieces[i].count;
+		k -= n;
 	}
 	assert(!"more copies placed than the type has");
 	return s->types[t].piece;
@@ -549,32 +733,62 @@ static bool visit(void *ctx, const size_t *xrows, size_t n)
 			stab += fixes_cover(s, k, rows, n);
 	if (s->oom)
 		return false;
-	s->assemblies += orbit;
-	s->weighted += orbit * stab;
+	/* The cover stands for orbit * w assemblies: the pinned piece's
+	 * images, and the renamings of interchangeable colours (xc). */
+	uint64_t w = s->dlx ? xc_weight(s->dlx) : 1, a, ws;
+	if (w == 0 || __builtin_mul_overflow(orbit, w, &a) ||
+	    __builtin_mul_overflow(a, stab, &ws) ||
+	    __builtin_add_overflow(s->assemblies, a, &s->assemblies) ||
+	    __builtin_add_overflow(s->weighted, ws, &s->weighted)) {
+		s->overflow = true;
+		return false;
+	}
+	if (s->o->rename_colours) {
+		uint64_t st, wr;
+		int rc = recolour_stab(s, rows, n, &st);
+		if (rc == SOLVE_ENOMEM)
+			s->oom = true;
+		else if (rc != SOLVE_OK || __builtin_mul_overflow(a, st, &wr) ||
+		         __builtin_add_overflow(s->weighted_rc, wr, &s->weighted_rc))
+			s->overflow = true;
+		if (rc != SOLVE_OK || s->overflow)
+			return false;
+	}
 	if ((s->o->keep_first && !s->res->first) || s->o->on_cover) {
 		const struct grid *g = &s->p->goal;
 		size_t total = (size_t)g->nx * g->ny * g->nz;
 		memset(s->labels, 0, total);
+		if (s->colours)
+			memset(s->colours, 0, total);
 		memset(s->copies_used, 0, s->ntypes * sizeof *s->copies_used);
 		for (size_t i = 0; i < n; i++) {
 			size_t t = s->rtype[rows[i]];
 			size_t piece = copy_piece(s, t, s->copies_used[t]++);
 			unsigned char lab = (unsigned char)(piece + 1 > 255 ? 255 : piece + 1);
-			for (size_t c = s->roff[rows[i]]; c < s->roff[rows[i] + 1]; c++)
+			for (size_t c = s->roff[rows[i]]; c < s->roff[rows[i] + 1]; c++) {
 				s->labels[s->goal_cell[s->rcells[c]]] = lab;
+				if (s->colours)
+					s->colours[s->goal_cell[s->rcells[c]]] = s->rcol[c];
+			}
 		}
 		if (s->o->keep_first && !s->res->first) {
 			s->res->first = malloc(total);
-			if (!s->res->first) {
+			if (s->colours && s->res->first)
+				s->res->first_colours = malloc(total);
+			if (!s->res->first || (s->colours && !s->res->first_colours)) {
 				s->oom = true;
 				return false;
 			}
 			memcpy(s->res->first, s->labels, total);
+			if (s->colours)
+				memcpy(s->res->first_colours, s->colours, total);
 		}
 		if (s->o->on_cover)
-			s->o->on_cover(s->o->ctx, s->labels, NULL);
+			s->o->on_cover(s->o->ctx, s->labels, s->colours);
 	}
-	if (s->o->max_solutions && s->weighted / (uint64_t)s->group_order >= s->o->max_solutions) {
+	uint64_t sols = s->o->rename_colours ? s->weighted_rc / s->gamma_order
+	                                     : s->weighted / (uint64_t)s->group_order;
+	if (s->o->max_solutions && sols >= s->o->max_solutions) {
 		s->res->stop = SOLVE_MAX_SOLUTIONS;
 		return false;
 	}
@@ -662,32 +876,105 @@ static int search_bits(struct solver *s)
 	return rc;
 }
 
+/* Colour breaking (xc_weigh): at a branch on a required goal cell, of the
+ * rows that differ only by a renaming of interchangeable colours no chosen
+ * row uses, only one is tried, standing for all of them. Which one: scan
+ * the row's cells in order; the i-th new such colour met in a class must
+ * be the i-th smallest unused colour of the class. That row's images are
+ * u(u-1)...(u-k+1) rows per class (u unused colours, k of them in the
+ * row), all in the item's list: a renaming of unused interchangeable
+ * colours maps the rows chosen so far, and so the rest of the problem, to
+ * themselves, so each image has as many covers below it. */
+static uint64_t colour_weigh(void *ctx, size_t item, size_t xrow,
+                             const size_t *chosen, size_t depth)
+{
+	const struct solver *s = ctx;
+	if (item >= s->ncells - s->nopt)
+		return 1; /* a type or optional cell: images not in the list */
+	size_t r = s->table_row[xrow];
+	uint32_t mine = s->types[s->rtype[r]].cmask & s->twin_colours;
+	if (!mine)
+		return 1;
+	uint32_t used = 0;
+	for (size_t d = 0; d < depth; d++)
+		used |= s->types[s->rtype[s->table_row[chosen[d]]]].cmask;
+	if (!(mine & ~used))
+		return 1;
+	uint32_t seen = 0;
+	uint64_t w = 1;
+	for (size_t c = s->roff[r]; c < s->roff[r + 1]; c++) {
+		int col = s->rcol[c];
+		uint32_t bit = (uint32_t)1 << col;
+		if (!(mine & bit & ~used) || (seen & bit))
+			continue;
+		uint32_t free_in = s->twin_class[col] & ~used & ~seen;
+		if (bit != (free_in & -free_in))
+			return 0; /* not the least unused colour left in its class */
+		w *= (uint64_t)__builtin_popcount(free_in);
+		seen |= bit;
+	}
+	return w;
+}
+
 static int search_dlx(struct solver *s)
 {
-	/* Items: goal cells, then single-copy types (primary), then the
-	 * types with several copies (bounded). */
-	size_t nsingle = 0, nmulti = 0;
-	size_t *item = malloc(s->ntypes * sizeof *item);
-	unsigned *bounds = malloc((s->ntypes ? s->ntypes : 1) * sizeof *bounds);
-	if (!item || !bounds) {
+	/* Items: required goal cells, then single-copy types (primary);
+	 * then the optional goal cells (0..1), the other types (lo..hi) and
+	 * one item per distinct region and colour (0..1) (bounded). */
+	size_t nreq = s->ncells - s->nopt, nsingle = 0, nmulti = 0;
+	int ncol = __builtin_popcount(s->piece_colours);
+	size_t nrc = s->ndreg * (size_t)ncol;
+	size_t *item = malloc((s->ntypes ? s->ntypes : 1) * sizeof *item);
+	size_t *cell_item = malloc((s->ncells ? s->ncells : 1) * sizeof *cell_item);
+	size_t nb = s->ntypes + s->nopt + nrc;
+	unsigned *lo = malloc((nb ? nb : 1) * sizeof *lo);
+	unsigned *hi = malloc((nb ? nb : 1) * sizeof *hi);
+	if (!item || !cell_item || !lo || !hi) {
 		free(item);
-		free(bounds);
+		free(cell_item);
+		free(lo);
+		free(hi);
 		return SOLVE_ENOMEM;
 	}
+	size_t nr = 0, no = 0;
+	for (size_t c = 0; c < s->ncells; c++)
+		if (s->p->goal.cells[s->goal_cell[c]] != PUZ_OPTIONAL)
+			cell_item[c] = nr++;
 	for (size_t t = 0; t < s->ntypes; t++)
-		if (s->types[t].count == 1)
-			item[t] = s->ncells + nsingle++;
-	for (size_t t = 0; t < s->ntypes; t++)
-		if (s->types[t].count > 1) {
-			bounds[nmulti] = s->types[t].count;
-			item[t] = s->ncells + nsingle + nmulti++;
+		if (s->types[t].count == 1 && s->types[t].lo == 1)
+			item[t] = nreq + nsingle++;
+	size_t base = nreq + nsingle;
+	for (size_t c = 0; c < s->ncells; c++)
+		if (s->p->goal.cells[s->goal_cell[c]] == PUZ_OPTIONAL) {
+			lo[nmulti] = 0;
+			hi[nmulti] = 1;
+			cell_item[c] = base + nmulti++;
+			no++;
 		}
-	xc *x = xc_new(s->ncells + nsingle, nmulti, bounds);
-	free(bounds);
+	for (size_t t = 0; t < s->ntypes; t++)
+		if (!(s->types[t].count == 1 && s->types[t].lo == 1)) {
+			lo[nmulti] = s->types[t].lo;
+			hi[nmulti] = s->types[t].count;
+			item[t] = base + nmulti++;
+		}
+	size_t rc_base = base + nmulti;
+	for (size_t k = 0; k < nrc; k++) {
+		lo[nmulti] = 0;
+		hi[nmulti++] = 1;
+	}
+	assert(nr == nreq && no == s->nopt);
+	xc *x = xc_new_ranges(base, nmulti, lo, hi);
+	free(lo);
+	free(hi);
+	/* colour -> its index among the piece colours */
+	size_t cindex[PUZ_NCOLOURS + 1] = {0};
+	for (int c = 1, k = 0; c <= PUZ_NCOLOURS; c++)
+		if (s->piece_colours >> c & 1)
+			cindex[c] = (size_t)k++;
 	size_t maxn = 1;
 	for (size_t t = 0; t < s->ntypes; t++)
-		if (s->types[t].shape.n + 1 > maxn)
-			maxn = s->types[t].shape.n + 1;
+		if (s->types[t].shape.n * (1 + s->ndreg) + 1 > maxn)
+			maxn = s->types[t].shape.n * (1 + s->ndreg) + 1;
 	size_t *buf = malloc(maxn * sizeof *buf);
 	int rc = (x && buf) ? SOLVE_OK : SOLVE_ENOMEM;
 	for (size_t r = 0; r < s->nrows && rc == SOLVE_OK; r++) {
@@ -695,8 +982,13 @@ static int search_dlx(struct solver *s)
 			continue;
 		size_t t = s->rtype[r];
 		size_t n = 0;
-		for (size_t c = s->roff[r]; c < s->roff[r + 1]; c++)
-			buf[n++] = s->rcells[c];
+		for (size_t c = s->roff[r]; c < s->roff[r + 1]; c++) {
+			buf[n++] = cell_item[s->rcells[c]];
+			int col = s->rcol ? s->rcol[c] : 0;
+			for (size_t g = 0; col && g < s->ndreg; g++)
+				if (s->dreg[g * s->ncells + s->rcells[c]])
+					buf[n++] = rc_base + g * (size_t)ncol + cindex[col];
+		}
 		buf[n++] = item[t];
 		rc = xc_add_row(x, buf, n);
 		if (rc == XC_ENOMEM)
@@ -707,10 +999,15 @@ static int search_dlx(struct solver *s)
 	}
 	free(buf);
 	free(item);
+	free(cell_item);
 	if (rc == SOLVE_OK) {
 		s->res->rows = s->nsearched;
+		if (s->twin_colours)
+			xc_set_weigh(x, colour_weigh, s);
+		s->dlx = x;
 		uint64_t nodes = 0;
 		enum xc_stop st = xc_solve(x, s->o->max_nodes, visit, s, &nodes);
+		s->dlx = NULL;
 		s->res->nodes = nodes;
 		if (st == XC_NODES)
 			s->res->stop = SOLVE_MAX_NODES;
@@ -727,13 +1024,21 @@ static int run_search(struct solver *s)
 	const struct grid *g = &s->p->goal;
 	s->labels = malloc((size_t)g->nx * g->ny * g->nz);
 	s->copies_used = malloc((s->ntypes ? s->ntypes : 1) * sizeof *s->copies_used);
+	if (s->coloured)
+		s->colours = malloc((size_t)g->nx * g->ny * g->nz);
 	if (!s->table_row || !s->stamp || !s->cover_rows || !s->labels ||
-	    !s->copies_used)
+	    !s->copies_used || (s->coloured && !s->colours))
 		return SOLVE_ENOMEM;
-	int rc = s->ncells <= 64 && s->o->engine != SOLVE_DLX ? search_bits(s)
-	                                                  : search_dlx(s);
+	/* The bitboard packs exactly: every cell once, every type used up. */
+	bool bits = s->ncells <= 64 && s->o->engine != SOLVE_DLX && !s->nopt &&
+	            !s->ndreg && !s->twin_colours;
+	for (size_t t = 0; t < s->ntypes; t++)
+		bits &= s->types[t].lo == s->types[t].count;
+	int rc = bits ? search_bits(s) : search_dlx(s);
 	if (rc == SOLVE_OK && s->oom)
 		rc = SOLVE_ENOMEM;
+	if (rc == SOLVE_OK && s->overflow)
+		rc = SOLVE_EOVERFLOW;
 	return rc;
 }
 
@@ -761,24 +1066,37 @@ static void solver_free(struct solver *s)
 	free(s->cover_rows);
 	free(s->image);
 	free(s->labels);
+	free(s->colours);
 	free(s->copies_used);
+	free(s->dreg);
+	free(s->rcol);
+	free(s->image_col);
+	recolour_free(s);
 	free(s->piece_type);
 }
 
 /* Reasons to answer 0 without searching; false when there are none. */
 static bool hopeless(struct solver *s)
 {
-	unsigned long long vol = 0;
-	for (size_t t = 0; t < s->ntypes; t++)
-		vol += (unsigned long long)s->types[t].shape.n * s->types[t].count;
-	if (vol != s->ncells) {
+	unsigned long long lo = 0, hi = 0;
+	unsigned long long need = s->ncells - s->nopt, room = s->ncells;
+	for (size_t t = 0; t < s->ntypes; t++) {
+		lo += (unsigned long long)s->types[t].shape.n * s->types[t].lo;
+		hi += (unsigned long long)s->types[t].shape.n * s->types[t].count;
+	}
+	if (lo == hi && need == room && lo != need) {
 		snprintf(s->res->why, sizeof s->res->why,
-		         "the pieces have %llu cells, the goal %llu", vol,
-		         (unsigned long long)s->ncells);
+		         "the pieces have %llu cells, the goal %llu", lo, need);
+		return true;
+	}
+	if (hi < need || lo > room) {
+		snprintf(s->res->why, sizeof s->res->why,
+		         "the pieces have %llu to %llu cells, the goal takes "
+		         "%llu to %llu", lo, hi, need, room);
 		return true;
 	}
 	for (size_t t = 0; t < s->ntypes; t++)
-		if (s->types[t].nrows == 0) {
+		if (s->types[t].nrows == 0 && s->types[t].lo > 0) {
 			snprintf(s->res->why, sizeof s->res->why,
 			         "piece '%s' fits nowhere in the goal",
 			         s->p->pieces[s->types[t].piece].name);
@@ -803,13 +1121,19 @@ int solve_puzzle(const struct puzzle *p, const struct solve_opts *o,
 	}
 	int rc = load_goal(&s);
 	if (rc == SOLVE_OK)
+		rc = load_regions(&s);
+	if (rc == SOLVE_OK)
 		rc = load_types(&s);
+	if (rc == SOLVE_OK)
+		rc = find_twins(&s);
 	if (rc == SOLVE_OK)
 		rc = find_group(&s);
 	for (size_t t = 0; t < s.ntypes && rc == SOLVE_OK; t++)
 		rc = make_rows(&s, t);
 	if (rc == SOLVE_OK && !hopeless(&s)) {
 		rc = build_hash(&s);
+		if (rc == SOLVE_OK && o->rename_colours)
+			rc = recolour_setup(&s);
 		if (rc == SOLVE_OK)
 			rc = choose_pin(&s);
 		if (rc == SOLVE_OK)
@@ -819,10 +1143,15 @@ int solve_puzzle(const struct puzzle *p, const struct solve_opts *o,
 		res.complete = res.stop == SOLVE_DONE;
 		assert(!res.complete || s.weighted % (uint64_t)s.group_order == 0);
 		res.solutions = s.weighted / (uint64_t)s.group_order;
+		if (o->rename_colours && s.gamma_order) {
+			assert(!res.complete || s.weighted_rc % s.gamma_order == 0);
+			res.solutions = s.weighted_rc / s.gamma_order;
+		}
 		res.assemblies = s.assemblies;
 		*out = res;
 	} else {
 		free(res.first);
+		free(res.first_colours);
 	}
 	solver_free(&s);
 	return rc;
@@ -832,6 +1161,8 @@ void solve_result_clear(struct solve_result *r)
 {
 	free(r->first);
 	r->first = NULL;
+	free(r->first_colours);
+	r->first_colours = NULL;
 }
 
 const char *solve_strerror(int status)

@@ -94,6 +94,9 @@ struct solve_result {
 	 * one valid choice. NULL unless keep_first and a solution was found.
 	 * Owned. */
 	unsigned char *first;
+	/* With 'first', when some piece has a coloured cell: the colour of
+	 * the piece cell on each goal cell (as on_cover's colours). Owned. */
+	unsigned char *first_colours;
 };
 
 /* Solve 'p'. '*out' is filled on success (SOLVE_OK). */

@@ -78,6 +78,10 @@ struct xc {
 	xc_visit visit;
 	void *ctx;
 	enum xc_stop stop;
+	xc_weigh weigh;    /* NULL: every row of a branch, weight 1 */
+	void *wctx;
+	uint64_t *wprod;   /* depth+1 entries: weight of the path; 0 overflow */
+	size_t depth_reported; /* depth of the cover being visited */
 };
 
 xc *xc_new(size_t nprimary, size_t nbounded, const unsigned *bounds)
@@ -109,10 +113,11 @@ xc *xc_new_ranges(size_t nprimary, size_t nbounded, const unsigned *lo,
 		depth += bounds[j];
 	x->choice = malloc(depth * sizeof *x->choice);
 	x->rows = malloc(depth * sizeof *x->rows);
+	x->wprod = malloc((depth + 1) * sizeof *x->wprod);
 	x->cap = 2 * (n + 2) + 64;
 	x->node = malloc(x->cap * sizeof *x->node);
 	if (!x->left || !x->right || !x->rem || !x->bound || !x->slack ||
-	    !x->node || !x->choice || !x->rows) {
+	    !x->node || !x->choice || !x->rows || !x->wprod) {
 		xc_free(x);
 		return NULL;
 	}
@@ -163,6 +168,7 @@ void xc_free(xc *x)
 	free(x->node);
 	free(x->choice);
 	free(x->rows);
+	free(x->wprod);
 	free(x);
 }
 
@@ -334,8 +340,11 @@ static bool bounded_dead(const xc *x)
 
 static void report(xc *x, size_t depth)
 {
+	if (!x->weigh)
+		x->wprod[depth] = 1;
 	for (size_t d = 0; d < depth; d++)
 		x->rows[d] = row_of(x, (int32_t)x->choice[d]);
+	x->depth_reported = depth;
 	x->covers++;
 	if (!x->visit(x->ctx, x->rows, depth))
 		x->stop = XC_VISITOR;
@@ -421,6 +430,7 @@ static void extend(xc *x, size_t depth, size_t from)
 			}
 			x->nodes_tried++;
 			x->choice[depth] = (size_t)p;
+			x->wprod[depth + 1] = x->wprod[depth];
 			take(x, p);
 			report(x, depth + 1);
 			if (x->stop == XC_DONE)
@@ -441,6 +451,7 @@ static void branch_needed(xc *x, size_t depth, int32_t i)
 		}
 		x->nodes_tried++;
 		x->choice[depth] = (size_t)p;
+		x->wprod[depth + 1] = x->wprod[depth];
 		uint64_t before = x->covers;
 		take(x, p);
 		search(x, depth + 1);
@@ -497,6 +508,17 @@ static void search(xc *x, size_t depth)
 		return;
 	cover(x, best);
 	for (int32_t r = nd[best].down; r != best; r = nd[r].down) {
+		if (x->weigh) {
+			/* x->rows[0..depth-1] hold the rows of this path */
+			size_t row = row_of(x, r);
+			uint64_t w = x->weigh(x->wctx, (size_t)best - 1, row,
+			                      x->rows, depth);
+			if (w == 0)
+				continue;
+			uint64_t p = x->wprod[depth];
+			x->wprod[depth + 1] = p && w <= UINT64_MAX / p ? p * w : 0;
+			x->rows[depth] = row;
+		}
 		if (x->max_nodes && x->nodes_tried >= x->max_nodes) {
 			x->stop = XC_NODES;
 			break;
@@ -524,9 +546,21 @@ enum xc_stop xc_solve(xc *x, uint64_t max_nodes, xc_visit visit, void *ctx,
 	x->visit = visit;
 	x->ctx = ctx;
 	x->stop = XC_DONE;
+	x->wprod[0] = 1;
 	search(x, 0);
 	*nodes = x->nodes_tried;
 	return x->stop;
+}
+
+void xc_set_weigh(xc *x, xc_weigh weigh, void *ctx)
+{
+	x->weigh = weigh;
+	x->wctx = ctx;
+}
+
+uint64_t xc_weight(const xc *x)
+{
+	return x->wprod[x->depth_reported];
 }
 
 uint64_t xc_dead_ends(const xc *x)

@@ -51,6 +51,23 @@ void xc_free(xc *x);
  * with no primary item makes the search phased, as with ranges. */
 int xc_add_row(xc *x, const size_t *items, size_t k);
 
+/*
+ * Symmetric rows (optional). A weigher is asked, whenever the search
+ * branches on a primary item, about each row of that item: it returns 0 to
+ * skip the row or w >= 1 when the row stands for w rows of the item (its
+ * images under a symmetry of the problem that fixes the rows chosen so
+ * far, which are in 'chosen', 'depth' of them). The weigher must make the
+ * counts right: the covers through a skipped row must be exactly as many,
+ * in total, as the weights of its representatives say. xc_weight() gives
+ * a cover's weight, the product along its path, during the visit.
+ */
+typedef uint64_t (*xc_weigh)(void *ctx, size_t item, size_t row,
+                             const size_t *chosen, size_t depth);
+void xc_set_weigh(xc *x, xc_weigh weigh, void *ctx);
+/* The weight of the cover being visited; 0 when it does not fit in
+ * 64 bits. 1 without a weigher. */
+uint64_t xc_weight(const xc *x);
+
 /* Search for every exact cover, calling 'visit' for each. At most
  * 'max_nodes' rows are tried (0: no limit). '*nodes' receives the number
  * tried. The xc is left as it was, so it can be solved again. */

@@ -1,0 +1,142 @@
+/*
+ * solve_int.h: the solver's state, shared by solve.c (goal, types, rows,
+ * search, counting) and recolour.c (counting up to renamings of colours).
+ * Private to solver/.
+ */
+#ifndef CUBEGEN_SOLVE_INT_H
+#define CUBEGEN_SOLVE_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "solver/poly.h"
+#include "solver/solve.h"
+#include "solver/xc.h"
+
+struct type {
+	struct shape shape; /* normalised, tags = colours */
+	struct shape canon; /* poly_canonical(shape) */
+	unsigned count;     /* copies at most */
+	unsigned lo;        /* copies at least (== count unless a range) */
+	uint32_t cmask;     /* bit c: the type has a cell of colour c */
+	size_t piece;       /* first puzzle piece of this type */
+	size_t mirror;      /* type of the mirror image; ntypes if none */
+	size_t row0, nrows; /* its rows in the row table */
+};
+
+struct solver {
+	const struct puzzle *p;
+	const struct solve_opts *o;
+	struct solve_result *res;
+
+	/* The goal: its cells numbered 0..ncells-1 in grid order. */
+	size_t ncells;
+	size_t *goal_cell;    /* goal cell -> grid index */
+	int32_t *goal_index;  /* grid index -> goal cell, -1 outside the goal */
+	size_t nopt;          /* optional goal cells (PUZ_OPTIONAL) */
+	uint32_t goal_colours; /* bit c: some goal cell has colour c */
+	/* Distinct regions (the file's and the six faces), as goal cells:
+	 * region k's members are dreg[k * ncells + cell] != 0. */
+	size_t ndreg;
+	unsigned char *dreg;
+	bool coloured;        /* some type has a coloured cell */
+	bool general;         /* optional cells, ranges, distinct regions or
+	                       * colour breaking: dancing links only */
+	int gmin[3];          /* goal bounding box, grid coordinates */
+	int gmax[3];
+
+	struct type *types;   /* distinct pieces up to rotation */
+	size_t ntypes;
+	size_t *piece_type;   /* puzzle piece -> its type */
+
+	/* The symmetry group G: group[k] indexes poly's 48 symmetries. */
+	int group[POLY_NSYM];
+	int group_order;      /* |G| */
+	int32_t *cellmap;     /* group_order * ncells: cell -> its image under
+	                       * group[k], at [k * ncells + cell] */
+
+	/* The row table: every placement of every type. */
+	size_t nrows;
+	size_t *rtype;        /* type of each row */
+	size_t *roff;         /* nrows + 1 offsets into rcells */
+	uint32_t *rcells;     /* goal cells, ascending within a row */
+	unsigned char *rcol;  /* the piece cell's colour on each, parallel to
+	                       * rcells; NULL when no type has a colour */
+	size_t rcap, ccap;    /* capacities of rtype/roff and rcells */
+	uint32_t *htab;       /* open addressing: row + 1, 0 empty */
+	size_t hmask;
+
+	/* Symmetry breaking (see the top of this file). */
+	size_t pin;           /* pinned type P, ntypes if none */
+	bool *keeps_pin;      /* per k: group[k] maps type P to itself (is in H) */
+	int nkeep;            /* |H| */
+	uint32_t *orbit;      /* per row of P: |H r| for representatives, else 0 */
+	uint64_t *fixes;      /* per row of P: bit k set when group[k] fixes it */
+	size_t *table_row;    /* searched row number -> table row */
+	size_t nsearched;     /* rows given to the engine */
+	size_t *cover_rows;   /* a cover's table rows, one per piece */
+
+	/* Search state. */
+	uint32_t *stamp;      /* per table row: == stamp_now when in the cover */
+	uint32_t stamp_now;
+	uint32_t *image;      /* a row's image cells (row_image) */
+	unsigned char *image_col; /* and their colours */
+	size_t image_cap;
+	unsigned char *labels; /* goal-grid labels of a cover (visitor) */
+	unsigned char *colours; /* goal-grid colours of a cover, with rcol */
+	xc *dlx;              /* the engine searching, when dancing links */
+	uint32_t piece_colours; /* bit c: some type has colour c */
+	uint32_t twin_colours; /* colours in classes of two or more
+	                        * interchangeable colours (colour breaking) */
+	uint32_t twin_class[PUZ_NCOLOURS + 1]; /* colour -> its class mask */
+	bool overflow;        /* a count passed 2^64 - 1 */
+
+	/* Counting up to renamings (rename_colours; recolour.c). */
+	uint32_t all_colours; /* colours in pieces or goal */
+	bool geo_ok[POLY_NSYM];  /* g maps the goal's cells, optional marks
+	                          * and distinct regions onto themselves */
+	int32_t *geo_map;     /* POLY_NSYM * ncells: g's cell map */
+	unsigned char goal_force[POLY_NSYM][PUZ_NCOLOURS + 1]; /* π forced by
+	                       * the goal's colours; 0xff unforced */
+	uint64_t sig[2][PUZ_NCOLOURS + 1]; /* colour invariants, proper and
+	                                    * mirrored, that π must keep */
+	uint64_t gamma_order; /* |Γ| */
+	uint64_t weighted_rc; /* sum of assemblies * |Stab_Γ|: |Γ| * solutions */
+	int32_t *owner;       /* per goal cell: its piece in the cover, -1 */
+	unsigned char *pcol;  /* per goal cell: the piece cell's colour */
+	unsigned *copies_used; /* per type: copies labelled so far (visitor) */
+	uint64_t weighted;    /* sum of |H r| * |Stab_G(y)|: |G| * solutions */
+	uint64_t assemblies;
+	bool oom;             /* an allocation failed inside the visitor */
+};
+
+/* solve.c: the type that type t becomes with its colours renamed by
+ * 'perm' (perm[0] = 0) and, if 'mirror', mirrored, into '*u' (ntypes when
+ * none); and whether such a renaming keeps the multiset of types with
+ * their ranges of copies. SOLVE_OK or SOLVE_ENOMEM. */
+int solve_renamed_type(const struct solver *s, size_t t,
+                       const unsigned char *perm, bool mirror, size_t *u);
+int solve_types_kept(const struct solver *s, const unsigned char *perm,
+                     bool mirror, bool *kept);
+
+/* solve.c: the image of each goal cell under symmetry 'sym' into 'map'
+ * (ncells entries), the goal's bounding box mapped onto itself; false
+ * when the goal's cells do not map onto goal cells (colours ignored). */
+bool solve_cell_map(const struct solver *s, int sym, int32_t *map);
+
+/* solve.c: whether cell map 'map' takes the set of distinct regions onto
+ * itself ('mark': ncells bytes of scratch, left zero). */
+bool solve_keeps_regions(const struct solver *s, const int32_t *map,
+                         unsigned char *mark);
+
+/* recolour.c: find Γ, the pairs (g, π) of a symmetry of the goal's cells
+ * and a renaming of colours that map the puzzle onto itself, and its
+ * order into s->gamma_order. */
+int recolour_setup(struct solver *s);
+/* |Stab_Γ(y)| of the cover y made of table rows 'rows' into '*stab'. */
+int recolour_stab(struct solver *s, const size_t *rows, size_t n,
+                  uint64_t *stab);
+void recolour_free(struct solver *s);
+
+#endif
