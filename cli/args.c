@@ -207,6 +207,8 @@ int args_solve(int argc, char **argv, bool check, struct solve_args *s)
 			s->print = true;
 		} else if (!check && cli_opt_flag(&a, "--json")) {
 			s->json = true;
+		} else if (cli_opt_flag(&a, "--rename-colours")) {
+			s->rename_colours = true;
 		} else if (arg[0] == '-' && arg[1] != '\0') {
 			cli_error("%s: unknown option '%s' (try 'cubegen %s --help')", cmd,
 			          arg, cmd);

@@ -58,6 +58,7 @@ struct solve_args {
 	uint64_t max, max_nodes; /* 0: no limit */
 	uint64_t diff_nodes;     /* --difficulty-nodes (0: no limit) */
 	bool print, json;
+	bool rename_colours;     /* --rename-colours */
 };
 
 struct render_args {

@@ -12,17 +12,24 @@
 
 static const char solve_help[] =
 	"usage: cubegen solve FILE [--max K] [--max-nodes N] [--print] [--json]\n"
-	"                          [--difficulty-nodes N]\n"
+	"                          [--difficulty-nodes N] [--rename-colours]\n"
 	"\n"
 	"Count the distinct solutions of a packing puzzle (a .puz file, or a\n"
 	"Happy Cube .hcq file) and the assemblies with the goal held fixed.\n"
 	"Solutions that a symmetry of the goal maps onto each other count once\n"
 	"(mirror images too when every piece's mirror image is in the set).\n"
+	"Colour puzzles (coloured cells, optional cells, count ranges, distinct\n"
+	"regions) are counted exactly the same way.\n"
 	"\n"
 	"  --max K        stop after K distinct solutions (the count is then a\n"
 	"                 lower bound)\n"
 	"  --max-nodes N  stop after trying N placements (likewise)\n"
-	"  --print        draw the first solution layer by layer (z = 0 first)\n"
+	"  --print        draw the first solution layer by layer (z = 0 first),\n"
+	"                 with the colours beside the pieces in a colour puzzle\n"
+	"  --rename-colours\n"
+	"                 also count as one the solutions that are the same\n"
+	"                 after renaming the colours (one renaming for pieces\n"
+	"                 and goal alike, with a symmetry of the goal)\n"
 	"  --json         print one JSON object: solutions, assemblies, complete,\n"
 	"                 nodes, seconds, symmetries, mirror_closed, difficulty\n"
 	"  --difficulty-nodes N\n"
@@ -35,6 +42,7 @@ static const char solve_help[] =
 
 static const char check_help[] =
 	"usage: cubegen check FILE [--max-nodes N] [--difficulty-nodes N]\n"
+	"                          [--rename-colours]\n"
 	"\n"
 	"Say whether a puzzle (.puz or .hcq) has exactly one solution, and how\n"
 	"hard it is (as 'cubegen solve').\n"
@@ -67,7 +75,8 @@ static void json_string(const char *s)
  * (the copies of a piece with count K share its symbol). Pieces named by
  * one character are drawn by their names; otherwise a legend lists the
  * symbol of every piece. */
-static void print_first(const struct puzzle *p, const unsigned char *lab)
+static void print_first(const struct puzzle *p, const unsigned char *lab,
+                        const unsigned char *col)
 {
 	bool single = true;
 	for (size_t i = 0; i < p->npieces; i++)
@@ -97,6 +106,15 @@ static void print_first(const struct puzzle *p, const unsigned char *lab)
 					c = v - 1 < sizeof sym - 1 ? sym[v - 1] : '?';
 				putchar(c);
 			}
+			/* beside it, the colour of every piece cell: its letter,
+			 * '#' plain, '.' none */
+			for (int x = 0; col && x < g->nx; x++) {
+				size_t i = puz_grid_index(g, x, y, z);
+				int k = col[i];
+				if (x == 0)
+					fputs("   ", stdout);
+				putchar(k ? 'a' + k - 1 : lab[i] ? '#' : '.');
+			}
 			putchar('\n');
 		}
 		if (z + 1 < g->nz)
@@ -121,6 +139,10 @@ static int measure(const struct puzzle *p, uint64_t budget, bool run,
 	d->budget = budget;
 	if (!run) {
 		d->why = "not measured: the count stopped early";
+		return SOLVE_OK;
+	}
+	if (!puz_plain(p)) {
+		d->why = "not measured: colour puzzles are not scored yet";
 		return SOLVE_OK;
 	}
 	int rc = diff_puzzle(p, budget, &d->r);
@@ -186,7 +208,8 @@ int cmd_solve(int argc, char **argv)
 	if (rrc != CLI_OK)
 		return rrc;
 	struct solve_opts o = {.max_solutions = c.max, .max_nodes = c.max_nodes,
-	                       .keep_first = c.print};
+	                       .keep_first = c.print,
+	                       .rename_colours = c.rename_colours};
 	struct solve_result r;
 	double t0 = now();
 	int rc = solve_puzzle(&p, &o, &r);
@@ -219,6 +242,9 @@ int cmd_solve(int argc, char **argv)
 			printf(", \"why\": ");
 			json_string(r.why);
 		}
+		printf(", \"rename_colours\": %s", c.rename_colours ? "true" : "false");
+		if (c.rename_colours)
+			printf(", \"renamings\": %llu", (unsigned long long)r.rename_order);
 		json_difficulty(&d);
 		printf("}\n");
 	} else {
@@ -234,12 +260,16 @@ int cmd_solve(int argc, char **argv)
 		printf("symmetries: %d%s\n", r.group_order,
 		       r.mirror_closed ? " (with mirror images: the pieces are mirror-closed)"
 		                       : " (rotations only)");
+		if (c.rename_colours)
+			printf("renamings: %llu (symmetries combined with renamings of "
+			       "colours that keep the puzzle; solutions count up to "
+			       "them)\n", (unsigned long long)r.rename_order);
 		printf("nodes: %llu\n", (unsigned long long)r.nodes);
 		printf("time: %.6f s\n", secs);
 		print_difficulty(&d);
 		if (c.print && r.first) {
 			printf("first solution:\n");
-			print_first(&p, r.first);
+			print_first(&p, r.first, r.first_colours);
 		}
 	}
 	solve_result_clear(&r);
@@ -258,7 +288,8 @@ int cmd_check(int argc, char **argv)
 	if (rrc != CLI_OK)
 		return rrc;
 	/* Two solutions are enough to say "not unique". */
-	struct solve_opts o = {.max_solutions = 2, .max_nodes = c.max_nodes};
+	struct solve_opts o = {.max_solutions = 2, .max_nodes = c.max_nodes,
+	                       .rename_colours = c.rename_colours};
 	struct solve_result r;
 	int rc = solve_puzzle(&p, &o, &r);
 	struct difficulty d;

@@ -1113,6 +1113,9 @@ int solve_puzzle(const struct puzzle *p, const struct solve_opts *o,
 	if (!o->generic) {
 		int rc = shell_solve(p, o, &res);
 		if (rc == SOLVE_OK) {
+			/* a plain puzzle: renamings change nothing, Γ = G */
+			if (o->rename_colours)
+				res.rename_order = (uint64_t)res.group_order;
 			*out = res;
 			return SOLVE_OK;
 		}
@@ -1146,6 +1149,7 @@ int solve_puzzle(const struct puzzle *p, const struct solve_opts *o,
 		if (o->rename_colours && s.gamma_order) {
 			assert(!res.complete || s.weighted_rc % s.gamma_order == 0);
 			res.solutions = s.weighted_rc / s.gamma_order;
+			res.rename_order = s.gamma_order;
 		}
 		res.assemblies = s.assemblies;
 		*out = res;

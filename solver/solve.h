@@ -84,6 +84,9 @@ struct solve_result {
 	enum solve_stop stop;
 	char why[160];       /* when no search was needed: why no solution */
 	int group_order;     /* |G| */
+	uint64_t rename_order; /* with rename_colours: |Γ|, the pairs of a
+	                        * symmetry and a renaming of colours that map
+	                        * the puzzle onto itself; else 0 */
 	bool mirror_closed;  /* whether improper symmetries count */
 	bool fast_path;      /* whether the shell path answered */
 	uint64_t rows;       /* placements given to the search */
