@@ -180,7 +180,8 @@ static void bench_unique_share(const int dim[3], int count)
 	bench_row(what, fig, note);
 }
 
-static void bench_solve(const char *path, const char *label, int runs)
+static void bench_solve_with(const char *path, const char *label, int runs,
+                             bool rename)
 {
 	struct puzzle p;
 	struct puz_error e;
@@ -191,7 +192,7 @@ static void bench_solve(const char *path, const char *label, int runs)
 	double t[15];
 	struct solve_result r = {0};
 	for (int k = 0; k < runs; k++) {
-		struct solve_opts o = {0};
+		struct solve_opts o = {.rename_colours = rename};
 		double t0 = bench_now();
 		solve_puzzle(&p, &o, &r);
 		t[k] = bench_now() - t0;
@@ -205,6 +206,11 @@ static void bench_solve(const char *path, const char *label, int runs)
 	solve_result_clear(&r);
 	bench_time_row(label, bench_median(t, (size_t)runs), note);
 	puz_clear(&p);
+}
+
+static void bench_solve(const char *path, const char *label, int runs)
+{
+	bench_solve_with(path, label, runs, false);
 }
 
 /* The difficulty score of unique candidates (gen_difficulty), beside the
@@ -505,6 +511,10 @@ int main(int argc, char **argv)
 	bench_solve("tests/data/classic/HC_BQ_001.puz", "solve: Happy Cube HC_BQ_001", 15);
 	bench_solve("tests/data/classic/happycube-blue.puz",
 	            "solve: Happy Cube blue (3 solutions)", 15);
+	bench_solve("examples/ninecolour.puz",
+	            "solve: nine-colour cube, all solutions", 15);
+	bench_solve_with("examples/ninecolour.puz",
+	                 "solve: nine-colour cube, --rename-colours", 15, true);
 	if (!quick) {
 		bench_solve("tests/data/bench/pentacubes-3x4x5.puz",
 		            "solve: 12 pentacubes in 3x4x5", 1);

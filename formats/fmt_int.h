@@ -50,7 +50,8 @@ struct pz {
 	struct puzzle p; /* what has been read so far, owned */
 	size_t cap;      /* entries allocated in p.pieces and lines */
 	int *lines;      /* line of each piece header, for duplicate names */
-	unsigned total;  /* pieces counted with multiplicity */
+	unsigned total;  /* pieces counted with multiplicity, a count range
+	                  * at its most */
 };
 
 /* Errors: set '*err' and return PUZ_EPARSE (the message is cut to fit),

@@ -5,7 +5,15 @@
  *
  * Coordinates are those of solver/puzzle.h. In a .puz file a shape is Z
  * blocks (z = 0 first) of Y rows (y = 0 first) of X characters (x = 0
- * first).
+ * first): '.' no cell, '#' a plain cell (PUZ_CELL), 'a'..'z' a cell of
+ * that colour (PUZ_CELL + 1..26), and in the goal only '+' an optional
+ * cell (PUZ_OPTIONAL).
+ *
+ * Colour puzzles (DESIGN.md §3) add `piece ... count MIN..MAX` (count,
+ * count_max), `colour c RRGGBB` (rgb, rgb_set), `match P G` (has_match,
+ * match), `region NAME` with blocks the size of the goal (regions) and
+ * `distinct NAME...` (regions[i].distinct; `faces` is distinct_faces).
+ * The full rules are at the top of puzread.c.
  *
  * Ownership: readers fill '*out' only on success, and the caller frees it
  * with puz_clear(); on failure '*out' is untouched and '*err' says where
@@ -22,6 +30,10 @@
 
 #include "solver/puzzle.h"
 
+/* The most `region` lines a .puz file may have (a reader's limit, like
+ * PUZ_MAX_PIECES: it keeps the memory of a file near its size). */
+#define PUZ_MAX_REGIONS 1024
+
 /* Where a reader stopped: line and column are 1-based (0 when the error
  * is about the whole file, such as one that cannot be opened). */
 struct puz_error {
@@ -35,7 +47,10 @@ int puz_read_mem(const char *text, size_t len, struct puzzle *out,
                  struct puz_error *err);
 
 /* Write 'p' in the .puz format, LF line ends, so that reading it back
- * gives the same puzzle. PUZ_EIO when a write fails. Never closes 'fp'. */
+ * gives the same puzzle; a plain puzzle is written as it was before
+ * colour puzzles. 'p' must be one a reader could have produced (cell
+ * values, names, a match table whose colours cells use: asserted).
+ * PUZ_EIO when a write fails. Never closes 'fp'. */
 int puz_write(FILE *fp, const struct puzzle *p);
 
 /* Read a Happy Cube edge file (.hcq): six 5x5 tiles, as the 5x5x5 shell

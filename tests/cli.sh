@@ -108,7 +108,7 @@ bad_puz() { # bad_puz NAME LINE CONTENT...
 }
 bad_puz header.puz 2 'puzzle v1\nbogus line\ngoal 1 1 1\n#\n'
 bad_puz rowlen.puz 4 'puzzle v1\ngoal 2 2 1\n##\n#\n'
-bad_puz char.puz 3 'puzzle v1\ngoal 2 1 1\n#x\npiece A 1 1 1\n#\n'
+bad_puz char.puz 3 'puzzle v1\ngoal 2 1 1\n#?\npiece A 1 1 1\n#\n'
 bad_puz dims.puz 2 'puzzle v1\ngoal 0 1 1\n'
 bad_puz absurd.puz 2 'puzzle v1\ngoal 100000 1 1\n'
 bad_puz extra.puz 6 'puzzle v1\ngoal 1 1 1\n#\npiece A 1 1 1\n#\ntrailing\n'
@@ -446,6 +446,31 @@ run 1 generate --seed 42 --difficulty hard --max-attempts 5 --out "$tmp/d-few" &
 run 0 generate --size 4x5x6 --seed 1 --difficulty easy --out "$tmp/d-box1" && b1=$(grep '^band' <<<"$out")
 run 0 generate --size 6x5x4 --seed 1 --difficulty easy --out "$tmp/d-box2" && b2=$(grep '^band' <<<"$out")
 [ -n "${b1:-}" ] && [ "${b1:-}" = "${b2:-}" ] && ok || bad "box bands differ: '${b1:-}' vs '${b2:-}'"
+
+# --- colour puzzles ---------------------------------------------------------------
+run 0 solve "$examples/ninecolour.puz" --rename-colours &&
+	contains "$out" "solutions: 3" "nine-colour cube: 3 up to renaming" &&
+	contains "$out" "renamings: 17418240" "nine-colour cube: 48 x 9! renamings"
+run 0 solve "$examples/ninecolour.puz" --rename-colours --json &&
+	contains "$out" '"solutions": 3, "assemblies": 14515200' "nine-colour json" &&
+	contains "$out" '"rename_colours": true, "renamings": 17418240' "nine-colour json renamings"
+run 0 solve "$examples/ninecolour.puz" --json && contains "$out" '"rename_colours": false' "json without renaming"
+run 1 check "$examples/ninecolour.puz" --rename-colours && contains "$out" "not unique: at least 2 solutions" "check --rename-colours"
+run 0 solve "$examples/ninecolour.puz" --print &&
+	contains "$out" "difficulty: not measured: colour puzzles are not scored yet" "colour puzzles: no score" &&
+	contains "$out" "ABC   abc" "--print draws the colours beside the pieces"
+# optional cells and ranges: two required cells and an optional one
+printf 'puzzle v1\ngoal 3 1 1\n##+\npiece I2 2 1 1 count 0..1\n##\npiece I1 1 1 1 count 0..3\n#\n' >"$tmp/opt.puz"
+run 0 solve "$tmp/opt.puz" && contains "$out" "solutions: 5" "optional cells and ranges: 5 solutions" &&
+	contains "$out" "symmetries: 8" "the optional cell breaks the end-for-end symmetry"
+# a coloured goal: the pieces' colours must match
+printf 'puzzle v1\ngoal 2 1 1\nab\npiece D 2 1 1\nab\n' >"$tmp/match.puz"
+run 0 solve "$tmp/match.puz" && contains "$out" "solutions: 1" "colours match: one way"
+printf 'puzzle v1\ngoal 2 1 1\nab\npiece D 2 1 1\naa\nmatch a b\n' >"$tmp/match2.puz"
+run 0 solve "$tmp/match2.puz" && contains "$out" "solutions: 0" "match table: a may not lie on a"
+printf 'puzzle v1\ngoal 2 1 1\n#+\npiece D 1 1 1\n+\n' >"$tmp/badplus.puz"
+usage_error solve "$tmp/badplus.puz" && contains "$err" "badplus.puz:5:1" "'+' in a piece names its place"
+usage_error solve "$examples/ninecolour.puz" --rename-colours=1
 
 # --- output folders ----------------------------------------------------------
 run 1 generate --seed 1 --out "$tmp/g1" && contains "$err" "already exists" "existing folder refused"

@@ -4,7 +4,10 @@
  * Every bad input is checked for its status, the exact line and column,
  * and a key phrase of the message, and that the reader left '*out' alone.
  * Good inputs: the classic puzzle files (known sizes), random puzzles written
- * and read back, CRLF, comments and blank lines anywhere.
+ * and read back, CRLF, comments and blank lines anywhere. Colour puzzles
+ * (colour cells, optional cells, count ranges, colour, match, region and
+ * distinct lines): each construct read into its fields, every error, and
+ * random colour puzzles written, read back and written again.
  *
  * Runs from the repository root: fixtures are under tests/data/puz/, the
  * classic puzzles under tests/data/classic/.
@@ -228,9 +231,12 @@ static bool grid_equal(const struct grid *a, const struct grid *b)
 	return memcmp(a->cells, b->cells, n) == 0;
 }
 
+/* Every field, the colour puzzle ones too (display colours only where
+ * set, as a reader leaves the others 0). */
 static bool puz_equal(const struct puzzle *a, const struct puzzle *b)
 {
-	size_t i;
+	size_t i, n;
+	int c;
 
 	if (strcmp(a->name, b->name) != 0 || memcmp(a->size, b->size, sizeof a->size) != 0 ||
 	    a->has_seed != b->has_seed ||
@@ -240,7 +246,22 @@ static bool puz_equal(const struct puzzle *a, const struct puzzle *b)
 	for (i = 0; i < a->npieces; i++)
 		if (strcmp(a->pieces[i].name, b->pieces[i].name) != 0 ||
 		    a->pieces[i].count != b->pieces[i].count ||
+		    a->pieces[i].count_max != b->pieces[i].count_max ||
 		    !grid_equal(&a->pieces[i].shape, &b->pieces[i].shape))
+			return false;
+	if (a->rgb_set != b->rgb_set || a->has_match != b->has_match ||
+	    memcmp(a->match, b->match, sizeof(a->match)) != 0 ||
+	    a->distinct_faces != b->distinct_faces ||
+	    a->nregions != b->nregions)
+		return false;
+	for (c = 1; c <= PUZ_NCOLOURS; c++)
+		if ((a->rgb_set >> c & 1) && a->rgb[c] != b->rgb[c])
+			return false;
+	n = (size_t)a->goal.nx * (size_t)a->goal.ny * (size_t)a->goal.nz;
+	for (i = 0; i < a->nregions; i++)
+		if (strcmp(a->regions[i].name, b->regions[i].name) != 0 ||
+		    a->regions[i].distinct != b->regions[i].distinct ||
+		    memcmp(a->regions[i].cells, b->regions[i].cells, n) != 0)
 			return false;
 	return true;
 }
@@ -311,6 +332,52 @@ static size_t total_volume(const struct puzzle *p)
 	"piece L 2 2 1 count 2\n"                                           \
 	"##\n"                                                              \
 	"#.\n"
+
+/* Every new line type once: colours on both sides, an optional goal
+ * cell, ranges, display colours, a match table, regions, distinct. */
+#define COLOUR_EXAMPLE                                                      \
+	"puzzle v1\n"                                                       \
+	"name colours\n"                                                    \
+	"colour a FF0000\n"                                                 \
+	"colour z 00ff7F\n"                                                 \
+	"goal 3 2 2\n"                                                      \
+	"ab#\n"                                                             \
+	"#+z\n"                                                             \
+	"\n"                                                                \
+	"###\n"                                                             \
+	"..#\n"                                                             \
+	"piece A 2 1 1 count 0..3\n"                                        \
+	"ab\n"                                                              \
+	"piece B 1 1 2 count 2..2\n"                                        \
+	"#\n"                                                               \
+	"\n"                                                                \
+	"z\n"                                                               \
+	"piece C 1 1 1 count 1..4\n"                                        \
+	"#\n"                                                               \
+	"match a b\n"                                                       \
+	"match b a\n"                                                       \
+	"match z z\n"                                                       \
+	"match a b\n"                                                       \
+	"region top\n"                                                      \
+	"..#\n"                                                             \
+	"..#\n"                                                             \
+	"\n"                                                                \
+	"...\n"                                                             \
+	"...\n"                                                             \
+	"region bottom\n"                                                   \
+	"###\n"                                                             \
+	"#.#\n"                                                             \
+	"\n"                                                                \
+	"...\n"                                                             \
+	"...\n"                                                             \
+	"region side\n"                                                     \
+	"#..\n"                                                             \
+	"#..\n"                                                             \
+	"\n"                                                                \
+	"#..\n"                                                             \
+	"...\n"                                                             \
+	"distinct faces bottom\n"                                           \
+	"distinct top bottom\n"
 
 /* ------------------------------------------------------------------ */
 /* Grids                                                               */
@@ -530,8 +597,12 @@ static void test_puz_read_limits_accepted(void **state)
 static void test_puz_read_unknown_header(void **state)
 {
 	(void)state;
-	PUZ_ERR("puzzle v1\ncolour red\ngoal 1 1 1\n#\n", 2, 1,
-	        "unknown line 'colour': expected 'name', 'size', 'seed' or "
+	PUZ_ERR("puzzle v1\ncolor a FF0000\ngoal 1 1 1\n#\n", 2, 1,
+	        "unknown line 'color': the keyword is spelt 'colour'");
+	PUZ_ERR("puzzle v1\ngoal 1 1 1\n#\npiece A 1 1 1\n#\ncolor a 000000\n",
+	        6, 1, "unknown line 'color': the keyword is spelt 'colour'");
+	PUZ_ERR("puzzle v1\nbogus line\ngoal 1 1 1\n#\n", 2, 1,
+	        "unknown line 'bogus': expected 'name', 'size', 'seed' or "
 	        "'goal'");
 	PUZ_ERR("puzzle v1\ngoal 1 1 1\n#\npeace A 1 1 1\n#\n", 4, 1,
 	        "expected 'piece NAME X Y Z [count K]'");
@@ -562,13 +633,17 @@ static void test_puz_read_wrong_row_length(void **state)
 static void test_puz_read_bad_cell_character(void **state)
 {
 	(void)state;
-	PUZ_ERR("puzzle v1\ngoal 3 1 1\n#x#\n", 3, 2,
-	        "expected '#' or '.', found 'x'");
+	PUZ_ERR("puzzle v1\ngoal 3 1 1\n#X#\n", 3, 2,
+	        "expected '#', '.', '+' or a colour a..z, found 'X'");
 	/* columns count characters, not bytes */
 	PUZ_ERR("puzzle v1\ngoal 3 1 1\n#.\xC3\xA9\n", 3, 3,
-	        "expected '#' or '.', found '\xC3\xA9'");
-	PUZ_ERR("puzzle v1\ngoal 3 1 1\nx##\n", 3, 1,
-	        "expected '#' or '.', found 'x'");
+	        "expected '#', '.', '+' or a colour a..z, found '\xC3\xA9'");
+	PUZ_ERR("puzzle v1\ngoal 3 1 1\n@##\n", 3, 1,
+	        "expected '#', '.', '+' or a colour a..z, found '@'");
+	PUZ_ERR("puzzle v1\ngoal 3 1 1\n###\npiece A 2 1 1\n#-\n", 5, 2,
+	        "expected '#', '.' or a colour a..z, found '-'");
+	PUZ_ERR("puzzle v1\ngoal 3 1 1\n###\npiece A 2 1 1\nA#\n", 5, 1,
+	        "expected '#', '.' or a colour a..z, found 'A'");
 }
 
 static void test_puz_read_missing_row(void **state)
@@ -991,6 +1066,12 @@ static void test_puz_read_enomem_paths(void **state)
 		"piece C 1 1 1\n#\npiece D 1 1 1\n#\npiece E 1 1 1\n#\n"
 		"piece F 1 1 1\n#\npiece G 1 1 1\n#\npiece H 1 1 1\n#\n"
 		"piece I 1 1 1\n#\npiece J 1 1 1\n#\n",
+		COLOUR_EXAMPLE,
+		/* more regions than the first allocation holds */
+		"puzzle v1\ncolour a 000000\ngoal 2 1 1\na+\nregion A\n#.\n"
+		"region B\n.#\nregion C\n##\nregion D\n..\nregion E\n#.\n"
+		"region F\n.#\npiece P 1 1 1 count 0..2\na\nmatch a a\n"
+		"distinct F A faces\n",
 	};
 	struct puzzle p;
 	struct puz_error e;
@@ -1045,6 +1126,581 @@ static void test_puz_read_enomem_paths(void **state)
 	(void)state;
 	skip();
 #endif
+}
+
+/* ------------------------------------------------------------------ */
+/* .puz: colour puzzles (DESIGN.md §3)                                 */
+
+static unsigned char cell_at(const struct grid *g, int x, int y, int z)
+{
+	return g->cells[puz_grid_index(g, x, y, z)];
+}
+
+static void test_puz_read_colour_cells(void **state)
+{
+	struct puzzle p;
+	const struct grid *g;
+
+	(void)state;
+	read_ok(COLOUR_EXAMPLE, &p);
+	g = &p.goal;
+	assert_int_equal(cell_at(g, 0, 0, 0), PUZ_CELL + 1);
+	assert_int_equal(cell_at(g, 1, 0, 0), PUZ_CELL + 2);
+	assert_int_equal(cell_at(g, 2, 0, 0), PUZ_CELL);
+	assert_int_equal(cell_at(g, 0, 1, 0), PUZ_CELL);
+	assert_int_equal(cell_at(g, 1, 1, 0), PUZ_OPTIONAL);
+	assert_int_equal(cell_at(g, 2, 1, 0), PUZ_CELL + 26);
+	assert_int_equal(cell_at(g, 0, 1, 1), 0);
+	assert_int_equal(puz_cell_colour(cell_at(g, 2, 1, 0)), 26);
+	assert_int_equal(puz_cell_colour(cell_at(g, 1, 1, 0)), 0);
+	assert_int_equal(puz_grid_volume(g), 10);
+	g = &p.pieces[0].shape;
+	assert_int_equal(cell_at(g, 0, 0, 0), PUZ_CELL + 1);
+	assert_int_equal(cell_at(g, 1, 0, 0), PUZ_CELL + 2);
+	g = &p.pieces[1].shape;
+	assert_int_equal(cell_at(g, 0, 0, 0), PUZ_CELL);
+	assert_int_equal(cell_at(g, 0, 0, 1), PUZ_CELL + 26);
+	assert_false(puz_plain(&p));
+	puz_clear(&p);
+	/* a goal of optional cells only has cells */
+	read_ok("puzzle v1\ngoal 2 1 1\n++\npiece A 1 1 1\n#\n", &p);
+	assert_int_equal(puz_grid_volume(&p.goal), 2);
+	assert_false(puz_plain(&p));
+	puz_clear(&p);
+	/* every letter */
+	read_ok("puzzle v1\ngoal 26 1 1\nabcdefghijklmnopqrstuvwxyz\n"
+	        "piece A 26 1 1\nzyxwvutsrqponmlkjihgfedcba\n",
+	        &p);
+	for (int x = 0; x < 26; x++) {
+		assert_int_equal(cell_at(&p.goal, x, 0, 0), PUZ_CELL + 1 + x);
+		assert_int_equal(cell_at(&p.pieces[0].shape, x, 0, 0),
+		                 PUZ_CELL + 26 - x);
+	}
+	puz_clear(&p);
+}
+
+static void test_puz_read_count_ranges(void **state)
+{
+	struct puzzle p;
+
+	(void)state;
+	read_ok(COLOUR_EXAMPLE, &p);
+	assert_int_equal(p.npieces, 3);
+	assert_int_equal(p.pieces[0].count, 0);
+	assert_int_equal(p.pieces[0].count_max, 3);
+	/* K..K is exactly K */
+	assert_int_equal(p.pieces[1].count, 2);
+	assert_int_equal(p.pieces[1].count_max, 0);
+	assert_int_equal(p.pieces[2].count, 1);
+	assert_int_equal(p.pieces[2].count_max, 4);
+	assert_int_equal(puz_piece_max(&p.pieces[0]), 3);
+	assert_int_equal(puz_piece_max(&p.pieces[1]), 2);
+	puz_clear(&p);
+	/* the limit counts each range at its most: 1000 + 24 fits */
+	read_ok("puzzle v1\ngoal 1 1 1\n#\npiece A 1 1 1 count 0..1000\n#\n"
+	        "piece B 1 1 1 count 23..24\n#\n",
+	        &p);
+	assert_int_equal(p.pieces[0].count_max, 1000);
+	assert_int_equal(p.pieces[1].count, 23);
+	puz_clear(&p);
+	read_ok("puzzle v1\ngoal 1 1 1\n#\n"
+	        "piece A 1 1 1 count 0001..01024\n#\n",
+	        &p);
+	assert_int_equal(p.pieces[0].count, 1);
+	assert_int_equal(p.pieces[0].count_max, 1024);
+	puz_clear(&p);
+}
+
+static void test_puz_read_colour_lines(void **state)
+{
+	struct puzzle p;
+
+	(void)state;
+	read_ok(COLOUR_EXAMPLE, &p);
+	assert_int_equal(p.rgb_set, (1u << 1) | (1u << 26));
+	assert_int_equal(p.rgb[1], 0xFF0000);
+	assert_int_equal(p.rgb[26], 0x00FF7F);
+	assert_int_equal(puz_colour_rgb(&p, 26), 0x00FF7F);
+	for (int c = 2; c < 26; c++)
+		assert_int_equal(p.rgb[c], 0);
+	puz_clear(&p);
+	read_ok("puzzle v1\ncolour q 000000\ngoal 1 1 1\nq\ncolour c aBcDeF\n"
+	        "piece A 1 1 1\n#\ncolour d ffffff\n",
+	        &p);
+	assert_int_equal(p.rgb_set, (1u << 17) | (1u << 3) | (1u << 4));
+	assert_int_equal(p.rgb[17], 0);
+	assert_int_equal(p.rgb[3], 0xABCDEF);
+	assert_int_equal(p.rgb[4], 0xFFFFFF);
+	puz_clear(&p);
+	/* display colours alone leave a puzzle plain */
+	read_ok("puzzle v1\ncolour a 123456\ngoal 1 1 1\n#\npiece A 1 1 1\n#\n",
+	        &p);
+	assert_true(puz_plain(&p));
+	puz_clear(&p);
+}
+
+static void test_puz_read_match_lines(void **state)
+{
+	struct puzzle p;
+
+	(void)state;
+	read_ok(COLOUR_EXAMPLE, &p);
+	assert_true(p.has_match);
+	assert_int_equal(p.match[1], 1u << 2);  /* a on b, twice: harmless */
+	assert_int_equal(p.match[2], 1u << 1);  /* b on a */
+	assert_int_equal(p.match[26], 1u << 26); /* z on z */
+	for (int c = 3; c < 26; c++)
+		assert_int_equal(p.match[c], 0);
+	assert_int_equal(p.match[0], 0);
+	assert_true(puz_match(&p, 1, 2));
+	assert_false(puz_match(&p, 2, 2));
+	assert_true(puz_match(&p, 0, 2));
+	puz_clear(&p);
+	/* before the goal, between the pieces, no table: has_match false */
+	read_ok("puzzle v1\nmatch a b\ngoal 2 1 1\nbc\npiece A 1 1 1\na\n"
+	        "match a c\npiece B 1 1 1\n#\n",
+	        &p);
+	assert_true(p.has_match);
+	assert_int_equal(p.match[1], (1u << 2) | (1u << 3));
+	puz_clear(&p);
+	read_ok("puzzle v1\ngoal 1 1 1\nb\npiece A 1 1 1\nb\n", &p);
+	assert_false(p.has_match);
+	assert_int_equal(p.match[2], 0);
+	puz_clear(&p);
+}
+
+static void test_puz_read_regions(void **state)
+{
+	struct puzzle p;
+	size_t n;
+
+	(void)state;
+	read_ok(COLOUR_EXAMPLE, &p);
+	assert_int_equal(p.nregions, 3);
+	assert_string_equal(p.regions[0].name, "top");
+	assert_string_equal(p.regions[1].name, "bottom");
+	assert_string_equal(p.regions[2].name, "side");
+	/* goal-grid sized, 1 for members */
+	n = 12;
+	{
+		static const unsigned char top[12] = {0, 0, 1, 0, 0, 1,
+		                                      0, 0, 0, 0, 0, 0};
+		static const unsigned char bottom[12] = {1, 1, 1, 1, 0, 1,
+		                                         0, 0, 0, 0, 0, 0};
+		static const unsigned char side[12] = {1, 0, 0, 1, 0, 0,
+		                                       1, 0, 0, 0, 0, 0};
+
+		assert_memory_equal(p.regions[0].cells, top, n);
+		assert_memory_equal(p.regions[1].cells, bottom, n);
+		assert_memory_equal(p.regions[2].cells, side, n);
+	}
+	assert_true(p.regions[0].distinct);
+	assert_true(p.regions[1].distinct);
+	assert_false(p.regions[2].distinct);
+	assert_true(p.distinct_faces);
+	puz_clear(&p);
+	/* a region without distinct, an empty region, a region after the
+	 * last piece, and one named like a keyword */
+	read_ok("puzzle v1\ngoal 2 1 1\n#+\nregion goal\n.#\nregion none\n..\n"
+	        "piece A 1 1 1\n#\nregion r\n##\n",
+	        &p);
+	assert_int_equal(p.nregions, 3);
+	assert_string_equal(p.regions[0].name, "goal");
+	assert_int_equal(p.regions[0].cells[1], 1);
+	assert_int_equal(p.regions[0].cells[0], 0);
+	assert_int_equal(puz_grid_volume(&(struct grid){2, 1, 1,
+	                                                 p.regions[1].cells}),
+	                 0);
+	assert_false(p.regions[0].distinct || p.regions[1].distinct ||
+	             p.regions[2].distinct || p.distinct_faces);
+	puz_clear(&p);
+}
+
+static void test_puz_read_distinct_lines(void **state)
+{
+	struct puzzle p;
+
+	(void)state;
+	/* faces alone, even before the goal; a name twice; faces mixed in */
+	read_ok("puzzle v1\ndistinct faces\ngoal 1 1 1\n#\npiece A 1 1 1\n#\n",
+	        &p);
+	assert_true(p.distinct_faces);
+	assert_int_equal(p.nregions, 0);
+	assert_false(puz_plain(&p));
+	puz_clear(&p);
+	read_ok("puzzle v1\ngoal 1 1 1\n#\nregion R\n#\nregion S\n#\n"
+	        "distinct  S R  S\nregion T\n#\npiece A 1 1 1\n#\n"
+	        "distinct T faces\n",
+	        &p);
+	assert_true(p.regions[0].distinct);
+	assert_true(p.regions[1].distinct);
+	assert_true(p.regions[2].distinct);
+	assert_true(p.distinct_faces);
+	puz_clear(&p);
+}
+
+/* Colour lines stand anywhere after `puzzle v1`, with comments and blank
+ * lines around them, and read as the file the writer makes. */
+static void test_puz_read_colour_lines_anywhere(void **state)
+{
+	static const char want[] =
+		"puzzle v1\nname n\nseed 3\ncolour a FF0000\ncolour b 0000FF\n"
+		"goal 2 1 2\nb#\n\n+#\n\npiece P 1 1 1 count 1..2\na\n\n"
+		"piece Q 1 1 1\n#\n\nmatch a b\n\nregion R\n.#\n\n.#\n\n"
+		"distinct faces R\n";
+	struct puzzle a, b;
+	size_t n;
+	char *t;
+
+	(void)state;
+	read_ok("; c\npuzzle v1\n\nmatch a b\n; c\ncolour b 0000FF\nseed 3\n"
+	        "distinct faces\nname n\n\ngoal 2 1 2\nb#\n\n+#\n\n"
+	        "colour a ff0000\n\nregion R\n.#\n; c\n\n.#\n"
+	        "piece P 1 1 1 count 1..2\na\n\nmatch a b\n\ndistinct R\n"
+	        "piece Q 1 1 1\n#\n; end\n\n",
+	        &a);
+	read_ok(want, &b);
+	assert_true(puz_equal(&a, &b));
+	round_trip(&a);
+	/* the writer's order and spelling, exactly */
+	t = write_mem(&a, &n);
+	assert_int_equal(n, sizeof(want) - 1);
+	assert_memory_equal(t, want, n);
+	free(t);
+	puz_clear(&a);
+	puz_clear(&b);
+}
+
+/* A row of colours may spell a keyword: inside a shape, a line is a
+ * header only when it cannot be a row. */
+static void test_puz_read_rows_that_spell_keywords(void **state)
+{
+	static const char *const words[] = {
+		"puzzle", "name", "size", "seed",  "goal",
+		"piece",  "colour", "match", "region", "distinct",
+	};
+	struct puzzle p;
+	char text[400];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		int n = (int)strlen(words[i]);
+
+		snprintf(text, sizeof(text),
+		         "puzzle v1\ngoal %d 2 2\n%s\n%s\n\n%s\n%s\n"
+		         "piece %s %d 1 1\n%s\nregion R\n",
+		         n, words[i], words[i], words[i], words[i], words[i], n,
+		         words[i]);
+		for (int k = 0; k < 4; k++) {
+			strcat(text, words[i]);
+			strcat(text, k == 1 ? "\n\n" : "\n");
+		}
+		/* the region's rows are not '#'/'.': that it fails inside
+		 * the region shows they were read as rows */
+		puz_err_at(text, strlen(text), 11, 1, "expected '#' or '.'",
+		           __LINE__);
+		snprintf(text, sizeof(text),
+		         "puzzle v1\ngoal %d 2 2\n%s\n%s\n\n%s\n%s\n"
+		         "piece %s %d 1 1\n%s\n",
+		         n, words[i], words[i], words[i], words[i], words[i], n,
+		         words[i]);
+		read_ok(text, &p);
+		assert_int_equal(puz_grid_volume(&p.goal), 4 * (size_t)n);
+		assert_int_equal(cell_at(&p.goal, 0, 1, 1),
+		                 PUZ_CELL + 1 + words[i][0] - 'a');
+		round_trip(&p);
+		puz_clear(&p);
+	}
+	/* a bare keyword of another width still ends the rows */
+	PUZ_ERR("puzzle v1\ngoal 3 2 1\nabc\nseed\n", 4, 1,
+	        "goal block 1 has 1 row, expected 2");
+	PUZ_ERR("puzzle v1\ngoal 4 2 1\nabcd\nseed 1\n", 4, 1,
+	        "goal block 1 has 1 row, expected 2");
+}
+
+/* ------------------------------------------------------------------ */
+/* .puz: bad colour puzzles                                            */
+
+static void test_puz_read_bad_colour_cells(void **state)
+{
+	(void)state;
+	PUZ_ERR("puzzle v1\ngoal 2 1 1\n#+\npiece A 2 1 1\na+\n", 5, 2,
+	        "'+' (an optional cell) is allowed only in the goal");
+	PUZ_ERR("puzzle v1\ngoal 2 1 1\n#B\n", 3, 2,
+	        "expected '#', '.', '+' or a colour a..z, found 'B'");
+	PUZ_ERR("puzzle v1\ngoal 2 1 1\n##\nregion R\n#a\n", 5, 2,
+	        "expected '#' or '.', found 'a'");
+	PUZ_ERR("puzzle v1\ngoal 2 1 1\n##\nregion R\n+.\n", 5, 1,
+	        "expected '#' or '.', found '+'");
+	/* the character check comes before the row length */
+	PUZ_ERR("puzzle v1\ngoal 2 1 1\n##\npiece A 2 1 1\n#a+\n", 5, 3,
+	        "'+' (an optional cell)");
+}
+
+static void test_puz_read_bad_count_ranges(void **state)
+{
+	(void)state;
+#define PC(tail) "puzzle v1\ngoal 1 1 1\n#\npiece A 1 1 1 count " tail "\n#\n"
+	PUZ_ERR(PC("3..1"), 4, 21,
+	        "count 3..1: the least is more than the most");
+	PUZ_ERR(PC("1..-3"), 4, 21,
+	        "count 1..-3: the least is more than the most");
+	PUZ_ERR(PC("0..0"), 4, 21,
+	        "count 0..0: a piece that can never be used (the most must "
+	        "be at least 1)");
+	PUZ_ERR(PC("00..000"), 4, 21, "count 00..000: a piece that can never");
+	PUZ_ERR(PC("-1..3"), 4, 21,
+	        "count -1..3: the least must be at least 0");
+	PUZ_ERR(PC("1..x"), 4, 21,
+	        "expected a range MIN..MAX after 'count', found '1..x'");
+	PUZ_ERR(PC("..3"), 4, 21,
+	        "expected a range MIN..MAX after 'count', found '..3'");
+	PUZ_ERR(PC("2.."), 4, 21,
+	        "expected a range MIN..MAX after 'count', found '2..'");
+	PUZ_ERR(PC("1...3"), 4, 21, "found '1...3'");
+	PUZ_ERR(PC("1..2..3"), 4, 21, "found '1..2..3'");
+	PUZ_ERR(PC("+1..3"), 4, 21, "found '+1..3'");
+	PUZ_ERR(PC(".."), 4, 21, "found '..'");
+	PUZ_ERR(PC("1.3"), 4, 21,
+	        "expected a number after 'count', found '1.3'");
+	PUZ_ERR(PC("1..3 x"), 4, 26, "unexpected 'x' after the count");
+	PUZ_ERR(PC("a"), 4, 21, "expected a number after 'count', found 'a'");
+	/* the limit counts the most of a range, and sees through overflow */
+	PUZ_ERR(PC("0..1025"), 4, 21,
+	        "more than 1024 pieces (counting each copy, a range at its "
+	        "most)");
+	PUZ_ERR(PC("0..99999999999999999999999"), 4, 21,
+	        "more than 1024 pieces");
+	PUZ_ERR(PC("99999999999999999999..99999999999999999999999"), 4, 21,
+	        "more than 1024 pieces");
+	PUZ_ERR(PC("99999999999999999999999..1"), 4, 21,
+	        "the least is more than the most");
+	PUZ_ERR(PC("18446744073709551615..18446744073709551615"), 4, 21,
+	        "more than 1024 pieces");
+#undef PC
+	PUZ_ERR("puzzle v1\ngoal 1 1 1\n#\npiece A 1 1 1 count 0..1000\n#\n"
+	        "piece B 1 1 1 count 24\n#\npiece C 1 1 1 count 0..1\n#\n",
+	        8, 21, "more than 1024 pieces (counting each copy, a range at "
+	               "its most)");
+	PUZ_ERR("puzzle v1\ngoal 1 1 1\n#\npiece A 1 1 1 count 0..1000\n#\n"
+	        "piece B 1 1 1 count 25\n#\n",
+	        6, 21, "more than 1024 pieces (counting each copy, a range at "
+	               "its most)");
+	/* a range piece still needs a cell */
+	PUZ_ERR("puzzle v1\ngoal 1 1 1\n#\npiece A 1 1 1 count 0..2\n.\n", 4, 7,
+	        "piece 'A' has no cells");
+}
+
+static void test_puz_read_bad_colour_line(void **state)
+{
+	(void)state;
+	PUZ_ERR("puzzle v1\ncolour\n", 2, 7, "expected 'colour c RRGGBB'");
+	PUZ_ERR("puzzle v1\ncolour a\n", 2, 9, "expected 'colour c RRGGBB'");
+	PUZ_ERR("puzzle v1\ncolour red\n", 2, 8,
+	        "expected a colour letter a..z, found 'red'");
+	PUZ_ERR("puzzle v1\ncolour A FF0000\n", 2, 8,
+	        "expected a colour letter a..z, found 'A'");
+	PUZ_ERR("puzzle v1\ncolour # FF0000\n", 2, 8,
+	        "expected a colour letter a..z, found '#'");
+	PUZ_ERR("puzzle v1\ncolour 1 FF0000\n", 2, 8,
+	        "expected a colour letter a..z, found '1'");
+	PUZ_ERR("puzzle v1\ncolour a FF000\n", 2, 10,
+	        "expected six hex digits RRGGBB, found 'FF000'");
+	PUZ_ERR("puzzle v1\ncolour a FF00000\n", 2, 10,
+	        "expected six hex digits RRGGBB, found 'FF00000'");
+	PUZ_ERR("puzzle v1\ncolour a FG0000\n", 2, 10,
+	        "expected six hex digits RRGGBB, found 'FG0000'");
+	PUZ_ERR("puzzle v1\ncolour a #FF000\n", 2, 10,
+	        "expected six hex digits RRGGBB, found '#FF000'");
+	PUZ_ERR("puzzle v1\ncolour a 0xFF00\n", 2, 10, "found '0xFF00'");
+	PUZ_ERR("puzzle v1\ncolour a FF0000 x\n", 2, 17,
+	        "unexpected 'x' after 'colour c RRGGBB'");
+	PUZ_ERR("puzzle v1\ncolour a FF0000\ngoal 1 1 1\n#\ncolour  a 00FF00\n",
+	        5, 9, "duplicate 'colour a' line (first on line 2)");
+	PUZ_ERR("puzzle v1\ngoal 1 1 1\n#\npiece A 1 1 1\n#\ncolour b 000000\n"
+	        "colour b 000000\n",
+	        7, 8, "duplicate 'colour b' line (first on line 6)");
+}
+
+static void test_puz_read_bad_match_line(void **state)
+{
+	(void)state;
+	PUZ_ERR("puzzle v1\nmatch\n", 2, 6, "expected 'match P G'");
+	PUZ_ERR("puzzle v1\nmatch a\n", 2, 8, "expected 'match P G'");
+	PUZ_ERR("puzzle v1\nmatch A b\n", 2, 7,
+	        "expected a piece colour letter a..z, found 'A'");
+	PUZ_ERR("puzzle v1\nmatch ab c\n", 2, 7,
+	        "expected a piece colour letter a..z, found 'ab'");
+	PUZ_ERR("puzzle v1\nmatch a #\n", 2, 9,
+	        "expected a goal colour letter a..z, found '#'");
+	PUZ_ERR("puzzle v1\nmatch a +\n", 2, 9,
+	        "expected a goal colour letter a..z, found '+'");
+	PUZ_ERR("puzzle v1\nmatch a b c\n", 2, 11,
+	        "unexpected 'c' after 'match P G'");
+	/* checked after the whole file: a colour no cell of its side has */
+	PUZ_ERR("puzzle v1\nmatch c b\ngoal 2 1 1\nab\npiece A 1 1 1\na\n", 2,
+	        7, "match c b: no piece cell has colour 'c'");
+	PUZ_ERR("puzzle v1\ngoal 2 1 1\nab\npiece A 1 1 1\na\nmatch a  c\n", 6,
+	        10, "match a c: no goal cell has colour 'c'");
+	/* a goal colour only pieces have, a piece colour only the goal has */
+	PUZ_ERR("puzzle v1\ngoal 2 1 1\na#\npiece A 1 1 1\nb\nmatch b b\n",
+	        6, 9, "match b b: no goal cell has colour 'b'");
+	PUZ_ERR("puzzle v1\ngoal 2 1 1\nab\npiece A 1 1 1\nb\nmatch a b\n",
+	        6, 7, "match a b: no piece cell has colour 'a'");
+	/* the first offending line, though a later pair sorts first; the
+	 * piece letter before the goal letter */
+	PUZ_ERR("puzzle v1\ngoal 2 1 1\nab\npiece A 1 1 1\nb\nmatch b a\n"
+	        "match z y\nmatch a q\nmatch z y\n",
+	        7, 7, "match z y: no piece cell has colour 'z'");
+	PUZ_ERR("puzzle v1\ngoal 2 1 1\nab\npiece A 1 1 1\nb\nmatch b a\n"
+	        "match b q\nmatch a a\n",
+	        7, 9, "match b q: no goal cell has colour 'q'");
+	/* a match line after the last block with errors later still reads
+	 * as what it is */
+	PUZ_ERR("puzzle v1\ngoal 1 1 1\na\npiece A 1 1 1\na\nmatch a a\n"
+	        "hello\n",
+	        7, 1, "unexpected text after the last block");
+}
+
+static void test_puz_read_bad_region(void **state)
+{
+	(void)state;
+	PUZ_ERR("puzzle v1\nregion R\n#\ngoal 1 1 1\n#\n", 2, 1,
+	        "'region' must come after 'goal': the goal must come first");
+	PUZ_ERR("puzzle v1\ngoal 1 1 1\n#\nregion\n#\n", 4, 7,
+	        "expected 'region NAME'");
+	PUZ_ERR("puzzle v1\ngoal 1 1 1\n#\nregion R S\n#\n", 4, 10,
+	        "unexpected 'S' after 'region NAME'");
+	PUZ_ERR("puzzle v1\ngoal 1 1 1\n#\nregion \xC3\xA9t\xC3\xA9\n#\n", 4, 8,
+	        "region name must be printable ASCII without spaces, found "
+	        "'\xC3\xA9'");
+	PUZ_ERR("puzzle v1\ngoal 1 1 1\n#\nregion "
+	        "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijkl"
+	        "\n#\n",
+	        4, 8, "region name is 64 bytes long, at most 63");
+	PUZ_ERR("puzzle v1\ngoal 1 1 1\n#\nregion faces\n#\n", 4, 8,
+	        "region name 'faces' is reserved: 'distinct faces' means the "
+	        "six outer layers of the goal");
+	PUZ_ERR("puzzle v1\ngoal 1 1 1\n#\nregion R\n#\nregion S\n.\n"
+	        "piece A 1 1 1\n#\nregion R\n.\n",
+	        10, 8, "duplicate region name 'R' (first on line 4)");
+	/* a member that is not a goal cell, at its character */
+	PUZ_ERR("puzzle v1\ngoal 3 1 2\n#.#\n\n###\nregion R\n#.#\n\n.#.\n"
+	        "region S\n###\n\n###\n",
+	        11, 2, "region 'S': '#' at (1, 0, 0) is not a goal cell");
+	/* blocks of the wrong size */
+	PUZ_ERR("puzzle v1\ngoal 2 2 2\n##\n##\n\n##\n##\nregion R\n##\n#\n",
+	        10, 2, "row has 1 cell, expected 2");
+	PUZ_ERR("puzzle v1\ngoal 2 2 2\n##\n##\n\n##\n##\nregion R\n##\n###\n",
+	        10, 3, "row has 3 cells, expected 2");
+	PUZ_ERR("puzzle v1\ngoal 2 2 2\n##\n##\n\n##\n##\nregion R\n##\n##\n",
+	        11, 1, "region 'R' has 1 block, expected 2");
+	PUZ_ERR("puzzle v1\ngoal 2 2 2\n##\n##\n\n##\n##\nregion R\n##\n\n##\n",
+	        10, 1, "region 'R' block 1 has 1 row, expected 2");
+	PUZ_ERR("puzzle v1\ngoal 2 1 1\n##\nregion R\n##\n#.\n", 6, 1,
+	        "region 'R' block 1 has more than 1 row, expected 1");
+	PUZ_ERR("puzzle v1\ngoal 2 2 2\n##\n##\n\n##\n##\nregion R\n##\n##\n\n"
+	        "##\n##\n\n##\n##\n",
+	        15, 1, "region 'R' has more than 2 blocks, expected 2");
+	PUZ_ERR("puzzle v1\ngoal 2 2 1\n##\n##\nregion R\n##\npiece A 1 1 1\n"
+	        "#\n",
+	        7, 1, "region 'R' block 1 has 1 row, expected 2");
+	PUZ_ERR("puzzle v1\ngoal 1 1 2\n#\n\n#\nregion R\n#\n\n\n#\n", 9, 1,
+	        "exactly one blank line, found 2");
+	PUZ_ERR("puzzle v1\ngoal 1 1 1\n#\nregion R\n", 5, 1,
+	        "region 'R' block 1 has 0 rows, expected 1");
+	/* no pieces after regions is still no pieces */
+	PUZ_ERR("puzzle v1\ngoal 1 1 1\n#\nregion R\n#\n", 6, 1, "no pieces");
+}
+
+static void test_puz_read_too_many_regions(void **state)
+{
+	size_t cap = 32 + 16 * (PUZ_MAX_REGIONS + 1) + 40, n;
+	char *text = malloc(cap);
+	struct puzzle p;
+	int i;
+
+	(void)state;
+	assert_non_null(text);
+	n = (size_t)sprintf(text, "puzzle v1\ngoal 1 1 1\n#\n");
+	for (i = 0; i < PUZ_MAX_REGIONS; i++)
+		n += (size_t)sprintf(text + n, "region r%d\n#\n", i);
+	n += (size_t)sprintf(text + n, "piece A 1 1 1\n#\ndistinct r1023 r0\n");
+	read_ok(text, &p);
+	assert_int_equal(p.nregions, PUZ_MAX_REGIONS);
+	assert_true(p.regions[0].distinct && p.regions[1023].distinct);
+	assert_false(p.regions[1].distinct);
+	round_trip(&p);
+	puz_clear(&p);
+	n += (size_t)sprintf(text + n, "region last\n#\n");
+	puz_err_at(text, n, 3 + 2 * PUZ_MAX_REGIONS + 3 + 1, 8,
+	           "more than 1024 regions", __LINE__);
+	free(text);
+}
+
+static void test_puz_read_bad_distinct(void **state)
+{
+	(void)state;
+	PUZ_ERR("puzzle v1\ndistinct\n", 2, 9, "expected 'distinct NAME...'");
+	PUZ_ERR("puzzle v1\ndistinct R\n", 2, 10,
+	        "undefined region 'R': a 'region' line must define it before "
+	        "'distinct' names it");
+	/* defined on a later line is too late */
+	PUZ_ERR("puzzle v1\ngoal 1 1 1\n#\nregion R\n#\ndistinct faces  R S\n"
+	        "region S\n#\n",
+	        6, 19, "undefined region 'S'");
+	PUZ_ERR("puzzle v1\ngoal 1 1 1\n#\nregion R\n#\ndistinct r\n", 6, 10,
+	        "undefined region 'r'");
+	PUZ_ERR("puzzle v1\ngoal 1 1 1\n#\ndistinct \xC3\xA9\n", 4, 10,
+	        "undefined region '\xC3\xA9'");
+	PUZ_ERR("puzzle v1\ngoal 1 1 1\n#\ndistinct Faces\n", 4, 10,
+	        "undefined region 'Faces'");
+}
+
+/* Colour letters where numbers belong are not numbers. */
+static void test_puz_read_colour_letters_in_headers(void **state)
+{
+	(void)state;
+	PUZ_ERR("puzzle v1\ngoal a 1 1\n", 2, 6,
+	        "expected a number for the goal X dimension, found 'a'");
+	PUZ_ERR("puzzle v1\ngoal 1 1 1\n#\npiece A 1 b 1\nb\n", 4, 11,
+	        "expected a number for the piece 'A' Y dimension, found 'b'");
+	PUZ_ERR("puzzle v1\ngoal 1 1 1e\n", 2, 10,
+	        "expected a number for the goal Z dimension, found '1e'");
+	PUZ_ERR("puzzle v1\nsize c\n", 2, 6,
+	        "expected a number for the size, found 'c'");
+	PUZ_ERR("puzzle v1\nseed f\n", 2, 6,
+	        "expected a number for the seed, found 'f'");
+	PUZ_ERR("puzzle v1\ngoal 1 1 1\n#\npiece A 1 1 1 count a..b\n#\n", 4,
+	        21, "expected a range MIN..MAX after 'count', found 'a..b'");
+}
+
+/* Every prefix of a colour file: good or an error in range, '*out'
+ * untouched on failure (and no leak under ASan). */
+static void test_puz_read_every_colour_prefix(void **state)
+{
+	static const char text[] = COLOUR_EXAMPLE;
+	struct puzzle p;
+	struct puz_error e;
+	size_t n;
+	int rc, ok = 0;
+
+	(void)state;
+	for (n = 0; n <= sizeof(text) - 1; n++) {
+		poison(&p);
+		rc = puz_read_mem(text, n, &p, &e);
+		if (rc == PUZ_OK) {
+			puz_clear(&p);
+			ok++;
+			continue;
+		}
+		assert_int_equal(rc, PUZ_EPARSE);
+		assert_true(poisoned(&p));
+		assert_true(e.line >= 0 && e.line <= 43);
+		assert_true(e.msg[0] != '\0');
+	}
+	assert_true(ok > 0);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1266,6 +1922,248 @@ static void test_puz_write_round_trips_random_puzzles(void **state)
 	/* the generator covers what it should */
 	assert_true(seen_max_seed > 0);
 	assert_true(seen_count > 0);
+}
+
+/* random_puzzle() with every colour puzzle feature added, each often but
+ * not always: colours on both sides, optional goal cells, count ranges,
+ * display colours, a match table over the colours the cells use,
+ * regions (some distinct), distinct faces, and now and then a row that
+ * spells a keyword. '*seen' counts which features appeared. */
+struct colour_seen {
+	int colours, optional, ranges, rgb, match, regions, distinct, faces,
+	        keyword_rows;
+};
+
+static void random_colour_puzzle(uint64_t seed, struct puzzle *p,
+                                 struct colour_seen *seen)
+{
+	static const char *const words[] = {"seed", "size", "goal", "name",
+	                                    "piece", "match", "colour",
+	                                    "region", "puzzle", "distinct"};
+	uint64_t s = seed ^ 0xC0105C0105ull;
+	uint32_t pused = 0, gused = 0;
+	size_t i, j, n, gn;
+	int ncol, c;
+
+	random_puzzle(seed, p);
+	ncol = rnd(&s, 1, PUZ_NCOLOURS);
+	gn = (size_t)p->goal.nx * (size_t)p->goal.ny * (size_t)p->goal.nz;
+	if (rnd(&s, 0, 3) == 0 && p->goal.nx >= 4 && p->goal.nx <= 8) {
+		for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+			if (strlen(words[i]) == (size_t)p->goal.nx)
+				break;
+		if (i < sizeof(words) / sizeof(words[0])) {
+			for (j = 0; j < (size_t)p->goal.nx; j++)
+				p->goal.cells[j] =
+					(unsigned char)(PUZ_CELL + 1 +
+					                words[i][j] - 'a');
+			seen->keyword_rows++;
+		}
+	}
+	for (i = 0; i < gn; i++) {
+		int r = rnd(&s, 0, 9);
+
+		if (p->goal.cells[i] != PUZ_CELL)
+			continue;
+		if (r >= 4 && r <= 7)
+			p->goal.cells[i] =
+				(unsigned char)(PUZ_CELL + rnd(&s, 1, ncol));
+		else if (r == 8)
+			p->goal.cells[i] = PUZ_OPTIONAL;
+	}
+	for (i = 0; i < p->npieces; i++) {
+		struct puz_piece *pc = &p->pieces[i];
+		struct grid *g = &pc->shape;
+
+		n = (size_t)g->nx * (size_t)g->ny * (size_t)g->nz;
+		for (j = 0; j < n; j++)
+			if (g->cells[j] && rnd(&s, 0, 1))
+				g->cells[j] = (unsigned char)(PUZ_CELL +
+				                              rnd(&s, 1, ncol));
+		if (rnd(&s, 0, 2) == 0) {
+			/* at most 8 pieces of at most 120: under the limit */
+			pc->count_max = pc->count + (unsigned)rnd(&s, 1, 20);
+			pc->count = (unsigned)rnd(&s, 0, (int)pc->count);
+			seen->ranges++;
+		}
+		for (j = 0; j < n; j++)
+			pused |= 1u << puz_cell_colour(g->cells[j]);
+	}
+	for (i = 0; i < gn; i++) {
+		gused |= 1u << puz_cell_colour(p->goal.cells[i]);
+		seen->optional += p->goal.cells[i] == PUZ_OPTIONAL;
+	}
+	pused &= ~1u;
+	gused &= ~1u;
+	seen->colours += pused != 0 && gused != 0;
+	for (c = 1; c <= PUZ_NCOLOURS; c++) {
+		if (rnd(&s, 0, 3) != 0)
+			continue;
+		p->rgb_set |= 1u << c;
+		switch (rnd(&s, 0, 2)) {
+		case 0: p->rgb[c] = 0; break;
+		case 1: p->rgb[c] = 0xFFFFFF; break;
+		default: p->rgb[c] = (uint32_t)(sm64(&s) & 0xFFFFFF); break;
+		}
+	}
+	seen->rgb += p->rgb_set != 0;
+	if (pused != 0 && gused != 0 && rnd(&s, 0, 1)) {
+		int k = rnd(&s, 1, 12);
+
+		p->has_match = true;
+		while (k-- > 0) {
+			int pc, gc;
+
+			do
+				pc = rnd(&s, 1, PUZ_NCOLOURS);
+			while (!(pused >> pc & 1));
+			do
+				gc = rnd(&s, 1, PUZ_NCOLOURS);
+			while (!(gused >> gc & 1));
+			p->match[pc] |= 1u << gc;
+		}
+		seen->match++;
+	}
+	p->nregions = (size_t)rnd(&s, 0, 5);
+	if (p->nregions > 0) {
+		p->regions = calloc(p->nregions, sizeof(*p->regions));
+		assert_non_null(p->regions);
+	}
+	for (i = 0; i < p->nregions; i++) {
+		struct puz_region *r = &p->regions[i];
+		size_t k = (size_t)sprintf(r->name, "R%zu", i);
+
+		n = (size_t)rnd(&s, 0, 8);
+		for (j = 0; j < n; j++)
+			r->name[k++] = (char)rnd(&s, '!', '~');
+		r->name[k] = '\0';
+		r->cells = calloc(gn, 1);
+		assert_non_null(r->cells);
+		for (j = 0; j < gn; j++)
+			r->cells[j] = p->goal.cells[j] && rnd(&s, 0, 2) == 0;
+		r->distinct = rnd(&s, 0, 1);
+		seen->distinct += r->distinct;
+	}
+	seen->regions += p->nregions > 0;
+	p->distinct_faces = rnd(&s, 0, 3) == 0;
+	seen->faces += p->distinct_faces;
+}
+
+static void test_puz_write_round_trips_random_colour_puzzles(void **state)
+{
+	struct colour_seen seen;
+	struct puzzle p;
+	uint64_t seed;
+
+	(void)state;
+	memset(&seen, 0, sizeof(seen));
+	for (seed = 1; seed <= 1500; seed++) {
+		random_colour_puzzle(seed, &p, &seen);
+		round_trip(&p);
+		puz_clear(&p);
+	}
+	/* the generator covers what it should */
+	assert_true(seen.colours > 100);
+	assert_true(seen.optional > 100);
+	assert_true(seen.ranges > 100);
+	assert_true(seen.rgb > 100);
+	assert_true(seen.match > 100);
+	assert_true(seen.regions > 100);
+	assert_true(seen.distinct > 100);
+	assert_true(seen.faces > 100);
+	assert_true(seen.keyword_rows > 5);
+}
+
+/* The comparison in round_trip() can fail: each colour field matters. */
+static void test_puz_equal_sees_colour_fields(void **state)
+{
+	struct puzzle a, b;
+	int k;
+
+	(void)state;
+	for (k = 0; k < 9; k++) {
+		read_ok(COLOUR_EXAMPLE, &a);
+		read_ok(COLOUR_EXAMPLE, &b);
+		assert_true(puz_equal(&a, &b));
+		switch (k) {
+		case 0: b.pieces[0].count_max++; break;
+		case 1: b.rgb[1]++; break;
+		case 2: b.rgb_set |= 1u << 5; break;
+		case 3: b.match[3] = 1; break;
+		case 4: b.has_match = false; break;
+		case 5: b.regions[2].distinct = true; break;
+		case 6: b.regions[1].cells[11] = 1; break;
+		case 7: b.distinct_faces = false; break;
+		default: b.regions[0].name[0] = 'T'; break;
+		}
+		assert_false(puz_equal(&a, &b));
+		puz_clear(&a);
+		puz_clear(&b);
+	}
+}
+
+static void test_puz_write_colour_exact_text(void **state)
+{
+	static const char want[] = "puzzle v1\n"
+	                           "name colours\n"
+	                           "colour a FF0000\n"
+	                           "colour z 00FF7F\n"
+	                           "goal 3 2 2\n"
+	                           "ab#\n"
+	                           "#+z\n"
+	                           "\n"
+	                           "###\n"
+	                           "..#\n"
+	                           "\n"
+	                           "piece A 2 1 1 count 0..3\n"
+	                           "ab\n"
+	                           "\n"
+	                           "piece B 1 1 2 count 2\n"
+	                           "#\n"
+	                           "\n"
+	                           "z\n"
+	                           "\n"
+	                           "piece C 1 1 1 count 1..4\n"
+	                           "#\n"
+	                           "\n"
+	                           "match a b\n"
+	                           "match b a\n"
+	                           "match z z\n"
+	                           "\n"
+	                           "region top\n"
+	                           "..#\n"
+	                           "..#\n"
+	                           "\n"
+	                           "...\n"
+	                           "...\n"
+	                           "\n"
+	                           "region bottom\n"
+	                           "###\n"
+	                           "#.#\n"
+	                           "\n"
+	                           "...\n"
+	                           "...\n"
+	                           "\n"
+	                           "region side\n"
+	                           "#..\n"
+	                           "#..\n"
+	                           "\n"
+	                           "#..\n"
+	                           "...\n"
+	                           "\n"
+	                           "distinct faces top bottom\n";
+	struct puzzle p;
+	char *t;
+	size_t n;
+
+	(void)state;
+	read_ok(COLOUR_EXAMPLE, &p);
+	t = write_mem(&p, &n);
+	assert_int_equal(n, sizeof(want) - 1);
+	assert_memory_equal(t, want, n);
+	free(t);
+	round_trip(&p);
+	puz_clear(&p);
 }
 
 static void test_puz_write_exact_text(void **state)
@@ -1601,12 +2499,32 @@ int main(void)
 		cmocka_unit_test(test_puz_read_title_too_long),
 		cmocka_unit_test(test_puz_read_every_prefix),
 		cmocka_unit_test(test_puz_read_enomem_paths),
+		cmocka_unit_test(test_puz_read_colour_cells),
+		cmocka_unit_test(test_puz_read_count_ranges),
+		cmocka_unit_test(test_puz_read_colour_lines),
+		cmocka_unit_test(test_puz_read_match_lines),
+		cmocka_unit_test(test_puz_read_regions),
+		cmocka_unit_test(test_puz_read_distinct_lines),
+		cmocka_unit_test(test_puz_read_colour_lines_anywhere),
+		cmocka_unit_test(test_puz_read_rows_that_spell_keywords),
+		cmocka_unit_test(test_puz_read_bad_colour_cells),
+		cmocka_unit_test(test_puz_read_bad_count_ranges),
+		cmocka_unit_test(test_puz_read_bad_colour_line),
+		cmocka_unit_test(test_puz_read_bad_match_line),
+		cmocka_unit_test(test_puz_read_bad_region),
+		cmocka_unit_test(test_puz_read_too_many_regions),
+		cmocka_unit_test(test_puz_read_bad_distinct),
+		cmocka_unit_test(test_puz_read_colour_letters_in_headers),
+		cmocka_unit_test(test_puz_read_every_colour_prefix),
 		cmocka_unit_test(test_puz_read_classic_soma),
 		cmocka_unit_test(test_puz_read_classic_bedlam),
 		cmocka_unit_test(test_puz_read_classic_pentacubes),
 		cmocka_unit_test(test_puz_read_classic_happycubes),
 		cmocka_unit_test(test_puz_write_round_trips_random_puzzles),
+		cmocka_unit_test(test_puz_write_round_trips_random_colour_puzzles),
+		cmocka_unit_test(test_puz_equal_sees_colour_fields),
 		cmocka_unit_test(test_puz_write_exact_text),
+		cmocka_unit_test(test_puz_write_colour_exact_text),
 		cmocka_unit_test(test_puz_write_full_device_is_eio),
 		cmocka_unit_test(test_hcq_read_matches_puz_file),
 		cmocka_unit_test(test_hcq_read_spacing_crlf_and_tabs),
