@@ -18,6 +18,25 @@ static int same_grid(const struct grid *a, const struct grid *b)
 	       memcmp(a->cells, b->cells, (size_t)a->nx * a->ny * a->nz) == 0;
 }
 
+/* The colour puzzle fields (solver/puzzle.h). */
+static int same_colour_fields(const struct puzzle *p, const struct puzzle *q)
+{
+	if (p->rgb_set != q->rgb_set || p->has_match != q->has_match ||
+	    memcmp(p->match, q->match, sizeof p->match) != 0 ||
+	    p->distinct_faces != q->distinct_faces || p->nregions != q->nregions)
+		return 0;
+	for (int c = 1; c <= PUZ_NCOLOURS; c++)
+		if ((p->rgb_set >> c & 1) && p->rgb[c] != q->rgb[c])
+			return 0;
+	size_t n = (size_t)p->goal.nx * p->goal.ny * p->goal.nz;
+	for (size_t r = 0; r < p->nregions; r++)
+		if (strcmp(p->regions[r].name, q->regions[r].name) != 0 ||
+		    p->regions[r].distinct != q->regions[r].distinct ||
+		    memcmp(p->regions[r].cells, q->regions[r].cells, n) != 0)
+			return 0;
+	return 1;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -37,11 +56,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!same_grid(&p.goal, &q.goal) || p.npieces != q.npieces ||
 	    strcmp(p.name, q.name) != 0 ||
 	    memcmp(p.size, q.size, sizeof p.size) != 0 ||
-	    p.has_seed != q.has_seed || p.seed != q.seed)
+	    p.has_seed != q.has_seed || p.seed != q.seed ||
+	    !same_colour_fields(&p, &q))
 		abort();
 	for (size_t i = 0; i < p.npieces; i++)
 		if (!same_grid(&p.pieces[i].shape, &q.pieces[i].shape) ||
 		    p.pieces[i].count != q.pieces[i].count ||
+		    p.pieces[i].count_max != q.pieces[i].count_max ||
 		    strcmp(p.pieces[i].name, q.pieces[i].name) != 0)
 			abort();
 	puz_clear(&q);
@@ -49,8 +70,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (puz_grid_volume(&p.goal) <= 200 && p.npieces <= 12) {
 		struct solve_opts o = {.max_nodes = 20000, .keep_first = true};
 		struct solve_result r;
+		uint64_t plain = 0;
+		bool complete = false;
 		if (solve_puzzle(&p, &o, &r) == SOLVE_OK) {
 			if (r.complete && r.solutions > r.assemblies)
+				abort();
+			plain = r.solutions;
+			complete = r.complete;
+			solve_result_clear(&r);
+		}
+		/* and up to renamings: never more than without them */
+		o.rename_colours = true;
+		o.keep_first = false;
+		if (solve_puzzle(&p, &o, &r) == SOLVE_OK) {
+			if (complete && r.complete && r.solutions > plain)
 				abort();
 			solve_result_clear(&r);
 		}
