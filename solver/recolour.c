@@ -8,7 +8,9 @@
  * marks and set of distinct regions onto themselves; the goal's colour at
  * g(c) is π of its colour at c; renaming the pieces' colours by π (and
  * mirroring them when g is improper) keeps the multiset of types with
- * their ranges of copies; and π keeps the match table. Γ acts on
+ * their ranges of copies; and π keeps the match table (every entry
+ * between colours the puzzle uses, whether or not a cell can meet it, so
+ * that R below contains the swaps of twin colours). Γ acts on
  * assemblies (each piece moved by g, its colours renamed by π), and the
  * number of orbits is
  *
@@ -121,10 +123,11 @@ static int make_sigs(struct solver *s)
 			uint64_t h = 1469598103934665603u;
 			h = (h ^ (s->goal_colours >> c & 1)) * 1099511628211u;
 			if (s->p->has_match) {
-				int row = __builtin_popcount(s->p->match[c]);
+				int row = __builtin_popcount(s->p->match[c] & s->all_colours);
 				int col = 0;
 				for (int p = 1; p <= PUZ_NCOLOURS; p++)
-					col += s->p->match[p] >> c & 1;
+					col += (s->all_colours >> p & 1) &&
+					       (s->p->match[p] >> c & 1);
 				h = (h ^ (uint64_t)(row * 64 + col)) * 1099511628211u;
 			}
 			for (size_t k = 0; k < nk; k++)
@@ -150,31 +153,13 @@ struct count_ctx {
 	int rc;
 };
 
-/* Whether π keeps the match table (every pair that can occur: a piece
- * colour on a goal colour). */
-static bool match_kept(const struct solver *s, const unsigned char *perm)
-{
-	if (!s->p->has_match)
-		return true;
-	for (int p = 1; p <= PUZ_NCOLOURS; p++) {
-		if (!(s->piece_colours >> p & 1))
-			continue;
-		for (int q = 1; q <= PUZ_NCOLOURS; q++)
-			if ((s->goal_colours >> q & 1) &&
-			    (s->p->match[p] >> q & 1) !=
-			    (s->p->match[perm[p]] >> perm[q] & 1))
-				return false;
-	}
-	return true;
-}
-
 static void assign(struct count_ctx *k, int i)
 {
 	if (k->rc != SOLVE_OK)
 		return;
 	struct solver *s = k->s;
 	if (i == k->nfree) {
-		bool kept = match_kept(s, k->perm);
+		bool kept = solve_match_kept(s, k->perm);
 		if (kept)
 			k->rc = solve_types_kept(s, k->perm, k->mirror, &kept);
 		k->found += kept;
@@ -262,7 +247,6 @@ int recolour_setup(struct solver *s)
 {
 	const struct grid *g = &s->p->goal;
 	size_t nc = s->ncells ? s->ncells : 1;
-	s->all_colours = s->piece_colours | s->goal_colours;
 	s->geo_map = malloc((size_t)POLY_NSYM * nc * sizeof *s->geo_map);
 	s->owner = malloc(nc * sizeof *s->owner);
 	s->pcol = malloc(nc);

@@ -221,15 +221,32 @@ int solve_types_kept(const struct solver *s, const unsigned char *perm,
 	return SOLVE_OK;
 }
 
+bool solve_match_kept(const struct solver *s, const unsigned char *perm)
+{
+	if (!s->p->has_match)
+		return true;
+	for (int p = 1; p <= PUZ_NCOLOURS; p++) {
+		if (!(s->all_colours >> p & 1))
+			continue;
+		for (int q = 1; q <= PUZ_NCOLOURS; q++)
+			if ((s->all_colours >> q & 1) &&
+			    (s->p->match[p] >> q & 1) !=
+			    (s->p->match[perm[p]] >> perm[q] & 1))
+				return false;
+	}
+	return true;
+}
+
 /* Interchangeable colours: a and b are twins when swapping them in every
  * piece maps the puzzle onto itself with the goal held still: neither is
- * a goal colour, both match the same goal colours, and the multiset of
- * types is kept. Twins form classes (a swap conjugated by a swap is a
+ * a goal colour, the swap keeps the match table (solve_match_kept), and
+ * the multiset of types is kept. Twins form classes (a swap conjugated by a swap is a
  * swap); colour breaking renames within them. */
 static int find_twins(struct solver *s)
 {
 	for (size_t t = 0; t < s->ntypes; t++)
 		s->piece_colours |= s->types[t].cmask;
+	s->all_colours = s->piece_colours | s->goal_colours;
 	for (int c = 0; c <= PUZ_NCOLOURS; c++)
 		s->twin_class[c] = (uint32_t)1 << c;
 	uint32_t cand = s->piece_colours & ~s->goal_colours;
@@ -238,14 +255,13 @@ static int find_twins(struct solver *s)
 			if (!(cand >> a & 1) || !(cand >> b & 1) ||
 			    (s->twin_class[a] >> b & 1))
 				continue;
-			if (s->p->has_match &&
-			    ((s->p->match[a] ^ s->p->match[b]) & s->goal_colours))
-				continue;
 			unsigned char perm[PUZ_NCOLOURS + 1];
 			for (int c = 0; c <= PUZ_NCOLOURS; c++)
 				perm[c] = (unsigned char)c;
 			perm[a] = (unsigned char)b;
 			perm[b] = (unsigned char)a;
+			if (!solve_match_kept(s, perm))
+				continue;
 			bool kept;
 			int rc = solve_types_kept(s, perm, false, &kept);
 			if (rc != SOLVE_OK)

@@ -120,6 +120,10 @@ int solve_renamed_type(const struct solver *s, size_t t,
 int solve_types_kept(const struct solver *s, const unsigned char *perm,
                      bool mirror, bool *kept);
 
+/* solve.c: whether renaming colours by 'perm' keeps the match table:
+ * every entry between colours the puzzle uses (all_colours). */
+bool solve_match_kept(const struct solver *s, const unsigned char *perm);
+
 /* solve.c: the image of each goal cell under symmetry 'sym' into 'map'
  * (ncells entries), the goal's bounding box mapped onto itself; false
  * when the goal's cells do not map onto goal cells (colours ignored). */
