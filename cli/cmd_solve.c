@@ -89,7 +89,10 @@ static void print_first(const struct puzzle *p, const unsigned char *lab,
 		for (size_t i = 0; i < p->npieces; i++) {
 			printf(" %c=%s", i < sizeof sym - 1 ? sym[i] : '?',
 			       p->pieces[i].name);
-			if (p->pieces[i].count > 1)
+			if (p->pieces[i].count_max)
+				printf("(x%u..%u)", p->pieces[i].count,
+				       p->pieces[i].count_max);
+			else if (p->pieces[i].count > 1)
 				printf("(x%u)", p->pieces[i].count);
 		}
 		putchar('\n');

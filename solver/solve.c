@@ -759,7 +759,7 @@ static bool visit(void *ctx, const size_t *xrows, size_t n)
 		s->overflow = true;
 		return false;
 	}
-	if (s->o->rename_colours) {
+	if (s->o->rename_colours && s->gamma_order != (uint64_t)s->group_order) {
 		uint64_t st, wr;
 		int rc = recolour_stab(s, rows, n, &st);
 		if (rc == SOLVE_ENOMEM)
@@ -802,8 +802,10 @@ static bool visit(void *ctx, const size_t *xrows, size_t n)
 		if (s->o->on_cover)
 			s->o->on_cover(s->o->ctx, s->labels, s->colours);
 	}
-	uint64_t sols = s->o->rename_colours ? s->weighted_rc / s->gamma_order
-	                                     : s->weighted / (uint64_t)s->group_order;
+	uint64_t sols = s->o->rename_colours &&
+	                s->gamma_order != (uint64_t)s->group_order
+	              ? s->weighted_rc / s->gamma_order
+	              : s->weighted / (uint64_t)s->group_order;
 	if (s->o->max_solutions && sols >= s->o->max_solutions) {
 		s->res->stop = SOLVE_MAX_SOLUTIONS;
 		return false;
@@ -1162,11 +1164,15 @@ int solve_puzzle(const struct puzzle *p, const struct solve_opts *o,
 		res.complete = res.stop == SOLVE_DONE;
 		assert(!res.complete || s.weighted % (uint64_t)s.group_order == 0);
 		res.solutions = s.weighted / (uint64_t)s.group_order;
-		if (o->rename_colours && s.gamma_order) {
+		/* Γ contains G; when it is no larger, it is G */
+		if (o->rename_colours && s.gamma_order != (uint64_t)s.group_order &&
+		    s.gamma_order) {
 			assert(!res.complete || s.weighted_rc % s.gamma_order == 0);
 			res.solutions = s.weighted_rc / s.gamma_order;
-			res.rename_order = s.gamma_order;
 		}
+		if (o->rename_colours)
+			res.rename_order = s.gamma_order ? s.gamma_order
+			                                 : (uint64_t)s.group_order;
 		res.assemblies = s.assemblies;
 		*out = res;
 	} else {

@@ -459,6 +459,12 @@ run 1 check "$examples/ninecolour.puz" --rename-colours && contains "$out" "not 
 run 0 solve "$examples/ninecolour.puz" --print &&
 	contains "$out" "difficulty: not measured: colour puzzles are not scored yet" "colour puzzles: no score" &&
 	contains "$out" "ABC   abc" "--print draws the colours beside the pieces"
+# every colour feature at once: no renaming keeps it, so the counts agree
+run 0 solve "$DATA/colour-mix.puz" && contains "$out" "solutions: 74893" "colour mix" &&
+	mix=$(grep '^solutions' <<<"$out")
+run 0 solve "$DATA/colour-mix.puz" --rename-colours && contains "$out" "$mix" "colour mix: the same count up to renaming" &&
+	contains "$out" "renamings: 1 " "colour mix: no renaming keeps it"
+run 0 solve "$DATA/colour-mix.puz" --print && contains "$out" "C=I(x1..3)" "--print shows a range of copies"
 # optional cells and ranges: two required cells and an optional one
 printf 'puzzle v1\ngoal 3 1 1\n##+\npiece I2 2 1 1 count 0..1\n##\npiece I1 1 1 1 count 0..3\n#\n' >"$tmp/opt.puz"
 run 0 solve "$tmp/opt.puz" && contains "$out" "solutions: 5" "optional cells and ranges: 5 solutions" &&

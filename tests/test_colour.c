@@ -24,6 +24,7 @@
 #include "solver/solve.h"
 #include "tests/brute.h"
 #include "tests/colref.h"
+#include "tests/testload.h"
 #include "tests/randpuz.h"
 
 /* Random colour puzzles compared with the solver (seeds 1..N), and the
@@ -1196,6 +1197,28 @@ static void test_colour_solver_match_entry_no_cell_meets(void **state)
 	puz_clear(&p);
 }
 
+/* tests/data/classic/colour-mix.puz, every feature at once (the fault
+ * injection runs and cli.sh use it): the solver, with and without
+ * renaming, equals the reference. */
+static void test_colour_solver_colour_mix_file(void **state)
+{
+	(void)state;
+	struct puzzle p;
+	test_load_puzzle("tests/data/classic/colour-mix.puz", &p);
+	struct colref_result want;
+	assert_int_equal(colref_count(&p, &want), 0);
+	assert_int_equal(want.assemblies, 74893);
+	for (int rename = 0; rename < 2; rename++) {
+		struct solve_opts o = {.rename_colours = rename};
+		struct solve_result r;
+		assert_int_equal(solve_puzzle(&p, &o, &r), SOLVE_OK);
+		assert_int_equal(r.assemblies, want.assemblies);
+		assert_int_equal(r.solutions, rename ? want.renamed : want.solutions);
+		solve_result_clear(&r);
+	}
+	puz_clear(&p);
+}
+
 static void test_colour_solver_nine_colour_cube(void **state)
 {
 	(void)state;
@@ -1245,6 +1268,7 @@ int main(void)
 		cmocka_unit_test(test_colour_solver_covers_no_pin),
 		cmocka_unit_test(test_colour_solver_covers_pinned),
 		cmocka_unit_test(test_colour_solver_match_entry_no_cell_meets),
+		cmocka_unit_test(test_colour_solver_colour_mix_file),
 		cmocka_unit_test(test_colour_solver_nine_colour_cube),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -82,6 +82,9 @@ every_fault "generate --size 4" "$tmp/gen/out" generate --size 4 --seed 7 --out 
 mkdir -p "$tmp/band"
 every_fault "generate --difficulty hard" "$tmp/band/out" generate --seed 42 --difficulty hard --out "$tmp/band/out"
 every_fault "solve 2x3x10 --difficulty-nodes 20000" "" solve "$DATA/pentacubes-2x3x10.puz" --difficulty-nodes 20000
+every_fault "solve colour-mix --print" "" solve "$DATA/colour-mix.puz" --print
+every_fault "solve colour-mix --rename-colours" "" solve "$DATA/colour-mix.puz" --rename-colours
+every_fault "solve ninecolour --rename-colours --print" "" solve "$DATA/../../../examples/ninecolour.puz" --rename-colours --print
 mkdir -p "$tmp/render"
 every_fault "render Soma" "$tmp/render/out" render "$DATA/soma.puz" --out "$tmp/render/out"
 mkdir -p "$tmp/print"
