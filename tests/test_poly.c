@@ -115,6 +115,47 @@ static void test_poly_normalised(void **state)
 	poly_shape_clear(&s);
 }
 
+/* Colours ride along: a domino coloured a-b turned end for end is b-a in
+ * place, so the two are congruent (same canonical form), while a-a and
+ * a-b are not; a colour never changes under any of the 48 symmetries. */
+static void test_poly_colour_tags(void **state)
+{
+	(void)state;
+	struct grid g;
+	assert_int_equal(puz_grid_init(&g, 2, 1, 1), PUZ_OK);
+	g.cells[0] = PUZ_CELL + 1;
+	g.cells[1] = PUZ_CELL + 2;
+	struct shape ab, ba, aa, cab, cba, caa;
+	assert_int_equal(poly_from_grid(&g, &ab), POLY_OK);
+	assert_int_equal(poly_tag(ab.cells[0]), 1);
+	assert_int_equal(poly_tag(ab.cells[1]), 2);
+	g.cells[0] = PUZ_CELL + 2;
+	g.cells[1] = PUZ_CELL + 1;
+	assert_int_equal(poly_from_grid(&g, &ba), POLY_OK);
+	g.cells[0] = g.cells[1] = PUZ_CELL + 1;
+	assert_int_equal(poly_from_grid(&g, &aa), POLY_OK);
+	assert_false(poly_equal(&ab, &ba));
+	assert_int_equal(poly_canonical(&ab, &cab), POLY_OK);
+	assert_int_equal(poly_canonical(&ba, &cba), POLY_OK);
+	assert_int_equal(poly_canonical(&aa, &caa), POLY_OK);
+	assert_true(poly_equal(&cab, &cba));
+	assert_false(poly_equal(&cab, &caa));
+	for (int s = 0; s < POLY_NSYM; s++) {
+		struct shape t;
+		assert_int_equal(poly_transform(&ab, s, &t), POLY_OK);
+		int tags = poly_tag(t.cells[0]) * 10 + poly_tag(t.cells[1]);
+		assert_true(tags == 12 || tags == 21);
+		poly_shape_clear(&t);
+	}
+	poly_shape_clear(&ab);
+	poly_shape_clear(&ba);
+	poly_shape_clear(&aa);
+	poly_shape_clear(&cab);
+	poly_shape_clear(&cba);
+	poly_shape_clear(&caa);
+	puz_grid_clear(&g);
+}
+
 /* The flat moves: t = 0 is the identity, t = 1 a clockwise quarter turn
  * (the top-left corner goes to the top right), t = 4 a turn-over; the 8
  * moves of a rectangle are distinct, map it onto its own (or the swapped)
@@ -163,6 +204,7 @@ int main(void)
 		cmocka_unit_test(test_poly_orientation_counts),
 		cmocka_unit_test(test_poly_canonical_congruence),
 		cmocka_unit_test(test_poly_normalised),
+		cmocka_unit_test(test_poly_colour_tags),
 		cmocka_unit_test(test_poly_flat_moves),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
