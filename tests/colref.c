@@ -104,9 +104,9 @@ struct colref {
 	int failed;          /* 0, -1, or COLREF_TOO_MANY */
 
 	/* where the leaves go (NULL: not collected) */
-	struct colref_forms *gset, *hset; /* canonical forms: sets */
-	struct colref_forms *raws;        /* raw forms: a multiset */
-	struct colref_forms *alls;        /* full identity forms: a multiset */
+	struct brute_forms *gset, *hset; /* canonical forms: sets */
+	struct brute_forms *raws;        /* raw forms: a multiset */
+	struct brute_forms *alls;        /* full identity forms: a multiset */
 };
 
 /* ---- symmetries and shapes ------------------------------------------ */
@@ -698,20 +698,6 @@ static int setup(struct colref *r, const struct puzzle *p)
 
 /* ---- records ------------------------------------------------------------ */
 
-void colref_forms_init(struct colref_forms *f, size_t len, bool set)
-{
-	memset(f, 0, sizeof *f);
-	f->len = len;
-	f->set = set;
-}
-
-void colref_forms_clear(struct colref_forms *f)
-{
-	free(f->rec);
-	f->rec = NULL;
-	f->n = f->cap = 0;
-}
-
 static int rec_cmp(const void *a, const void *b)
 {
 	const uint32_t *u = a, *v = b;
@@ -719,94 +705,6 @@ static int rec_cmp(const void *a, const void *b)
 		if (u[i] != v[i])
 			return u[i] < v[i] ? -1 : 1;
 	return 0;
-}
-
-void colref_forms_sort(struct colref_forms *f)
-{
-	size_t rl = f->len;
-	if (f->n < 2)
-		return;
-	qsort(f->rec, f->n, rl * sizeof *f->rec, rec_cmp);
-	if (!f->set)
-		return;
-	size_t k = 1;
-	for (size_t i = 1; i < f->n; i++) {
-		if (rec_cmp(&f->rec[(k - 1) * rl], &f->rec[i * rl]) == 0)
-			continue;
-		memmove(&f->rec[k * rl], &f->rec[i * rl], rl * sizeof *f->rec);
-		k++;
-	}
-	f->n = k;
-}
-
-int colref_forms_add(struct colref_forms *f, const uint32_t *rec)
-{
-	size_t rl = f->len;
-	assert(rl >= 1 && rec[0] == rl);
-	if (f->n == f->cap) {
-		if (f->set)
-			colref_forms_sort(f);
-		if (!f->set || f->n * 2 >= f->cap) {
-			size_t cap = f->cap ? 2 * f->cap : 64;
-			if (cap > ((size_t)1 << 28) / rl)
-				return -1;
-			uint32_t *nr = realloc(f->rec, cap * rl * sizeof *nr);
-			if (!nr)
-				return -1;
-			f->rec = nr;
-			f->cap = cap;
-		}
-	}
-	memcpy(&f->rec[f->n * rl], rec, rl * sizeof *rec);
-	f->n++;
-	return 0;
-}
-
-size_t colref_forms_missing(const struct colref_forms *a,
-                            const struct colref_forms *b)
-{
-	if (a->len != b->len)
-		return a->n;
-	size_t rl = a->len, i = 0, j = 0, miss = 0;
-	while (i < a->n) {
-		if (j == b->n)
-			return miss + (a->n - i);
-		int c = rec_cmp(&a->rec[i * rl], &b->rec[j * rl]);
-		if (c == 0) {
-			i++;
-			j++;
-		} else if (c < 0) {
-			miss++;
-			i++;
-		} else {
-			j++;
-		}
-	}
-	return miss;
-}
-
-bool colref_forms_equal(const struct colref_forms *a,
-                        const struct colref_forms *b)
-{
-	return a->len == b->len && a->n == b->n && colref_forms_missing(a, b) == 0;
-}
-
-bool colref_forms_has(const struct colref_forms *f, const uint32_t *rec)
-{
-	if (rec[0] != f->len)
-		return false;
-	size_t lo = 0, hi = f->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = rec_cmp(&f->rec[mid * f->len], rec);
-		if (c == 0)
-			return true;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return false;
 }
 
 /* ---- forms of assemblies ------------------------------------------------ */
@@ -903,12 +801,12 @@ static void leaf(struct colref *r)
 		return;
 	}
 	canonical(r, false, r->best);
-	if (colref_forms_add(r->gset, r->best) != 0) {
+	if (brute_forms_add(r->gset, r->best) != 0) {
 		r->failed = -1;
 		return;
 	}
 	canonical(r, true, r->best);
-	if (colref_forms_add(r->hset, r->best) != 0) {
+	if (brute_forms_add(r->hset, r->best) != 0) {
 		r->failed = -1;
 		return;
 	}
@@ -918,8 +816,8 @@ static void leaf(struct colref *r)
 		r->ctyp[d] = r->occ[d] >= 0 ? r->ptype[r->occ[d]] : -1;
 	encode_raw(r, r->tmp);
 	encode(r, 0, r->best); /* h = 0 is the identity */
-	if (colref_forms_add(r->raws, r->tmp) != 0 ||
-	    colref_forms_add(r->alls, r->best) != 0)
+	if (brute_forms_add(r->raws, r->tmp) != 0 ||
+	    brute_forms_add(r->alls, r->best) != 0)
 		r->failed = -1;
 }
 
@@ -1014,13 +912,13 @@ static void search(struct colref *r, int first, int id)
 /* ---- self-checks ------------------------------------------------------ */
 
 /* Every image under H of every assembly in sorted 'alls' is one of them. */
-static bool closed_under_h(struct colref *r, const struct colref_forms *alls)
+static bool closed_under_h(struct colref *r, const struct brute_forms *alls)
 {
 	for (size_t i = 0; i < alls->n; i++) {
 		decode(r, &alls->rec[i * alls->len]);
 		for (int h = 0; h < r->nh; h++) {
 			encode(r, h, r->cand);
-			if (!colref_forms_has(alls, r->cand))
+			if (!brute_forms_has(alls, r->cand))
 				return false;
 		}
 	}
@@ -1029,7 +927,7 @@ static bool closed_under_h(struct colref *r, const struct colref_forms *alls)
 
 /* Sum over the canonical forms in 'set' of |group| / |stabiliser|: the
  * assemblies, when the forms are one per orbit. */
-static uint64_t orbit_total(struct colref *r, const struct colref_forms *set,
+static uint64_t orbit_total(struct colref *r, const struct brute_forms *set,
                             bool all)
 {
 	uint64_t total = 0;
@@ -1072,20 +970,20 @@ static int run(struct colref *r)
 	search(r, 0, 0);
 	if (r->failed)
 		return r->failed;
-	colref_forms_sort(r->gset);
-	colref_forms_sort(r->hset);
+	brute_forms_sort(r->gset);
+	brute_forms_sort(r->hset);
 	return 0;
 }
 
 int colref_count(const struct puzzle *p, struct colref_result *out)
 {
 	struct colref r;
-	struct colref_forms g, h;
+	struct brute_forms g, h;
 	memset(&r, 0, sizeof r);
 	memset(out, 0, sizeof *out);
 	int rc = setup(&r, p);
-	colref_forms_init(&g, r.len, true);
-	colref_forms_init(&h, r.len, true);
+	brute_forms_init(&g, r.len, true);
+	brute_forms_init(&h, r.len, true);
 	if (rc == 0) {
 		r.gset = &g;
 		r.hset = &h;
@@ -1094,8 +992,8 @@ int colref_count(const struct puzzle *p, struct colref_result *out)
 	}
 	if (rc == 0)
 		fill_result(&r, out);
-	colref_forms_clear(&g);
-	colref_forms_clear(&h);
+	brute_forms_clear(&g);
+	brute_forms_clear(&h);
 	colref_release(&r);
 	return rc;
 }
@@ -1104,14 +1002,14 @@ int colref_sets(const struct puzzle *p, uint64_t max_assemblies,
                 struct colref_sets *out)
 {
 	struct colref r;
-	struct colref_forms alls;
+	struct brute_forms alls;
 	memset(&r, 0, sizeof r);
 	memset(out, 0, sizeof *out);
 	int rc = setup(&r, p);
-	colref_forms_init(&out->assemblies, r.len, false);
-	colref_forms_init(&out->solutions, r.len, true);
-	colref_forms_init(&out->renamed, r.len, true);
-	colref_forms_init(&alls, r.len, false);
+	brute_forms_init(&out->assemblies, r.len, false);
+	brute_forms_init(&out->solutions, r.len, true);
+	brute_forms_init(&out->renamed, r.len, true);
+	brute_forms_init(&alls, r.len, false);
 	if (rc == 0) {
 		r.gset = &out->solutions;
 		r.hset = &out->renamed;
@@ -1122,8 +1020,8 @@ int colref_sets(const struct puzzle *p, uint64_t max_assemblies,
 		rc = run(&r);
 	}
 	if (rc == 0) {
-		colref_forms_sort(&out->assemblies);
-		colref_forms_sort(&alls);
+		brute_forms_sort(&out->assemblies);
+		brute_forms_sort(&alls);
 		fill_result(&r, &out->counts);
 		/* no assembly twice */
 		for (size_t i = 1; i < alls.n && rc == 0; i++)
@@ -1138,7 +1036,7 @@ int colref_sets(const struct puzzle *p, uint64_t max_assemblies,
 		                out->renamed.n > out->solutions.n))
 			rc = COLREF_SELF_CHECK;
 	}
-	colref_forms_clear(&alls);
+	brute_forms_clear(&alls);
 	colref_release(&r);
 	if (rc != 0)
 		colref_sets_clear(out);
@@ -1147,9 +1045,9 @@ int colref_sets(const struct puzzle *p, uint64_t max_assemblies,
 
 void colref_sets_clear(struct colref_sets *s)
 {
-	colref_forms_clear(&s->assemblies);
-	colref_forms_clear(&s->solutions);
-	colref_forms_clear(&s->renamed);
+	brute_forms_clear(&s->assemblies);
+	brute_forms_clear(&s->solutions);
+	brute_forms_clear(&s->renamed);
 	memset(s, 0, sizeof *s);
 }
 

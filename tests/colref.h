@@ -76,6 +76,7 @@
 #include <stdint.h>
 
 #include "solver/puzzle.h"
+#include "tests/brute.h"
 
 #define COLREF_MAX_CELLS 64
 #define COLREF_MAX_TYPES 64
@@ -102,32 +103,9 @@ struct colref_result {
 
 /* ---- records -------------------------------------------------------- */
 
-/* A set or multiset of records of 'len' uint32_t each; a record's first
+/* Records are tests/brute.h's forms (struct brute_forms): a record's first
  * word is 'len' (so qsort's comparator knows it), then one word per goal
  * cell. */
-struct colref_forms {
-	size_t len;    /* words per record, the length word included */
-	size_t n;      /* records held */
-	size_t cap;    /* records allocated */
-	bool set;      /* drop duplicates when sorting */
-	uint32_t *rec; /* n * len words, owned */
-};
-
-void colref_forms_init(struct colref_forms *f, size_t len, bool set);
-/* Append a copy of 'rec'; 0, or -1 when out of memory (nothing added). A
- * set may drop duplicates on the way. */
-int colref_forms_add(struct colref_forms *f, const uint32_t *rec);
-/* Sort ascending; a set also drops its duplicates. */
-void colref_forms_sort(struct colref_forms *f);
-/* Records of sorted 'a' without a partner in sorted 'b', one to one. */
-size_t colref_forms_missing(const struct colref_forms *a,
-                            const struct colref_forms *b);
-/* Same records, as many times each (both sorted). */
-bool colref_forms_equal(const struct colref_forms *a,
-                        const struct colref_forms *b);
-/* Whether sorted 'f' holds 'rec'. */
-bool colref_forms_has(const struct colref_forms *f, const uint32_t *rec);
-void colref_forms_clear(struct colref_forms *f);
 
 /* ---- counting ------------------------------------------------------- */
 
@@ -138,10 +116,10 @@ int colref_count(const struct puzzle *p, struct colref_result *out);
 
 struct colref_sets {
 	struct colref_result counts;
-	struct colref_forms assemblies; /* raw forms: a sorted multiset,
+	struct brute_forms assemblies; /* raw forms: a sorted multiset,
 	                                 * counts.assemblies records */
-	struct colref_forms solutions;  /* G-canonical forms, a sorted set */
-	struct colref_forms renamed;    /* H-canonical forms, a sorted set */
+	struct brute_forms solutions;  /* G-canonical forms, a sorted set */
+	struct brute_forms renamed;    /* H-canonical forms, a sorted set */
 };
 
 /* Count 'p' and keep its forms, and check the reference against itself:
@@ -162,7 +140,7 @@ void colref_sets_clear(struct colref_sets *s);
  * memory, over a limit or malformed. */
 struct colref *colref_new(const struct puzzle *p);
 void colref_free(struct colref *r); /* accepts NULL */
-/* Words per record (the colref_forms 'len' of this puzzle's forms). */
+/* Words per record (the brute_forms 'len' of this puzzle's forms). */
 size_t colref_len(const struct colref *r);
 bool colref_exact(const struct colref *r);
 

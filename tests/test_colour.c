@@ -521,8 +521,8 @@ static void test_colour_ref_random_self_checks(void **state)
 /* What one run reported through on_cover, as forms of the reference. */
 struct seen {
 	struct colref *ref;
-	struct colref_forms raw;     /* multiset: one per cover */
-	struct colref_forms gf, hf;  /* sets of canonical forms (exact only) */
+	struct brute_forms raw;     /* multiset: one per cover */
+	struct brute_forms gf, hf;  /* sets of canonical forms (exact only) */
 	uint32_t *r, *g, *h;         /* scratch */
 	uint64_t covers, bad;
 	bool nulls, colours;         /* colours == NULL seen, or not */
@@ -540,9 +540,9 @@ static void seen_init(struct seen *s, const struct puzzle *p)
 	s->ref = colref_new(p);
 	assert_non_null(s->ref);
 	size_t len = colref_len(s->ref);
-	colref_forms_init(&s->raw, len, false);
-	colref_forms_init(&s->gf, len, true);
-	colref_forms_init(&s->hf, len, true);
+	brute_forms_init(&s->raw, len, false);
+	brute_forms_init(&s->gf, len, true);
+	brute_forms_init(&s->hf, len, true);
 	s->r = malloc(len * sizeof *s->r);
 	s->g = malloc(len * sizeof *s->g);
 	s->h = malloc(len * sizeof *s->h);
@@ -555,9 +555,9 @@ static void seen_init(struct seen *s, const struct puzzle *p)
 static void seen_clear(struct seen *s)
 {
 	colref_free(s->ref);
-	colref_forms_clear(&s->raw);
-	colref_forms_clear(&s->gf);
-	colref_forms_clear(&s->hf);
+	brute_forms_clear(&s->raw);
+	brute_forms_clear(&s->gf);
+	brute_forms_clear(&s->hf);
 	free(s->r);
 	free(s->g);
 	free(s->h);
@@ -587,17 +587,17 @@ static void seen_cover(void *ctx, const unsigned char *labels,
 	}
 	bool exact = colref_exact(s->ref);
 	if (colref_cover(s->ref, labels, colours, s->r, s->g, s->h) != 0 ||
-	    colref_forms_add(&s->raw, s->r) != 0 ||
-	    (exact && (colref_forms_add(&s->gf, s->g) != 0 ||
-	               colref_forms_add(&s->hf, s->h) != 0)))
+	    brute_forms_add(&s->raw, s->r) != 0 ||
+	    (exact && (brute_forms_add(&s->gf, s->g) != 0 ||
+	               brute_forms_add(&s->hf, s->h) != 0)))
 		s->bad++;
 }
 
 static void seen_sort(struct seen *s)
 {
-	colref_forms_sort(&s->raw);
-	colref_forms_sort(&s->gf);
-	colref_forms_sort(&s->hf);
+	brute_forms_sort(&s->raw);
+	brute_forms_sort(&s->gf);
+	brute_forms_sort(&s->hf);
 }
 
 /* Whether a piece of 'p' has a coloured cell. */
@@ -641,19 +641,19 @@ static bool covers_agree(const struct seen *s, const struct puzzle *p,
 		return false;
 	}
 	for (size_t i = 0; i < s->raw.n; i++)
-		if (!colref_forms_has(&b->assemblies, &s->raw.rec[i * s->raw.len])) {
+		if (!brute_forms_has(&b->assemblies, &s->raw.rec[i * s->raw.len])) {
 			snprintf(why, whylen, "cover %zu of %zu is no assembly", i,
 			         s->raw.n);
 			return false;
 		}
 	if (no_pin && (s->covers != b->counts.assemblies ||
-	               !colref_forms_equal(&s->raw, &b->assemblies))) {
+	               !brute_forms_equal(&s->raw, &b->assemblies))) {
 		snprintf(why, whylen, "no_pin: %llu covers for %llu assemblies, %zu "
 		         "covers unmatched, %zu assemblies not reported",
 		         (unsigned long long)s->covers,
 		         (unsigned long long)b->counts.assemblies,
-		         colref_forms_missing(&s->raw, &b->assemblies),
-		         colref_forms_missing(&b->assemblies, &s->raw));
+		         brute_forms_missing(&s->raw, &b->assemblies),
+		         brute_forms_missing(&b->assemblies, &s->raw));
 		return false;
 	}
 	/* The covers' orbits: a pinned search may report each solution in a
@@ -664,13 +664,13 @@ static bool covers_agree(const struct seen *s, const struct puzzle *p,
 		bool under_h = k == 0;
 		if (!under_h && !no_pin)
 			continue;
-		const struct colref_forms *got = under_h ? &s->hf : &s->gf;
-		const struct colref_forms *want = under_h ? &b->renamed : &b->solutions;
-		if (!colref_forms_equal(got, want)) {
+		const struct brute_forms *got = under_h ? &s->hf : &s->gf;
+		const struct brute_forms *want = under_h ? &b->renamed : &b->solutions;
+		if (!brute_forms_equal(got, want)) {
 			snprintf(why, whylen, "%s: the covers show %zu, the reference "
 			         "has %zu; %zu missing", under_h ? "renamed solutions"
 			         : "solutions", got->n, want->n,
-			         colref_forms_missing(want, got));
+			         brute_forms_missing(want, got));
 			return false;
 		}
 	}
@@ -682,7 +682,7 @@ static bool covers_agree(const struct seen *s, const struct puzzle *p,
 static void report_reference(struct seen *s, const struct colref_sets *b,
                              bool null_colours)
 {
-	const struct colref_forms *a = &b->assemblies;
+	const struct brute_forms *a = &b->assemblies;
 	unsigned char *lab = malloc(s->total), *col = malloc(s->total);
 	assert_true(lab && col);
 	for (size_t i = 0; i < a->n; i++) {
