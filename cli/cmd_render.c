@@ -38,8 +38,52 @@ static bool all_flat(const struct puzzle *p)
 	return true;
 }
 
+static int draw_pieces_of(const struct puzzle *p, const unsigned char **cells,
+                          unsigned char **png, size_t *len);
+
+/* The pieces' cells as 0/1 (draw/ takes no colours yet): one block,
+ * cells[i] pointing into it; NULL when out of memory. */
+static unsigned char *plain_cells(const struct puzzle *p,
+                                  const unsigned char **cells)
+{
+	size_t total = 0;
+	for (size_t i = 0; i < p->npieces; i++) {
+		const struct grid *s = &p->pieces[i].shape;
+		total += (size_t)s->nx * s->ny * s->nz;
+	}
+	unsigned char *block = malloc(total ? total : 1);
+	if (!block)
+		return NULL;
+	size_t at = 0;
+	for (size_t i = 0; i < p->npieces; i++) {
+		const struct grid *s = &p->pieces[i].shape;
+		size_t n = (size_t)s->nx * s->ny * s->nz;
+		for (size_t k = 0; k < n; k++)
+			block[at + k] = s->cells[k] != 0;
+		cells[i] = block + at;
+		at += n;
+	}
+	return block;
+}
+
 static int draw_piece_picture(const struct puzzle *p, unsigned char **png,
                               size_t *len)
+{
+	size_t count = p->npieces;
+	const unsigned char **cells = malloc((count ? count : 1) * sizeof *cells);
+	unsigned char *block = cells ? plain_cells(p, cells) : NULL;
+	if (!block) {
+		free(cells);
+		return DRAW_ENOMEM;
+	}
+	int rc = draw_pieces_of(p, cells, png, len);
+	free(block);
+	free(cells);
+	return rc;
+}
+
+static int draw_pieces_of(const struct puzzle *p, const unsigned char **cells,
+                          unsigned char **png, size_t *len)
 {
 	size_t count = p->npieces;
 	if (count <= 12 && all_flat(p)) {
@@ -50,7 +94,7 @@ static int draw_piece_picture(const struct puzzle *p, unsigned char **png,
 		if (dims && plates && label) {
 			for (size_t i = 0; i < count; i++) {
 				const struct grid *s = &p->pieces[i].shape;
-				plates[i] = s->cells; /* z = 0: [x + nx*y] */
+				plates[i] = cells[i]; /* z = 0: [x + nx*y] */
 				dims[i][0] = s->nx;
 				dims[i][1] = s->ny;
 				label[i] = (int)i + 1;
@@ -72,7 +116,7 @@ static int draw_piece_picture(const struct puzzle *p, unsigned char **png,
 	if (shapes && dims && names) {
 		for (size_t i = 0; i < count; i++) {
 			const struct grid *s = &p->pieces[i].shape;
-			shapes[i] = s->cells;
+			shapes[i] = cells[i];
 			dims[i][0] = s->nx;
 			dims[i][1] = s->ny;
 			dims[i][2] = s->nz;

@@ -465,6 +465,10 @@ run 0 solve "$DATA/colour-mix.puz" && contains "$out" "solutions: 74893" "colour
 run 0 solve "$DATA/colour-mix.puz" --rename-colours && contains "$out" "$mix" "colour mix: the same count up to renaming" &&
 	contains "$out" "renamings: 1 " "colour mix: no renaming keeps it"
 run 0 solve "$DATA/colour-mix.puz" --print && contains "$out" "C=I(x1..3)" "--print shows a range of copies"
+# render and print take colour puzzles (drawn and meshed as plain cells
+# for now): pictures written, every STL closed and exact
+run 0 render "$examples/ninecolour.puz" --out "$tmp/r9" && [ -s "$tmp/r9/pieces.png" ] && ok || bad "render of a colour puzzle"
+run 0 print "$DATA/colour-mix.puz" --out "$tmp/pmix" && run 0 verify "$tmp"/pmix/*.stl && ok || bad "print of a colour puzzle"
 # optional cells and ranges: two required cells and an optional one
 printf 'puzzle v1\ngoal 3 1 1\n##+\npiece I2 2 1 1 count 0..1\n##\npiece I1 1 1 1 count 0..3\n#\n' >"$tmp/opt.puz"
 run 0 solve "$tmp/opt.puz" && contains "$out" "solutions: 5" "optional cells and ranges: 5 solutions" &&
