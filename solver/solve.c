@@ -928,7 +928,8 @@ static uint64_t colour_weigh(void *ctx, size_t item, size_t xrow,
 		uint32_t free_in = s->twin_class[col] & ~used & ~seen;
 		if (bit != (free_in & -free_in))
 			return 0; /* not the least unused colour left in its class */
-		w *= (uint64_t)__builtin_popcount(free_in);
+		if (__builtin_mul_overflow(w, (uint64_t)__builtin_popcount(free_in), &w))
+			return UINT64_MAX; /* too many to count: xc reports 0 */
 		seen |= bit;
 	}
 	return w;

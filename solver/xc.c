@@ -516,7 +516,9 @@ static void search(xc *x, size_t depth)
 			if (w == 0)
 				continue;
 			uint64_t p = x->wprod[depth];
-			x->wprod[depth + 1] = p && w <= UINT64_MAX / p ? p * w : 0;
+			/* UINT64_MAX from the weigher: too many */
+			x->wprod[depth + 1] = p && w != UINT64_MAX && w <= UINT64_MAX / p
+			                    ? p * w : 0;
 			x->rows[depth] = row;
 		}
 		if (x->max_nodes && x->nodes_tried >= x->max_nodes) {

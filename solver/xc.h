@@ -56,7 +56,8 @@ int xc_add_row(xc *x, const size_t *items, size_t k);
  * branches on a primary item, about each row of that item: it returns 0 to
  * skip the row or w >= 1 when the row stands for w rows of the item (its
  * images under a symmetry of the problem that fixes the rows chosen so
- * far, which are in 'chosen', 'depth' of them). The weigher must make the
+ * far, which are in 'chosen', 'depth' of them; UINT64_MAX: more than fit
+ * in 64 bits, so the cover's weight is 0). The weigher must make the
  * counts right: the covers through a skipped row must be exactly as many,
  * in total, as the weights of its representatives say. xc_weight() gives
  * a cover's weight, the product along its path, during the visit.
