@@ -469,6 +469,10 @@ run 0 solve "$DATA/colour-mix.puz" --print && contains "$out" "C=I(x1..3)" "--pr
 # for now): pictures written, every STL closed and exact
 run 0 render "$examples/ninecolour.puz" --out "$tmp/r9" && [ -s "$tmp/r9/pieces.png" ] && ok || bad "render of a colour puzzle"
 run 0 print "$DATA/colour-mix.puz" --out "$tmp/pmix" && run 0 verify "$tmp"/pmix/*.stl && ok || bad "print of a colour puzzle"
+# 26 monocubes of 26 colours: 26! assemblies do not fit in 64 bits
+{ printf 'puzzle v1\ngoal 26 1 1\n##########################\n'
+  for c in a b c d e f g h i j k l m n o p q r s t u v w x y z; do printf 'piece P%s 1 1 1\n%s\n' "$c" "$c"; done; } >"$tmp/many.puz"
+run 1 solve "$tmp/many.puz" && contains "$err" "a count is larger than 18446744073709551615" "counts past 2^64 are refused"
 # optional cells and ranges: two required cells and an optional one
 printf 'puzzle v1\ngoal 3 1 1\n##+\npiece I2 2 1 1 count 0..1\n##\npiece I1 1 1 1 count 0..3\n#\n' >"$tmp/opt.puz"
 run 0 solve "$tmp/opt.puz" && contains "$out" "solutions: 5" "optional cells and ranges: 5 solutions" &&
