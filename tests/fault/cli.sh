@@ -84,7 +84,10 @@ every_fault "generate --difficulty hard" "$tmp/band/out" generate --seed 42 --di
 every_fault "solve 2x3x10 --difficulty-nodes 20000" "" solve "$DATA/pentacubes-2x3x10.puz" --difficulty-nodes 20000
 every_fault "solve colour-mix --print" "" solve "$DATA/colour-mix.puz" --print
 every_fault "solve colour-mix --rename-colours" "" solve "$DATA/colour-mix.puz" --rename-colours
-every_fault "solve ninecolour --rename-colours --print" "" solve "$DATA/../../../examples/ninecolour.puz" --rename-colours --print
+every_fault "solve ninecolour --print" "" solve "$DATA/../../../examples/ninecolour.puz" --print
+# a renaming that keeps the puzzle (ab <-> cd): the per-cover stabilisers
+printf 'puzzle v1\ngoal 2 2 1\n##\n##\npiece P 2 1 1\nab\npiece Q 2 1 1\ncd\n' >"$tmp/rename.puz"
+every_fault "solve --rename-colours (ab, cd)" "" solve "$tmp/rename.puz" --rename-colours
 mkdir -p "$tmp/render"
 every_fault "render Soma" "$tmp/render/out" render "$DATA/soma.puz" --out "$tmp/render/out"
 mkdir -p "$tmp/print"
