@@ -41,8 +41,6 @@ struct solver {
 	size_t ndreg;
 	unsigned char *dreg;
 	bool coloured;        /* some type has a coloured cell */
-	bool general;         /* optional cells, ranges, distinct regions or
-	                       * colour breaking: dancing links only */
 	int gmin[3];          /* goal bounding box, grid coordinates */
 	int gmax[3];
 
