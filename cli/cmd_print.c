@@ -9,7 +9,16 @@
  * §3), so which layers of a piece are walls depends on where it goes: the
  * puzzle is solved first, and each copy printed as it lies in that
  * solution, turned flat.
+ *
+ * Colours. A colour puzzle's pieces keep their cells' colours: in
+ * plate.3mf a piece of one colour is an object of that colour, a piece of
+ * several (or of coloured and plain cells) is coloured triangle by
+ * triangle, plain cells in the piece's number colour (printfiles.h). With
+ * --wall each copy takes its colours from the piece cell the solver put
+ * on each goal cell, or where the solver does not say, from an
+ * orientation of the piece whose colours match the goal's.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +26,7 @@
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/printfiles.h"
+#include "draw/draw.h"
 #include "mesh/mesh.h"
 #include "solver/poly.h"
 #include "solver/solve.h"
@@ -28,14 +38,17 @@ static const char help[] =
 	"Write printable pieces for any puzzle file (.puz or .hcq): each piece\n"
 	"lying flat as STL and OpenSCAD with its number engraved on top, all of\n"
 	"them on one bed as plate.stl, plate.3mf and puzzle.scad, and\n"
-	"pieces.txt saying which number is which piece of the file.\n"
+	"pieces.txt saying which number is which piece of the file. A piece\n"
+	"with a range of copies (count MIN..MAX) is printed MAX times; a colour\n"
+	"puzzle's pieces carry their colours in plate.3mf.\n"
 	"\n"
 	"  --out DIR         output folder (default out/print-NAME, NAME the\n"
 	"                    file's name up to its first dot)\n"
 	"  --unit MM         edge of one cell in millimetres (default 10)\n"
 	"  --wall MM         thickness of the goal's outer layers, 0 < wall <=\n"
 	"                    unit (default: the unit); needs a solution, which\n"
-	"                    is found first\n"
+	"                    is found first; not for puzzles with a range of\n"
+	"                    copies of a piece (count MIN..MAX)\n"
 	"  --clearance MM    gap between touching pieces, 0 <= c < wall/2\n"
 	"                    (default 0.2)\n"
 	"  --no-labels       do not engrave the numbers\n"
@@ -49,8 +62,26 @@ static const char help[] =
 struct copy {
 	size_t n;
 	int (*cell)[3];
+	unsigned char *colour;        /* n colours (0 plain, 1..26), owned; NULL
+	                               * for a copy with no coloured cell */
 	const unsigned char *flag[3]; /* indexed by coordinate */
 };
+
+/* A copy's colours from 'n' cell colours 'c', as struct copy keeps them:
+ * NULL when all are plain. false when out of memory. */
+static bool copy_colours(struct copy *c, const unsigned char *col, size_t n)
+{
+	c->colour = NULL;
+	size_t j = 0;
+	while (j < n && col[j] == 0)
+		j++;
+	if (j == n)
+		return true;
+	if (!(c->colour = malloc(n)))
+		return false;
+	memcpy(c->colour, col, n);
+	return true;
+}
 
 /* Where the three axes go under symmetry s: axis a to axis to[a]. */
 static void sym_axes(int s, int to[3])
@@ -107,17 +138,20 @@ static int flat_rotation(const struct copy *c, int (*tmp)[3])
 	return best;
 }
 
-/* Storage of one printed piece: its cells and its wall flags. */
+/* Storage of one printed piece: its cells, its wall flags and, for a
+ * copy with coloured cells, its cells' display colours. */
 struct printed {
 	unsigned char *cells;
 	unsigned char *wall[3];
+	uint32_t *rgb;
 	char label[24];
 };
 
-/* Turn copy c flat into spec *s (buffers in *pr). false when out of
- * memory. */
-static bool make_spec(const struct copy *c, struct printed *pr,
-                      struct mesh_spec *s)
+/* Turn copy c, printed as number 'k', flat into spec *s (buffers in *pr,
+ * pr->rgb only for a coloured copy: plain cells in draw_colour(k)).
+ * false when out of memory. */
+static bool make_spec(const struct puzzle *p, const struct copy *c, size_t k,
+                      struct printed *pr, struct mesh_spec *s)
 {
 	int (*tmp)[3] = malloc(c->n * sizeof *tmp);
 	if (!tmp)
@@ -131,10 +165,18 @@ static bool make_spec(const struct copy *c, struct printed *pr,
 	bool ok = pr->cells != NULL;
 	for (int a = 0; a < 3 && ok && c->flag[0]; a++)
 		ok = (pr->wall[a] = calloc((size_t)dims[a], 1)) != NULL;
+	if (ok && c->colour)
+		ok = (pr->rgb = calloc(total, sizeof *pr->rgb)) != NULL;
 	if (ok) {
+		/* as printfiles.c colours piece k */
+		uint32_t plain = draw_colour((int)((k - 1) % DRAW_MAX_PIECES) + 1);
 		for (size_t i = 0; i < c->n; i++) {
 			const int *d = tmp[i];
-			pr->cells[(size_t)d[0] + (size_t)dims[0] * ((size_t)d[1] + (size_t)dims[1] * d[2])] = 1;
+			size_t at = (size_t)d[0] + (size_t)dims[0] * ((size_t)d[1] + (size_t)dims[1] * d[2]);
+			pr->cells[at] = 1;
+			if (pr->rgb)
+				pr->rgb[at] = c->colour[i] ? puz_colour_rgb(p, c->colour[i])
+				                           : plain;
 			/* original axis a became axis to[a] */
 			for (int a = 0; a < 3 && c->flag[0]; a++)
 				pr->wall[to[a]][d[to[a]]] = c->flag[a][c->cell[i][a]];
@@ -147,41 +189,63 @@ static bool make_spec(const struct copy *c, struct printed *pr,
 	return ok;
 }
 
-/* The cells of shape 'g' as a copy (no walls). */
+/* The cells of shape 'g' as a copy (no walls), with their colours. */
 static bool shape_copy(const struct grid *g, struct copy *c)
 {
 	size_t n = puz_grid_volume(g), k = 0;
 	c->cell = malloc(n * sizeof *c->cell);
-	if (!c->cell)
+	unsigned char *col = malloc(n ? n : 1);
+	if (!c->cell || !col) {
+		free(col);
 		return false;
+	}
 	for (int z = 0; z < g->nz; z++)
 		for (int y = 0; y < g->ny; y++)
-			for (int x = 0; x < g->nx; x++)
-				if (g->cells[puz_grid_index(g, x, y, z)]) {
-					c->cell[k][0] = x;
-					c->cell[k][1] = y;
-					c->cell[k][2] = z;
-					k++;
-				}
+			for (int x = 0; x < g->nx; x++) {
+				unsigned char v = g->cells[puz_grid_index(g, x, y, z)];
+				if (!v)
+					continue;
+				c->cell[k][0] = x;
+				c->cell[k][1] = y;
+				c->cell[k][2] = z;
+				col[k] = (unsigned char)puz_cell_colour(v);
+				k++;
+			}
 	c->n = n;
 	c->flag[0] = c->flag[1] = c->flag[2] = NULL;
-	return true;
+	bool ok = copy_colours(c, col, n);
+	free(col);
+	return ok;
+}
+
+/* Whether a piece cell of colour 'tag' may be the one on goal cell 'i':
+ * the colour the solver put there ('want', NULL when it does not say),
+ * else any the goal's colour there matches. */
+static bool colour_fits(const struct puzzle *p, const unsigned char *want,
+                        size_t i, int tag)
+{
+	if (want)
+		return want[i] == tag;
+	return puz_match(p, tag, puz_cell_colour(p->goal.cells[i]));
 }
 
 /*
  * Split 'left' (goal cells, 1 = still to cover) into copies of 'o' (the
- * piece's orientations): the lowest cell left (z, y, x order) must be the
- * lowest cell of the copy covering it, so each step tries every
- * orientation anchored there, and backtracks when the rest cannot be
+ * piece's orientations, their cells tagged with their colours): the
+ * lowest cell left (z, y, x order) must be the lowest cell of the copy
+ * covering it, so each step tries every orientation anchored there whose
+ * colours fit (colour_fits()), and backtracks when the rest cannot be
  * split. The solver put exactly 'k' copies there, so a split exists.
- * Fills out[0..k-1] (cells malloc'ed) and returns true, or false.
+ * Fills out[0..k-1] (cells and colours malloc'ed) and returns true, or
+ * false.
  */
-static bool split(const struct grid *goal, unsigned char *left,
-                  const struct shape *o, size_t no, unsigned k,
-                  struct copy *out, bool *oom)
+static bool split(const struct puzzle *p, const unsigned char *want,
+                  unsigned char *left, const struct shape *o, size_t no,
+                  unsigned k, struct copy *out, bool *oom)
 {
 	if (k == 0)
 		return true;
+	const struct grid *goal = &p->goal;
 	size_t total = (size_t)goal->nx * goal->ny * goal->nz, at = 0;
 	while (at < total && !left[at])
 		at++;
@@ -201,12 +265,17 @@ static bool split(const struct grid *goal, unsigned char *left,
 			    z = poly_z(s->cells[i]) + dz;
 			fits = x >= 0 && y >= 0 && z >= 0 && x < goal->nx &&
 			       y < goal->ny && z < goal->nz &&
-			       left[puz_grid_index(goal, x, y, z)];
+			       left[puz_grid_index(goal, x, y, z)] &&
+			       colour_fits(p, want, puz_grid_index(goal, x, y, z),
+			                   poly_tag(s->cells[i]));
 		}
 		if (!fits)
 			continue;
 		int (*cells)[3] = malloc(s->n * sizeof *cells);
-		if (!cells) {
+		unsigned char *col = malloc(s->n);
+		if (!cells || !col) {
+			free(cells);
+			free(col);
 			*oom = true;
 			return false;
 		}
@@ -214,14 +283,27 @@ static bool split(const struct grid *goal, unsigned char *left,
 			cells[i][0] = poly_x(s->cells[i]) + dx;
 			cells[i][1] = poly_y(s->cells[i]) + dy;
 			cells[i][2] = poly_z(s->cells[i]) + dz;
+			col[i] = (unsigned char)poly_tag(s->cells[i]);
 			left[puz_grid_index(goal, cells[i][0], cells[i][1], cells[i][2])] = 0;
 		}
 		out[0] = (struct copy){.n = s->n, .cell = cells};
-		if (split(goal, left, o, no, k - 1, out + 1, oom))
+		bool ok = copy_colours(&out[0], col, s->n);
+		free(col);
+		if (!ok) {
+			free(cells);
+			out[0].cell = NULL;
+			*oom = true;
+			return false;
+		}
+		if (split(p, want, left, o, no, k - 1, out + 1, oom))
 			return true;
 		for (size_t i = 0; i < s->n; i++)
 			left[puz_grid_index(goal, cells[i][0], cells[i][1], cells[i][2])] = 1;
 		free(cells);
+		free(out[0].colour);
+		out[0] = (struct copy){0};
+		if (*oom)
+			return false;
 	}
 	return false;
 }
@@ -231,6 +313,7 @@ static bool split(const struct grid *goal, unsigned char *left,
 static int solved_copies(const char *file, const struct puzzle *p,
                          struct copy *copies, unsigned char *flags[3])
 {
+	const struct grid *g = &p->goal;
 	struct solve_opts so = {.max_solutions = 1, .keep_first = true};
 	struct solve_result r;
 	int rc = solve_puzzle(p, &so, &r);
@@ -245,7 +328,8 @@ static int solved_copies(const char *file, const struct puzzle *p,
 		solve_result_clear(&r);
 		return CLI_FAIL;
 	}
-	const struct grid *g = &p->goal;
+	/* The first assembly, its labels and colours together. */
+	const unsigned char *lab = r.first;
 	int n[3] = {g->nx, g->ny, g->nz}, lo[3] = {n[0], n[1], n[2]}, hi[3] = {-1, -1, -1};
 	for (int z = 0; z < n[2]; z++)
 		for (int y = 0; y < n[1]; y++)
@@ -266,7 +350,7 @@ static int solved_copies(const char *file, const struct puzzle *p,
 	bool oom = left == NULL;
 	for (size_t i = 0; i < p->npieces && !oom; i++) {
 		for (size_t c = 0; c < total; c++)
-			left[c] = r.first[c] == i + 1;
+			left[c] = lab[c] == i + 1;
 		struct shape sh, *o = NULL;
 		size_t no = 0;
 		if (poly_from_grid(&p->pieces[i].shape, &sh) != POLY_OK) {
@@ -276,7 +360,8 @@ static int solved_copies(const char *file, const struct puzzle *p,
 		if (poly_orientations(&sh, &o, &no) != POLY_OK)
 			oom = true;
 		poly_shape_clear(&sh);
-		if (!oom && !split(g, left, o, no, p->pieces[i].count, copies + at, &oom) && !oom) {
+		if (!oom && !split(p, r.first_colours, left, o, no, p->pieces[i].count,
+		                   copies + at, &oom) && !oom) {
 			cli_error("print: internal error: piece %s does not split into its "
 			          "copies in the solution found", p->pieces[i].name);
 			poly_shapes_free(o, no);
@@ -310,7 +395,7 @@ static bool write_index(struct outdir *od, const char *file,
 	        file);
 	size_t k = 1;
 	for (size_t i = 0; i < p->npieces; i++)
-		for (unsigned c = 0; c < p->pieces[i].count; c++)
+		for (unsigned c = 0; c < puz_piece_max(&p->pieces[i]); c++)
 			fprintf(fp, "%zu %s\n", k++, p->pieces[i].name);
 	return outdir_fclose(od, fp, "pieces.txt");
 }
@@ -321,11 +406,16 @@ static int write_all(const struct print_args *pa, const struct puzzle *p,
 {
 	struct printed *pr = calloc(ncopies, sizeof *pr);
 	struct mesh_spec *s = calloc(ncopies, sizeof *s);
+	const uint32_t **rgb = NULL; /* only when some copy has colours */
 	bool ok = pr && s;
 	for (size_t i = 0; i < ncopies && ok; i++) {
-		ok = make_spec(&copies[i], &pr[i], &s[i]);
+		ok = make_spec(p, &copies[i], i + 1, &pr[i], &s[i]);
 		snprintf(pr[i].label, sizeof pr[i].label, "%zu", i + 1);
 		s[i].label = pa->print.labels ? pr[i].label : NULL;
+		if (ok && pr[i].rgb && !rgb)
+			ok = (rgb = calloc(ncopies, sizeof *rgb)) != NULL;
+		if (ok && pr[i].rgb)
+			rgb[i] = pr[i].rgb;
 	}
 	int code = CLI_FAIL;
 	if (!ok) {
@@ -337,7 +427,7 @@ static int write_all(const struct print_args *pa, const struct puzzle *p,
 		char what[PATH_MAX + 32];
 		snprintf(what, sizeof what, "cubegen print %s", base ? base + 1 : pa->file);
 		if (outdir_begin(&od, out, pa->force)) {
-			if (printfiles_write(&od, s, ncopies, &sz, what) &&
+			if (printfiles_write(&od, s, rgb, ncopies, &sz, what) &&
 			    write_index(&od, pa->file, p) && outdir_commit(&od))
 				code = CLI_OK;
 			else
@@ -346,11 +436,13 @@ static int write_all(const struct print_args *pa, const struct puzzle *p,
 	}
 	for (size_t i = 0; pr && i < ncopies; i++) {
 		free(pr[i].cells);
+		free(pr[i].rgb);
 		for (int a = 0; a < 3; a++)
 			free(pr[i].wall[a]);
 	}
 	free(pr);
 	free(s);
+	free(rgb);
 	return code;
 }
 
@@ -374,12 +466,23 @@ int cmd_print(int argc, char **argv)
 		cli_default_out("print", pa.file, defout, sizeof defout);
 		out = defout;
 	}
+	/* Every copy an assembly may use: MAX of a range. With --wall each
+	 * copy is printed as it lies in a solution, which may use fewer. */
+	bool walls = pa.print.wall != pa.print.unit;
 	size_t ncopies = 0;
-	for (size_t i = 0; i < p.npieces; i++)
-		ncopies += p.pieces[i].count;
+	for (size_t i = 0; i < p.npieces; i++) {
+		ncopies += puz_piece_max(&p.pieces[i]);
+		if (walls && puz_piece_max(&p.pieces[i]) != p.pieces[i].count) {
+			cli_error("print: --wall needs each piece's number of copies "
+			          "fixed, and piece %s of %s has a range (count %u..%u); "
+			          "print it without --wall", p.pieces[i].name, pa.file,
+			          p.pieces[i].count, puz_piece_max(&p.pieces[i]));
+			puz_clear(&p);
+			return CLI_USAGE;
+		}
+	}
 	struct copy *copies = calloc(ncopies, sizeof *copies);
 	unsigned char *flags[3] = {NULL, NULL, NULL};
-	bool walls = pa.print.wall != pa.print.unit;
 	bool ok = copies != NULL;
 	for (int a = 0; a < 3 && walls && ok; a++)
 		ok = (flags[a] = calloc(PUZ_MAX_DIM, 1)) != NULL;
@@ -391,7 +494,7 @@ int cmd_print(int argc, char **argv)
 	} else {
 		size_t at = 0;
 		for (size_t i = 0; i < p.npieces && code == CLI_OK; i++)
-			for (unsigned k = 0; k < p.pieces[i].count && code == CLI_OK; k++)
+			for (unsigned k = 0; k < puz_piece_max(&p.pieces[i]) && code == CLI_OK; k++)
 				if (!shape_copy(&p.pieces[i].shape, &copies[at++])) {
 					cli_error("print: out of memory");
 					code = CLI_FAIL;
@@ -401,8 +504,10 @@ int cmd_print(int argc, char **argv)
 		code = write_all(&pa, &p, copies, ncopies, out);
 	if (code == CLI_OK)
 		printf("pieces: %zu\nwrote: %s/\n", ncopies, out);
-	for (size_t i = 0; copies && i < ncopies; i++)
+	for (size_t i = 0; copies && i < ncopies; i++) {
 		free(copies[i].cell);
+		free(copies[i].colour);
+	}
 	free(copies);
 	for (int a = 0; a < 3; a++)
 		free(flags[a]);

@@ -6,7 +6,19 @@
  * first solution found, when there is one: a cube shell of six plates as a
  * net plus assembled and exploded views, anything else assembled and
  * exploded.
+ *
+ * Colours. A piece is drawn in its number's colour (draw_colour()), except
+ * that a colour puzzle's coloured cells are drawn in their display colours
+ * (puz_colour_rgb(): the file's 'colour' line or the fixed palette), in
+ * both pictures; a piece's plain cells keep its number's colour. The
+ * solution takes each cell's colour from the piece cell the solver put
+ * there (solve_opts.on_cover), so a piece turned in the solution shows its
+ * colours where they lie. The goal itself is never drawn on its own: its
+ * colours show through the pieces that match them, and an optional goal
+ * cell the solution leaves empty is drawn empty, like any cell outside the
+ * goal. A plain puzzle's pictures are the same bytes as before colours.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,102 +50,146 @@ static bool all_flat(const struct puzzle *p)
 	return true;
 }
 
-static int draw_pieces_of(const struct puzzle *p, const unsigned char **cells,
-                          unsigned char **png, size_t *len);
-
-/* The pieces' cells as 0/1 (draw/ takes no colours yet): one block,
- * cells[i] pointing into it; NULL when out of memory. */
-static unsigned char *plain_cells(const struct puzzle *p,
-                                  const unsigned char **cells)
+/* The display colour of a cell of colour c (0 plain) of piece number k. */
+static uint32_t cell_rgb(const struct puzzle *p, int c, int k)
 {
-	size_t total = 0;
-	for (size_t i = 0; i < p->npieces; i++) {
-		const struct grid *s = &p->pieces[i].shape;
-		total += (size_t)s->nx * s->ny * s->nz;
+	return c ? puz_colour_rgb(p, c) : draw_colour(k);
+}
+
+/*
+ * The pieces as draw.h takes them: cells[i] 0/1 (a copy when the file's
+ * cell values are not all 0 and 1, else the piece's own array) and rgb[i]
+ * its cells' colours, NULL for a piece with no coloured cell. rgb itself
+ * is NULL when no piece has one. Owned by the struct; piece_cells_clear()
+ * frees it.
+ */
+struct piece_cells {
+	const unsigned char **cells;
+	unsigned char **own;  /* the copies (NULL where none) */
+	const uint32_t **rgb; /* NULL, or per piece NULL or colours */
+	size_t count;
+};
+
+static void piece_cells_clear(struct piece_cells *pc)
+{
+	for (size_t i = 0; i < pc->count; i++) {
+		if (pc->own)
+			free(pc->own[i]);
+		if (pc->rgb)
+			free((void *)pc->rgb[i]);
 	}
-	unsigned char *block = malloc(total ? total : 1);
-	if (!block)
-		return NULL;
-	size_t at = 0;
-	for (size_t i = 0; i < p->npieces; i++) {
-		const struct grid *s = &p->pieces[i].shape;
-		size_t n = (size_t)s->nx * s->ny * s->nz;
-		for (size_t k = 0; k < n; k++)
-			block[at + k] = s->cells[k] != 0;
-		cells[i] = block + at;
-		at += n;
+	free(pc->cells);
+	free(pc->own);
+	free((void *)pc->rgb);
+}
+
+/* Fill '*pc' for the pieces of 'p' (count <= DRAW_MAX_PIECES). false when
+ * out of memory. */
+static bool piece_cells_init(struct piece_cells *pc, const struct puzzle *p)
+{
+	size_t count = p->npieces;
+	*pc = (struct piece_cells){.count = count};
+	pc->cells = calloc(count, sizeof *pc->cells);
+	pc->own = calloc(count, sizeof *pc->own);
+	if (!pc->cells || !pc->own)
+		return false;
+	bool coloured = false;
+	for (size_t i = 0; i < count; i++) {
+		const struct grid *g = &p->pieces[i].shape;
+		size_t n = (size_t)g->nx * g->ny * g->nz;
+		bool binary = true;
+		for (size_t j = 0; j < n; j++) {
+			binary &= g->cells[j] <= PUZ_CELL;
+			coloured |= puz_cell_colour(g->cells[j]) != 0;
+		}
+		pc->cells[i] = g->cells;
+		if (binary)
+			continue;
+		if (!(pc->own[i] = malloc(n)))
+			return false;
+		for (size_t j = 0; j < n; j++)
+			pc->own[i][j] = g->cells[j] != 0;
+		pc->cells[i] = pc->own[i];
 	}
-	return block;
+	if (!coloured)
+		return true;
+	pc->rgb = calloc(count, sizeof *pc->rgb);
+	if (!pc->rgb)
+		return false;
+	for (size_t i = 0; i < count; i++) {
+		const struct grid *g = &p->pieces[i].shape;
+		size_t n = (size_t)g->nx * g->ny * g->nz, j = 0;
+		while (j < n && !puz_cell_colour(g->cells[j]))
+			j++;
+		if (j == n)
+			continue; /* a plain piece: its number's colour */
+		uint32_t *rgb = malloc(n * sizeof *rgb);
+		if (!rgb)
+			return false;
+		for (j = 0; j < n; j++)
+			rgb[j] = cell_rgb(p, puz_cell_colour(g->cells[j]), (int)i + 1);
+		pc->rgb[i] = rgb;
+	}
+	return true;
 }
 
 static int draw_piece_picture(const struct puzzle *p, unsigned char **png,
                               size_t *len)
 {
 	size_t count = p->npieces;
-	const unsigned char **cells = malloc((count ? count : 1) * sizeof *cells);
-	unsigned char *block = cells ? plain_cells(p, cells) : NULL;
-	if (!block) {
-		free(cells);
+	bool flat = count <= 12 && all_flat(p);
+	if (!flat && count > DRAW_MAX_PIECES)
+		return DRAW_ETOOBIG;
+	struct piece_cells pc;
+	if (!piece_cells_init(&pc, p)) {
+		piece_cells_clear(&pc);
 		return DRAW_ENOMEM;
 	}
-	int rc = draw_pieces_of(p, cells, png, len);
-	free(block);
-	free(cells);
-	return rc;
-}
-
-static int draw_pieces_of(const struct puzzle *p, const unsigned char **cells,
-                          unsigned char **png, size_t *len)
-{
-	size_t count = p->npieces;
-	if (count <= 12 && all_flat(p)) {
-		const unsigned char **plates = malloc(count * sizeof *plates);
+	if (flat) {
 		int (*dims)[2] = malloc(count * sizeof *dims);
 		int *label = malloc(count * sizeof *label);
 		int rc = DRAW_ENOMEM;
-		if (dims && plates && label) {
+		if (dims && label) {
 			for (size_t i = 0; i < count; i++) {
 				const struct grid *s = &p->pieces[i].shape;
-				plates[i] = cells[i]; /* z = 0: [x + nx*y] */
-				dims[i][0] = s->nx;
+				dims[i][0] = s->nx; /* z = 0: [x + nx*y] */
 				dims[i][1] = s->ny;
 				label[i] = (int)i + 1;
 			}
-			rc = draw_plates(plates, (const int (*)[2])dims, count, label,
-			                 p->name, png, len);
+			rc = draw_plates_coloured(pc.cells, (const int (*)[2])dims,
+			                          count, label, pc.rgb, p->name, png,
+			                          len);
 		}
 		free(dims);
-		free(plates);
 		free(label);
+		piece_cells_clear(&pc);
 		return rc;
 	}
-	if (count > DRAW_MAX_PIECES)
-		return DRAW_ETOOBIG;
-	const unsigned char **shapes = malloc(count * sizeof *shapes);
 	int (*dims)[3] = malloc(count * sizeof *dims);
 	const char **names = malloc(count * sizeof *names);
 	int rc = DRAW_ENOMEM;
-	if (shapes && dims && names) {
+	if (dims && names) {
 		for (size_t i = 0; i < count; i++) {
 			const struct grid *s = &p->pieces[i].shape;
-			shapes[i] = cells[i];
 			dims[i][0] = s->nx;
 			dims[i][1] = s->ny;
 			dims[i][2] = s->nz;
 			names[i] = p->pieces[i].name;
 		}
-		rc = draw_pieces(shapes, (const int (*)[3])dims, count, names,
-		                 p->name, png, len);
+		rc = draw_pieces_coloured(pc.cells, (const int (*)[3])dims, count,
+		                          pc.rgb, names, p->name, png, len);
 	}
-	free(shapes);
 	free(dims);
 	free(names);
+	piece_cells_clear(&pc);
 	return rc;
 }
 
-/* A six-plate box shell solution as a net, when 'lab' is one. */
+/* A six-plate box shell solution as a net, when 'lab' is one; 'rgb'
+ * (may be NULL) the colours of its cells. */
 static int draw_shell_answer(const struct puzzle *p, const unsigned char *lab,
-                             unsigned char **png, size_t *len)
+                             const uint32_t *rgb, unsigned char **png,
+                             size_t *len)
 {
 	const struct grid *g = &p->goal;
 	int dim[3] = {g->nx, g->ny, g->nz};
@@ -157,48 +213,78 @@ static int draw_shell_answer(const struct puzzle *p, const unsigned char *lab,
 		piece_face[k - 1] = f;
 	}
 	unsigned char *views = calloc(faces, 1);
-	if (!views)
+	uint32_t *view_rgb = rgb ? calloc(faces, sizeof *view_rgb) : NULL;
+	if (!views || (rgb && !view_rgb)) {
+		free(views);
+		free(view_rgb);
 		return DRAW_ENOMEM;
+	}
 	const unsigned char *vp[6];
-	unsigned char *at = views;
+	const uint32_t *vrgb[6];
+	size_t at = 0;
 	for (int f = 0; f < 6; f++) {
 		int w, h;
 		gen_face_dims(dim, f, &w, &h);
-		vp[f] = at;
+		vp[f] = views + at;
+		vrgb[f] = rgb ? view_rgb + at : NULL;
 		for (int v = 0; v < h; v++)
 			for (int u = 0; u < w; u++) {
 				int x, y, z;
 				gen_face_cell(dim, f, u, v, &x, &y, &z);
-				int k = lab[puz_grid_index(g, x, y, z)];
-				if (k >= 1 && k <= 6 && face_of[k] == f)
-					at[u + (size_t)w * v] = (unsigned char)k;
+				size_t i = puz_grid_index(g, x, y, z);
+				int k = lab[i];
+				if (k >= 1 && k <= 6 && face_of[k] == f) {
+					views[at + u + (size_t)w * v] = (unsigned char)k;
+					if (rgb)
+						view_rgb[at + u + (size_t)w * v] = rgb[i];
+				}
 			}
 		at += (size_t)w * h;
 	}
 	int net[6][2];
 	for (int f = 0; f < 6; f++)
 		gen_net_pos(f, net[f]);
-	int rc = draw_shell_solution(dim, vp, (const int (*)[2])net, lab, piece_face,
-	                             p->name, png, len);
+	int rc = draw_shell_solution_coloured(dim, vp, rgb ? vrgb : NULL,
+	                                      (const int (*)[2])net, lab, rgb,
+	                                      piece_face, p->name, png, len);
 	free(views);
+	free(view_rgb);
 	return rc;
 }
 
+/*
+ * The solution: 'lab' as solve_result.first, 'colours' (may be NULL) the
+ * colour of the piece cell on each goal cell (solve_opts.on_cover).
+ */
 static int draw_answer(const struct puzzle *p, const unsigned char *lab,
-                       unsigned char **png, size_t *len)
+                       const unsigned char *colours, unsigned char **png,
+                       size_t *len)
 {
-	int rc = draw_shell_answer(p, lab, png, len);
-	if (rc >= 0)
-		return rc;
 	const struct grid *g = &p->goal;
+	size_t cells = (size_t)g->nx * g->ny * g->nz;
+	uint32_t *rgb = NULL;
+	if (colours) {
+		if (!(rgb = malloc(cells * sizeof *rgb)))
+			return DRAW_ENOMEM;
+		for (size_t j = 0; j < cells; j++)
+			rgb[j] = lab[j] ? cell_rgb(p, colours[j], lab[j]) : 0;
+	}
+	int rc = draw_shell_answer(p, lab, rgb, png, len);
+	if (rc >= 0) {
+		free(rgb);
+		return rc;
+	}
 	const char **names = malloc(p->npieces * sizeof *names);
-	if (!names)
+	if (!names) {
+		free(rgb);
 		return DRAW_ENOMEM;
+	}
 	for (size_t i = 0; i < p->npieces; i++)
 		names[i] = p->pieces[i].name;
-	rc = draw_assembly(lab, g->nx, g->ny, g->nz, names, p->npieces, p->name,
-	                   png, len);
+	rc = draw_assembly_coloured(lab, rgb, g->nx, g->ny, g->nz, names,
+	                            p->npieces, p->name, png, len);
 	free(names);
+	free(rgb);
 	return rc;
 }
 
@@ -250,20 +336,18 @@ int cmd_render(int argc, char **argv)
 	}
 	bool solved = r.first != NULL;
 	if (solved) {
-		rc = draw_answer(&p, r.first, &png, &len);
-		if (rc != DRAW_OK) {
+		rc = draw_answer(&p, r.first, r.first_colours, &png, &len);
+		if (rc == DRAW_OK) {
+			ok = outdir_write(&od, "solution.png", png, len);
+			free(png);
+		} else {
 			cli_error("%s: cannot draw the solution: %s", file, draw_strerror(rc));
-			solve_result_clear(&r);
-			goto done;
-		}
-		ok = outdir_write(&od, "solution.png", png, len);
-		free(png);
-		if (!ok) {
-			solve_result_clear(&r);
-			goto done;
+			ok = false;
 		}
 	}
 	solve_result_clear(&r);
+	if (!ok)
+		goto done;
 	/* A folder render wrote is one --force may replace again. */
 	FILE *fp = outdir_fopen(&od, "puzzle.puz");
 	if (!fp)

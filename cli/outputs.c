@@ -167,7 +167,7 @@ static bool write_pieces(struct outdir *od, const struct gen_puzzle *g,
 	char what[96];
 	snprintf(what, sizeof what, "cubegen %dx%dx%d seed %llu", dim[0], dim[1],
 	         dim[2], (unsigned long long)o->seed);
-	bool ok = printfiles_write(od, s, 6, &sz, what);
+	bool ok = printfiles_write(od, s, NULL, 6, &sz, what);
 	free(buf);
 	return ok;
 }

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cli/cli.h"
 #include "mesh/mesh.h"
@@ -21,10 +22,21 @@
  * ("cubegen 5x5x5 seed 7"). Every STL is read back and checked (closed,
  * manifold, oriented, its exact volume) before it counts as written.
  * Prints an error and returns false on the first failure.
+ *
+ * Colours. rgb is NULL or 'count' arrays, rgb[i] NULL
+ * (piece i in draw_colour(i + 1), as in the pictures) or the display
+ * colours of piece i's cells, laid out like s[i].cells. A piece whose
+ * cells all have one colour is an object of that colour, meshed as
+ * without colours; a piece of several is an object of the colour most of
+ * its cells have (ties: the one met first), coloured triangle by
+ * triangle, and meshed for its STL and the plate too with
+ * mesh_build_coloured() (the same solid, other triangles), so that
+ * plate.3mf holds exactly the STLs' triangles. The .scad files never
+ * change with colours.
  */
 bool printfiles_write(struct outdir *od, const struct mesh_spec *s,
-                      size_t count, const struct mesh_size *sz,
-                      const char *what);
+                      const uint32_t *const *rgb, size_t count,
+                      const struct mesh_size *sz, const char *what);
 
 /* Write mesh 'm' as binary STL file 'name', then read it back and check it
  * with 'volume' as its exact volume. */

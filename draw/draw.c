@@ -350,6 +350,32 @@ static void edge(gdImagePtr im, int x, int y, int c, int side, int thick)
 	}
 }
 
+/* The colours a swatch shows: distinct, in the order first met. */
+struct swatch {
+	int n;                       /* colours in c[] */
+	uint32_t c[DRAW_SWATCH_MAX]; /* 0xRRGGBB */
+};
+
+static void swatch_add(struct swatch *w, uint32_t rgb)
+{
+	for (int i = 0; i < w->n; i++)
+		if (w->c[i] == rgb)
+			return;
+	if (w->n < DRAW_SWATCH_MAX)
+		w->c[w->n++] = rgb;
+}
+
+/* [x0, x1] x [y0, y1] filled with the swatch's colours as vertical
+ * stripes of nearly equal widths (at least one pixel each). */
+static void swatch_draw(gdImagePtr im, int x0, int y0, int x1, int y1,
+                        const struct swatch *w)
+{
+	int width = x1 - x0 + 1, n = imin(w->n, width);
+	for (int i = 0; i < n; i++)
+		rect(im, x0 + width * i / n, y0, x0 + width * (i + 1) / n - 1, y1,
+		     w->c[i]);
+}
+
 static int outline_width(int c)
 {
 	return c >= 16 ? 3 : c >= 8 ? 2 : 1;
@@ -358,13 +384,14 @@ static int outline_width(int c)
 /*
  * One w*h grid of numbers [u + w*v] with its top-left pixel at (x0, y0),
  * c pixels a cell; phase 0 fills cells and draws their grid lines (0 cells
- * in 'empty', with a light grid), phase 1 outlines each region of equal
+ * in 'empty', with a light grid; a cell numbered k in colour_of[k], or in
+ * rgb[u + w*v] when rgb is not NULL), phase 1 outlines each region of equal
  * nonzero numbers, the rectangle's border included. Plates and net faces
  * both go through here, so they look alike.
  */
 static void grid_draw(gdImagePtr im, int x0, int y0, const unsigned char *cells,
-                      const int *colour_of, int w, int h, int c, uint32_t empty,
-                      int phase)
+                      const int *colour_of, const uint32_t *cell_rgb, int w,
+                      int h, int c, uint32_t empty, int phase)
 {
 	int thick = outline_width(c);
 
@@ -372,7 +399,9 @@ static void grid_draw(gdImagePtr im, int x0, int y0, const unsigned char *cells,
 		for (int u = 0; u < w; u++) {
 			int k = cells[u + w * v], x = x0 + u * c, y = y0 + v * c;
 			if (phase == 0) {
-				uint32_t rgb = k ? (uint32_t)colour_of[k] : empty;
+				uint32_t rgb = !k ? empty
+				               : cell_rgb ? cell_rgb[u + w * v]
+				                          : (uint32_t)colour_of[k];
 				rect(im, x, y, x + c, y + c, rgb);
 				/* Below 4 pixels a cell, grid lines would be half the
 				 * picture; the outlines alone read better. */
@@ -486,17 +515,22 @@ static void iso_face(gdImagePtr im, const struct iso *v, const int (*p)[3],
 
 /*
  * The cells of 'lab' (nx*ny*nz, 0 empty, else an index into 'sh') as
- * shaded cubes. Painter's algorithm: with the eye on the +X+Y+Z diagonal a
- * cube can only hide cubes of smaller x+y+z, and cubes with the same sum
- * never overlap on screen, so drawing by increasing x+y+z is back to front.
- * Only sides with no cell beyond them are drawn.
+ * shaded cubes; when 'rgb' is not NULL each cell is shaded from its own
+ * colour there instead. Painter's algorithm: with the eye on the +X+Y+Z
+ * diagonal a cube can only hide cubes of smaller x+y+z, and cubes with the
+ * same sum never overlap on screen, so drawing by increasing x+y+z is back
+ * to front. Only sides with no cell beyond them are drawn.
  */
 static void iso_draw(gdImagePtr im, const struct iso *v,
-                     const unsigned char *lab, int nx, int ny, int nz,
-                     const struct shade *sh)
+                     const unsigned char *lab, const uint32_t *rgb, int nx,
+                     int ny, int nz, const struct shade *sh)
 {
 	size_t sy = (size_t)nx, sz = (size_t)nx * (size_t)ny;
 	int dmax = (nx - 1) + (ny - 1) + (nz - 1);
+	/* Neighbouring cells mostly share a colour: shade each run once. */
+	struct shade own = {0, 0, 0, -1};
+	uint32_t own_rgb = 0;
+	int have_own = 0;
 
 	for (int d = 0; d <= dmax; d++)
 		for (int z = imax(0, d - (nx - 1) - (ny - 1)); z <= imin(nz - 1, d); z++)
@@ -506,20 +540,29 @@ static void iso_draw(gdImagePtr im, const struct iso *v,
 				int k = lab[i];
 				if (k == 0)
 					continue;
+				const struct shade *s = &sh[k];
+				if (rgb != NULL) {
+					if (!have_own || rgb[i] != own_rgb) {
+						own_rgb = rgb[i];
+						own = shade_of(own_rgb, v->uq);
+						have_own = 1;
+					}
+					s = &own;
+				}
 				if (z == nz - 1 || lab[i + sz] == 0) {
 					const int q[4][3] = {{x, y, z + 1}, {x + 1, y, z + 1},
 					                     {x + 1, y + 1, z + 1}, {x, y + 1, z + 1}};
-					iso_face(im, v, q, sh[k].top, sh[k].line);
+					iso_face(im, v, q, s->top, s->line);
 				}
 				if (y == ny - 1 || lab[i + sy] == 0) {
 					const int q[4][3] = {{x, y + 1, z}, {x + 1, y + 1, z},
 					                     {x + 1, y + 1, z + 1}, {x, y + 1, z + 1}};
-					iso_face(im, v, q, sh[k].left, sh[k].line);
+					iso_face(im, v, q, s->left, s->line);
 				}
 				if (x == nx - 1 || lab[i + 1] == 0) {
 					const int q[4][3] = {{x + 1, y, z}, {x + 1, y + 1, z},
 					                     {x + 1, y + 1, z + 1}, {x + 1, y, z + 1}};
-					iso_face(im, v, q, sh[k].right, sh[k].line);
+					iso_face(im, v, q, s->right, s->line);
 				}
 			}
 }
@@ -529,6 +572,15 @@ static void iso_draw(gdImagePtr im, const struct iso *v,
 int draw_plates(const unsigned char *const *plates, const int (*dims)[2],
                 size_t count, const int *label, const char *title,
                 unsigned char **png, size_t *len)
+{
+	return draw_plates_coloured(plates, dims, count, label, NULL, title, png,
+	                            len);
+}
+
+int draw_plates_coloured(const unsigned char *const *plates,
+                         const int (*dims)[2], size_t count, const int *label,
+                         const uint32_t *const *rgb, const char *title,
+                         unsigned char **png, size_t *len)
 {
 	assert(plates != NULL && dims != NULL && label != NULL);
 	assert(png != NULL && len != NULL && count >= 1);
@@ -567,21 +619,32 @@ int draw_plates(const unsigned char *const *plates, const int (*dims)[2],
 		int sx = col * sw, y0 = th + row * sh;
 		int x0 = sx + (sw - pw * c - 1) / 2, py = y0 + DRAW_LABEL_H;
 		int colour_of[2] = {0, (int)draw_colour(label[i])};
+		const uint32_t *cell_rgb = rgb ? rgb[i] : NULL;
+		struct swatch sw_of = {1, {(uint32_t)colour_of[1]}};
 		char buf[32];
 
-		/* Label: a swatch of the colour, then "Piece k", centred. */
+		if (cell_rgb) {
+			struct swatch cells = {0, {0}};
+			for (int j = 0; j < pw * ph; j++)
+				if (plates[i][j])
+					swatch_add(&cells, cell_rgb[j]);
+			if (cells.n > 0)
+				sw_of = cells;
+		}
+		/* Label: a swatch of the colours, then "Piece k", centred. */
 		snprintf(buf, sizeof buf, "Piece %d", label[i]);
 		int tw = (int)strlen(buf) * FONT_W * 2, sq = FONT_H * 2;
 		int lx = sx + (sw - (sq + 12 + tw)) / 2, ly = y0 + 6;
 		rect(im, lx, ly, lx + sq - 1, ly + sq - 1, INK);
-		rect(im, lx + 2, ly + 2, lx + sq - 3, ly + sq - 3,
-		     (uint32_t)colour_of[1]);
+		swatch_draw(im, lx + 2, ly + 2, lx + sq - 3, ly + sq - 3, &sw_of);
 		struct text t;
 		text_make(&t, buf, 31);
 		text_draw(im, lx + sq + 12, ly, 2, &t, INK);
 
-		grid_draw(im, x0, py, plates[i], colour_of, pw, ph, c, DRAW_BG, 0);
-		grid_draw(im, x0, py, plates[i], colour_of, pw, ph, c, DRAW_BG, 1);
+		grid_draw(im, x0, py, plates[i], colour_of, cell_rgb, pw, ph, c,
+		          DRAW_BG, 0);
+		grid_draw(im, x0, py, plates[i], colour_of, cell_rgb, pw, ph, c,
+		          DRAW_BG, 1);
 	}
 	return finish(im, png, len);
 }
@@ -600,16 +663,24 @@ static void face_size(const int dim[3], int f, int *w, int *h)
  * The shell with every piece moved out along its face's normal, in an
  * ed[0]*ed[1]*ed[2] grid, ed[a] = dim[a] + 2*g[a]; cell (x, y, z) of the
  * box lands at (x + g[0], y + g[1], z + g[2]) plus g[a] times the normal,
- * a the normal's axis. NULL when out of memory.
+ * a the normal's axis. With 'rgb' (the box's cell colours) the colours
+ * move along into a new grid '*rgb_out' (else it is set to NULL). NULL
+ * when out of memory, with nothing allocated.
  */
 static unsigned char *shell_explode(const int dim[3], const int g[3],
                                     const int ed[3], const unsigned char *owner,
-                                    const int *piece_face)
+                                    const int *piece_face, const uint32_t *rgb,
+                                    uint32_t **rgb_out)
 {
 	size_t sy = (size_t)ed[0], sz = sy * (size_t)ed[1];
 	unsigned char *out = calloc(sz * (size_t)ed[2], 1);
-	if (out == NULL)
+	uint32_t *moved = rgb ? calloc(sz * (size_t)ed[2], sizeof *moved) : NULL;
+	if (out == NULL || (rgb != NULL && moved == NULL)) {
+		free(out);
+		free(moved);
 		return NULL;
+	}
+	*rgb_out = moved;
 	for (int z = 0; z < dim[2]; z++)
 		for (int y = 0; y < dim[1]; y++)
 			for (int x = 0; x < dim[0]; x++) {
@@ -619,8 +690,10 @@ static unsigned char *shell_explode(const int dim[3], const int g[3],
 				int f = piece_face[k - 1], a = f / 2;
 				int p[3] = {x + g[0], y + g[1], z + g[2]};
 				p[a] += (f % 2) ? g[a] : -g[a];
-				out[(size_t)p[0] + sy * (size_t)p[1] + sz * (size_t)p[2]] =
-					(unsigned char)k;
+				size_t j = (size_t)p[0] + sy * (size_t)p[1] + sz * (size_t)p[2];
+				out[j] = (unsigned char)k;
+				if (moved != NULL)
+					moved[j] = rgb[x + dim[0] * (y + dim[1] * z)];
 			}
 	return out;
 }
@@ -638,6 +711,19 @@ int draw_shell_solution(const int dim[3], const unsigned char *const *face_view,
                         const int (*net_pos)[2], const unsigned char *owner,
                         const int *piece_face, const char *title,
                         unsigned char **png, size_t *len)
+{
+	return draw_shell_solution_coloured(dim, face_view, NULL, net_pos, owner,
+	                                    NULL, piece_face, title, png, len);
+}
+
+int draw_shell_solution_coloured(const int dim[3],
+                                 const unsigned char *const *face_view,
+                                 const uint32_t *const *face_rgb,
+                                 const int (*net_pos)[2],
+                                 const unsigned char *owner,
+                                 const uint32_t *owner_rgb,
+                                 const int *piece_face, const char *title,
+                                 unsigned char **png, size_t *len)
 {
 	assert(dim != NULL && face_view != NULL && net_pos != NULL);
 	assert(owner != NULL && piece_face != NULL && png != NULL && len != NULL);
@@ -707,12 +793,15 @@ int draw_shell_solution(const int dim[3], const unsigned char *const *face_view,
 	/* Both stay within DRAW_MAX_SIDE for sides <= DRAW_MAX_N: c * m <= 256
 	 * so sw <= 1025, nh <= 769, box_h <= 1024. */
 	assert(w <= DRAW_MAX_SIDE && h <= DRAW_MAX_SIDE);
-	unsigned char *exploded = shell_explode(dim, g, ed, owner, piece_face);
+	uint32_t *exploded_rgb = NULL;
+	unsigned char *exploded = shell_explode(dim, g, ed, owner, piece_face,
+	                                        owner_rgb, &exploded_rgb);
 	if (exploded == NULL)
 		return DRAW_ENOMEM;
 	gdImagePtr im = canvas(w, h);
 	if (im == NULL) {
 		free(exploded);
+		free(exploded_rgb);
 		return DRAW_ENOMEM;
 	}
 	for (int k = 1; k <= 6; k++)
@@ -733,7 +822,8 @@ int draw_shell_solution(const int dim[3], const unsigned char *const *face_view,
 			/* The face's own piece always holds its centre. */
 			int k = face_view[f][fw / 2 + fw * (fh / 2)];
 			if (phase == 0 || phase == 2)
-				grid_draw(im, fx, fy, face_view[f], colour_of, fw, fh, c,
+				grid_draw(im, fx, fy, face_view[f], colour_of,
+				          face_rgb ? face_rgb[f] : NULL, fw, fh, c,
 				          DRAW_EMPTY, phase / 2);
 			else if (phase == 1)
 				frame(im, fx, fy, fx + fw * c, fy + fh * c, INK_SOFT);
@@ -751,6 +841,7 @@ int draw_shell_solution(const int dim[3], const unsigned char *const *face_view,
 		int bx = DRAW_MARGIN + view * box, vw, vh;
 		const int *vd = view ? ed : dim;
 		const unsigned char *lab = view ? exploded : owner;
+		const uint32_t *lab_rgb = view ? exploded_rgb : owner_rgb;
 		int64_t uq = iso_fit(box - 2 * pad, box_h - 2 * pad, vd[0], vd[1],
 		                     vd[2], UQ_SHELL);
 
@@ -765,7 +856,7 @@ int draw_shell_solution(const int dim[3], const unsigned char *const *face_view,
 		assert(vw <= box && vh <= box_h);
 		struct iso v = iso_place(uq, vd[1], vd[2], bx + (box - vw) / 2,
 		                         iso_y + (box_h - vh) / 2);
-		iso_draw(im, &v, lab, vd[0], vd[1], vd[2], sh);
+		iso_draw(im, &v, lab, lab_rgb, vd[0], vd[1], vd[2], sh);
 
 		/* Tag the plates: the assembled view's three visible faces, each
 		 * at its centre; in the exploded view each plate at the centre of
@@ -800,6 +891,7 @@ int draw_shell_solution(const int dim[3], const unsigned char *const *face_view,
 		}
 	}
 	free(exploded);
+	free(exploded_rgb);
 	return finish(im, png, len);
 }
 
@@ -832,6 +924,15 @@ static void pieces_layout(struct pieces_layout *l, int64_t uq,
 int draw_pieces(const unsigned char *const *shapes, const int (*dims)[3],
                 size_t count, const char *const *names, const char *title,
                 unsigned char **png, size_t *len)
+{
+	return draw_pieces_coloured(shapes, dims, count, NULL, names, title, png,
+	                            len);
+}
+
+int draw_pieces_coloured(const unsigned char *const *shapes,
+                         const int (*dims)[3], size_t count,
+                         const uint32_t *const *rgb, const char *const *names,
+                         const char *title, unsigned char **png, size_t *len)
 {
 	assert(shapes != NULL && dims != NULL && png != NULL && len != NULL);
 	assert(count >= 1 && count <= DRAW_MAX_PIECES);
@@ -885,7 +986,8 @@ int draw_pieces(const unsigned char *const *shapes, const int (*dims)[3],
 		/* Bottom-aligned, so the names of a row line up. */
 		struct iso v = iso_place(uq, dims[i][1], dims[i][2],
 		                         sx + (l.sw - pw) / 2, sy + l.maxh - ph);
-		iso_draw(im, &v, shapes[i], dims[i][0], dims[i][1], dims[i][2], sh);
+		iso_draw(im, &v, shapes[i], rgb ? rgb[i] : NULL, dims[i][0],
+		         dims[i][1], dims[i][2], sh);
 		/* The name at double size when it fits the slot. */
 		snprintf(buf, sizeof buf, "%zu", i + 1);
 		const char *name = names ? names[i] : buf;
@@ -911,11 +1013,13 @@ struct part {
  * returns the grid (dims in ed[3]) or NULL, with *status DRAW_ENOMEM when
  * out of memory, else DRAW_OK and *fit: 2 when no two pieces overlap or
  * touch face to face, 1 when they only touch, 0 when they overlap (the grid
- * is then freed and NULL returned).
+ * is then freed and NULL returned). With 'rgb' the cells' colours move
+ * along into a grid '*rgb_out' of the same size, freed with the grid.
  */
-static unsigned char *explode_try(const unsigned char *lab, const int n[3],
-                                  const struct part *parts, size_t np,
-                                  int ed[3], int *fit, int *status)
+static unsigned char *explode_try(const unsigned char *lab, const uint32_t *rgb,
+                                  const int n[3], const struct part *parts,
+                                  size_t np, int ed[3], int *fit, int *status,
+                                  uint32_t **rgb_out)
 {
 	int lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, first = 1;
 
@@ -939,7 +1043,10 @@ static unsigned char *explode_try(const unsigned char *lab, const int n[3],
 		return NULL; /* fit 0: never chosen */
 
 	unsigned char *out = calloc(total, 1);
-	if (out == NULL) {
+	uint32_t *moved = rgb ? calloc(total, sizeof *moved) : NULL;
+	if (out == NULL || (rgb != NULL && moved == NULL)) {
+		free(out);
+		free(moved);
 		*status = DRAW_ENOMEM;
 		return NULL;
 	}
@@ -956,10 +1063,14 @@ static unsigned char *explode_try(const unsigned char *lab, const int n[3],
 				           sz * (size_t)(z + d[2] - lo[2]);
 				if (out[j] != 0) {
 					free(out);
+					free(moved);
 					return NULL;
 				}
 				out[j] = (unsigned char)k;
+				if (moved != NULL)
+					moved[j] = rgb[x + n[0] * (y + n[1] * z)];
 			}
+	*rgb_out = moved;
 	*fit = 2;
 	for (int z = 0; z < ed[2]; z++)
 		for (int y = 0; y < ed[1]; y++)
@@ -982,15 +1093,18 @@ static unsigned char *explode_try(const unsigned char *lab, const int n[3],
  * 1, 1.5, 2, 3, 4 that leaves no two pieces touching; failing that the
  * smallest with no overlap; failing that (interlocked pieces) the
  * assembly itself. Returns the grid, dims in ed, or NULL when out of
- * memory.
+ * memory. With 'rgb' the colours move along into '*rgb_out' (NULL
+ * without), which the caller frees.
  */
-static unsigned char *explode(const unsigned char *lab, int nx, int ny, int nz,
-                              size_t np, int ed[3])
+static unsigned char *explode(const unsigned char *lab, const uint32_t *rgb,
+                              int nx, int ny, int nz, size_t np, int ed[3],
+                              uint32_t **rgb_out)
 {
 	static const int factor4[] = {4, 6, 8, 12, 16}; /* f times 4 */
 	struct part parts[DRAW_MAX_PIECES + 1];
 	const int n[3] = {nx, ny, nz};
 	unsigned char *best = NULL;
+	uint32_t *best_rgb = NULL;
 	int best_ed[3] = {0, 0, 0}, status;
 
 	memset(parts, 0, sizeof parts);
@@ -1017,21 +1131,27 @@ static unsigned char *explode(const unsigned char *lab, int nx, int ny, int nz,
 					/* centroid offset = sum / (2 cells); times f4 / 4 */
 					parts[k].d[a] = (int)rdiv(factor4[i] * parts[k].sum[a],
 					                          8 * (int64_t)parts[k].cells);
-		unsigned char *g = explode_try(lab, n, parts, np, try_ed, &fit, &status);
+		uint32_t *g_rgb = NULL;
+		unsigned char *g = explode_try(lab, rgb, n, parts, np, try_ed, &fit,
+		                               &status, &g_rgb);
 		if (status != DRAW_OK) {
 			free(best);
+			free(best_rgb);
 			return NULL;
 		}
 		if (g == NULL)
 			continue;
 		if (fit == 2 || best == NULL) {
 			free(best);
+			free(best_rgb);
 			best = g;
+			best_rgb = g_rgb;
 			memcpy(best_ed, try_ed, sizeof best_ed);
 			if (fit == 2)
 				break;
 		} else {
 			free(g);
+			free(g_rgb);
 		}
 	}
 	if (best == NULL) {
@@ -1040,11 +1160,20 @@ static unsigned char *explode(const unsigned char *lab, int nx, int ny, int nz,
 		if (best == NULL)
 			return NULL;
 		memcpy(best, lab, total);
+		if (rgb != NULL) {
+			best_rgb = malloc(total * sizeof *best_rgb);
+			if (best_rgb == NULL) {
+				free(best);
+				return NULL;
+			}
+			memcpy(best_rgb, rgb, total * sizeof *best_rgb);
+		}
 		best_ed[0] = nx;
 		best_ed[1] = ny;
 		best_ed[2] = nz;
 	}
 	memcpy(ed, best_ed, sizeof best_ed);
+	*rgb_out = best_rgb;
 	return best;
 }
 
@@ -1074,6 +1203,15 @@ int draw_assembly(const unsigned char *labels, int nx, int ny, int nz,
                   const char *const *names, size_t npieces, const char *title,
                   unsigned char **png, size_t *len)
 {
+	return draw_assembly_coloured(labels, NULL, nx, ny, nz, names, npieces,
+	                              title, png, len);
+}
+
+int draw_assembly_coloured(const unsigned char *labels, const uint32_t *rgb,
+                           int nx, int ny, int nz, const char *const *names,
+                           size_t npieces, const char *title,
+                           unsigned char **png, size_t *len)
+{
 	assert(labels != NULL && png != NULL && len != NULL);
 	assert(nx >= 1 && nx <= DRAW_MAX_N && ny >= 1 && ny <= DRAW_MAX_N);
 	assert(nz >= 1 && nz <= DRAW_MAX_N);
@@ -1099,7 +1237,8 @@ int draw_assembly(const unsigned char *labels, int nx, int ny, int nz,
 	if (l.w > DRAW_MAX_SIDE || l.h > DRAW_MAX_SIDE)
 		return DRAW_ETOOBIG;
 
-	unsigned char *ex = explode(labels, nx, ny, nz, npieces, ed);
+	uint32_t *ex_rgb = NULL;
+	unsigned char *ex = explode(labels, rgb, nx, ny, nz, npieces, ed, &ex_rgb);
 	if (ex == NULL)
 		return DRAW_ENOMEM;
 	int64_t uq = UQ_PIECES;
@@ -1113,6 +1252,7 @@ int draw_assembly(const unsigned char *labels, int nx, int ny, int nz,
 		assembly_layout(&l, uq, n, ed, npieces, th);
 		if (l.w > DRAW_MAX_SIDE || l.h > DRAW_MAX_SIDE) {
 			free(ex);
+			free(ex_rgb);
 			return DRAW_ETOOBIG;
 		}
 	}
@@ -1123,6 +1263,7 @@ int draw_assembly(const unsigned char *labels, int nx, int ny, int nz,
 	gdImagePtr im = canvas(l.w, l.h);
 	if (im == NULL) {
 		free(ex);
+		free(ex_rgb);
 		return DRAW_ENOMEM;
 	}
 	title_draw(im, l.w, title);
@@ -1134,15 +1275,30 @@ int draw_assembly(const unsigned char *labels, int nx, int ny, int nz,
 	struct iso v = iso_place(uq, ny, nz, x, vy + vh - l.ah);
 	text_centred(im, x + l.aw / 2, cy, l.aw + 2 * DRAW_MARGIN, 1, "Assembled",
 	             INK_SOFT);
-	iso_draw(im, &v, labels, nx, ny, nz, sh);
+	iso_draw(im, &v, labels, rgb, nx, ny, nz, sh);
 	x += l.aw + 2 * DRAW_MARGIN;
 	v = iso_place(uq, ed[1], ed[2], x, vy + vh - l.eh);
 	text_centred(im, x + l.ew / 2, cy, l.ew + 2 * DRAW_MARGIN, 1, "Exploded",
 	             INK_SOFT);
-	iso_draw(im, &v, ex, ed[0], ed[1], ed[2], sh);
+	iso_draw(im, &v, ex, ex_rgb, ed[0], ed[1], ed[2], sh);
 	free(ex);
+	free(ex_rgb);
 
-	/* Legend: a swatch and the name of every piece, row by row. */
+	/* Legend: a swatch and the name of every piece, row by row; with
+	 * colours, the swatch shows those of the piece's cells. */
+	struct swatch swatches[DRAW_MAX_PIECES + 1];
+	for (size_t k = 1; k <= npieces; k++)
+		swatches[k] = (struct swatch){1, {draw_colour((int)k)}};
+	if (rgb != NULL) {
+		for (size_t k = 1; k <= npieces; k++)
+			swatches[k].n = 0;
+		for (size_t j = 0; j < total; j++)
+			if (labels[j] != 0)
+				swatch_add(&swatches[labels[j]], rgb[j]);
+		for (size_t k = 1; k <= npieces; k++)
+			if (swatches[k].n == 0) /* not in the assembly */
+				swatches[k] = (struct swatch){1, {draw_colour((int)k)}};
+	}
 	int ly = vy + vh + DRAW_MARGIN, sq = FONT_H + 3;
 	int used = imin(l.lcols, (int)npieces) * l.ew_entry - 2 * DRAW_MARGIN;
 	int lx0 = (l.w - used) / 2;
@@ -1154,8 +1310,8 @@ int draw_assembly(const unsigned char *labels, int nx, int ny, int nz,
 		struct text t;
 
 		rect(im, ex0, ey0, ex0 + 2 * sq - 1, ey0 + sq - 1, INK);
-		rect(im, ex0 + 1, ey0 + 1, ex0 + 2 * sq - 2, ey0 + sq - 2,
-		     draw_colour((int)k));
+		swatch_draw(im, ex0 + 1, ey0 + 1, ex0 + 2 * sq - 2, ey0 + sq - 2,
+		            &swatches[k]);
 		snprintf(buf, sizeof buf, "%zu", k);
 		text_make(&t, names ? names[k - 1] : buf, LEGEND_CHARS);
 		text_draw(im, ex0 + 2 * sq + 10, ey0 + 2, 1, &t, INK);

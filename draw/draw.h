@@ -26,6 +26,20 @@
  * darker, and so on in a cycle of 42. Every picture uses the same colour
  * for the same number, so the preview, the answer sheet and render's
  * pictures agree.
+ * Cell colours. Each picture also comes as a *_coloured() function that
+ * takes, beside every array of cells, an optional array 'rgb' laid out
+ * like it (same size, same index) that gives each cell its own display
+ * colour 0xRRGGBB, read only where there is a cell: a colour puzzle's
+ * coloured cells in their colours (the caller puts draw_colour(k) in the
+ * entries of piece k's plain cells). A NULL rgb draws those cells in their
+ * number's colour, and the function without rgb is the *_coloured() one
+ * with every rgb NULL, byte for byte. Only the fill changes: outlines and
+ * tags still follow the numbers, so a piece of several colours keeps one
+ * outline. Swatches (the preview's label strip, the assembly's legend)
+ * show a piece's colours as vertical stripes, at most DRAW_SWATCH_MAX of
+ * them, in the order the cells are first met (x fastest, then y, then z;
+ * plates u fastest, then v). The top side of an isometric cube is its
+ * colour, the sides darker, as for numbers.
  * The background is white (DRAW_BG); in the net, cells of a face that
  * belong to a neighbouring face's piece are light grey (DRAW_EMPTY).
  *
@@ -71,6 +85,7 @@ enum draw_status {
 #define DRAW_PNG_LEVEL 6     /* zlib level: fixed, so the bytes are too */
 #define DRAW_BG 0xFFFFFF     /* background, 0xRRGGBB */
 #define DRAW_EMPTY 0xE4E4E4  /* net cell of a neighbouring face's piece */
+#define DRAW_SWATCH_MAX 8    /* colours one swatch shows, at most */
 
 /*
  * Layout constants shared by the size formulas below (pixels).
@@ -124,6 +139,17 @@ uint32_t draw_colour(int k);
 int draw_plates(const unsigned char *const *plates, const int (*dims)[2],
                 size_t count, const int *label, const char *title,
                 unsigned char **png, size_t *len);
+
+/*
+ * draw_plates() with cell colours (see the top of this file): rgb is NULL
+ * or 'count' arrays, rgb[i] NULL or w*h colours [u + w*v] for plate i. A
+ * plate with colours has them in its cells and as stripes in its swatch;
+ * the layout is the same.
+ */
+int draw_plates_coloured(const unsigned char *const *plates,
+                         const int (*dims)[2], size_t count, const int *label,
+                         const uint32_t *const *rgb, const char *title,
+                         unsigned char **png, size_t *len);
 
 /*
  * Answer sheet of an X*Y*Z box shell puzzle, dim = {X, Y, Z}, each side
@@ -185,6 +211,21 @@ int draw_shell_solution(const int dim[3], const unsigned char *const *face_view,
                         unsigned char **png, size_t *len);
 
 /*
+ * draw_shell_solution() with cell colours: face_rgb is NULL or 6 arrays,
+ * face_rgb[f] NULL or w_f*h_f colours laid out like face_view[f] (read
+ * where face_view[f] is not 0); owner_rgb is NULL or X*Y*Z colours laid
+ * out like owner, for the two views. The layout is the same.
+ */
+int draw_shell_solution_coloured(const int dim[3],
+                                 const unsigned char *const *face_view,
+                                 const uint32_t *const *face_rgb,
+                                 const int (*net_pos)[2],
+                                 const unsigned char *owner,
+                                 const uint32_t *owner_rgb,
+                                 const int *piece_face, const char *title,
+                                 unsigned char **png, size_t *len);
+
+/*
  * The pieces of any polycube puzzle as shaded isometric blocks, each with
  * its name below, in a grid of ceil(sqrt(count)) columns. shapes[i] is
  * dims[i][0]*dims[i][1]*dims[i][2] bytes [x + nx*(y + ny*z)], 0 or 1, each
@@ -198,6 +239,13 @@ int draw_shell_solution(const int dim[3], const unsigned char *const *face_view,
 int draw_pieces(const unsigned char *const *shapes, const int (*dims)[3],
                 size_t count, const char *const *names, const char *title,
                 unsigned char **png, size_t *len);
+
+/* draw_pieces() with cell colours: rgb is NULL or 'count' arrays, rgb[i]
+ * NULL or colours laid out like shapes[i]. The layout is the same. */
+int draw_pieces_coloured(const unsigned char *const *shapes,
+                         const int (*dims)[3], size_t count,
+                         const uint32_t *const *rgb, const char *const *names,
+                         const char *title, unsigned char **png, size_t *len);
 
 /*
  * An assembled solution: labels is nx*ny*nz bytes [x + nx*(y + ny*z)],
@@ -215,5 +263,16 @@ int draw_pieces(const unsigned char *const *shapes, const int (*dims)[3],
 int draw_assembly(const unsigned char *labels, int nx, int ny, int nz,
                   const char *const *names, size_t npieces, const char *title,
                   unsigned char **png, size_t *len);
+
+/*
+ * draw_assembly() with cell colours: rgb NULL or nx*ny*nz colours laid
+ * out like labels (the colour of the piece cell on each cell), in both
+ * views; the legend's swatch of piece k shows the colours of its cells.
+ * The layout is the same.
+ */
+int draw_assembly_coloured(const unsigned char *labels, const uint32_t *rgb,
+                           int nx, int ny, int nz, const char *const *names,
+                           size_t npieces, const char *title,
+                           unsigned char **png, size_t *len);
 
 #endif

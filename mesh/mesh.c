@@ -77,7 +77,12 @@
  *    of one sign in one plane are merged greedily into maximal
  *    rectangles (grow along one axis, then the other; both orders are
  *    tried, see find_rects()). The mesh vertices are exactly the
- *    rectangles' corners.
+ *    rectangles' corners. With cell colours (mesh_build_coloured()) a
+ *    face has the colour of the cell its filled box lies in, and only
+ *    faces of one sign and one colour are merged: the rectangles are
+ *    finer, nothing else changes (step 4 holds for any partition of the
+ *    surface faces into rectangles), and a piece of one colour gets the
+ *    same ones.
  *
  * 4. Triangles. Each rectangle is triangulated with every mesh vertex on
  *    its boundary as a polygon vertex (a corner of a neighbouring
@@ -413,9 +418,14 @@ static int reserve(void **arr, size_t *cap, size_t len, size_t more,
 struct mbuf {
 	struct mesh m;
 	size_t vcap, tcap;
+	int colours;   /* keep a colour per triangle in rgb */
+	uint32_t *rgb; /* m.ntriangles colours (mesh_build_coloured()) */
+	size_t ccap;   /* capacity of rgb */
 };
 
-static int add_triangle(struct mbuf *b, uint32_t p, uint32_t q, uint32_t r)
+/* Append triangle (p, q, r) of colour 'rgb' (kept only when b->colours). */
+static int add_triangle(struct mbuf *b, uint32_t p, uint32_t q, uint32_t r,
+			uint32_t rgb)
 {
 	void *t = b->m.triangles;
 	int rc = reserve(&t, &b->tcap, b->m.ntriangles, 1, sizeof *b->m.triangles);
@@ -424,6 +434,14 @@ static int add_triangle(struct mbuf *b, uint32_t p, uint32_t q, uint32_t r)
 		return rc;
 	if (b->m.ntriangles >= UINT32_MAX) /* STL counts facets in a u32 */
 		return MESH_ERANGE;
+	if (b->colours) {
+		void *c = b->rgb;
+		rc = reserve(&c, &b->ccap, b->m.ntriangles, 1, sizeof *b->rgb);
+		b->rgb = c;
+		if (rc != MESH_OK)
+			return rc;
+		b->rgb[b->m.ntriangles] = rgb;
+	}
 	uint32_t *tri = b->m.triangles[b->m.ntriangles++];
 	tri[0] = p;
 	tri[1] = q;
@@ -438,6 +456,7 @@ static int add_triangle(struct mbuf *b, uint32_t p, uint32_t q, uint32_t r)
 struct rect {
 	int axis, plane, sign; /* sign +1: outward normal along +axis */
 	int u0, u1, v0, v1;
+	uint32_t rgb;          /* its cells' colour (0 without colours) */
 };
 
 /* A boundary point of a rectangle: mesh vertex and its grid position
@@ -460,6 +479,12 @@ struct builder {
 	size_t pcap;
 	struct mbuf *out;
 	int sign;           /* orientation of the rectangle being emitted */
+	uint32_t rgb;       /* colour of the rectangle being emitted */
+	/* With cell colours only (pc->rgb), else all NULL: */
+	int *cell_of[3];    /* g[a] entries: the bounding-box layer of the
+			       cell each grid interval lies in */
+	uint32_t *palette;  /* the piece's distinct colours, ascending */
+	size_t npalette;
 };
 
 static int box_filled(const struct builder *b, int i, int j, int k)
@@ -700,7 +725,9 @@ static int cut_grid(struct builder *b, const struct mesh_size *sz,
 		b->g[a] = (int)u - 1;
 		mask[a] = calloc((size_t)b->g[a], sizeof *mask[a]);
 		from[a] = malloc((size_t)b->g[a] * sizeof *from[a]);
-		if (!mask[a] || !from[a]) {
+		if (b->pc->rgb)
+			b->cell_of[a] = malloc((size_t)b->g[a] * sizeof *b->cell_of[a]);
+		if (!mask[a] || !from[a] || (b->pc->rgb && !b->cell_of[a])) {
 			rc = MESH_ENOMEM;
 			break;
 		}
@@ -710,6 +737,10 @@ static int cut_grid(struct builder *b, const struct mesh_size *sz,
 			while (I + 1 < gb[a] && !(mid < bf[I + 1]))
 				I++;
 			from[a][j] = I;
+			if (b->cell_of[a]) {
+				int zone;
+				interval_zone(b->zones, I, &b->cell_of[a][j], &zone);
+			}
 			for (size_t k = 0; k < ncut; k++)
 				if (mid > clo[k] && mid < chi[k])
 					mask[a][j] |= (uint64_t)1 << k;
@@ -735,6 +766,38 @@ static int cut_grid(struct builder *b, const struct mesh_size *sz,
 		free(from[a]);
 	}
 	return rc;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The piece's distinct cell colours, ascending, into b->palette: a face's
+ * key in find_rects() is its colour's place there. */
+static int build_palette(struct builder *b)
+{
+	const struct mesh_piece *pc = b->pc;
+	size_t n = (size_t)pc->n[0] * (size_t)pc->n[1] * (size_t)pc->n[2], k = 0;
+	if (n > SIZE_MAX / sizeof *b->palette)
+		return MESH_ERANGE;
+	uint32_t *pal = malloc(n * sizeof *pal);
+	if (!pal)
+		return MESH_ENOMEM;
+	for (int z = 0; z < pc->n[2]; z++)
+		for (int y = 0; y < pc->n[1]; y++)
+			for (int x = 0; x < pc->n[0]; x++)
+				if (mesh_piece_cell(pc, x, y, z))
+					pal[k++] = pc->rgb[mesh_piece_index(pc, x, y, z)];
+	qsort(pal, k, sizeof *pal, cmp_u32);
+	size_t u = 0;
+	for (size_t i = 0; i < k; i++)
+		if (u == 0 || pal[i] != pal[u - 1])
+			pal[u++] = pal[i];
+	b->palette = pal;
+	b->npalette = u;
+	return MESH_OK;
 }
 
 /* Step 1: the grid lines (moved by 'origin') and the filled boxes, with
@@ -768,7 +831,21 @@ static int build_grid(struct builder *b, const struct mesh_size *sz,
 					return MESH_ERANGE;
 				b->line[a][L] = f;
 			}
+			if (!b->pc->rgb)
+				continue;
+			b->cell_of[a] = malloc((size_t)b->g[a] * sizeof *b->cell_of[a]);
+			if (!b->cell_of[a])
+				return MESH_ENOMEM;
+			for (int I = 0; I < b->g[a]; I++) {
+				int zone;
+				interval_zone(b->zones, I, &b->cell_of[a][I], &zone);
+			}
 		}
+	}
+	if (b->pc->rgb) {
+		int rc2 = build_palette(b);
+		if (rc2 != MESH_OK)
+			return rc2;
 	}
 	size_t npts = cell_count(b->g[0] + 1, b->g[1] + 1, b->g[2] + 1);
 	if (npts > SIZE_MAX / sizeof *b->vid)
@@ -779,23 +856,25 @@ static int build_grid(struct builder *b, const struct mesh_size *sz,
 	return MESH_OK;
 }
 
-/* A rectangle of faces within one plane: [u0, u1) x [v0, v1), sign s. */
+/* A rectangle of faces within one plane: [u0, u1) x [v0, v1), label s
+ * (the sign times the colour key). */
 struct prect {
 	int u0, u1, v0, v1;
-	int s;
+	int32_t s;
 };
 
-/* Greedy merge of a gu x gv label array (0: no face, else the sign):
- * from the first unused face in row order, grow along u, then along v
- * while whole rows match. 'work' (gu*gv) is scratch; returns the count. */
-static size_t greedy(const signed char *lab, int gu, int gv, signed char *work,
+/* Greedy merge of a gu x gv label array (0: no face, else the sign times
+ * the face's colour key, 1 without colours): from the first unused face
+ * in row order, grow along u, then along v while whole rows match. 'work'
+ * (gu*gv) is scratch; returns the count. */
+static size_t greedy(const int32_t *lab, int gu, int gv, int32_t *work,
 		     struct prect *out)
 {
 	size_t n = 0;
-	memcpy(work, lab, (size_t)gu * (size_t)gv);
+	memcpy(work, lab, (size_t)gu * (size_t)gv * sizeof *work);
 	for (int v = 0; v < gv; v++)
 		for (int u = 0; u < gu; u++) {
-			signed char s = work[u + (size_t)gu * v];
+			int32_t s = work[u + (size_t)gu * v];
 			if (!s)
 				continue;
 			int u1 = u + 1, v1 = v + 1;
@@ -809,18 +888,20 @@ static size_t greedy(const signed char *lab, int gu, int gv, signed char *work,
 					break;
 			}
 			for (int y = v; y < v1; y++)
-				memset(work + u + (size_t)gu * y, 0, (size_t)(u1 - u));
+				memset(work + u + (size_t)gu * y, 0,
+				       (size_t)(u1 - u) * sizeof *work);
 			out[n++] = (struct prect){u, u1, v, v1, s};
 			u = u1 - 1;
 		}
 	return n;
 }
 
-/* Whether grid point (i, j) is a corner of the region of sign s: around
- * it 1 or 3 faces of that sign, or 2 diagonal ones. Any other rectangle
+/* Whether grid point (i, j) is a corner of the region of label s: around
+ * it 1 or 3 faces of that label, or 2 diagonal ones. Any other rectangle
  * corner is a cut ending on a straight side or inside the region, a
  * vertex the polygon itself would not need. */
-static int region_corner(const signed char *lab, int gu, int gv, int s, int i, int j)
+static int region_corner(const int32_t *lab, int gu, int gv, int32_t s, int i,
+			 int j)
 {
 	int q[4], n = 0;
 	for (int k = 0; k < 4; k++) {
@@ -831,7 +912,7 @@ static int region_corner(const signed char *lab, int gu, int gv, int s, int i, i
 	return n == 1 || n == 3 || (n == 2 && q[0] == q[3]);
 }
 
-static size_t extra_corners(const signed char *lab, int gu, int gv,
+static size_t extra_corners(const int32_t *lab, int gu, int gv,
 			    const struct prect *r, size_t n)
 {
 	size_t bad = 0;
@@ -842,6 +923,20 @@ static size_t extra_corners(const signed char *lab, int gu, int gv,
 		bad += !region_corner(lab, gu, gv, r[k].s, r[k].u1, r[k].v1);
 	}
 	return bad;
+}
+
+/* The colour key (1 + its place in the palette) of the cell grid box c
+ * lies in. */
+static int32_t face_key(const struct builder *b, const int c[3])
+{
+	const struct mesh_piece *pc = b->pc;
+	uint32_t rgb = pc->rgb[mesh_piece_index(pc, b->cell_of[0][c[0]],
+						 b->cell_of[1][c[1]],
+						 b->cell_of[2][c[2]])];
+	const uint32_t *at = bsearch(&rgb, b->palette, b->npalette,
+				     sizeof *b->palette, cmp_u32);
+	assert(at);
+	return (int32_t)(at - b->palette) + 1;
 }
 
 /* Step 3: merge each plane's faces into rectangles and mark their
@@ -859,7 +954,8 @@ static int find_rects(struct builder *b)
 	}
 	if (lcap > SIZE_MAX / sizeof(struct prect))
 		return MESH_ERANGE;
-	signed char *lab = malloc(lcap), *labt = malloc(lcap), *work = malloc(lcap);
+	int32_t *lab = malloc(lcap * sizeof *lab), *labt = malloc(lcap * sizeof *labt);
+	int32_t *work = malloc(lcap * sizeof *work);
 	struct prect *r1 = malloc(lcap * sizeof *r1), *r2 = malloc(lcap * sizeof *r2);
 	int rc = lab && labt && work && r1 && r2 ? MESH_OK : MESH_ENOMEM;
 	for (int a = 0; a < 3 && rc == MESH_OK; a++) {
@@ -876,10 +972,15 @@ static int find_rects(struct builder *b)
 					int in = box_filled(b, c[0], c[1], c[2]);
 					c[a] = p - 1;
 					int before = box_filled(b, c[0], c[1], c[2]);
-					signed char s = (signed char)(before - in);
+					int32_t s = before - in;
+					if (s && b->palette) {
+						/* the filled box's cell's colour */
+						c[a] = in ? p : p - 1;
+						s *= face_key(b, c);
+					}
 					lab[u + (size_t)gu * v] = s;
 					labt[v + (size_t)gv * u] = s;
-					any |= s;
+					any |= s != 0;
 				}
 			if (!any)
 				continue;
@@ -900,9 +1001,11 @@ static int find_rects(struct builder *b)
 				break;
 			for (size_t k = 0; k < nb; k++) {
 				const struct prect *q = &best[k];
+				int32_t key = q->s > 0 ? q->s : -q->s;
 				b->rects[b->nrects++] = (struct rect){
-					.axis = a, .plane = p, .sign = q->s,
-					.u0 = q->u0, .u1 = q->u1, .v0 = q->v0, .v1 = q->v1};
+					.axis = a, .plane = p, .sign = q->s > 0 ? 1 : -1,
+					.u0 = q->u0, .u1 = q->u1, .v0 = q->v0, .v1 = q->v1,
+					.rgb = b->palette ? b->palette[key - 1] : 0};
 				int corner[4][2] = {{q->u0, q->v0}, {q->u1, q->v0},
 						    {q->u1, q->v1}, {q->u0, q->v1}};
 				c[a] = p;
@@ -959,8 +1062,8 @@ static int number_vertices(struct builder *b)
  * flipped when the rectangle faces -axis. */
 static int tri(struct builder *b, uint32_t p, uint32_t q, uint32_t r)
 {
-	return b->sign > 0 ? add_triangle(b->out, p, q, r)
-			   : add_triangle(b->out, p, r, q);
+	return b->sign > 0 ? add_triangle(b->out, p, q, r, b->rgb)
+			   : add_triangle(b->out, p, r, q, b->rgb);
 }
 
 /* Fan from 'apex' over the chain q[0..n-1]. */
@@ -1094,6 +1197,7 @@ static int emit_rects(struct builder *b)
 			used += len[k];
 		}
 		b->sign = r->sign;
+		b->rgb = r->rgb;
 		rc = rect_triangulate(b, corner, side, len, chain);
 	}
 	free(chain);
@@ -1102,8 +1206,11 @@ static int emit_rects(struct builder *b)
 
 static void builder_free(struct builder *b)
 {
-	for (int a = 0; a < 3; a++)
+	for (int a = 0; a < 3; a++) {
 		free(b->line[a]);
+		free(b->cell_of[a]);
+	}
+	free(b->palette);
 	free(b->fill);
 	free(b->vid);
 	free(b->rects);
@@ -1138,6 +1245,7 @@ static void mbuf_free(struct mbuf *b)
 {
 	free(b->m.vertices);
 	free(b->m.triangles);
+	free(b->rgb);
 }
 
 /* Move the built mesh into a heap struct mesh with exact-size arrays. */
@@ -1160,22 +1268,49 @@ static int mbuf_finish(struct mbuf *b, struct mesh **out)
 	return MESH_OK;
 }
 
-int mesh_build(const struct mesh_spec *s, const struct mesh_size *sz,
-	       struct mesh **out)
+/* mesh_build() and mesh_build_coloured(): rgb and tri_rgb both NULL or
+ * both not. */
+static int build_one(const struct mesh_spec *s, const uint32_t *rgb,
+		     const struct mesh_size *sz, struct mesh **out,
+		     uint32_t **tri_rgb)
 {
-	assert(s && sz && out);
 	struct mesh_piece pc;
 	int rc = mesh_piece_init_spec(&pc, s, sz);
 	if (rc != MESH_OK)
 		return rc;
-	struct mbuf b = {0};
+	pc.rgb = rgb;
+	struct mbuf b = {.colours = rgb != NULL};
 	const double origin[3] = {0, 0, 0};
 	rc = build_piece(&pc, sz, origin, &b);
 	if (rc != MESH_OK) {
 		mbuf_free(&b);
 		return rc;
 	}
-	return mbuf_finish(&b, out);
+	uint32_t *colours = b.rgb;
+	b.rgb = NULL;
+	rc = mbuf_finish(&b, out);
+	if (rc != MESH_OK) {
+		free(colours);
+		return rc;
+	}
+	if (tri_rgb)
+		*tri_rgb = colours;
+	return MESH_OK;
+}
+
+int mesh_build(const struct mesh_spec *s, const struct mesh_size *sz,
+	       struct mesh **out)
+{
+	assert(s && sz && out);
+	return build_one(s, NULL, sz, out, NULL);
+}
+
+int mesh_build_coloured(const struct mesh_spec *s, const uint32_t *rgb,
+			const struct mesh_size *sz, struct mesh **out,
+			uint32_t **tri_rgb)
+{
+	assert(s && rgb && sz && out && tri_rgb);
+	return build_one(s, rgb, sz, out, tri_rgb);
 }
 
 int mesh_from_cells(const unsigned char *cells, int nx, int ny, int nz,
@@ -1237,6 +1372,14 @@ int mesh_build_plate(const struct mesh_spec *s, size_t count,
 		     const struct mesh_size *sz, double gap_mm,
 		     struct mesh **out, double (*origin)[3])
 {
+	return mesh_build_plate_coloured(s, NULL, count, sz, gap_mm, out, origin);
+}
+
+int mesh_build_plate_coloured(const struct mesh_spec *s,
+			      const uint32_t *const *rgb, size_t count,
+			      const struct mesh_size *sz, double gap_mm,
+			      struct mesh **out, double (*origin)[3])
+{
 	assert(sz && out && (count == 0 || s));
 	if (count == 0 || !(gap_mm > 0) || !isfinite(gap_mm) ||
 	    count > SIZE_MAX / sizeof(struct mesh_piece))
@@ -1247,8 +1390,11 @@ int mesh_build_plate(const struct mesh_spec *s, size_t count,
 	double (*at)[3] = malloc(count * sizeof *at);
 	struct mbuf b = {0};
 	int rc = pc && pl && at ? MESH_OK : MESH_ENOMEM;
-	for (size_t i = 0; i < count && rc == MESH_OK; i++)
+	for (size_t i = 0; i < count && rc == MESH_OK; i++) {
 		rc = mesh_piece_init_spec(&pc[i], &s[i], sz);
+		if (rgb)
+			pc[i].rgb = rgb[i]; /* faces merged within a colour */
+	}
 	if (rc == MESH_OK)
 		mesh_plate_layout(pc, count, pl);
 	double c = sz->clearance;

@@ -245,6 +245,25 @@ int mesh_build(const struct mesh_spec *s, const struct mesh_size *sz,
 	       struct mesh **out);
 
 /*
+ * Cell colours, for a 3MF that shows them (mesh_3mf_coloured()).
+ * mesh_build() for spec 's' whose cells have the colours rgb[] (0xRRGGBB,
+ * laid out like s->cells, read where a cell is set). The solid is the
+ * same; only the merging of faces changes: faces of cells of different
+ * colours are never merged into one rectangle, so every triangle lies on
+ * the faces of cells of one colour, and '*tri_rgb' gets it, a malloc'ed
+ * array of (*out)->ntriangles colours the caller frees with free(). (A
+ * face of the solid belongs to the cell whose box it bounds; a label's
+ * engraving to the top cell it is cut into.) A piece of one colour is
+ * meshed exactly as mesh_build() meshes it, triangle for triangle; a
+ * piece of several is triangulated differently (usually with more
+ * triangles), still closed, manifold and exact (mesh.c, step 3). Errors
+ * as mesh_build(); nothing is allocated then.
+ */
+int mesh_build_coloured(const struct mesh_spec *s, const uint32_t *rgb,
+			const struct mesh_size *sz, struct mesh **out,
+			uint32_t **tri_rgb);
+
+/*
  * The exact volume of mesh_build()'s solid, computed independently of the
  * mesher: mesh_expected_volume()'s sum over the cells with their layer
  * widths, minus the area of the union of the label's strokes times
@@ -284,6 +303,15 @@ int mesh_build_plate(const struct mesh_spec *s, size_t count,
 		     const struct mesh_size *sz, double gap_mm,
 		     struct mesh **out, double (*origin)[3]);
 
+/* mesh_build_plate() of pieces with cell colours: rgb NULL or 'count'
+ * arrays, rgb[i] NULL or piece i's cell colours, meshed as
+ * mesh_build_coloured() meshes it, so the plate is still the union of the
+ * pieces' meshes moved (colours are not kept: a plate is for an STL). */
+int mesh_build_plate_coloured(const struct mesh_spec *s,
+			      const uint32_t *const *rgb, size_t count,
+			      const struct mesh_size *sz, double gap_mm,
+			      struct mesh **out, double (*origin)[3]);
+
 /* Several meshes in one, mesh i moved by origin[i] (float sums); the
  * caller makes sure they do not touch. MESH_EINVAL (count 0), MESH_ERANGE,
  * MESH_ENOMEM. */
@@ -322,5 +350,19 @@ struct mesh_object {
  */
 int mesh_3mf(const struct mesh_object *obj, size_t count, const char *title,
 	     unsigned char **buf, size_t *len);
+
+/*
+ * mesh_3mf() with triangle colours: tri_rgb is NULL or 'count' arrays,
+ * tri_rgb[i] NULL or obj[i].mesh->ntriangles colours 0xRRGGBB (as
+ * mesh_build_coloured() gives). An object whose triangles have colours
+ * other than its own carries them triangle by triangle, as the core
+ * specification's per-triangle properties (see threemf.c); a consumer
+ * that ignores those shows the object's colour. With every tri_rgb NULL,
+ * or equal to its object's colour, the bytes are mesh_3mf()'s.
+ * MESH_EINVAL also for a triangle colour above 0xFFFFFF.
+ */
+int mesh_3mf_coloured(const struct mesh_object *obj,
+		      const uint32_t *const *tri_rgb, size_t count,
+		      const char *title, unsigned char **buf, size_t *len);
 
 #endif

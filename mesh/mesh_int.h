@@ -19,6 +19,8 @@ struct mesh_piece {
 	int n[3];                   /* size of the bounding box, each >= 1 */
 	const unsigned char *wall[3]; /* caller's layer flags (mesh_spec) or NULL */
 	const char *label;          /* NULL when none */
+	const uint32_t *rgb;        /* caller's cell colours (mesh_build_coloured()),
+				       laid out like cells, or NULL */
 };
 
 /* Whether bounding-box layer i (0 <= i < n[a]) along axis a is a wall. */
@@ -68,6 +70,16 @@ int mesh_piece_init(struct mesh_piece *p, const unsigned char *cells, int nx,
  * 2), MESH_OK when it is; MESH_ENOMEM, MESH_ERANGE. */
 int mesh_piece_manifold(const struct mesh_piece *p, double clearance);
 
+/* The index in the caller's arrays (cells, rgb) of bounding-box cell
+ * (x, y, z), which must lie in the box. */
+static inline size_t mesh_piece_index(const struct mesh_piece *p, int x, int y,
+				      int z)
+{
+	return (size_t)(p->lo[0] + x) +
+	       (size_t)p->dims[0] * ((size_t)(p->lo[1] + y) +
+				     (size_t)p->dims[1] * (size_t)(p->lo[2] + z));
+}
+
 /* Whether bounding-box cell (x, y, z) is set; 0 outside the box. */
 static inline int mesh_piece_cell(const struct mesh_piece *p, int x, int y,
 				  int z)
@@ -75,10 +87,7 @@ static inline int mesh_piece_cell(const struct mesh_piece *p, int x, int y,
 	if (x < 0 || y < 0 || z < 0 || x >= p->n[0] || y >= p->n[1] ||
 	    z >= p->n[2])
 		return 0;
-	size_t i = (size_t)(p->lo[0] + x) +
-		   (size_t)p->dims[0] * ((size_t)(p->lo[1] + y) +
-					 (size_t)p->dims[1] * (size_t)(p->lo[2] + z));
-	return p->cells[i] != 0;
+	return p->cells[mesh_piece_index(p, x, y, z)] != 0;
 }
 
 /* Where a piece goes on a build plate: its lowest corner is at

@@ -1,5 +1,6 @@
 /*
- * threemf.c: a build plate as a 3MF package in memory (mesh_3mf()).
+ * threemf.c: a build plate as a 3MF package in memory (mesh_3mf(),
+ * mesh_3mf_coloured()).
  *
  * A 3MF file (3MF Core Specification 1.x) is an OPC package: a ZIP holding
  * [Content_Types].xml (the MIME type of each extension), _rels/.rels
@@ -23,6 +24,29 @@
  * setlocale()), so the decimal separator is always '.'. Text (names,
  * title) is escaped, and bytes that are not well-formed UTF-8 for a
  * character XML allows become '?', so any input gives a parseable file.
+ *
+ * Triangle colours (mesh_3mf_coloured()). The core specification lets a
+ * triangle override its object's property: pid names a property group,
+ * p1 an index in it, and for base materials p2 and p3 must equal p1 or be
+ * left out (no gradients), so pid and p1 give the whole triangle one
+ * colour. Each distinct triangle colour that is not its object's own gets
+ * one more <base> ("colour #RRGGBB"), after the objects' bases, in the
+ * order first met (object by object, triangle by triangle); a triangle of
+ * another colour than its object's is written with pid="1" p1="that
+ * base", the others without, taking the object's pid and pindex (which
+ * the specification requires anyway once any triangle has properties).
+ * So an object of one colour, and every object of a file without triangle
+ * colours, is written exactly as before, and a consumer that does not do
+ * per-triangle properties (the specification tells it to use the object's)
+ * shows the object's colour. We stay with the core's <basematerials>
+ * rather than the materials extension's <m:colorgroup>: nothing here
+ * needs what the extension adds (gradients, textures, transparency), the
+ * file keeps needing no extension namespace, and what reads colours per
+ * triangle (lib3mf, three.js's 3MFLoader) reads base materials, while the
+ * common slicers read neither: PrusaSlicer's and Bambu Studio's
+ * (OrcaSlicer's) importers skip a triangle's p1, p2, p3 and pid and take
+ * colours only from their own painting attributes (PrusaSlicer issue
+ * #4503), so there the pieces come in uncoloured, as before.
  *
  * Determinism: the same objects give the same bytes. The entries are
  * added in a fixed order, deflated, and stamped with a fixed time. A ZIP
@@ -226,8 +250,83 @@ static size_t object_id(size_t i)
 	return i + 2;
 }
 
+/* The triangle colours that need bases of their own (see the top of this
+ * file): distinct, in the order first met. */
+struct colours {
+	uint32_t *rgb;  /* n colours, malloc'ed */
+	size_t n;
+	uint32_t *sorted; /* the same, ascending, with where[]: for lookups */
+	size_t *where;    /* sorted[k] is rgb[where[k]] */
+};
+
+static void colours_free(struct colours *c)
+{
+	free(c->rgb);
+	free(c->sorted);
+	free(c->where);
+}
+
+/* Place of colour 'rgb' in c->rgb, or c->n when absent. */
+static size_t colours_find(const struct colours *c, uint32_t rgb)
+{
+	size_t lo = 0, hi = c->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (c->sorted[mid] < rgb)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < c->n && c->sorted[lo] == rgb ? c->where[lo] : c->n;
+}
+
+/* Collect them. The distinct colours are few (a puzzle's 26 and its
+ * pieces' numbers), so each new one is inserted into the sorted copy by
+ * moving the larger ones up. MESH_OK or MESH_ENOMEM. */
+static int colours_collect(const struct mesh_object *obj,
+			   const uint32_t *const *tri_rgb, size_t count,
+			   struct colours *c)
+{
+	*c = (struct colours){0};
+	size_t cap = 0;
+	for (size_t i = 0; tri_rgb && i < count; i++) {
+		const uint32_t *col = tri_rgb[i];
+		for (size_t k = 0; col && k < obj[i].mesh->ntriangles; k++) {
+			uint32_t rgb = col[k];
+			if (rgb == obj[i].rgb || colours_find(c, rgb) < c->n)
+				continue;
+			if (c->n == cap) {
+				size_t ncap = cap ? 2 * cap : 16;
+				uint32_t *a = realloc(c->rgb, ncap * sizeof *a);
+				if (a)
+					c->rgb = a;
+				uint32_t *b = a ? realloc(c->sorted, ncap * sizeof *b) : NULL;
+				if (b)
+					c->sorted = b;
+				size_t *w = b ? realloc(c->where, ncap * sizeof *w) : NULL;
+				if (!w) {
+					colours_free(c);
+					return MESH_ENOMEM;
+				}
+				c->where = w;
+				cap = ncap;
+			}
+			size_t at = c->n;
+			while (at > 0 && c->sorted[at - 1] > rgb) {
+				c->sorted[at] = c->sorted[at - 1];
+				c->where[at] = c->where[at - 1];
+				at--;
+			}
+			c->sorted[at] = rgb;
+			c->where[at] = c->n;
+			c->rgb[c->n++] = rgb;
+		}
+	}
+	return MESH_OK;
+}
+
 static void write_materials(struct text *t, const struct mesh_object *obj,
-			    size_t count)
+			    size_t count, const struct colours *c)
 {
 	text_puts(t, "  <basematerials id=\"1\">\n");
 	for (size_t i = 0; i < count; i++) {
@@ -235,10 +334,17 @@ static void write_materials(struct text *t, const struct mesh_object *obj,
 		text_escaped(t, obj[i].name);
 		text_printf(t, "\" displaycolor=\"#%06X\"/>\n", (unsigned)obj[i].rgb);
 	}
+	for (size_t k = 0; k < c->n; k++)
+		text_printf(t, "   <base name=\"colour #%06X\" displaycolor=\"#%06X\"/>\n",
+			    (unsigned)c->rgb[k], (unsigned)c->rgb[k]);
 	text_puts(t, "  </basematerials>\n");
 }
 
-static void write_object(struct text *t, const struct mesh_object *o, size_t i)
+/* Object i, its triangles' colours 'col' (may be NULL); 'count' objects
+ * in all (the first extra base's index). */
+static void write_object(struct text *t, const struct mesh_object *o,
+			 const uint32_t *col, size_t i, size_t count,
+			 const struct colours *c)
 {
 	const struct mesh *m = o->mesh;
 	text_printf(t, "  <object id=\"%zu\" type=\"model\" name=\"", object_id(i));
@@ -254,9 +360,15 @@ static void write_object(struct text *t, const struct mesh_object *o, size_t i)
 	text_puts(t, "    </vertices>\n    <triangles>\n");
 	for (size_t k = 0; k < m->ntriangles; k++) {
 		const uint32_t *tri = m->triangles[k];
-		text_printf(t, "     <triangle v1=\"%lu\" v2=\"%lu\" v3=\"%lu\"/>\n",
+		text_printf(t, "     <triangle v1=\"%lu\" v2=\"%lu\" v3=\"%lu\"",
 			    (unsigned long)tri[0], (unsigned long)tri[1],
 			    (unsigned long)tri[2]);
+		if (col && col[k] != o->rgb) {
+			size_t at = colours_find(c, col[k]);
+			assert(at < c->n);
+			text_printf(t, " pid=\"1\" p1=\"%zu\"", count + at);
+		}
+		text_puts(t, "/>\n");
 	}
 	text_puts(t, "    </triangles>\n   </mesh>\n  </object>\n");
 }
@@ -279,7 +391,8 @@ static void write_build(struct text *t, const struct mesh_object *obj,
 }
 
 static void write_model(struct text *t, const struct mesh_object *obj,
-			size_t count, const char *title)
+			const uint32_t *const *tri_rgb, size_t count,
+			const char *title, const struct colours *c)
 {
 	text_puts(t, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		     "<model unit=\"millimeter\" xml:lang=\"en-US\" xmlns=\""
@@ -290,9 +403,9 @@ static void write_model(struct text *t, const struct mesh_object *obj,
 		text_puts(t, "</metadata>\n");
 	}
 	text_puts(t, " <resources>\n");
-	write_materials(t, obj, count);
+	write_materials(t, obj, count, c);
 	for (size_t i = 0; i < count; i++)
-		write_object(t, &obj[i], i);
+		write_object(t, &obj[i], tri_rgb ? tri_rgb[i] : NULL, i, count, c);
 	text_puts(t, " </resources>\n");
 	write_build(t, obj, count);
 	text_puts(t, "</model>\n");
@@ -301,13 +414,17 @@ static void write_model(struct text *t, const struct mesh_object *obj,
 /* ---- arguments ----------------------------------------------------------------- */
 
 /* Everything that would make the file invalid: a missing mesh or name, an
- * empty mesh, a colour over 24 bits, a coordinate that is not finite, a
- * triangle index out of range. */
-static int check_object(const struct mesh_object *o)
+ * empty mesh, a colour over 24 bits (the object's or one of its
+ * triangles' 'col', which may be NULL), a coordinate that is not finite,
+ * a triangle index out of range. */
+static int check_object(const struct mesh_object *o, const uint32_t *col)
 {
 	const struct mesh *m = o->mesh;
 	if (!m || !o->name || o->rgb > 0xffffff || m->ntriangles == 0)
 		return MESH_EINVAL;
+	for (size_t k = 0; col && k < m->ntriangles; k++)
+		if (col[k] > 0xffffff)
+			return MESH_EINVAL;
 	for (int a = 0; a < 3; a++)
 		if (!isfinite(o->origin[a]))
 			return MESH_EINVAL;
@@ -485,18 +602,29 @@ static int zip_parts(const struct part *parts, size_t n, unsigned char **buf,
 int mesh_3mf(const struct mesh_object *obj, size_t count, const char *title,
 	     unsigned char **buf, size_t *len)
 {
+	return mesh_3mf_coloured(obj, NULL, count, title, buf, len);
+}
+
+int mesh_3mf_coloured(const struct mesh_object *obj,
+		      const uint32_t *const *tri_rgb, size_t count,
+		      const char *title, unsigned char **buf, size_t *len)
+{
 	assert(buf && len);
 	if (count == 0)
 		return MESH_EINVAL;
 	assert(obj);
 	for (size_t i = 0; i < count; i++) {
-		int rc = check_object(&obj[i]);
+		int rc = check_object(&obj[i], tri_rgb ? tri_rgb[i] : NULL);
 		if (rc != MESH_OK)
 			return rc;
 	}
 
+	struct colours c;
+	if (colours_collect(obj, tri_rgb, count, &c) != MESH_OK)
+		return MESH_ENOMEM;
 	struct text model = {0};
-	write_model(&model, obj, count, title);
+	write_model(&model, obj, tri_rgb, count, title, &c);
+	colours_free(&c);
 	if (model.oom) {
 		free(model.p);
 		return MESH_ENOMEM;

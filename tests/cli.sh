@@ -465,10 +465,95 @@ run 0 solve "$DATA/colour-mix.puz" && contains "$out" "solutions: 74893" "colour
 run 0 solve "$DATA/colour-mix.puz" --rename-colours && contains "$out" "$mix" "colour mix: the same count up to renaming" &&
 	contains "$out" "renamings: 1 " "colour mix: no renaming keeps it"
 run 0 solve "$DATA/colour-mix.puz" --print && contains "$out" "C=I(x1..3)" "--print shows a range of copies"
-# render and print take colour puzzles (drawn and meshed as plain cells
-# for now): pictures written, every STL closed and exact
+# render and print take colour puzzles: pictures written, every STL
+# closed and exact; a range of copies is printed at its most (L, P, 3 I,
+# 2 dot, 2 dot2), and --wall, which prints copies as one solution lays
+# them, refuses a range
 run 0 render "$examples/ninecolour.puz" --out "$tmp/r9" && [ -s "$tmp/r9/pieces.png" ] && ok || bad "render of a colour puzzle"
-run 0 print "$DATA/colour-mix.puz" --out "$tmp/pmix" && run 0 verify "$tmp"/pmix/*.stl && ok || bad "print of a colour puzzle"
+run 0 print "$DATA/colour-mix.puz" --out "$tmp/pmix" && contains "$out" "pieces: 9" "print: a range at its most" &&
+	run 0 verify "$tmp"/pmix/*.stl && ok || bad "print of a colour puzzle"
+[ "$(grep -c ' I$' "$tmp/pmix/pieces.txt")" = 3 ] && ok || bad "print: pieces.txt lists I three times"
+usage_error print "$DATA/colour-mix.puz" --wall 3 --out "$tmp/pmixw"
+contains "$err" "--wall needs each piece's number of copies fixed, and piece I of $DATA/colour-mix.puz has a range (count 1..3)" "print --wall with a range"
+[ ! -e "$tmp/pmixw" ] && ok || bad "print --wall with a range wrote a folder"
+printf 'puzzle v1\nname mixed colours\ncolour a FF0000\ncolour b 00FF00\ngoal 4 2 1\naa#b\n#bba\npiece L 2 2 1\nab\nb.\npiece M 3 1 1\na#b\npiece P 1 1 1\n#\npiece Q 1 1 1\na\n' >"$tmp/mixed.puz"
+# pngcolours FILE RRGGBB...: for each colour, whether the PNG has a pixel
+# of it (1 or 0), read with Python's zlib alone (8-bit RGB or RGBA)
+pngcolours() {
+	python3 - "$@" <<'PY'
+import struct, sys, zlib
+d = open(sys.argv[1], "rb").read()
+assert d[:8] == b"\x89PNG\r\n\x1a\n"
+pos, idat = 8, b""
+while pos < len(d):
+    n, kind = struct.unpack(">I4s", d[pos:pos + 8])
+    body = d[pos + 8:pos + 8 + n]
+    if kind == b"IHDR":
+        w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
+    elif kind == b"IDAT":
+        idat += body
+    pos += 12 + n
+assert depth == 8 and ctype in (2, 6)
+bpp = 3 if ctype == 2 else 4
+raw, stride, prev, seen = zlib.decompress(idat), w * bpp, bytearray(w * bpp), set()
+for y in range(h):
+    f, row = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+    for i in range(stride):
+        a = row[i - bpp] if i >= bpp else 0
+        b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+        p = a + b - c
+        pr = a if abs(p - a) <= abs(p - b) and abs(p - a) <= abs(p - c) else b if abs(p - b) <= abs(p - c) else c
+        row[i] = (row[i] + (0, a, b, (a + b) // 2, pr)[f]) & 255
+    seen.update(bytes(row[i:i + 3]) for i in range(0, stride, bpp))
+    prev = row
+print(" ".join("1" if bytes.fromhex(c) in seen else "0" for c in sys.argv[2:]))
+PY
+}
+# red FF0000 and green 00FF00 cells; plain cells in their piece's number
+# colour (piece 2's middle 56B4E9, piece 3 009E73); pieces 1 and 4 have no
+# plain cell, so their number colours E69F00 and F0E442 appear nowhere
+if run 0 render "$tmp/mixed.puz" --out "$tmp/render-mixed"; then
+	for f in pieces solution; do
+		got=$(pngcolours "$tmp/render-mixed/$f.png" FF0000 00FF00 56B4E9 009E73 E69F00 F0E442)
+		[ "$got" = "1 1 1 1 0 0" ] && ok || bad "render colours, $f.png: $got"
+	done
+fi
+# colour3mf FILE: per object, the colours its triangles resolve to (a
+# triangle's pid/p1, else the object's pid/pindex), sorted
+colour3mf() {
+	python3 - "$1" <<'PY'
+import sys, zipfile, xml.etree.ElementTree as ET
+NS = "{http://schemas.microsoft.com/3dmanufacturing/core/2015/02}"
+res = ET.fromstring(zipfile.ZipFile(sys.argv[1]).read("3D/3dmodel.model")).find(NS + "resources")
+groups = {g.get("id"): [b.get("displaycolor") for b in g] for g in res.findall(NS + "basematerials")}
+for o in res.findall(NS + "object"):
+    cols = set()
+    for t in o.find(NS + "mesh").find(NS + "triangles"):
+        assert t.get("p2") is None and t.get("p3") is None
+        pid, p = (t.get("pid"), t.get("p1")) if t.get("p1") else (o.get("pid"), o.get("pindex"))
+        cols.add(groups[pid][int(p)])
+    print(o.get("name"), ",".join(sorted(cols)))
+PY
+}
+want_colours='piece-1 #00FF00,#FF0000
+piece-2 #00FF00,#56B4E9,#FF0000
+piece-3 #009E73
+piece-4 #FF0000'
+for w in "" "--wall 3"; do
+	d="$tmp/print-mixed${w:+-w}"
+	if run 0 print "$tmp/mixed.puz" $w --out "$d"; then
+		verify_all "$d" "print colours $w"
+		got=$(colour3mf "$d/plate.3mf")
+		[ "$got" = "$want_colours" ] && ok || bad "print colours $w: $got"
+		# still exactly the STLs' triangles, only coloured
+		python3 "$here/tools/same3mf.py" "$d/plate.3mf" "$d"/piece-{1,2,3,4}.stl >/dev/null 2>&1 &&
+			ok || bad "print colours $w: plate.3mf differs from the STLs"
+	fi
+done
+# a piece of one colour: that colour as the object's, no triangle colours
+unzip -p "$tmp/print-mixed/plate.3mf" 3D/3dmodel.model | grep -q '<base name="piece-4" displaycolor="#FF0000"/>' &&
+	ok || bad "print colours: piece-4 is not a red object"
+
 # 26 monocubes of 26 colours: 26! assemblies do not fit in 64 bits
 { printf 'puzzle v1\ngoal 26 1 1\n##########################\n'
   for c in a b c d e f g h i j k l m n o p q r s t u v w x y z; do printf 'piece P%s 1 1 1\n%s\n' "$c" "$c"; done; } >"$tmp/many.puz"

@@ -371,6 +371,15 @@ fi
 if print_puzzle bedlam 13 "$DATA/bedlam.puz"; then
     info_3mf plate.3mf 13 "print bedlam.puz"
 fi
+# A colour puzzle: pieces of several colours are meshed by colour and
+# carry per-triangle colours in plate.3mf, which PrusaSlicer must still
+# read as 9 manifold objects without repairs; the .scad files stay plain.
+if print_puzzle mix 9 "$DATA/colour-mix.puz"; then
+    info_3mf plate.3mf 9 "print colour-mix.puz"
+    for k in 1 2 3; do
+        scad_pair "piece-$k.stl" "piece-$k.scad" "print colour-mix.puz: piece $k"
+    done
+fi
 
 # `cubegen coupon --wall 3`: five pairs, each a tab and a slot.
 coupon_files="coupon.stl coupon.3mf coupon.txt"

@@ -26,6 +26,16 @@
  * and counts live blocks, off under AddressSanitizer, which owns malloc
  * there; libzip 1.7.3's own small leak on that path is counted, not
  * failed: see test_3mf_out_of_memory).
+ *
+ * Triangle colours (mesh_3mf_coloured()), read back the same way: every
+ * triangle resolves (its pid and p1, else its object's pid and pindex,
+ * as the core specification says) to a <base> whose displaycolor is the
+ * colour given for it; p2 and p3 never appear (base materials have no
+ * gradients); the bases after the objects' are the distinct other
+ * colours, named "colour #RRGGBB"; the meshes of mesh_build_coloured()
+ * come back closed with their exact volume; colours equal to the
+ * objects' (or none) give mesh_3mf()'s bytes; a colour over 24 bits is
+ * MESH_EINVAL; and out-of-memory at every allocation.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -322,6 +332,7 @@ struct rmesh {
 	size_t nv, nt;
 	float (*v)[3];
 	uint32_t (*t)[3];
+	const char **pid, **p1; /* per triangle: its attributes, NULL if absent */
 };
 
 static void read_mesh(const struct xdoc *d, int object, struct rmesh *r)
@@ -339,7 +350,9 @@ static void read_mesh(const struct xdoc *d, int object, struct rmesh *r)
 	assert_int_equal(nchildren_all(d, ts), r->nt);
 	r->v = malloc((r->nv ? r->nv : 1) * sizeof *r->v);
 	r->t = malloc((r->nt ? r->nt : 1) * sizeof *r->t);
-	assert_true(r->v && r->t);
+	r->pid = malloc((r->nt ? r->nt : 1) * sizeof *r->pid);
+	r->p1 = malloc((r->nt ? r->nt : 1) * sizeof *r->p1);
+	assert_true(r->v && r->t && r->pid && r->p1);
 	/* children are stored in document order */
 	size_t k = 0;
 	for (size_t i = 0; i < d->n; i++)
@@ -355,6 +368,11 @@ static void read_mesh(const struct xdoc *d, int object, struct rmesh *r)
 			r->t[k][0] = get_index(attr(d, (int)i, "v1"));
 			r->t[k][1] = get_index(attr(d, (int)i, "v2"));
 			r->t[k][2] = get_index(attr(d, (int)i, "v3"));
+			r->pid[k] = attr(d, (int)i, "pid");
+			r->p1[k] = attr(d, (int)i, "p1");
+			/* base materials: no gradients, so p1 alone */
+			assert_null(attr(d, (int)i, "p2"));
+			assert_null(attr(d, (int)i, "p3"));
 			k++;
 		}
 }
@@ -363,6 +381,8 @@ static void rmesh_free(struct rmesh *r)
 {
 	free(r->v);
 	free(r->t);
+	free(r->pid);
+	free(r->p1);
 }
 
 /* Exactly the mesh given: float for float, index for index. */
@@ -450,10 +470,38 @@ static void check_item(const struct xdoc *d, int item, const double origin[3])
 				 origin[a]);
 }
 
-/* The whole model against the objects; 'volume' (may be NULL) the
- * expected volume of each, checked along with closedness. */
+/* The distinct triangle colours other than their objects' own, in the
+ * order first met: the bases the writer must add. */
+static size_t extra_colours(const struct mesh_object *obj,
+			    const uint32_t *const *tri, size_t count, uint32_t **out)
+{
+	size_t n = 0, cap = 0;
+	uint32_t *c = NULL;
+	for (size_t i = 0; tri && i < count; i++)
+		for (size_t k = 0; tri[i] && k < obj[i].mesh->ntriangles; k++) {
+			uint32_t rgb = tri[i][k];
+			size_t j = 0;
+			while (j < n && c[j] != rgb)
+				j++;
+			if (rgb == obj[i].rgb || j < n)
+				continue;
+			if (n == cap) {
+				cap = cap ? 2 * cap : 8;
+				c = realloc(c, cap * sizeof *c);
+				assert_non_null(c);
+			}
+			c[n++] = rgb;
+		}
+	*out = c;
+	return n;
+}
+
+/* The whole model against the objects and their triangles' colours 'tri'
+ * (NULL, or per object NULL or a colour per triangle); 'volume' (may be
+ * NULL) the expected volume of each, checked along with closedness. */
 static void check_model(const char *xml, size_t len, const struct mesh_object *obj,
-			size_t count, const char *title, const double *volume)
+			const uint32_t *const *tri, size_t count, const char *title,
+			const double *volume)
 {
 	struct xdoc d;
 	xdoc_parse(&d, xml, len);
@@ -479,7 +527,17 @@ static void check_model(const char *xml, size_t len, const struct mesh_object *o
 	int mat = child(&d, res, NS_CORE "basematerials", 0);
 	const char *mat_id = attr(&d, mat, "id");
 	assert_non_null(mat_id);
-	assert_int_equal(nchildren_all(&d, mat), count);
+	uint32_t *extra;
+	size_t nextra = extra_colours(obj, tri, count, &extra);
+	assert_int_equal(nchildren_all(&d, mat), count + nextra);
+	for (size_t j = 0; j < nextra; j++) {
+		int base = child(&d, mat, NS_CORE "base", (int)(count + j));
+		char name[32];
+		snprintf(name, sizeof name, "colour #%06X", (unsigned)extra[j]);
+		assert_string_equal(attr(&d, base, "name"), name);
+		assert_int_equal(parse_color(attr(&d, base, "displaycolor")), extra[j]);
+	}
+	free(extra);
 
 	/* the objects, in order; ids unique among the resources */
 	assert_int_equal(nchildren(&d, res, NS_CORE "object"), count);
@@ -505,6 +563,23 @@ static void check_model(const char *xml, size_t len, const struct mesh_object *o
 		struct rmesh r;
 		read_mesh(&d, o, &r);
 		assert_same_mesh(&r, obj[i].mesh);
+		/* each triangle's colour, resolved as the specification says */
+		const uint32_t *col = tri ? tri[i] : NULL;
+		for (size_t k = 0; k < r.nt; k++) {
+			uint32_t want = col ? col[k] : obj[i].rgb;
+			int b = base;
+			if (r.p1[k]) {
+				assert_non_null(r.pid[k]);
+				assert_string_equal(r.pid[k], mat_id);
+				b = child(&d, mat, NS_CORE "base", (int)get_index(r.p1[k]));
+				assert_true(b >= 0);
+				/* only where the object's own colour would not do */
+				assert_int_not_equal(want, obj[i].rgb);
+			} else {
+				assert_null(r.pid[k]);
+			}
+			assert_int_equal(parse_color(attr(&d, b, "displaycolor")), want);
+		}
 		if (volume) {
 			double v = closed_volume(&r);
 			assert_true(v > 0);
@@ -530,10 +605,12 @@ static void check_model(const char *xml, size_t len, const struct mesh_object *o
 	xdoc_free(&d);
 }
 
-/* Package-level checks, then the model. */
-static void check_package(const unsigned char *buf, size_t len,
-			  const struct mesh_object *obj, size_t count, const char *title,
-			  const double *volume)
+/* Package-level checks, then the model (triangle colours 'tri', may be
+ * NULL). */
+static void check_package_tri(const unsigned char *buf, size_t len,
+			      const struct mesh_object *obj,
+			      const uint32_t *const *tri, size_t count,
+			      const char *title, const double *volume)
 {
 	zip_t *za = zip_from_bytes(buf, len);
 	assert_int_equal(zip_get_num_entries(za, 0), 3);
@@ -578,9 +655,16 @@ static void check_package(const unsigned char *buf, size_t len,
 
 	char *model = zip_entry(za, "3D/3dmodel.model", &n);
 	assert_non_null(model);
-	check_model(model, n, obj, count, title, volume);
+	check_model(model, n, obj, tri, count, title, volume);
 	free(model);
 	zip_discard(za);
+}
+
+static void check_package(const unsigned char *buf, size_t len,
+			  const struct mesh_object *obj, size_t count, const char *title,
+			  const double *volume)
+{
+	check_package_tri(buf, len, obj, NULL, count, title, volume);
 }
 
 /* ---- tests ------------------------------------------------------------------------------ */
@@ -772,14 +856,114 @@ static void test_3mf_escapes_text(void **state)
 	plate_free(&p);
 }
 
-static void test_3mf_out_of_memory(void **state)
+/* ---- triangle colours ------------------------------------------------------------------ */
+
+static const uint32_t three[3] = {0xAA0000, 0x00AA00, 0x0000AA};
+
+static void plate_colour(struct plate *p, uint32_t *tri[NPIECES])
+{
+	uint64_t s = 5;
+	static const struct mesh_size sz = {UNIT, UNIT, CLEARANCE};
+	for (size_t i = 0; i < NPIECES; i++) {
+		const struct piece *pc = &pieces[i];
+		int n = pc->n[0] * pc->n[1] * pc->n[2];
+		uint32_t rgb[64];
+		for (int c = 0; c < n; c++)
+			switch (i) {
+			case 1: /* one colour, the object's */
+				rgb[c] = p->obj[i].rgb;
+				break;
+			case 3: /* one colour, not the object's */
+				rgb[c] = three[1];
+				break;
+			case 4: /* the object's colour among others */
+				rgb[c] = c % 2 ? p->obj[i].rgb : three[c % 3];
+				break;
+			default:
+				rgb[c] = three[splitmix(&s) % 3];
+			}
+		tri[i] = NULL;
+		if (i == 2)
+			continue; /* no colours at all */
+		struct mesh_spec sp = {.cells = p->cells[i],
+				       .dims = {pc->n[0], pc->n[1], pc->n[2]}};
+		mesh_free(p->mesh[i]);
+		assert_int_equal(mesh_build_coloured(&sp, rgb, &sz, &p->mesh[i], &tri[i]),
+				 MESH_OK);
+		p->obj[i].mesh = p->mesh[i];
+	}
+}
+
+/* Each triangle in its colour, objects of one colour as before. */
+static void test_3mf_triangle_colours(void **state)
 {
 	(void)state;
-#ifdef HAVE_ASAN
-	skip();
-#else
 	struct plate p;
+	uint32_t *tri[NPIECES];
+	unsigned char *a, *b;
+	size_t na, nb;
 	plate_make(&p);
+	plate_colour(&p, tri);
+	const uint32_t *const *t = (const uint32_t *const *)tri;
+	assert_int_equal(mesh_3mf_coloured(p.obj, t, NPIECES, "colours", &a, &na),
+			 MESH_OK);
+	check_package_tri(a, na, p.obj, t, NPIECES, "colours", p.volume);
+	free(a);
+	/* the same bytes twice */
+	assert_int_equal(mesh_3mf_coloured(p.obj, t, NPIECES, "x", &a, &na), MESH_OK);
+	assert_int_equal(mesh_3mf_coloured(p.obj, t, NPIECES, "x", &b, &nb), MESH_OK);
+	assert_int_equal(na, nb);
+	assert_memory_equal(a, b, na);
+	free(a);
+	free(b);
+
+	/* No colours, or every triangle in its object's: mesh_3mf()'s bytes
+	 * (and the comparison can fail: piece 4's colours differ). */
+	assert_int_equal(mesh_3mf(p.obj, NPIECES, "x", &a, &na), MESH_OK);
+	assert_int_equal(mesh_3mf_coloured(p.obj, NULL, NPIECES, "x", &b, &nb), MESH_OK);
+	assert_int_equal(na, nb);
+	assert_memory_equal(a, b, na);
+	free(b);
+	const uint32_t *some[NPIECES] = {NULL, tri[1], NULL, NULL, NULL, NULL};
+	assert_int_equal(mesh_3mf_coloured(p.obj, some, NPIECES, "x", &b, &nb), MESH_OK);
+	assert_int_equal(na, nb);
+	assert_memory_equal(a, b, na);
+	free(b);
+	some[4] = tri[4];
+	assert_int_equal(mesh_3mf_coloured(p.obj, some, NPIECES, "x", &b, &nb), MESH_OK);
+	assert_true(na != nb || memcmp(a, b, na) != 0);
+	check_package_tri(b, nb, p.obj, some, NPIECES, "x", p.volume);
+	free(b);
+	free(a);
+
+	/* a colour over 24 bits */
+	unsigned char *const sentinel = (unsigned char *)&p;
+	unsigned char *buf = sentinel;
+	size_t len = 77;
+	uint32_t keep = tri[0][1];
+	tri[0][1] = 0x1000000;
+	assert_int_equal(mesh_3mf_coloured(p.obj, t, NPIECES, "x", &buf, &len),
+			 MESH_EINVAL);
+	assert_ptr_equal(buf, sentinel);
+	assert_int_equal(len, 77);
+	tri[0][1] = keep;
+	for (size_t i = 0; i < NPIECES; i++)
+		free(tri[i]);
+	plate_free(&p);
+}
+
+#ifndef HAVE_ASAN
+/* The call out of memory: mesh_3mf(), or mesh_3mf_coloured() with the
+ * plate's triangle colours. */
+static int oom_call(const struct plate *p, const uint32_t *const *tri,
+		    unsigned char **buf, size_t *len)
+{
+	return tri ? mesh_3mf_coloured(p->obj, tri, NPIECES, "t", buf, len)
+		   : mesh_3mf(p->obj, NPIECES, "t", buf, len);
+}
+
+static void check_out_of_memory(struct plate *p, const uint32_t *const *tri)
+{
 	unsigned char *buf;
 	size_t len;
 	/* With TZ unset, glibc's mktime() frees and strdup()s its copy of the
@@ -788,12 +972,12 @@ static void test_3mf_out_of_memory(void **state)
 	char *tz = getenv("TZ") ? dup_str(getenv("TZ")) : NULL;
 	assert_int_equal(setenv("TZ", "XYZ-9", 1), 0);
 	tzset();
-	assert_int_equal(mesh_3mf(p.obj, NPIECES, "t", &buf, &len), MESH_OK);
+	assert_int_equal(oom_call(p, tri, &buf, &len), MESH_OK);
 	free(buf);
 
 	long before = live;
 	alloc_calls = 0;
-	assert_int_equal(mesh_3mf(p.obj, NPIECES, "t", &buf, &len), MESH_OK);
+	assert_int_equal(oom_call(p, tri, &buf, &len), MESH_OK);
 	long calls = alloc_calls;
 	free(buf);
 	assert_int_equal(live, before);
@@ -808,13 +992,13 @@ static void test_3mf_out_of_memory(void **state)
 	 * archive): it is counted, not failed.
 	 */
 	long libzip_leaks = 0;
-	unsigned char *const sentinel = (unsigned char *)&p;
+	unsigned char *const sentinel = (unsigned char *)p;
 	for (long k = 0; k <= calls; k++) {
 		size_t before_bytes = live_bytes;
 		buf = sentinel;
 		len = 77;
 		fail_after = k;
-		int rc = mesh_3mf(p.obj, NPIECES, "t", &buf, &len);
+		int rc = oom_call(p, tri, &buf, &len);
 		fail_after = -1;
 		if (rc == MESH_OK) {
 			assert_true(k == calls);
@@ -842,6 +1026,27 @@ static void test_3mf_out_of_memory(void **state)
 		unsetenv("TZ");
 	tzset();
 	free(tz);
+}
+#endif
+
+/* Coloured meshes of the plate's pieces (see test_3mf_triangle_colours):
+ * into p (its meshes replaced) and tri[i] (NULL for piece 2). */
+static void plate_colour(struct plate *p, uint32_t *tri[NPIECES]);
+
+static void test_3mf_out_of_memory(void **state)
+{
+	(void)state;
+#ifdef HAVE_ASAN
+	skip();
+#else
+	struct plate p;
+	uint32_t *tri[NPIECES];
+	plate_make(&p);
+	check_out_of_memory(&p, NULL);
+	plate_colour(&p, tri);
+	check_out_of_memory(&p, (const uint32_t *const *)tri);
+	for (size_t i = 0; i < NPIECES; i++)
+		free(tri[i]);
 	plate_free(&p);
 #endif
 }
@@ -854,6 +1059,7 @@ int main(void)
 		cmocka_unit_test(test_3mf_deterministic),
 		cmocka_unit_test(test_3mf_bad_arguments),
 		cmocka_unit_test(test_3mf_escapes_text),
+		cmocka_unit_test(test_3mf_triangle_colours),
 		cmocka_unit_test(test_3mf_out_of_memory),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,7 +6,10 @@
  * the piece's colour, or the background where the cell is missing; number
  * labels present; the same bytes on a second call. Pieces and assemblies
  * (a Soma set built here) must draw every piece's colour within the size
- * bounds. Misuse must trip an assert (checked in a child process), and
+ * bounds. Cell colours (the *_coloured() calls): the same checks with each
+ * cell's own colour where one is given (plates, net faces, the views), the
+ * swatches striped with a piece's colours, and the same bytes as the call
+ * without colours when every colour given is the piece's number colour. Misuse must trip an assert (checked in a child process), and
  * every allocation that can fail must turn into an error, not a crash
  * (checked by a malloc that fails on demand, off under AddressSanitizer,
  * which owns malloc there).
@@ -89,7 +92,13 @@ struct shell {
 	unsigned char *plate[6];/* piece i+1, turned and maybe flipped */
 	int pdim[6][2];         /* its w and h as drawn */
 	int label[6];
+	uint32_t *owner_rgb;    /* NULL, or cell colours (shell_colour()) */
+	uint32_t *view_rgb[6];  /* with them, face f's cells' colours */
 };
+
+/* Three colours no piece number has (test_draw_colour_coloured checks),
+ * for the cells of colour tests. */
+static const uint32_t cell_colours[3] = {0xC01020, 0x10A040, 0x2040C0};
 
 /* Face f's size seen from outside: ±X are Y x Z, ±Y X x Z, ±Z X x Y. */
 static void face_dims(const int d[3], int f, int *w, int *h)
@@ -122,6 +131,7 @@ static void shell_make_box(struct shell *s, const int d[3], uint64_t seed)
 	size_t cells = (size_t)X * Y * Z;
 	int perm[6] = {1, 2, 3, 4, 5, 6};
 
+	memset(s, 0, sizeof *s);
 	memcpy(s->dim, d, sizeof s->dim);
 	s->owner = calloc(cells, 1);
 	assert_non_null(s->owner);
@@ -215,8 +225,54 @@ static void shell_make(struct shell *s, int n, uint64_t seed)
 	shell_make_box(s, d, seed);
 }
 
+/* Give the shell's cells colours: cell (x, y, z) cell_colours[(x + 2y +
+ * z) % 3], and the net faces' cells those of the box cells they show; or
+ * with 'numbers' every cell its number's colour (drawn as without
+ * colours, even after fill_known_faces()). */
+static void shell_colour(struct shell *s, int numbers)
+{
+	const int *d = s->dim;
+	size_t cells = (size_t)d[0] * d[1] * d[2];
+	s->owner_rgb = calloc(cells, sizeof *s->owner_rgb);
+	assert_non_null(s->owner_rgb);
+	for (int z = 0; z < d[2]; z++)
+		for (int y = 0; y < d[1]; y++)
+			for (int x = 0; x < d[0]; x++) {
+				size_t i = (size_t)x + d[0] * ((size_t)y + d[1] * z);
+				if (s->owner[i])
+					s->owner_rgb[i] = numbers ? draw_colour(s->owner[i])
+					                          : cell_colours[(x + 2 * y + z) % 3];
+			}
+	for (int f = 0; f < 6; f++) {
+		int w = s->fdim[f][0], h = s->fdim[f][1];
+		s->view_rgb[f] = calloc((size_t)w * h, sizeof *s->view_rgb[f]);
+		assert_non_null(s->view_rgb[f]);
+		for (int v = 0; v < h; v++)
+			for (int u = 0; u < w; u++) {
+				int p[3];
+				face_cell(d, f, u, v, p);
+				int k = s->view[f][u + w * v];
+				if (k)
+					s->view_rgb[f][u + w * v] = numbers ? draw_colour(k)
+						: s->owner_rgb[p[0] + d[0] * (p[1] + d[1] * p[2])];
+			}
+	}
+}
+
+/* Take the colours away again. */
+static void shell_uncolour(struct shell *s)
+{
+	free(s->owner_rgb);
+	s->owner_rgb = NULL;
+	for (int f = 0; f < 6; f++) {
+		free(s->view_rgb[f]);
+		s->view_rgb[f] = NULL;
+	}
+}
+
 static void shell_free(struct shell *s)
 {
+	shell_uncolour(s);
 	free(s->owner);
 	for (int f = 0; f < 6; f++) {
 		free(s->view[f]);
@@ -234,6 +290,11 @@ static int call_plates(const struct shell *s, const char *title,
 static int call_solution(const struct shell *s, const char *title,
                          unsigned char **png, size_t *len)
 {
+	if (s->owner_rgb)
+		return draw_shell_solution_coloured(
+			s->dim, (const unsigned char *const *)s->view,
+			(const uint32_t *const *)s->view_rgb, (const int (*)[2])s->net,
+			s->owner, s->owner_rgb, s->piece_face, title, png, len);
 	return draw_shell_solution(s->dim, (const unsigned char *const *)s->view,
 	                           (const int (*)[2])s->net, s->owner,
 	                           s->piece_face, title, png, len);
@@ -321,17 +382,23 @@ static void test_draw_colour_palette(void **state)
 
 /*
  * The documented layout, cell by cell: every filled cell's centre is the
- * plate's colour, every missing cell's centre the background; the label
- * strip holds the colour swatch and dark text.
+ * plate's colour (its own in rgb[i] when given: draw_plates_coloured()),
+ * every missing cell's centre the background; the label strip holds the
+ * colour swatch (a stripe of each of the plate's colours) and dark text.
  */
-static void check_plates_dims(const unsigned char *const *plates,
-                              const int (*dims)[2], size_t count,
-                              const int *label, const char *title)
+static void check_plates_rgb(const unsigned char *const *plates,
+                             const int (*dims)[2], size_t count,
+                             const int *label, const uint32_t *const *rgb,
+                             const char *title)
 {
 	unsigned char *png = NULL;
 	size_t len = 0;
-	assert_int_equal(draw_plates(plates, dims, count, label, title, &png, &len),
-	                 DRAW_OK);
+	if (rgb)
+		assert_int_equal(draw_plates_coloured(plates, dims, count, label, rgb,
+		                                      title, &png, &len), DRAW_OK);
+	else
+		assert_int_equal(draw_plates(plates, dims, count, label, title, &png,
+		                             &len), DRAW_OK);
 	gdImagePtr im = load(png, len);
 
 	int wmax = 0, hmax = 0;
@@ -353,22 +420,37 @@ static void check_plates_dims(const unsigned char *const *plates,
 		int col = (int)i % cols, row = (int)i / cols;
 		int y0 = th + row * sh;
 		int x0 = col * sw + (sw - w * c - 1) / 2, py = y0 + DRAW_LABEL_H;
-		uint32_t rgb = draw_colour(label[i]);
+		const uint32_t *cell = rgb ? rgb[i] : NULL;
+		uint32_t number = draw_colour(label[i]);
 		for (int v = 0; v < h; v++)
 			for (int u = 0; u < w; u++)
 				assert_int_equal(px(im, x0 + u * c + c / 2, py + v * c + c / 2),
-				                 plates[i][u + w * v] ? rgb : DRAW_BG);
+				                 !plates[i][u + w * v] ? DRAW_BG
+				                 : cell ? cell[u + w * v] : number);
 		/* Beside and below the plate (past its outline) the slot is
 		 * empty: no plate is drawn at another plate's size. */
 		assert_int_equal(px(im, x0 + w * c + 3, py + c / 2), DRAW_BG);
 		assert_int_equal(px(im, x0 - 3, py + c / 2), DRAW_BG);
 		assert_int_equal(px(im, x0 + c / 2, py + h * c + 3), DRAW_BG);
-		/* The label: a swatch of the plate's colour and "Piece k". */
-		assert_true(count_colour(im, col * sw, y0, (col + 1) * sw, py, rgb) > 200);
+		/* The label: a swatch of the plate's colours and "Piece k". */
+		for (int j = 0; cell && j < w * h; j++)
+			if (plates[i][j])
+				assert_true(count_colour(im, col * sw, y0, (col + 1) * sw, py,
+				                         cell[j]) > 60);
+		if (!cell)
+			assert_true(count_colour(im, col * sw, y0, (col + 1) * sw, py,
+			                         number) > 200);
 		assert_true(count_colour(im, col * sw, y0, (col + 1) * sw, py, INK) > 200);
 	}
 	gdImageDestroy(im);
 	free(png);
+}
+
+static void check_plates_dims(const unsigned char *const *plates,
+                              const int (*dims)[2], size_t count,
+                              const int *label, const char *title)
+{
+	check_plates_rgb(plates, dims, count, label, NULL, title);
 }
 
 /* All plates n x n. */
@@ -709,7 +791,10 @@ static void check_sheet(const struct shell *s, const char *title)
 				int k = s->view[f][x + w * y];
 				if (under_tag(tx, ty, cx, cy))
 					continue;
-				assert_int_equal(px(im, cx, cy), k ? draw_colour(k) : DRAW_EMPTY);
+				uint32_t want = !k ? DRAW_EMPTY
+				                : s->view_rgb[f] ? s->view_rgb[f][x + w * y]
+				                                 : draw_colour(k);
+				assert_int_equal(px(im, cx, cy), want);
 				seen++;
 			}
 		assert_true(seen > 0 || w * c <= DRAW_TAG_SIDE ||
@@ -739,9 +824,11 @@ static void check_sheet(const struct shell *s, const char *title)
 	 * (an isometric box is (X + Y) sqrt(3) u wide and (X + Y + 2Z) u
 	 * high), as large as its box allows; the exploded view: a side of
 	 * every piece. */
-	int top = s->owner[d[0] / 2 + d[0] * (d[1] / 2 + d[1] * (d[2] - 1))];
-	assert_true(count_colour(im, DRAW_MARGIN, iso_y, DRAW_MARGIN + b,
-	                         iso_y + bh, draw_colour(top)) > 20);
+	size_t top_cell = (size_t)(d[0] / 2 + d[0] * (d[1] / 2 + d[1] * (d[2] - 1)));
+	int top = s->owner[top_cell];
+	assert_true(count_colour(im, DRAW_MARGIN, iso_y, DRAW_MARGIN + b, iso_y + bh,
+	                         s->owner_rgb ? s->owner_rgb[top_cell]
+	                                      : draw_colour(top)) > 20);
 	/* The bounding box of the cubes: tags (white and INK) can reach past
 	 * a small face. */
 	int x0 = DRAW_MARGIN + b, x1 = -1, y0 = iso_y + bh, y1 = -1;
@@ -761,7 +848,7 @@ static void check_sheet(const struct shell *s, const char *title)
 	/* Centred in its box. */
 	assert_true(abs((x0 + x1) / 2 - (DRAW_MARGIN + b / 2)) <= 2);
 	assert_true(abs((y0 + y1) / 2 - (iso_y + bh / 2)) <= 2);
-	for (int k = 1; k <= 6; k++) {
+	for (int k = 1; k <= 6 && !s->owner_rgb; k++) {
 		/* A plate far thinner than the box (3 x 3 ends of a 3 x 3 x 64
 		 * rod) is a few pixels across: its tag may cover it, or only its
 		 * shaded sides show. */
@@ -772,6 +859,17 @@ static void check_sheet(const struct shell *s, const char *title)
 		                         DRAW_MARGIN + 2 * b, iso_y + bh,
 		                         draw_colour(k)) > 0);
 	}
+	/* With cell colours, both views show every one of them (on top sides
+	 * unshaded) and no number colour. */
+	for (int i = 0; i < 3 && s->owner_rgb; i++)
+		for (int view = 0; view < 2; view++) {
+			int vx = DRAW_MARGIN + view * b;
+			assert_true(count_colour(im, vx, iso_y, vx + b, iso_y + bh,
+			                         cell_colours[i]) > 0);
+			for (int k = 1; k <= 6; k++)
+				assert_int_equal(count_colour(im, vx, iso_y, vx + b,
+				                              iso_y + bh, draw_colour(k)), 0);
+		}
 	gdImageDestroy(im);
 	free(png);
 }
@@ -1149,6 +1247,267 @@ static void test_draw_assembly_large_shell(void **state)
 	shell_free(&s);
 }
 
+/* ---- cell colours ------------------------------------------------------- */
+
+/* The test colours are no piece number's, nor the fixed colours. */
+static void test_draw_colour_coloured(void **state)
+{
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		for (int k = 1; k <= 42; k++)
+			assert_int_not_equal(cell_colours[i], draw_colour(k));
+		assert_int_not_equal(cell_colours[i], DRAW_BG);
+		assert_int_not_equal(cell_colours[i], DRAW_EMPTY);
+		assert_int_not_equal(cell_colours[i], INK);
+	}
+}
+
+/* Same bytes from two calls' outputs; frees both. */
+static void assert_same_png(unsigned char *a, size_t la, unsigned char *b,
+                            size_t lb)
+{
+	assert_int_equal(la, lb);
+	assert_memory_equal(a, b, la);
+	free(a);
+	free(b);
+}
+
+/* Plates with cell colours: each cell in its own, one plate (rgb[i] NULL)
+ * in its number's; the swatch striped with the first DRAW_SWATCH_MAX;
+ * every cell in its number's colour, or rgb NULL, is draw_plates(). */
+static void test_draw_plates_coloured(void **state)
+{
+	(void)state;
+	struct shell s;
+	uint32_t *rgb[6];
+	shell_make(&s, 5, 7);
+	for (int i = 0; i < 6; i++) {
+		rgb[i] = malloc(25 * sizeof *rgb[i]);
+		assert_non_null(rgb[i]);
+		for (int j = 0; j < 25; j++)
+			rgb[i][j] = cell_colours[(j + i) % 3];
+	}
+	const uint32_t *some[6] = {rgb[0], rgb[1], NULL, rgb[3], rgb[4], rgb[5]};
+	check_plates_rgb((const unsigned char *const *)s.plate,
+	                 (const int (*)[2])s.pdim, 6, s.label, some, "coloured");
+	/* two colours only, and one */
+	for (int j = 0; j < 25; j++) {
+		rgb[0][j] = cell_colours[j % 2];
+		rgb[1][j] = cell_colours[2];
+	}
+	check_plates_rgb((const unsigned char *const *)s.plate,
+	                 (const int (*)[2])s.pdim, 2, s.label, some, NULL);
+
+	unsigned char *a, *b;
+	size_t la, lb;
+	for (int i = 0; i < 6; i++)
+		for (int j = 0; j < 25; j++)
+			rgb[i][j] = draw_colour(s.label[i]);
+	assert_int_equal(draw_plates((const unsigned char *const *)s.plate,
+	                             (const int (*)[2])s.pdim, 6, s.label, "t",
+	                             &a, &la), DRAW_OK);
+	assert_int_equal(draw_plates_coloured((const unsigned char *const *)s.plate,
+	                                      (const int (*)[2])s.pdim, 6, s.label,
+	                                      (const uint32_t *const *)rgb, "t",
+	                                      &b, &lb), DRAW_OK);
+	assert_same_png(a, la, b, lb);
+	assert_int_equal(draw_plates((const unsigned char *const *)s.plate,
+	                             (const int (*)[2])s.pdim, 6, s.label, "t",
+	                             &a, &la), DRAW_OK);
+	assert_int_equal(draw_plates_coloured((const unsigned char *const *)s.plate,
+	                                      (const int (*)[2])s.pdim, 6, s.label,
+	                                      NULL, "t", &b, &lb), DRAW_OK);
+	assert_same_png(a, la, b, lb);
+
+	/* Ten colours in a 10 x 1 plate: the swatch shows the first eight. */
+	enum { N = 10 };
+	unsigned char row[N];
+	uint32_t many[N];
+	for (int j = 0; j < N; j++) {
+		row[j] = 1;
+		many[j] = 0x400000 + 0x001400 * (uint32_t)j + 0x10;
+	}
+	const unsigned char *one[1] = {row};
+	const uint32_t *one_rgb[1] = {many};
+	const int dims[1][2] = {{N, 1}};
+	const int label[1] = {1};
+	assert_int_equal(draw_plates_coloured(one, dims, 1, label, one_rgb, NULL,
+	                                      &a, &la), DRAW_OK);
+	gdImagePtr im = load(a, la);
+	int c = 384 / N, py = DRAW_MARGIN + DRAW_LABEL_H;
+	int sw = max2(N * c + 1, 200) + 2 * DRAW_MARGIN, x0 = (sw - N * c - 1) / 2;
+	for (int j = 0; j < N; j++) {
+		assert_int_equal(px(im, x0 + j * c + c / 2, py + c / 2), many[j]);
+		long n = count_colour(im, 0, DRAW_MARGIN, sw, py, many[j]);
+		if (j < DRAW_SWATCH_MAX)
+			assert_true(n > 26);
+		else
+			assert_int_equal(n, 0);
+	}
+	gdImageDestroy(im);
+	free(a);
+	for (int i = 0; i < 6; i++)
+		free(rgb[i]);
+	shell_free(&s);
+}
+
+/* The answer sheet with cell colours: net cells in them, both views; in
+ * the number colours it is draw_shell_solution(). */
+static void test_draw_shell_solution_coloured(void **state)
+{
+	(void)state;
+	const int d[3] = {3, 4, 5};
+	struct shell s;
+	unsigned char *a, *b;
+	size_t la, lb;
+
+	shell_make(&s, 5, 12);
+	shell_colour(&s, 0);
+	check_sheet(&s, "coloured");
+	shell_free(&s);
+	shell_make_box(&s, d, 13);
+	shell_colour(&s, 0);
+	check_sheet(&s, NULL);
+	fill_known_faces(&s);
+	shell_uncolour(&s);
+	shell_colour(&s, 0);
+	check_sheet(&s, "known");
+
+	assert_int_equal(call_solution(&s, "t", &a, &la), DRAW_OK);
+	shell_uncolour(&s);
+	shell_colour(&s, 1);
+	assert_int_equal(call_solution(&s, "t", &b, &lb), DRAW_OK);
+	assert_true(la != lb || memcmp(a, b, la) != 0); /* the test can fail */
+	free(a);
+	shell_uncolour(&s);
+	assert_int_equal(call_solution(&s, "t", &a, &la), DRAW_OK);
+	assert_same_png(a, la, b, lb);
+	/* No face colours: the net in number colours, the views coloured. */
+	shell_colour(&s, 0);
+	for (int f = 0; f < 6; f++) {
+		free(s.view_rgb[f]);
+		s.view_rgb[f] = NULL;
+	}
+	check_sheet(&s, "views only");
+	shell_free(&s);
+}
+
+/* Distinct colours 'want' (n of them) all present, and dark ink. */
+static void check_colour_list(const unsigned char *png, size_t len,
+                              const uint32_t *want, int n)
+{
+	gdImagePtr im = load(png, len);
+	int w = gdImageSX(im), h = gdImageSY(im);
+	for (int i = 0; i < n; i++)
+		assert_true(count_colour(im, 0, 0, w, h, want[i]) > 0);
+	assert_true(count_colour(im, 0, 0, w, h, INK) > 50);
+	gdImageDestroy(im);
+}
+
+/* Soma pieces with cell colours, one (the second) in its number's. */
+static void test_draw_pieces_coloured(void **state)
+{
+	(void)state;
+	struct soma s;
+	uint32_t *rgb[7];
+	unsigned char *a, *b;
+	size_t la, lb;
+	soma_make(&s);
+	for (int i = 0; i < 7; i++) {
+		size_t n = (size_t)s.dims[i][0] * s.dims[i][1] * s.dims[i][2];
+		rgb[i] = malloc(n * sizeof *rgb[i]);
+		assert_non_null(rgb[i]);
+		for (size_t j = 0; j < n; j++)
+			rgb[i][j] = cell_colours[j % 3];
+	}
+	const uint32_t *some[7] = {rgb[0], NULL, rgb[2], rgb[3], rgb[4], rgb[5],
+	                           rgb[6]};
+	assert_int_equal(draw_pieces_coloured((const unsigned char *const *)s.shape,
+	                                      (const int (*)[3])s.dims, 7, some,
+	                                      soma_names, "Soma", &a, &la), DRAW_OK);
+	const uint32_t want[4] = {cell_colours[0], cell_colours[1], cell_colours[2],
+	                          draw_colour(2)};
+	check_colour_list(a, la, want, 4);
+	/* the others' number colours are gone */
+	gdImagePtr im = load(a, la);
+	for (int k = 1; k <= 7; k++)
+		if (k != 2)
+			assert_int_equal(count_colour(im, 0, 0, gdImageSX(im),
+			                              gdImageSY(im), draw_colour(k)), 0);
+	gdImageDestroy(im);
+	free(a);
+
+	for (int i = 0; i < 7; i++) {
+		size_t n = (size_t)s.dims[i][0] * s.dims[i][1] * s.dims[i][2];
+		for (size_t j = 0; j < n; j++)
+			rgb[i][j] = draw_colour(i + 1);
+	}
+	assert_int_equal(draw_pieces((const unsigned char *const *)s.shape,
+	                             (const int (*)[3])s.dims, 7, soma_names, "t",
+	                             &a, &la), DRAW_OK);
+	assert_int_equal(draw_pieces_coloured((const unsigned char *const *)s.shape,
+	                                      (const int (*)[3])s.dims, 7,
+	                                      (const uint32_t *const *)rgb,
+	                                      soma_names, "t", &b, &lb), DRAW_OK);
+	assert_same_png(a, la, b, lb);
+	for (int i = 0; i < 7; i++)
+		free(rgb[i]);
+	soma_free(&s);
+}
+
+/* An assembly with cell colours: both views and the legend's stripes. */
+static void test_draw_assembly_coloured(void **state)
+{
+	(void)state;
+	unsigned char lab[27], *a, *b;
+	uint32_t rgb[27];
+	size_t la, lb;
+	for (int i = 0; i < 27; i++) {
+		lab[i] = (unsigned char)(soma_solution[i] - '0');
+		rgb[i] = lab[i] == 7 ? draw_colour(7) : cell_colours[i % 3];
+	}
+	assert_int_equal(draw_assembly_coloured(lab, rgb, 3, 3, 3, soma_names, 7,
+	                                        "Soma", &a, &la), DRAW_OK);
+	const uint32_t want[4] = {cell_colours[0], cell_colours[1], cell_colours[2],
+	                          draw_colour(7)};
+	check_colour_list(a, la, want, 4);
+	free(a);
+	for (int i = 0; i < 27; i++)
+		rgb[i] = draw_colour(lab[i]);
+	assert_int_equal(draw_assembly(lab, 3, 3, 3, soma_names, 7, "t", &a, &la),
+	                 DRAW_OK);
+	assert_int_equal(draw_assembly_coloured(lab, rgb, 3, 3, 3, soma_names, 7,
+	                                        "t", &b, &lb), DRAW_OK);
+	assert_same_png(a, la, b, lb);
+	assert_int_equal(draw_assembly_coloured(lab, NULL, 3, 3, 3, soma_names, 7,
+	                                        "t", &b, &lb), DRAW_OK);
+	assert_int_equal(draw_assembly(lab, 3, 3, 3, soma_names, 7, "t", &a, &la),
+	                 DRAW_OK);
+	assert_same_png(a, la, b, lb);
+
+	/* A bar of two pieces, 1 1 2: one legend row at the bottom (below
+	 * the views: DRAW_MARGIN, a LEGEND_ROW of 26 pixels, DRAW_MARGIN),
+	 * piece 1's swatch striped in its two colours, piece 2's in its one,
+	 * and the number colours nowhere. */
+	const unsigned char bar[3] = {1, 1, 2};
+	const uint32_t bar_rgb[3] = {cell_colours[0], cell_colours[1],
+	                             cell_colours[2]};
+	assert_int_equal(draw_assembly_coloured(bar, bar_rgb, 3, 1, 1, NULL, 2,
+	                                        NULL, &a, &la), DRAW_OK);
+	gdImagePtr im = load(a, la);
+	int w = gdImageSX(im), h = gdImageSY(im);
+	for (int i = 0; i < 3; i++) {
+		assert_true(count_colour(im, 0, h - DRAW_MARGIN - 26, w, h - DRAW_MARGIN,
+		                         cell_colours[i]) > 50);
+		assert_true(count_colour(im, 0, 0, w, h - DRAW_MARGIN - 26,
+		                         cell_colours[i]) > 50);
+	}
+	for (int k = 1; k <= 2; k++)
+		assert_int_equal(count_colour(im, 0, 0, w, h, draw_colour(k)), 0);
+	gdImageDestroy(im);
+	free(a);
+}
+
 /* ---- misuse is an assert ------------------------------------------------- */
 
 static unsigned char *g_png;
@@ -1376,6 +1735,38 @@ static int oom_assembly(const void *arg, unsigned char **png, size_t *len)
 	const unsigned char *lab = arg;
 	return draw_assembly(lab, 3, 3, 3, soma_names, 7, "t", png, len);
 }
+
+/* The coloured calls: the colours' own copies (exploded views) too. */
+static int oom_plates_coloured(const void *arg, unsigned char **png, size_t *len)
+{
+	const struct shell *s = arg;
+	return draw_plates_coloured((const unsigned char *const *)s->plate,
+	                            (const int (*)[2])s->pdim, 6, s->label,
+	                            (const uint32_t *const *)s->view_rgb, "t", png,
+	                            len);
+}
+
+static int oom_assembly_coloured(const void *arg, unsigned char **png,
+                                 size_t *len)
+{
+	const unsigned char *lab = arg;
+	uint32_t rgb[27];
+	for (int i = 0; i < 27; i++)
+		rgb[i] = cell_colours[i % 3];
+	return draw_assembly_coloured(lab, rgb, 3, 3, 3, soma_names, 7, "t", png,
+	                              len);
+}
+
+static int oom_pieces_coloured(const void *arg, unsigned char **png, size_t *len)
+{
+	const struct soma *s = arg;
+	static const uint32_t rgb[8] = {0xC01020, 0x10A040, 0x2040C0, 0xC01020,
+	                                0x10A040, 0x2040C0, 0xC01020, 0x10A040};
+	const uint32_t *all[7] = {rgb, rgb, rgb, rgb, rgb, rgb, rgb};
+	return draw_pieces_coloured((const unsigned char *const *)s->shape,
+	                            (const int (*)[3])s->dims, 7, all, soma_names,
+	                            "t", png, len);
+}
 #endif
 
 static void test_draw_out_of_memory(void **state)
@@ -1400,8 +1791,16 @@ static void test_draw_out_of_memory(void **state)
 	check_oom(oom_solution, &box, 40);
 	check_oom(oom_pieces, &soma, 40);
 	check_oom(oom_assembly, lab, 40);
+	check_oom(oom_assembly_coloured, lab, 40);
+	check_oom(oom_pieces_coloured, &soma, 40);
+	shell_colour(&s, 0);
+	shell_colour(&box, 0);
+	check_oom(oom_solution, &s, 40);
+	check_oom(oom_solution, &box, 40);
 	soma_free(&soma);
 	shell_free(&box);
+	/* Plates in the net faces' colours (the plates are 3x3, as the faces). */
+	check_oom(oom_plates_coloured, &s, 40);
 	shell_free(&s);
 #endif
 }
@@ -1443,6 +1842,11 @@ int main(void)
 		cmocka_unit_test(test_draw_assembly_soma),
 		cmocka_unit_test(test_draw_assembly_shapes),
 		cmocka_unit_test(test_draw_assembly_large_shell),
+		cmocka_unit_test(test_draw_colour_coloured),
+		cmocka_unit_test(test_draw_plates_coloured),
+		cmocka_unit_test(test_draw_shell_solution_coloured),
+		cmocka_unit_test(test_draw_pieces_coloured),
+		cmocka_unit_test(test_draw_assembly_coloured),
 		cmocka_unit_test(test_draw_misuse_asserts),
 		cmocka_unit_test(test_draw_out_of_memory),
 	};

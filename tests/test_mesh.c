@@ -29,6 +29,15 @@
  * solid), the .scad text, and out-of-memory at every allocation (a
  * malloc that fails on demand, off under AddressSanitizer, which owns
  * malloc there).
+ *
+ * Cell colours (mesh_build_coloured()): random colourings of the same
+ * pieces, with a clearance and without, with labels and walls, give
+ * meshes that pass the same checks with the same exact volume; every
+ * triangle's colour is that of the cell found just inside it (its
+ * centroid moved a little against its normal, located by the unit
+ * grid); a piece of one colour gives mesh_build()'s mesh triangle for
+ * triangle; mesh_build_plate_coloured() is the pieces' coloured meshes
+ * moved; and out-of-memory at every allocation.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -1452,6 +1461,235 @@ static void test_mesh_scad_plate_text(void **state)
 	unlink(path);
 }
 
+/* ---- cell colours ---------------------------------------------------------------------- */
+
+static const uint32_t palette3[3] = {0xFF0000, 0x00FF00, 0x0000FF};
+
+/* Colour every cell of 'p' from palette3: 'how' 0 at random, 1 all the
+ * first colour, 2 by x, 3 by x + y + z. */
+static void colour_cells(uint64_t *s, const struct piece *p, int how,
+			 uint32_t *rgb)
+{
+	for (int z = 0; z < p->n[2]; z++)
+		for (int y = 0; y < p->n[1]; y++)
+			for (int x = 0; x < p->n[0]; x++) {
+				int i = x + p->n[0] * (y + p->n[1] * z);
+				int k = how == 0 ? rnd(s, 3) : how == 1 ? 0
+					: how == 2 ? x % 3 : (x + y + z) % 3;
+				rgb[i] = p->c[i] ? palette3[k] : 0xDEAD;
+			}
+}
+
+/* The cell whose box holds point 'q' of a piece meshed without walls at
+ * the origin (layer k spans [k*unit - h, (k+1)*unit - h]). */
+static int cell_at(const struct piece *p, double unit, double h,
+		   const double q[3])
+{
+	int c[3];
+	for (int a = 0; a < 3; a++) {
+		c[a] = (int)floor((q[a] + h) / unit);
+		c[a] = c[a] < 0 ? 0 : c[a] >= p->n[a] ? p->n[a] - 1 : c[a];
+	}
+	return c[0] + p->n[0] * (c[1] + p->n[1] * c[2]);
+}
+
+/*
+ * mesh_build_coloured() of piece 'p' with colours 'rgb' (its bounding
+ * box must start at the origin: every border plane holds a cell): the
+ * status of mesh_build(); then the STL passes mesh_verify_stl() with the
+ * spec's exact volume; each triangle has a palette colour, that of the
+ * cell just inside it (unit layers only: 'walls' skips this); a piece of
+ * one colour is mesh_build()'s mesh exactly. (One of several usually has
+ * more triangles, but not always: the greedy merge in a plane cut at
+ * colour borders sometimes leaves fewer stray corners.) Returns the
+ * status.
+ */
+static int check_coloured(const struct piece *p, const uint32_t *rgb,
+			  const struct mesh_size *sz, const unsigned char *const wall[3],
+			  const char *label)
+{
+	struct mesh_spec sp = {.cells = p->c, .dims = {p->n[0], p->n[1], p->n[2]},
+			       .wall = {wall ? wall[0] : NULL, wall ? wall[1] : NULL,
+					wall ? wall[2] : NULL},
+			       .label = label};
+	struct mesh *m = NULL, *plain = NULL;
+	uint32_t *tri = NULL;
+	int rc = mesh_build_coloured(&sp, rgb, sz, &m, &tri);
+	assert_int_equal(mesh_build(&sp, sz, &plain), rc);
+	if (rc != MESH_OK)
+		return rc;
+	double v = mesh_spec_volume(&sp, sz);
+	const char *path = tmp_path("coloured.stl");
+	assert_int_equal(mesh_to_file(m, path), MESH_OK);
+	struct mesh_report rep;
+	int vr = mesh_verify_stl(path, v, &rep);
+	if (vr != MESH_OK)
+		fail_msg("verify: %s (%s)", mesh_strerror(vr), rep.problem);
+	unlink(path);
+
+	int colours = 0;
+	size_t ncells = (size_t)p->n[0] * p->n[1] * p->n[2];
+	for (size_t j = 0; j < ncells; j++)
+		for (int k = 0; k < 3; k++)
+			if (p->c[j] && rgb[j] == palette3[k])
+				colours |= 1 << k;
+	double h = sz->clearance / 2;
+	for (size_t t = 0; t < m->ntriangles; t++) {
+		int k = 0;
+		while (k < 3 && tri[t] != palette3[k])
+			k++;
+		assert_true(k < 3 && (colours >> k & 1));
+		if (wall)
+			continue;
+		const float *a = m->vertices[m->triangles[t][0]];
+		const float *b = m->vertices[m->triangles[t][1]];
+		const float *c = m->vertices[m->triangles[t][2]];
+		double u[3], w[3], n[3], q[3];
+		for (int i = 0; i < 3; i++) {
+			u[i] = (double)b[i] - a[i];
+			w[i] = (double)c[i] - a[i];
+		}
+		n[0] = u[1] * w[2] - u[2] * w[1];
+		n[1] = u[2] * w[0] - u[0] * w[2];
+		n[2] = u[0] * w[1] - u[1] * w[0];
+		double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+		for (int i = 0; i < 3; i++)
+			q[i] = ((double)a[i] + b[i] + c[i]) / 3 - 1e-3 * n[i] / len;
+		int cell = cell_at(p, sz->unit, h, q);
+		assert_true(p->c[cell]);
+		if (tri[t] != rgb[cell])
+			fail_msg("triangle %zu: colour %06X, the cell inside %06X", t,
+				 (unsigned)tri[t], (unsigned)rgb[cell]);
+	}
+	if (colours == 1 || colours == 2 || colours == 4) {
+		assert_int_equal(m->nvertices, plain->nvertices);
+		assert_int_equal(m->ntriangles, plain->ntriangles);
+		assert_memory_equal(m->vertices, plain->vertices,
+				    m->nvertices * sizeof *m->vertices);
+		assert_memory_equal(m->triangles, plain->triangles,
+				    m->ntriangles * sizeof *m->triangles);
+	}
+	mesh_free(m);
+	mesh_free(plain);
+	free(tri);
+	return MESH_OK;
+}
+
+/* Random polycubes and plates, randomly coloured and in stripes, with
+ * clearances 0.2, 0 and 0.5 (unit 3); the solid refused exactly when
+ * mesh_build() refuses it. */
+static void test_mesh_coloured_pieces(void **state)
+{
+	(void)state;
+	uint64_t s = 21;
+	static uint32_t rgb[4096];
+	static const struct mesh_size sizes[3] = {{10, 10, 0.2}, {10, 10, 0},
+						   {3, 3, 0.5}};
+	int several = 0;
+	for (int i = 0; i < 300; i++) {
+		struct piece p;
+		random_polycube(&s, &p);
+		/* trim empty border planes: cell_at() counts from the origin */
+		int lo[3] = {p.n[0], p.n[1], p.n[2]}, hi[3] = {-1, -1, -1};
+		for (int z = 0; z < p.n[2]; z++)
+			for (int y = 0; y < p.n[1]; y++)
+				for (int x = 0; x < p.n[0]; x++)
+					if (at(&p, x, y, z)) {
+						int c[3] = {x, y, z};
+						for (int a = 0; a < 3; a++) {
+							lo[a] = c[a] < lo[a] ? c[a] : lo[a];
+							hi[a] = c[a] > hi[a] ? c[a] : hi[a];
+						}
+					}
+		struct piece q = {{hi[0] - lo[0] + 1, hi[1] - lo[1] + 1, hi[2] - lo[2] + 1}, {0}};
+		for (int z = 0; z < q.n[2]; z++)
+			for (int y = 0; y < q.n[1]; y++)
+				for (int x = 0; x < q.n[0]; x++)
+					if (at(&p, x + lo[0], y + lo[1], z + lo[2]))
+						set(&q, x, y, z);
+		colour_cells(&s, &q, i % 4, rgb);
+		int rc = check_coloured(&q, rgb, &sizes[i % 3], NULL, NULL);
+		assert_true(rc == MESH_OK || rc == MESH_ENONMANIFOLD);
+		several += rc == MESH_OK && i % 4 != 1;
+	}
+	assert_true(several > 100);
+	for (int n = 3; n <= 12; n++)
+		for (int k = 0; k < 4; k++) {
+			struct piece p;
+			do
+				random_plate(&s, n, 50, &p);
+			while (!at(&p, 0, 1, 0) || !at(&p, 1, 0, 0) ||
+			       !at(&p, n - 1, 1, 0) || !at(&p, 1, n - 1, 0));
+			colour_cells(&s, &p, k, rgb);
+			for (int z = 0; z < 3; z++)
+				assert_int_equal(check_coloured(&p, rgb, &sizes[z], NULL,
+								k == 2 ? "42" : NULL),
+						 MESH_OK);
+		}
+}
+
+/* Walls and labels: closed and exact, colours only from the piece; a
+ * plate of coloured pieces is their coloured meshes moved, triangle for
+ * triangle. */
+static void test_mesh_coloured_walls_and_plate(void **state)
+{
+	(void)state;
+	uint64_t s = 22;
+	static uint32_t rgb[6][4096];
+	struct piece p[6];
+	const unsigned char *cells[6];
+	int dims[6][3];
+	plate_of(23, 7, p, cells, dims);
+	unsigned char edge[7] = {1, 0, 0, 0, 0, 0, 1}, thick[1] = {1};
+	const unsigned char *wall[3] = {edge, edge, thick};
+	const struct mesh_size sz = {10, 3, 0.2};
+	struct mesh_spec sp[6];
+	const uint32_t *col[6];
+	for (int i = 0; i < 6; i++) {
+		colour_cells(&s, &p[i], i % 4, rgb[i]);
+		sp[i] = (struct mesh_spec){.cells = p[i].c, .dims = {7, 7, 1},
+					   .wall = {edge, edge, thick}, .label = "7"};
+		col[i] = i == 4 ? NULL : rgb[i];
+		assert_int_equal(check_coloured(&p[i], rgb[i], &sz, wall, "7"), MESH_OK);
+	}
+	struct mesh *plate = NULL, *one[6];
+	double origin[6][3];
+	assert_int_equal(mesh_build_plate_coloured(sp, col, 6, &sz, 5, &plate, origin),
+			 MESH_OK);
+	size_t nt = 0;
+	for (int i = 0; i < 6; i++) {
+		uint32_t *tri = NULL;
+		if (col[i]) {
+			assert_int_equal(mesh_build_coloured(&sp[i], col[i], &sz, &one[i], &tri),
+					 MESH_OK);
+			free(tri);
+		} else {
+			assert_int_equal(mesh_build(&sp[i], &sz, &one[i]), MESH_OK);
+		}
+		/* the plate holds piece i's triangles, in order, moved */
+		for (size_t t = 0; t < one[i]->ntriangles; t++)
+			for (int a = 0; a < 3; a++) {
+				const float *u = one[i]->vertices[one[i]->triangles[t][a]];
+				const float *w = plate->vertices[plate->triangles[nt + t][a]];
+				for (int d = 0; d < 3; d++)
+					assert_true(fabs((double)w[d] - (u[d] + origin[i][d])) < 1e-4);
+			}
+		nt += one[i]->ntriangles;
+		mesh_free(one[i]);
+	}
+	assert_int_equal(plate->ntriangles, nt);
+	/* without colours it is mesh_build_plate() */
+	struct mesh *a = NULL, *b = NULL;
+	assert_int_equal(mesh_build_plate_coloured(sp, NULL, 6, &sz, 5, &a, NULL), MESH_OK);
+	assert_int_equal(mesh_build_plate(sp, 6, &sz, 5, &b, NULL), MESH_OK);
+	assert_int_equal(a->ntriangles, b->ntriangles);
+	assert_memory_equal(a->triangles, b->triangles, a->ntriangles * sizeof *a->triangles);
+	assert_memory_equal(a->vertices, b->vertices, a->nvertices * sizeof *a->vertices);
+	mesh_free(a);
+	mesh_free(b);
+	mesh_free(plate);
+}
+
 /* ---- out of memory --------------------------------------------------------------------- */
 
 #ifndef HAVE_ASAN
@@ -1490,6 +1728,18 @@ static void test_mesh_out_of_memory(void **state)
 	int dims[6][3];
 	plate_of(5, 4, pp, cells, dims);
 	EVERY_ALLOCATION(mesh_plate(cells, (const int (*)[3])dims, 6, 10, 0.2, 5, &m),
+			 mesh_free(m));
+	/* with colours: the palette and the grid's cell maps too */
+	static uint32_t rgb[4096];
+	uint32_t *tri = NULL;
+	colour_cells(&s, &p, 0, rgb);
+	const struct mesh_spec sp = {.cells = p.c, .dims = {8, 8, 1}, .label = "5"};
+	const struct mesh_size sz = {10, 10, 0.2};
+	EVERY_ALLOCATION(mesh_build_coloured(&sp, rgb, &sz, &m, &tri),
+			 (mesh_free(m), free(tri)));
+	const struct mesh_spec sp6[2] = {sp, sp};
+	const uint32_t *col[2] = {rgb, rgb};
+	EVERY_ALLOCATION(mesh_build_plate_coloured(sp6, col, 2, &sz, 5, &m, NULL),
 			 mesh_free(m));
 	FILE *fp = fopen(tmp_path("oom.scad"), "w");
 	assert_non_null(fp);
@@ -1544,6 +1794,8 @@ int main(void)
 		cmocka_unit_test(test_mesh_bad_arguments),
 		cmocka_unit_test(test_mesh_plate_verify_and_fits_bed),
 		cmocka_unit_test(test_mesh_plate_layout),
+		cmocka_unit_test(test_mesh_coloured_pieces),
+		cmocka_unit_test(test_mesh_coloured_walls_and_plate),
 		cmocka_unit_test(test_mesh_golden_stl_bytes),
 		cmocka_unit_test(test_mesh_stl_header_never_solid),
 		cmocka_unit_test(test_mesh_write_dev_full_is_eio),
