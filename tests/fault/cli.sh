@@ -92,6 +92,12 @@ mkdir -p "$tmp/render"
 every_fault "render Soma" "$tmp/render/out" render "$DATA/soma.puz" --out "$tmp/render/out"
 mkdir -p "$tmp/print"
 every_fault "print Soma --wall 3" "$tmp/print/out" print "$DATA/soma.puz" --wall 3 --out "$tmp/print/out"
+# a small colour puzzle with pieces of several colours: coloured
+# pictures, meshes split by colour, per-triangle colours in plate.3mf
+printf 'puzzle v1\nname mixed colours\ncolour a FF0000\ncolour b 00FF00\ngoal 4 2 1\naa#b\n#bba\npiece L 2 2 1\nab\nb.\npiece M 3 1 1\na#b\npiece P 1 1 1\n#\npiece Q 1 1 1\na\n' >"$tmp/mixed.puz"
+mkdir -p "$tmp/rmix" "$tmp/pmix"
+every_fault "render mixed colours" "$tmp/rmix/out" render "$tmp/mixed.puz" --out "$tmp/rmix/out"
+every_fault "print mixed colours --wall 3" "$tmp/pmix/out" print "$tmp/mixed.puz" --wall 3 --out "$tmp/pmix/out"
 mkdir -p "$tmp/coupon"
 every_fault "coupon" "$tmp/coupon/out" coupon --clearances 0.1,0.2 --wall 3 --out "$tmp/coupon/out"
 
