@@ -209,6 +209,10 @@ int args_solve(int argc, char **argv, bool check, struct solve_args *s)
 			s->json = true;
 		} else if (cli_opt_flag(&a, "--rename-colours")) {
 			s->rename_colours = true;
+		} else if (cli_opt_value(&a, "--problem")) {
+			if (!a.bad && !cli_parse_u64("--problem", a.value, 1, SIZE_MAX,
+			                             &s->problem))
+				return ARGS_BAD;
 		} else if (arg[0] == '-' && arg[1] != '\0') {
 			cli_error("%s: unknown option '%s' (try 'cubegen %s --help')", cmd,
 			          arg, cmd);
@@ -255,6 +259,10 @@ int args_render(int argc, char **argv, struct render_args *r)
 			r->out = a.value;
 		} else if (cli_opt_flag(&a, "--force")) {
 			r->force = true;
+		} else if (cli_opt_value(&a, "--problem")) {
+			if (!a.bad && !cli_parse_u64("--problem", a.value, 1, SIZE_MAX,
+			                             &r->problem))
+				return ARGS_BAD;
 		} else if (arg[0] == '-' && arg[1]) {
 			cli_error("render: unknown option '%s' (try 'cubegen render --help')",
 			          arg);

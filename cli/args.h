@@ -59,12 +59,15 @@ struct solve_args {
 	uint64_t diff_nodes;     /* --difficulty-nodes (0: no limit) */
 	bool print, json;
 	bool rename_colours;     /* --rename-colours */
+	uint64_t problem;        /* --problem K of a BurrTools file (from 1);
+	                          * 0: not given (the first) */
 };
 
 struct render_args {
 	const char *file;
 	const char *out; /* NULL: the default folder */
 	bool force;
+	uint64_t problem; /* --problem K, as in struct solve_args */
 };
 
 int args_generate(int argc, char **argv, struct generate_args *a);

@@ -51,6 +51,12 @@ bool cli_parse_double(const char *what, const char *s, double *out);
  * and the exit code: CLI_FAIL when out of memory, CLI_USAGE for a file
  * that cannot be read or is not a valid puzzle. */
 int cli_read_puzzle(const char *path, struct puzzle *out);
+/* The same, and .xmpuzzle (BurrTools) files: problem K (from 1; 0 for
+ * the first), with what BurrTools would count differently in '*xi' when
+ * not NULL (zeroed for other formats). --problem on another format is
+ * bad usage. */
+int cli_read_puzzle_at(const char *path, uint64_t problem, struct puzzle *out,
+                       struct xmp_info *xi);
 
 /* The default folder of a command run on a puzzle file: "out/PREFIX-NAME",
  * NAME the file's name without its folders and from its first dot on. */

@@ -29,15 +29,17 @@
 #include "solver/solve.h"
 
 static const char help[] =
-	"usage: cubegen render FILE [--out DIR] [--force]\n"
+	"usage: cubegen render FILE [--out DIR] [--force] [--problem K]\n"
 	"\n"
-	"Draw the pieces of a puzzle (.puz or .hcq) into DIR/pieces.png and,\n"
+	"Draw the pieces of a puzzle (.puz, .hcq or .xmpuzzle) into\n"
+	"DIR/pieces.png and,\n"
 	"when the puzzle has a solution, the first one found into\n"
 	"DIR/solution.png.\n"
 	"\n"
 	"  --out DIR   output folder (default out/render-NAME, NAME the file's\n"
 	"              name without its extension)\n"
-	"  --force     replace DIR if it exists (only a folder cubegen wrote)\n";
+	"  --force     replace DIR if it exists (only a folder cubegen wrote)\n"
+	"  --problem K the K-th problem of a BurrTools file (default 1)\n";
 
 /* Whether every piece is one cell thick (in z) and fits a picture. */
 static bool all_flat(const struct puzzle *p)
@@ -301,7 +303,7 @@ int cmd_render(int argc, char **argv)
 	const char *file = ra.file, *out = ra.out;
 	bool force = ra.force;
 	struct puzzle p;
-	int rrc = cli_read_puzzle(file, &p);
+	int rrc = cli_read_puzzle_at(file, ra.problem, &p, NULL);
 	if (rrc != CLI_OK)
 		return rrc;
 	char defout[PATH_MAX];

@@ -13,9 +13,11 @@
 static const char solve_help[] =
 	"usage: cubegen solve FILE [--max K] [--max-nodes N] [--print] [--json]\n"
 	"                          [--difficulty-nodes N] [--rename-colours]\n"
+	"                          [--problem K]\n"
 	"\n"
-	"Count the distinct solutions of a packing puzzle (a .puz file, or a\n"
-	"Happy Cube .hcq file) and the assemblies with the goal held fixed.\n"
+	"Count the distinct solutions of a packing puzzle (a .puz file, a\n"
+	"Happy Cube .hcq file or a BurrTools .xmpuzzle file) and the assemblies\n"
+	"with the goal held fixed.\n"
 	"Solutions that a symmetry of the goal maps onto each other count once\n"
 	"(mirror images too when every piece's mirror image is in the set).\n"
 	"Colour puzzles (coloured cells, optional cells, count ranges, distinct\n"
@@ -32,6 +34,10 @@ static const char solve_help[] =
 	"                 and goal alike, with a symmetry of the goal)\n"
 	"  --json         print one JSON object: solutions, assemblies, complete,\n"
 	"                 nodes, seconds, symmetries, mirror_closed, difficulty\n"
+	"  --problem K    the K-th problem of a BurrTools file (default 1); a\n"
+	"                 line says when BurrTools would count it differently\n"
+	"                 (it tells congruent shapes apart); BurrTools'\n"
+	"                 'assemblies' are what cubegen calls solutions\n"
 	"  --difficulty-nodes N\n"
 	"                 placements the difficulty search may try (default\n"
 	"                 5000000, a second or two; 0: no limit)\n"
@@ -42,9 +48,10 @@ static const char solve_help[] =
 
 static const char check_help[] =
 	"usage: cubegen check FILE [--max-nodes N] [--difficulty-nodes N]\n"
-	"                          [--rename-colours]\n"
+	"                          [--rename-colours] [--problem K]\n"
 	"\n"
-	"Say whether a puzzle (.puz or .hcq) has exactly one solution, and how\n"
+	"Say whether a puzzle (.puz, .hcq, or problem K of a BurrTools\n"
+	".xmpuzzle file) has exactly one solution, and how\n"
 	"hard it is (as 'cubegen solve').\n"
 	"Exit 0 when it does, 1 when it has none or several (or the node budget\n"
 	"ran out first), 2 on bad input.\n";
@@ -207,7 +214,8 @@ int cmd_solve(int argc, char **argv)
 	if (pc)
 		return pc < 0 ? CLI_OK : pc;
 	struct puzzle p;
-	int rrc = cli_read_puzzle(c.file, &p);
+	struct xmp_info xi;
+	int rrc = cli_read_puzzle_at(c.file, c.problem, &p, &xi);
 	if (rrc != CLI_OK)
 		return rrc;
 	struct solve_opts o = {.max_solutions = c.max, .max_nodes = c.max_nodes,
@@ -246,6 +254,14 @@ int cmd_solve(int argc, char **argv)
 			json_string(r.why);
 		}
 		printf(", \"rename_colours\": %s", c.rename_colours ? "true" : "false");
+		if (xi.nproblems) {
+			printf(", \"problem\": %llu, \"problems\": %zu, \"burrtools_differs\": ",
+			       (unsigned long long)(c.problem ? c.problem : 1), xi.nproblems);
+			if (xi.differs)
+				json_string(xi.why);
+			else
+				printf("null");
+		}
 		if (c.rename_colours)
 			printf(", \"renamings\": %llu", (unsigned long long)r.rename_order);
 		json_difficulty(&d);
@@ -253,6 +269,8 @@ int cmd_solve(int argc, char **argv)
 	} else {
 		const char *lb = r.complete ? "" : "at least ";
 		printf("puzzle: %s\n", p.name[0] ? p.name : c.file);
+		if (xi.differs)
+			printf("burrtools: counts differently: %s\n", xi.why);
 		printf("solutions: %s%llu\n", lb, (unsigned long long)r.solutions);
 		printf("assemblies: %s%llu\n", lb, (unsigned long long)r.assemblies);
 		if (r.why[0])
@@ -287,9 +305,12 @@ int cmd_check(int argc, char **argv)
 	if (pc)
 		return pc < 0 ? CLI_OK : pc;
 	struct puzzle p;
-	int rrc = cli_read_puzzle(c.file, &p);
+	struct xmp_info xi;
+	int rrc = cli_read_puzzle_at(c.file, c.problem, &p, &xi);
 	if (rrc != CLI_OK)
 		return rrc;
+	if (xi.differs)
+		printf("%s: burrtools: counts differently: %s\n", c.file, xi.why);
 	/* Two solutions are enough to say "not unique". */
 	struct solve_opts o = {.max_solutions = 2, .max_nodes = c.max_nodes,
 	                       .rename_colours = c.rename_colours};

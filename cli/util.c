@@ -126,8 +126,25 @@ static bool ends_with(const char *s, const char *suffix)
 
 int cli_read_puzzle(const char *path, struct puzzle *out)
 {
+	return cli_read_puzzle_at(path, 0, out, NULL);
+}
+
+int cli_read_puzzle_at(const char *path, uint64_t problem, struct puzzle *out,
+                       struct xmp_info *xi)
+{
 	struct puz_error e;
-	int rc = ends_with(path, ".hcq") ? hcq_read_file(path, out, &e)
+	struct xmp_info dummy;
+	bool xm = ends_with(path, ".xmpuzzle");
+	if (!xi)
+		xi = &dummy;
+	memset(xi, 0, sizeof *xi);
+	if (problem && !xm) {
+		cli_error("--problem: %s is not a BurrTools file (.xmpuzzle)", path);
+		return CLI_USAGE;
+	}
+	int rc = xm ? xmp_read_file(path, problem ? (size_t)problem - 1 : 0, out,
+	                            xi, &e)
+	       : ends_with(path, ".hcq") ? hcq_read_file(path, out, &e)
 	                                 : puz_read_file(path, out, &e);
 	if (rc == PUZ_OK)
 		return CLI_OK;

@@ -25,7 +25,9 @@
 #ifndef CUBEGEN_PUZ_H
 #define CUBEGEN_PUZ_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "solver/puzzle.h"
@@ -57,6 +59,29 @@ int puz_write(FILE *fp, const struct puzzle *p);
  * puzzle. Errors as puz_read_*. */
 int hcq_read_file(const char *path, struct puzzle *out, struct puz_error *err);
 int hcq_read_mem(const char *text, size_t len, struct puzzle *out,
+                 struct puz_error *err);
+
+/* BurrTools .xmpuzzle (read; DESIGN.md §3): gzip-compressed or plain XML,
+ * told apart by content, cube grids only. One problem of the file is
+ * read: 'problem' counts from 0 (the command line's --problem K is K - 1).
+ * What is read, skipped and refused is listed at the top of
+ * formats/xmread.c; how BurrTools' rules become cubegen's at the top of
+ * formats/xmbuild.c. '*info' is filled only on success. */
+struct xmp_info {
+	size_t nproblems; /* problems in the file */
+	bool differs;     /* BurrTools would count this problem differently */
+	char why[200];    /* when 'differs': one sentence saying why */
+	bool solved;      /* the file holds BurrTools' finished count */
+	uint64_t assemblies, solutions; /* that count, when 'solved':
+	                                 * BurrTools' assemblies are what
+	                                 * cubegen calls solutions; its
+	                                 * solutions also come apart */
+};
+
+int xmp_read_file(const char *path, size_t problem, struct puzzle *out,
+                  struct xmp_info *info, struct puz_error *err);
+int xmp_read_mem(const void *data, size_t len, size_t problem,
+                 struct puzzle *out, struct xmp_info *info,
                  struct puz_error *err);
 
 #endif

@@ -554,6 +554,27 @@ done
 unzip -p "$tmp/print-mixed/plate.3mf" 3D/3dmodel.model | grep -q '<base name="piece-4" displaycolor="#FF0000"/>' &&
 	ok || bad "print colours: piece-4 is not a red object"
 
+# BurrTools files: counts as BurrTools' assemblies, --problem, the line for
+# congruent shapes, refusals in one line at the element
+bt="$here/data/burrtools"
+run 0 solve "$bt/CubeInCage.xmpuzzle" && contains "$out" "solutions: 96" "xmpuzzle: Cube in Cage" &&
+	[[ "$out" != *burrtools:* ]] && ok || bad "xmpuzzle: no 'counts differently' line for Cube in Cage"
+run 0 solve "$bt/DemoMirrorParadox.xmpuzzle" --problem 2 --json &&
+	contains "$out" '"solutions": 1, ' "xmpuzzle --problem 2" &&
+	contains "$out" '"problem": 2, "problems": 2, "burrtools_differs": null' "xmpuzzle json"
+run 0 check "$bt/AlPackino.xmpuzzle" && contains "$out" "unique: exactly 1 solution" "xmpuzzle check"
+run 0 render "$bt/colour-3.xmpuzzle" --out "$tmp/rxm" && [ -s "$tmp/rxm/solution.png" ] &&
+	grep -q '^goal 2 2 3' "$tmp/rxm/puzzle.puz" && ok || bad "xmpuzzle render"
+usage_error solve "$bt/DemoMirrorParadox.xmpuzzle" --problem 3 &&
+	contains "$err" "DemoMirrorParadox.xmpuzzle: problem 3: the file has 2 problems" "xmpuzzle --problem past the end"
+usage_error solve "$bt/DraculasDentalDesaster.xmpuzzle"
+contains "$err" "DraculasDentalDesaster.xmpuzzle:18:5: <voxel> (shape S10, the result)" "xmpuzzle refusal at the element"
+usage_error solve "$DATA/soma.puz" --problem 1
+usage_error solve "$bt/CubeInCage.xmpuzzle" --problem 0
+printf '<puzzle version="2"><shapes><voxel x="1" y="1" z="1" type="0">#</voxel><voxel x="1" y="1" z="1" type="0">#</voxel><voxel x="2" y="1" z="1" type="0">##</voxel></shapes><problems><problem><shapes><shape id="0"/><shape id="1"/></shapes><result id="2"/></problem></problems></puzzle>' >"$tmp/two.xmpuzzle"
+run 0 solve "$tmp/two.xmpuzzle" && contains "$out" "burrtools: counts differently: shapes S1 and S2 are congruent" "xmpuzzle: congruent shapes"
+head -c 500 "$bt/PelikanBurr.xmpuzzle" >"$tmp/cut.xmpuzzle"
+usage_error check "$tmp/cut.xmpuzzle" && contains "$err" "truncated gzip data" "xmpuzzle: truncated gzip"
 # 26 monocubes of 26 colours: 26! assemblies do not fit in 64 bits
 { printf 'puzzle v1\ngoal 26 1 1\n##########################\n'
   for c in a b c d e f g h i j k l m n o p q r s t u v w x y z; do printf 'piece P%s 1 1 1\n%s\n' "$c" "$c"; done; } >"$tmp/many.puz"

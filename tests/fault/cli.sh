@@ -77,6 +77,8 @@ every_fault "solve Soma" "" solve "$DATA/soma.puz"
 every_fault "solve Soma --print" "" solve "$DATA/soma.puz" --print
 every_fault "solve blue" "" solve "$DATA/happycube-blue.puz" --print
 every_fault "check HC_BQ_001.hcq" "" check "$DATA/HC_BQ_001.hcq"
+# a BurrTools file: zlib's and expat's allocations fail too
+every_fault "solve DemoMirrorParadox.xmpuzzle" "" solve "$DATA/../burrtools/DemoMirrorParadox.xmpuzzle" --problem 2
 mkdir -p "$tmp/gen"
 every_fault "generate --size 4" "$tmp/gen/out" generate --size 4 --seed 7 --out "$tmp/gen/out"
 mkdir -p "$tmp/band"

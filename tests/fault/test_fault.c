@@ -190,6 +190,31 @@ static void test_fault_read(void **state)
 	}
 }
 
+/* A BurrTools file, gzip: zlib's and expat's allocations go through the
+ * hook too (formats/xmread.c hands them its malloc). */
+static bool job_xmread(void *ctx, bool ref)
+{
+	struct read_job *j = ctx;
+	struct puzzle p;
+	struct puz_error e;
+	int rc = xmp_read_mem(j->text.data, j->text.len, 0, &p, NULL, &e);
+	if (rc != PUZ_OK) {
+		assert_int_equal(rc, PUZ_ENOMEM);
+		return false;
+	}
+	same_puz_text(ref, &j->want, &p);
+	return true;
+}
+
+static void test_fault_xmread(void **state)
+{
+	(void)state;
+	struct read_job j = {.text = slurp("tests/data/burrtools/CubeInCage.xmpuzzle")};
+	every_fault("CubeInCage.xmpuzzle", job_xmread, &j);
+	bytes_clear(&j.text);
+	bytes_clear(&j.want);
+}
+
 /* ---- solving ------------------------------------------------------------- */
 
 struct solve_job {
@@ -664,6 +689,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fault_harness_sees_failures),
 		cmocka_unit_test(test_fault_read),
+		cmocka_unit_test(test_fault_xmread),
 		cmocka_unit_test(test_fault_solve),
 		cmocka_unit_test(test_fault_check_generated),
 		cmocka_unit_test(test_fault_generate),

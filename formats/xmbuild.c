@@ -1,0 +1,472 @@
+/*
+ * xmbuild.c: the BurrTools reader, semantic half: one problem of a
+ * document read by xmread.c, as a struct puzzle with cubegen's meaning
+ * (DESIGN.md §2), such that cubegen counts what BurrTools' assembler
+ * counts as assemblies (lib/assembler_1.cpp, lib/problem.cpp).
+ *
+ * - The problem's result shape is the goal, in its own box (so cells
+ *   keep BurrTools' coordinates): '#' a cell (PUZ_CELL, or PUZ_CELL + c
+ *   with colour c), '+' an optional cell (PUZ_OPTIONAL): filled or not.
+ * - Each <shape> of the problem is a piece, cut to the box of its voxels.
+ *   count="K" is count K; min..max a range (min = max is a plain count);
+ *   a piece that may be used 0 times at most is left out. It is named
+ *   after the shape's name (spaces and other characters a .puz name
+ *   cannot have become '_'), or "S<id+1>" as BurrTools shows it when
+ *   unnamed or when the name is taken.
+ * - Colours: <color> c (1-based) is colour letter c, with its RGB as the
+ *   display colour. BurrTools lets a piece voxel of colour p lie on a
+ *   result voxel of colour r when either is 0 (neutral) or the pair
+ *   (p-1, r-1) is in the problem's <bitmap>. Pairs whose piece colour no
+ *   piece uses, or whose result colour the result does not use, change
+ *   nothing and are dropped (the .puz writer needs every entry used);
+ *   what is left is cubegen's match table, exactly. When nothing is left
+ *   but some colour is on both sides, no coloured piece voxel may lie on
+ *   a coloured result voxel; a match table cannot say that (it needs an
+ *   entry), so the result's colours that pieces also use take fresh
+ *   letters, and "each colour matches only itself" then matches nothing.
+ * - The problem's name is the puzzle's name (control characters become
+ *   spaces; cut to PUZ_MAX_TITLE bytes).
+ *
+ * Refused (PUZ_EPARSE at the element): a problem without <result> or
+ * without pieces; a piece with variable voxels (BurrTools' own solver
+ * refuses them) or with no voxel; a coloured variable voxel in the result
+ * (cubegen's optional cells are plain); shapes past cubegen's limits
+ * (PUZ_MAX_DIM a side and PUZ_MAX_CELLS voxels, after cutting pieces to
+ * their voxels); a piece larger than the result; more than PUZ_MAX_PIECES
+ * pieces counting copies (a range at its most); maxHoles where it would
+ * limit anything (with piece ranges and more variable voxels than it);
+ * more colours than letters after the renaming above.
+ *
+ * Counted differently: BurrTools tells the parts of a problem apart even
+ * when their shapes are congruent (two shape ids, or one shape listed
+ * twice), so assemblies that swap them count as different there and as
+ * one here. xmp_info.differs says so; the counts of other problems agree.
+ */
+#include "formats/xmread_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/puz.h"
+#include "solver/poly.h"
+
+/* The sides of 'box' as ints when within cubegen's limits. */
+static bool box_ok(const uint64_t box[3], int d[3])
+{
+	uint64_t n = 1;
+
+	for (int i = 0; i < 3; i++) {
+		if (box[i] < 1 || box[i] > PUZ_MAX_DIM)
+			return false;
+		n *= box[i];
+		d[i] = (int)box[i];
+	}
+	return n <= PUZ_MAX_CELLS;
+}
+
+static int fail_box(const struct xshape *s, size_t id, const char *role,
+                    const uint64_t box[3], struct puz_error *err)
+{
+	return fmt_fail(err, s->line, s->col,
+	                "<voxel> (shape S%zu, %s): %llu x %llu x %llu; "
+	                "cubegen takes 1..%d a side and %d voxels in all",
+	                id + 1, role, (unsigned long long)box[0],
+	                (unsigned long long)box[1], (unsigned long long)box[2],
+	                PUZ_MAX_DIM, PUZ_MAX_CELLS);
+}
+
+/* The result shape as the goal. */
+static int make_goal(const struct xdoc *d, size_t id, struct grid *g,
+                     struct puz_error *err)
+{
+	const struct xshape *s = &d->shapes[id];
+	int dim[3];
+
+	if (!box_ok(s->dim, dim))
+		return fail_box(s, id, "the result", s->dim, err);
+	if (puz_grid_init(g, dim[0], dim[1], dim[2]) != PUZ_OK)
+		return fmt_fail_nomem(err);
+	for (size_t i = 0; i < s->n; i++) {
+		int st = XV_STATE(s->v[i]), c = XV_COLOUR(s->v[i]);
+
+		if (st == XV_FILLED) {
+			g->cells[i] = (unsigned char)(PUZ_CELL + c);
+		} else if (st == XV_VARIABLE) {
+			if (c != 0)
+				return fmt_fail(
+					err, s->line, s->col,
+					"<voxel> (shape S%zu, the result): the "
+					"variable voxel at (%zu, %zu, %zu) has "
+					"colour %d; cubegen's optional cells "
+					"are plain",
+					id + 1, i % (size_t)dim[0],
+					i / (size_t)dim[0] % (size_t)dim[1],
+					i / (size_t)dim[0] / (size_t)dim[1], c);
+			g->cells[i] = PUZ_OPTIONAL;
+		}
+	}
+	if (puz_grid_volume(g) == 0)
+		return fmt_fail(err, s->line, s->col,
+		                "<voxel> (shape S%zu, the result): no filled "
+		                "or variable voxel",
+		                id + 1);
+	return PUZ_OK;
+}
+
+/* Shape 'id' as a piece, cut to the box of its voxels. */
+static int make_piece(const struct xdoc *d, size_t id, struct grid *g,
+                      struct puz_error *err)
+{
+	const struct xshape *s = &d->shapes[id];
+	uint64_t lo[3] = {UINT64_MAX, UINT64_MAX, UINT64_MAX}, hi[3] = {0};
+	uint64_t box[3];
+	int dim[3];
+
+	for (size_t i = 0; i < s->n; i++) {
+		uint64_t at[3] = {i % s->dim[0], i / s->dim[0] % s->dim[1],
+		                  i / s->dim[0] / s->dim[1]};
+
+		if (XV_STATE(s->v[i]) == XV_EMPTY)
+			continue;
+		if (XV_STATE(s->v[i]) == XV_VARIABLE)
+			return fmt_fail(err, s->line, s->col,
+			                "<voxel> (shape S%zu, a piece): a "
+			                "variable voxel at (%llu, %llu, %llu); "
+			                "BurrTools allows them only in the "
+			                "result",
+			                id + 1, (unsigned long long)at[0],
+			                (unsigned long long)at[1],
+			                (unsigned long long)at[2]);
+		for (int k = 0; k < 3; k++) {
+			lo[k] = at[k] < lo[k] ? at[k] : lo[k];
+			hi[k] = at[k] > hi[k] ? at[k] : hi[k];
+		}
+	}
+	if (lo[0] == UINT64_MAX)
+		return fmt_fail(err, s->line, s->col,
+		                "<voxel> (shape S%zu, a piece): no filled "
+		                "voxel",
+		                id + 1);
+	for (int k = 0; k < 3; k++)
+		box[k] = hi[k] - lo[k] + 1;
+	if (!box_ok(box, dim))
+		return fail_box(s, id, "a piece", box, err);
+	if (puz_grid_init(g, dim[0], dim[1], dim[2]) != PUZ_OK)
+		return fmt_fail_nomem(err);
+	for (size_t i = 0; i < s->n; i++) {
+		if (XV_STATE(s->v[i]) != XV_FILLED)
+			continue;
+		g->cells[puz_grid_index(
+			g, (int)(i % s->dim[0] - lo[0]),
+			(int)(i / s->dim[0] % s->dim[1] - lo[1]),
+			(int)(i / s->dim[0] / s->dim[1] - lo[2]))] =
+			(unsigned char)(PUZ_CELL + XV_COLOUR(s->v[i]));
+	}
+	return PUZ_OK;
+}
+
+static bool name_taken(const struct puzzle *p, const char *name)
+{
+	for (size_t i = 0; i < p->npieces; i++)
+		if (strcmp(p->pieces[i].name, name) == 0)
+			return true;
+	return false;
+}
+
+/* The name of shape 'id' as the next piece of 'p'. */
+static void piece_name(const struct puzzle *p, const struct xshape *s,
+                       size_t id, char out[PUZ_MAX_NAME + 1])
+{
+	size_t n = 0;
+
+	for (const char *c = s->name; c != NULL && *c && n < PUZ_MAX_NAME;
+	     c++) {
+		unsigned char b = (unsigned char)*c;
+
+		if ((b & 0xC0) == 0x80)
+			continue; /* one '_' for a whole UTF-8 character */
+		out[n++] = fmt_name_char_ok(*c) ? *c : '_';
+	}
+	out[n] = '\0';
+	if (n > 0 && !name_taken(p, out))
+		return;
+	snprintf(out, PUZ_MAX_NAME + 1, "S%zu", id + 1);
+	for (unsigned k = 2; name_taken(p, out); k++)
+		snprintf(out, PUZ_MAX_NAME + 1, "S%zu_%u", id + 1, k);
+}
+
+/* The problem's name as a title: control characters become spaces, no
+ * space at either end, at most PUZ_MAX_TITLE bytes cut between
+ * characters. expat hands over valid UTF-8. */
+static void title(const char *name, char out[PUZ_MAX_TITLE + 1])
+{
+	size_t n = 0, i = 0, b = 0, len = name ? strlen(name) : 0;
+
+	while (i < len) {
+		unsigned char c = (unsigned char)name[i];
+		size_t k = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+		/* C0 controls, DEL, and C1 controls (C2 80..C2 9F) */
+		bool ctl = c < 0x20 || c == 0x7F ||
+		           (c == 0xC2 && i + 1 < len &&
+		            (unsigned char)name[i + 1] <= 0x9F);
+
+		if (k > len - i)
+			k = len - i;
+		if (n + (ctl ? 1 : k) > PUZ_MAX_TITLE)
+			break;
+		if (ctl) {
+			out[n++] = ' ';
+		} else {
+			memcpy(out + n, name + i, k);
+			n += k;
+		}
+		i += k;
+	}
+	while (n > 0 && out[n - 1] == ' ')
+		n--;
+	while (b < n && out[b] == ' ')
+		b++;
+	memmove(out, out + b, n - b);
+	out[n - b] = '\0';
+}
+
+/* Colours: display colours, the match table, and the renaming of goal
+ * colours when no pair is left (see the top of the file). */
+static int colours(const struct xdoc *d, const struct xproblem *pr,
+                   struct puzzle *p, struct puz_error *err)
+{
+	uint32_t pused = 0, gused = 0, both, free_;
+	unsigned char to[PUZ_NCOLOURS + 1];
+	size_t n;
+	bool any = false;
+
+	for (size_t c = 1; c <= d->ncolours; c++) {
+		p->rgb[c] = d->rgb[c];
+		p->rgb_set |= (uint32_t)1 << c;
+	}
+	for (size_t i = 0; i < p->npieces; i++) {
+		const struct grid *g = &p->pieces[i].shape;
+
+		n = (size_t)g->nx * (size_t)g->ny * (size_t)g->nz;
+		for (size_t j = 0; j < n; j++)
+			pused |= (uint32_t)1 << puz_cell_colour(g->cells[j]);
+	}
+	n = (size_t)p->goal.nx * (size_t)p->goal.ny * (size_t)p->goal.nz;
+	for (size_t j = 0; j < n; j++)
+		gused |= (uint32_t)1 << puz_cell_colour(p->goal.cells[j]);
+	pused &= ~(uint32_t)1;
+	gused &= ~(uint32_t)1;
+	for (int pc = 1; pc <= PUZ_NCOLOURS; pc++) {
+		if (!(pused >> pc & 1))
+			continue;
+		for (int gc = 1; gc <= PUZ_NCOLOURS; gc++)
+			if ((gused >> gc & 1) && (pr->allow[pc - 1] >> (gc - 1) & 1)) {
+				p->match[pc] |= (uint32_t)1 << gc;
+				any = true;
+			}
+	}
+	if (any) {
+		p->has_match = true;
+		return PUZ_OK;
+	}
+	both = pused & gused;
+	if (both == 0)
+		return PUZ_OK; /* no coloured pair can meet at all */
+	free_ = ~(pused | gused) & ((uint32_t)0x3FFFFFF << 1);
+	for (int c = 0; c <= PUZ_NCOLOURS; c++)
+		to[c] = (unsigned char)c;
+	for (int c = 1; c <= PUZ_NCOLOURS; c++) {
+		int f = 1;
+
+		if (!(both >> c & 1))
+			continue;
+		while (f <= PUZ_NCOLOURS && !(free_ >> f & 1))
+			f++;
+		if (f > PUZ_NCOLOURS)
+			return fmt_fail(err, pr->line, pr->col,
+			                "<problem>: no colour pair may meet, "
+			                "which takes more than %d colour "
+			                "letters to say",
+			                PUZ_NCOLOURS);
+		free_ &= ~((uint32_t)1 << f);
+		to[c] = (unsigned char)f;
+		p->rgb[f] = p->rgb[c];
+		p->rgb_set |= (uint32_t)1 << f;
+	}
+	for (size_t j = 0; j < n; j++) {
+		int c = puz_cell_colour(p->goal.cells[j]);
+
+		if (c != 0)
+			p->goal.cells[j] = (unsigned char)(PUZ_CELL + to[c]);
+	}
+	return PUZ_OK;
+}
+
+/* A piece's canonical form and where it came from. */
+struct form {
+	struct shape s;
+	size_t piece;
+};
+
+static int cmp_form(const void *a, const void *b)
+{
+	const struct form *x = a, *y = b;
+	int c = poly_compare(&x->s, &y->s);
+
+	if (c != 0)
+		return c;
+	return (x->piece > y->piece) - (x->piece < y->piece);
+}
+
+/* Whether two pieces are congruent (BurrTools tells them apart). */
+static int congruent(const struct puzzle *p, const size_t *shape_of,
+                     struct xmp_info *info, struct puz_error *err)
+{
+	struct form *f;
+	size_t n = p->npieces, a = SIZE_MAX, b = SIZE_MAX, k;
+	int rc = PUZ_OK;
+
+	if (n < 2)
+		return PUZ_OK;
+	f = calloc(n, sizeof(*f));
+	if (f == NULL)
+		return fmt_fail_nomem(err);
+	for (k = 0; k < n && rc == PUZ_OK; k++) {
+		struct shape s = {0};
+
+		f[k].piece = k;
+		if (poly_from_grid(&p->pieces[k].shape, &s) != POLY_OK ||
+		    poly_canonical(&s, &f[k].s) != POLY_OK)
+			rc = fmt_fail_nomem(err);
+		poly_shape_clear(&s);
+	}
+	if (rc == PUZ_OK) {
+		qsort(f, n, sizeof(*f), cmp_form);
+		/* the first pair in file order, for a steady message */
+		for (k = 0; k + 1 < n; k++)
+			if (poly_equal(&f[k].s, &f[k + 1].s) &&
+			    (f[k].piece < a ||
+			     (f[k].piece == a && f[k + 1].piece < b))) {
+				a = f[k].piece;
+				b = f[k + 1].piece;
+			}
+	}
+	for (k = 0; k < n; k++)
+		poly_shape_clear(&f[k].s);
+	free(f);
+	if (rc != PUZ_OK || a == SIZE_MAX)
+		return rc;
+	info->differs = true;
+	if (shape_of[a] == shape_of[b])
+		snprintf(info->why, sizeof(info->why),
+		         "shape S%zu is listed twice in the problem: BurrTools "
+		         "counts assemblies that swap the two as different, "
+		         "cubegen as one",
+		         shape_of[a] + 1);
+	else
+		snprintf(info->why, sizeof(info->why),
+		         "shapes S%zu and S%zu are congruent: BurrTools counts "
+		         "assemblies that swap them as different, cubegen as "
+		         "one",
+		         shape_of[a] + 1, shape_of[b] + 1);
+	return PUZ_OK;
+}
+
+/* Room for the pieces of 'pr'. */
+static int add_pieces(const struct xdoc *d, const struct xproblem *pr,
+                      size_t k, struct puzzle *p, size_t *shape_of,
+                      bool *ranges, struct puz_error *err)
+{
+	size_t gvol = puz_grid_volume(&p->goal);
+	uint64_t total = 0;
+
+	for (size_t i = 0; i < pr->nparts; i++) {
+		const struct xpart *pt = &pr->parts[i];
+		struct puz_piece *pc;
+		size_t vol;
+		int rc;
+
+		if (pt->max == 0)
+			continue;
+		if (pt->max > PUZ_MAX_PIECES - total)
+			return fmt_fail(err, pt->line, pt->col,
+			                "<shape id=\"%llu\">: more than %d "
+			                "pieces in problem %zu (counting each "
+			                "copy, a range at its most)",
+			                (unsigned long long)pt->id,
+			                PUZ_MAX_PIECES, k + 1);
+		total += pt->max;
+		pc = &p->pieces[p->npieces];
+		memset(pc, 0, sizeof(*pc));
+		rc = make_piece(d, (size_t)pt->id, &pc->shape, err);
+		if (rc != PUZ_OK) {
+			puz_grid_clear(&pc->shape);
+			return rc;
+		}
+		vol = puz_grid_volume(&pc->shape);
+		if (vol > gvol) {
+			puz_grid_clear(&pc->shape);
+			return fmt_fail(err, pt->line, pt->col,
+			                "<shape id=\"%llu\">: %zu voxels, more "
+			                "than the result's %zu",
+			                (unsigned long long)pt->id, vol, gvol);
+		}
+		piece_name(p, &d->shapes[pt->id], (size_t)pt->id, pc->name);
+		pc->count = (unsigned)pt->min;
+		pc->count_max = pt->min == pt->max ? 0 : (unsigned)pt->max;
+		*ranges |= pc->count_max != 0;
+		shape_of[p->npieces++] = (size_t)pt->id;
+	}
+	if (p->npieces == 0)
+		return fmt_fail(err, pr->line, pr->col,
+		                "<problem> (problem %zu): no pieces", k + 1);
+	return PUZ_OK;
+}
+
+int xmp_build(const struct xdoc *d, size_t k, struct puzzle *p,
+              struct xmp_info *info, struct puz_error *err)
+{
+	const struct xproblem *pr = &d->problems[k];
+	size_t *shape_of = NULL, opt = 0, n;
+	bool ranges = false;
+	int rc;
+
+	info->nproblems = d->nproblems;
+	info->solved = pr->solved;
+	info->assemblies = pr->solved ? pr->assemblies : 0;
+	info->solutions = pr->solved ? pr->solutions : 0;
+	title(pr->name, p->name);
+	if (!pr->has_result)
+		return fmt_fail(err, pr->line, pr->col,
+		                "<problem> (problem %zu): no <result>", k + 1);
+	rc = make_goal(d, (size_t)pr->result, &p->goal, err);
+	if (rc != PUZ_OK)
+		return rc;
+	/* pr->nparts entries of some bytes each in the text: no overflow */
+	if (pr->nparts > 0) {
+		p->pieces = calloc(pr->nparts, sizeof(*p->pieces));
+		shape_of = calloc(pr->nparts, sizeof(*shape_of));
+		if (p->pieces == NULL || shape_of == NULL) {
+			free(shape_of);
+			return fmt_fail_nomem(err);
+		}
+	}
+	rc = add_pieces(d, pr, k, p, shape_of, &ranges, err);
+	if (rc == PUZ_OK && ranges && pr->has_maxholes) {
+		n = (size_t)p->goal.nx * (size_t)p->goal.ny * (size_t)p->goal.nz;
+		for (size_t i = 0; i < n; i++)
+			opt += p->goal.cells[i] == PUZ_OPTIONAL;
+		if (pr->maxholes < opt)
+			rc = fmt_fail(err, pr->line, pr->col,
+			              "<problem maxHoles=\"%llu\">: at most that "
+			              "many of the %zu variable voxels may stay "
+			              "empty; cubegen cannot say that",
+			              (unsigned long long)pr->maxholes, opt);
+	}
+	if (rc == PUZ_OK)
+		rc = colours(d, pr, p, err);
+	if (rc == PUZ_OK)
+		rc = congruent(p, shape_of, info, err);
+	free(shape_of);
+	return rc;
+}
