@@ -67,35 +67,40 @@ static bool split(const char *path, char *dir, char *base)
 	return true;
 }
 
-/* Pairs of congruent pieces: BurrTools tells shapes apart by their
- * numbers, so it counts their swaps as different assemblies where
- * cubegen does not. A note names the first such pair. */
-static void note_congruent(const struct puzzle *p)
+/* The first pair of congruent pieces (i < j) into '*a', '*b'; false when
+ * there is none. BurrTools tells shapes apart by their numbers, so it
+ * counts such pieces' swaps as different assemblies where cubegen does
+ * not. PUZ_ENOMEM into '*rc' when out of memory. */
+static bool congruent_pair(const struct puzzle *p, size_t *a, size_t *b,
+                           int *rc)
 {
 	struct shape *canon = calloc(p->npieces ? p->npieces : 1, sizeof *canon);
-	if (!canon)
-		return; /* only a note */
+	*rc = canon ? PUZ_OK : PUZ_ENOMEM;
 	size_t done = 0;
-	bool said = false;
-	for (; done < p->npieces && !said; done++) {
+	bool found = false;
+	for (; canon && done < p->npieces && !found; done++) {
 		struct shape sh;
-		if (poly_from_grid(&p->pieces[done].shape, &sh) != POLY_OK)
+		if (poly_from_grid(&p->pieces[done].shape, &sh) != POLY_OK) {
+			*rc = PUZ_ENOMEM;
 			break;
-		int rc = poly_canonical(&sh, &canon[done]);
+		}
+		int prc = poly_canonical(&sh, &canon[done]);
 		poly_shape_clear(&sh);
-		if (rc != POLY_OK)
+		if (prc != POLY_OK) {
+			*rc = PUZ_ENOMEM;
 			break;
-		for (size_t j = 0; j < done && !said; j++)
+		}
+		for (size_t j = 0; j < done && !found; j++)
 			if (poly_equal(&canon[j], &canon[done])) {
-				printf("note: pieces '%s' and '%s' are congruent: BurrTools "
-				       "counts their swaps as different assemblies\n",
-				       p->pieces[j].name, p->pieces[done].name);
-				said = true;
+				*a = j;
+				*b = done;
+				found = true;
 			}
 	}
 	for (size_t i = 0; i < done; i++)
 		poly_shape_clear(&canon[i]);
 	free(canon);
+	return found && *rc == PUZ_OK;
 }
 
 /* Write 'p' (and 'sols') to 'out' through a temporary file beside it. */
@@ -204,6 +209,14 @@ int cmd_convert(int argc, char **argv)
 		puz_clear(&p);
 		return CLI_USAGE;
 	}
+	size_t pa = 0, pb = 0;
+	int crc = PUZ_OK;
+	bool pair = xmp && congruent_pair(&p, &pa, &pb, &crc);
+	if (crc != PUZ_OK) {
+		cli_error("%s: out of memory", c.in);
+		puz_clear(&p);
+		return CLI_FAIL;
+	}
 	struct xmp_solutions s = {0};
 	if (c.solutions) {
 		int src = xmp_find_solutions(&p, c.max, &s);
@@ -223,8 +236,10 @@ int cmd_convert(int argc, char **argv)
 			       (unsigned long long)c.max);
 		else if (c.solutions)
 			printf("solutions: %zu, all of them\n", s.n);
-		if (xmp)
-			note_congruent(&p);
+		if (pair)
+			printf("note: pieces '%s' and '%s' are congruent: BurrTools "
+			       "counts their swaps as different assemblies\n",
+			       p.pieces[pa].name, p.pieces[pb].name);
 	}
 	xmp_solutions_clear(&s);
 	puz_clear(&p);
