@@ -216,7 +216,7 @@ run 1 check "$tmp/short.puz" && contains "$out" "no solution" "check none"
 # --- generate: files, determinism, golden bytes -----------------------------
 run 0 generate --size 5 --seed 42 --out "$tmp/g1" && contains "$out" "seed: 42" "generate prints seed" &&
 	contains "$out" "attempts: " "generate prints attempts"
-for f in puzzle.puz solution.txt preview.png solution.png; do
+for f in puzzle.puz puzzle.xmpuzzle solution.txt preview.png solution.png; do
 	[ -s "$tmp/g1/$f" ] && ok || bad "generate did not write $f"
 done
 run 0 check "$tmp/g1/puzzle.puz" || true
