@@ -1,5 +1,6 @@
 /*
- * args.c: option parsing for generate, solve, check and render.
+ * args.c: option parsing for generate, solve, check, render, print,
+ * coupon and convert.
  */
 #include "cli/args.h"
 
@@ -376,6 +377,52 @@ int args_coupon(int argc, char **argv, struct coupon_args *c)
 		return ARGS_BAD;
 	if (c->out && !*c->out) {
 		cli_error("--out: the folder name is empty");
+		return ARGS_BAD;
+	}
+	return ARGS_OK;
+}
+
+int args_convert(int argc, char **argv, struct convert_args *c)
+{
+	struct cli_args a = {.argc = argc, .argv = argv, .i = 1};
+	memset(c, 0, sizeof *c);
+	while (a.i < argc && !a.bad) {
+		const char *arg = argv[a.i];
+		if (cli_opt_flag(&a, "--help") || cli_opt_flag(&a, "-h")) {
+			return ARGS_HELP;
+		} else if (cli_opt_flag(&a, "--solutions")) {
+			c->solutions = true;
+		} else if (cli_opt_value(&a, "--max")) {
+			if (!a.bad && !cli_parse_u64("--max", a.value, 1, UINT64_MAX,
+			                             &c->max))
+				return ARGS_BAD;
+		} else if (cli_opt_flag(&a, "--force")) {
+			c->force = true;
+		} else if (arg[0] == '-' && arg[1]) {
+			cli_error("convert: unknown option '%s' (try 'cubegen convert "
+			          "--help')", arg);
+			return ARGS_BAD;
+		} else if (!c->in) {
+			c->in = arg;
+			a.i++;
+		} else if (!c->out) {
+			c->out = arg;
+			a.i++;
+		} else {
+			cli_error("convert: one input and one output file ('%s' is a "
+			          "third)", arg);
+			return ARGS_BAD;
+		}
+	}
+	if (a.bad)
+		return ARGS_BAD;
+	if (!c->out) {
+		cli_error("convert: expected IN and OUT files (try 'cubegen convert "
+		          "--help')");
+		return ARGS_BAD;
+	}
+	if (c->max && !c->solutions) {
+		cli_error("--max: only with --solutions");
 		return ARGS_BAD;
 	}
 	return ARGS_OK;

@@ -70,11 +70,21 @@ struct render_args {
 	uint64_t problem; /* --problem K, as in struct solve_args */
 };
 
+/* 'convert IN OUT': one puzzle file into another format. */
+struct convert_args {
+	const char *in, *out;
+	bool solutions; /* --solutions */
+	uint64_t max;   /* --max K: solutions written at most; 0 all */
+	bool force;     /* --force: replace an existing OUT */
+};
+
 int args_generate(int argc, char **argv, struct generate_args *a);
 /* 'check' accepts only FILE and --max-nodes. */
 int args_solve(int argc, char **argv, bool check, struct solve_args *a);
 int args_render(int argc, char **argv, struct render_args *a);
 int args_print(int argc, char **argv, struct print_args *a);
 int args_coupon(int argc, char **argv, struct coupon_args *a);
+/* IN and OUT given; --max only with --solutions. */
+int args_convert(int argc, char **argv, struct convert_args *a);
 
 #endif

@@ -20,6 +20,7 @@ static const char usage[] =
 	"  print      printable pieces (STL, 3MF, OpenSCAD) of any puzzle file\n"
 	"  coupon     a test print that finds your printer's clearance\n"
 	"  verify     check STL files the way cubegen checks its own\n"
+	"  convert    convert a puzzle file (.puz, .hcq, BurrTools .xmpuzzle)\n"
 	"\n"
 	"Run 'cubegen COMMAND --help' for a command's options.\n"
 	"Exit codes: 0 success, 1 the job failed, 2 bad usage or bad input.\n";
@@ -48,6 +49,7 @@ int main(int argc, char **argv)
 		{"check", cmd_check},       {"render", cmd_render},
 		{"verify", cmd_verify},     {"print", cmd_print},
 		{"coupon", cmd_coupon},
+		{"convert", cmd_convert},
 	};
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
 		if (strcmp(cmd, cmds[i].name) == 0)

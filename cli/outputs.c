@@ -1,5 +1,5 @@
 /*
- * outputs.c: puzzle.puz, solution.txt, the pieces as STL and OpenSCAD, and
+ * outputs.c: puzzle.puz and puzzle.xmpuzzle, solution.txt, the pieces as STL and OpenSCAD, and
  * the pictures, for one generated puzzle.
  */
 #include "cli/outputs.h"
@@ -29,6 +29,18 @@ static bool write_puzzle(struct outdir *od, const struct gen_puzzle *g,
 		ok = false;
 	} else if (ok) {
 		ok = outdir_fclose(od, fp, "puzzle.puz");
+	}
+	/* the same puzzle for BurrTools (no solution: that is the answer) */
+	fp = ok ? outdir_fopen(od, "puzzle.xmpuzzle") : NULL;
+	ok = fp != NULL;
+	int rc = ok ? xmp_write(fp, &p, NULL, true) : PUZ_OK;
+	if (ok && rc != PUZ_OK) {
+		cli_error("%s/puzzle.xmpuzzle: cannot write: %s", od->target,
+		          rc == PUZ_ENOMEM ? "out of memory" : strerror(errno));
+		fclose(fp);
+		ok = false;
+	} else if (ok) {
+		ok = outdir_fclose(od, fp, "puzzle.xmpuzzle");
 	}
 	puz_clear(&p);
 	return ok;

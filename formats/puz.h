@@ -83,5 +83,70 @@ int xmp_read_file(const char *path, size_t problem, struct puzzle *out,
 int xmp_read_mem(const void *data, size_t len, size_t problem,
                  struct puzzle *out, struct xmp_info *info,
                  struct puz_error *err);
+/* ---- BurrTools files (.xmpuzzle), written (xmwrite.c, xmsol.c) ---------
+ *
+ * xmp_write() writes a puzzle as one BurrTools 0.6 file on its cube grid,
+ * gzip-compressed as BurrTools writes it (or plain XML): shape 0 is the
+ * goal (optional cells as variable voxels), shapes 1.. the pieces in file
+ * order with their names, and one problem with each piece's count or
+ * range. Colour c (1..26, 'a'..'z') is BurrTools colour c with its display
+ * colour; the match rule becomes BurrTools' colour constraints (with no
+ * match table, each colour on itself). BurrTools has no distinct regions:
+ * xmp_writable() refuses them. Regions without 'distinct' (they change
+ * nothing) and the size and seed lines are not carried.
+ *
+ * Rotations: BurrTools numbers the 24 rotations of its cube grid by a
+ * table of its own; xmp_rotation(t) is rotation t as a symmetry of
+ * solver/poly.h. A placement (x, y, z, t) of a piece puts every cell c of
+ * the piece's grid on goal cell R_t c + (x, y, z), R_t its matrix (the
+ * pieces are written with their hotspot at (0, 0, 0), so BurrTools'
+ * position of a piece is exactly that translation).
+ */
+
+/* BurrTools' cube rotation t (0..23) as a poly symmetry (0..47, proper). */
+int xmp_rotation(int t);
+
+/* Whether 'p' can be written as a BurrTools file, and with 'solutions'
+ * its solutions too (the solver labels at most 254 pieces); if not, why
+ * (one line) into 'why'. */
+bool xmp_writable(const struct puzzle *p, bool solutions, char *why,
+                  size_t len);
+
+/* One piece in one solution: its BurrTools rotation 'rot' (0..23) and
+ * translation, as above; rot < 0 for a copy the solution does not use. */
+struct xmp_place {
+	int x, y, z;
+	int rot;
+};
+
+/* Distinct solutions as BurrTools assemblies. Each has 'slots'
+ * placements, one per copy: piece 0's copies first (its most copies), then
+ * piece 1's, and so on, the copies a solution uses before those it does
+ * not (BurrTools' order). */
+struct xmp_solutions {
+	size_t n;                /* solutions kept */
+	size_t slots;            /* placements per solution */
+	struct xmp_place *place; /* n * slots, owned */
+	uint64_t solutions;      /* the puzzle's distinct solutions, as solve
+	                          * counts them (a lower bound if !complete) */
+	bool complete;           /* the search finished */
+};
+
+/* Solve 'p' and keep its distinct solutions, each once (up to the goal's
+ * symmetries, as solve counts them; the proof is in xmsol.c), the first
+ * 'max' found (0: all). 'p' must pass xmp_writable(p, true). Returns
+ * solve_puzzle()'s status (solver/solve.h: SOLVE_OK, SOLVE_ENOMEM,
+ * SOLVE_ETOOBIG, SOLVE_EOVERFLOW); '*out' is filled only on SOLVE_OK and
+ * freed with xmp_solutions_clear(). */
+int xmp_find_solutions(const struct puzzle *p, uint64_t max,
+                       struct xmp_solutions *out);
+void xmp_solutions_clear(struct xmp_solutions *s);
+
+/* Write 'p' (which must pass xmp_writable(p, sols != NULL)) and, unless
+ * NULL, the solutions 'sols' found for it, gzip-compressed when 'gzip',
+ * else as plain XML. The same input gives the same bytes. PUZ_ENOMEM or
+ * PUZ_EIO (a write failed); never closes 'fp'. */
+int xmp_write(FILE *fp, const struct puzzle *p,
+              const struct xmp_solutions *sols, bool gzip);
 
 #endif

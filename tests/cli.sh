@@ -216,7 +216,7 @@ run 1 check "$tmp/short.puz" && contains "$out" "no solution" "check none"
 # --- generate: files, determinism, golden bytes -----------------------------
 run 0 generate --size 5 --seed 42 --out "$tmp/g1" && contains "$out" "seed: 42" "generate prints seed" &&
 	contains "$out" "attempts: " "generate prints attempts"
-for f in puzzle.puz solution.txt preview.png solution.png; do
+for f in puzzle.puz puzzle.xmpuzzle solution.txt preview.png solution.png; do
 	[ -s "$tmp/g1/$f" ] && ok || bad "generate did not write $f"
 done
 run 0 check "$tmp/g1/puzzle.puz" || true
@@ -625,6 +625,67 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=12k tmpfs "$tmp/full" 2>/dev/nul
 	mounted="$tmp/full"
 	run 1 generate --size 40 --seed 3 --out "$tmp/full/puzzle" && contains "$err" "cannot write" "full disk"
 	[ -z "$(ls -A "$tmp/full")" ] && ok || bad "full disk: something was left: $(ls -A "$tmp/full")"
+	umount "$mounted" && mounted=""
+fi
+
+# --- convert ------------------------------------------------------------------
+run 0 convert --help && contains "$out" "usage: cubegen convert" "convert --help"
+usage_error convert
+usage_error convert "$DATA/soma.puz"
+usage_error convert "$DATA/soma.puz" "$tmp/a.puz" "$tmp/b.puz"
+usage_error convert --bogus "$DATA/soma.puz" "$tmp/a.puz"
+usage_error convert "$DATA/soma.puz" "$tmp/a.xmpuzzle" --max 3
+contains "$err" "only with --solutions" "--max needs --solutions"
+usage_error convert "$DATA/soma.puz" "$tmp/a.puz" --solutions
+contains "$err" "only a .xmpuzzle" "--solutions needs a .xmpuzzle"
+usage_error convert "$DATA/soma.puz" "$tmp/a.txt"
+contains "$err" "unknown output format" "output extension"
+usage_error convert "$DATA/soma.puz" "$tmp/a.hcq"
+contains "$err" "read only" ".hcq is read only"
+cp "$DATA/soma.puz" "$tmp/soma.txt"
+usage_error convert "$tmp/soma.txt" "$tmp/a.puz"
+contains "$err" "unknown input format" "input extension"
+usage_error convert "$DATA/soma.puz" "$DATA/soma.puz"
+contains "$err" "the output is the input" "same file"
+usage_error convert "$DATA/soma.puz" "$DATA/../classic/soma.puz" --force
+contains "$err" "the output is the input" "same file by another name"
+usage_error convert "$DATA/colour-mix.puz" "$tmp/mix.xmpuzzle"
+contains "$err" "no distinct regions" "distinct regions refused"
+[ ! -e "$tmp/mix.xmpuzzle" ] && ok || bad "a refused convert left a file"
+usage_error convert "$tmp/does-not-exist.puz" "$tmp/a.xmpuzzle"
+# a puzzle, and its solutions, as BurrTools files
+run 0 convert "$DATA/soma.puz" "$tmp/soma.xmpuzzle" --solutions &&
+	contains "$out" "solutions: 240, all of them" "convert soma solutions"
+[ "$(head -c 2 "$tmp/soma.xmpuzzle" | od -An -tx1 | tr -d ' ')" = 1f8b ] && ok ||
+	bad "a .xmpuzzle is gzip-compressed"
+n=$(gzip -dc "$tmp/soma.xmpuzzle" | grep -c '<assembly>')
+[ "$n" = 240 ] && ok || bad "soma.xmpuzzle holds $n assemblies, expected 240"
+usage_error convert "$DATA/soma.puz" "$tmp/soma.xmpuzzle"
+contains "$err" "already exists (use --force" "existing output refused"
+run 0 convert "$DATA/soma.puz" "$tmp/soma.xmpuzzle" --solutions --force
+run 0 convert "$DATA/soma.puz" "$tmp/soma2.xmpuzzle" --solutions
+cmp -s "$tmp/soma.xmpuzzle" "$tmp/soma2.xmpuzzle" && ok || bad "convert is not deterministic"
+run 0 convert "$DATA/soma.puz" "$tmp/soma-max.xmpuzzle" --solutions --max 5 &&
+	contains "$out" "the first 5 of" "--max caps the solutions"
+n=$(gzip -dc "$tmp/soma-max.xmpuzzle" | grep -c '<assembly>')
+[ "$n" = 5 ] && ok || bad "--max 5 wrote $n assemblies"
+run 0 convert "$DATA/soma.puz" "$tmp/plain.xmpuzzle"
+gzip -dc "$tmp/plain.xmpuzzle" | grep -q '<solutions>' && bad "solutions written unasked" || ok
+# .puz and .hcq into .puz: the same puzzle
+run 0 convert "$DATA/HC_BQ_001.hcq" "$tmp/hc.puz"
+run 0 solve "$tmp/hc.puz" && contains "$out" "solutions: 1" "hcq converted to puz"
+run 0 convert "$DATA/colour-mix.puz" "$tmp/mix.puz"
+run 0 solve "$tmp/mix.puz" && contains "$out" "solutions: 74893" "puz converted to puz"
+leftovers=$(find "$tmp" -maxdepth 1 -name '.*.tmp-*' | wc -l)
+[ "$leftovers" = 0 ] && ok || bad "convert left temporary files: $leftovers"
+run 1 convert "$DATA/soma.puz" "$tmp/no/such/folder/soma.puz" && contains "$err" "cannot write" "convert into a missing folder"
+mkdir -p "$tmp/cfull"
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=12k tmpfs "$tmp/cfull" 2>/dev/null; then
+	mounted="$tmp/cfull"
+	grep -v '^distinct' "$DATA/colour-mix.puz" >"$tmp/mix-nd.puz"
+	run 1 convert "$tmp/mix-nd.puz" "$tmp/cfull/b.xmpuzzle" --solutions --max 3000 &&
+		contains "$err" "cannot write" "convert onto a full disk"
+	[ -z "$(ls -A "$tmp/cfull")" ] && ok || bad "full disk: convert left: $(ls -A "$tmp/cfull")"
 	umount "$mounted" && mounted=""
 fi
 

@@ -102,6 +102,10 @@ every_fault "render mixed colours" "$tmp/rmix/out" render "$tmp/mixed.puz" --out
 every_fault "print mixed colours --wall 3" "$tmp/pmix/out" print "$tmp/mixed.puz" --wall 3 --out "$tmp/pmix/out"
 mkdir -p "$tmp/coupon"
 every_fault "coupon" "$tmp/coupon/out" coupon --clearances 0.1,0.2 --wall 3 --out "$tmp/coupon/out"
+mkdir -p "$tmp/convert"
+# (Soma's solutions as BurrTools assemblies: test_fault, in-process)
+printf 'puzzle v1\ngoal 3 2 1\nab+\n###\npiece L 2 2 1\nab\n#.\npiece D 1 1 1 count 1..3\n#\npiece E 1 1 1\n#\n' >"$tmp/conv.puz"
+every_fault "convert colours --solutions" "$tmp/convert/c.xmpuzzle" convert "$tmp/conv.puz" "$tmp/convert/c.xmpuzzle" --solutions
 
 if [ "$fail" -ne 0 ]; then
 	echo "fault/cli.sh: $fail failures"

@@ -15,7 +15,7 @@
  * generic search); check a generated size-5 cube and a 4x5x6 box as generate does; the
  * whole size-4 generate pipeline up to the bytes of puzzle.puz and
  * solution.txt; the meshes, STLs and OpenSCAD files of its pieces and the
- * STL check; the pictures.
+ * STL check; the pictures; BurrTools files with their solutions.
  *
  * Runs from the repository root (reads tests/data/classic/).
  */
@@ -684,6 +684,60 @@ static void test_fault_harness_sees_failures(void **state)
 	fault_disarm();
 }
 
+/* ---- BurrTools files --------------------------------------------------- */
+
+struct xmp_job {
+	struct puzzle p;
+	struct bytes want; /* the .xmpuzzle with its solutions */
+};
+
+/* Find the solutions as BurrTools assemblies and write the file. */
+static bool job_xmp(void *ctx, bool ref)
+{
+	struct xmp_job *j = ctx;
+	struct xmp_solutions s;
+	int rc = xmp_find_solutions(&j->p, 0, &s);
+	if (rc != SOLVE_OK) {
+		assert_int_equal(rc, SOLVE_ENOMEM);
+		return false;
+	}
+	assert_true(s.complete);
+	struct memout m;
+	memout_open(&m);
+	rc = xmp_write(m.fp, &j->p, &s, true);
+	memout_close(&m);
+	xmp_solutions_clear(&s);
+	if (rc != PUZ_OK) {
+		assert_int_equal(rc, PUZ_ENOMEM);
+		free(m.buf);
+		return false;
+	}
+	same_bytes(ref, &j->want, m.buf, m.len);
+	free(m.buf);
+	return true;
+}
+
+static void test_fault_xmpuzzle(void **state)
+{
+	(void)state;
+	/* Soma (the pinned search), and a colour puzzle with ranges, an
+	 * optional cell and two copies that share a label (no_pin) */
+	static const char colours[] =
+		"puzzle v1\ngoal 3 2 1\nab+\n###\npiece L 2 2 1\nab\n#.\n"
+		"piece D 1 1 1 count 1..3\n#\n";
+	struct xmp_job j = {0};
+	struct puz_error e;
+	assert_int_equal(puz_read_file(DATA "soma.puz", &j.p, &e), PUZ_OK);
+	every_fault("xmpuzzle Soma --solutions", job_xmp, &j);
+	puz_clear(&j.p);
+	bytes_clear(&j.want);
+	assert_int_equal(puz_read_mem(colours, sizeof colours - 1, &j.p, &e),
+	                 PUZ_OK);
+	every_fault("xmpuzzle colours --solutions", job_xmp, &j);
+	puz_clear(&j.p);
+	bytes_clear(&j.want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -696,6 +750,7 @@ int main(void)
 		cmocka_unit_test(test_fault_mesh),
 		cmocka_unit_test(test_fault_print),
 		cmocka_unit_test(test_fault_draw),
+		cmocka_unit_test(test_fault_xmpuzzle),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

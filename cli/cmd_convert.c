@@ -1,0 +1,247 @@
+/*
+ * cmd_convert.c: 'cubegen convert IN OUT': a puzzle file into another
+ * format, by extension: .puz, .hcq (read only) and .xmpuzzle (BurrTools),
+ * with the solutions as BurrTools assemblies when asked.
+ *
+ * OUT is written to a temporary file beside it, synced and renamed into
+ * place, so it is never seen half-written; an existing OUT is replaced
+ * only with --force, and never when it is IN itself.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/args.h"
+#include "cli/cli.h"
+#include "solver/poly.h"
+#include "solver/solve.h"
+
+static const char help[] =
+	"usage: cubegen convert IN OUT [--solutions [--max K]] [--force]\n"
+	"\n"
+	"Convert a puzzle file. The formats go by extension: IN is a .puz,\n"
+	".hcq (Happy Cube) or .xmpuzzle (BurrTools) file, OUT a .puz or\n"
+	".xmpuzzle file. A .xmpuzzle is written gzip-compressed, as BurrTools\n"
+	"0.6 writes it: the goal is its first shape, the pieces follow with\n"
+	"their names, in one problem with their counts; colours and the match\n"
+	"table become BurrTools colours and colour constraints, optional goal\n"
+	"cells variable voxels. Distinct regions have no BurrTools form and are\n"
+	"refused.\n"
+	"\n"
+	"  --solutions  solve the puzzle and write its distinct solutions into\n"
+	"               the .xmpuzzle as BurrTools assemblies (each solution\n"
+	"               once, up to the goal's symmetries, as 'solve' counts\n"
+	"               them), to step through in BurrTools' 3D viewer\n"
+	"  --max K      write at most the first K solutions found\n"
+	"  --force      replace OUT if it exists (never IN itself)\n"
+	"\n"
+	"OUT is written beside its final name and renamed into place. Exit 0\n"
+	"when written, 1 when it could not be, 2 on bad usage or input.\n";
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+	return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* The folder part of 'path' ("." when none) and the name, into bufs of
+ * PATH_MAX; false when 'path' names no file. */
+static bool split(const char *path, char *dir, char *base)
+{
+	size_t n = strlen(path);
+	if (n == 0 || n >= PATH_MAX || path[n - 1] == '/')
+		return false;
+	const char *slash = strrchr(path, '/');
+	if (!slash) {
+		strcpy(dir, ".");
+		strcpy(base, path);
+	} else {
+		size_t d = (size_t)(slash - path);
+		memcpy(dir, path, d ? d : 1);
+		dir[d ? d : 1] = '\0';
+		strcpy(base, slash + 1);
+	}
+	return true;
+}
+
+/* The first pair of congruent pieces (i < j) into '*a', '*b'; false when
+ * there is none. BurrTools tells shapes apart by their numbers, so it
+ * counts such pieces' swaps as different assemblies where cubegen does
+ * not. PUZ_ENOMEM into '*rc' when out of memory. */
+static bool congruent_pair(const struct puzzle *p, size_t *a, size_t *b,
+                           int *rc)
+{
+	struct shape *canon = calloc(p->npieces ? p->npieces : 1, sizeof *canon);
+	*rc = canon ? PUZ_OK : PUZ_ENOMEM;
+	size_t done = 0;
+	bool found = false;
+	for (; canon && done < p->npieces && !found; done++) {
+		struct shape sh;
+		if (poly_from_grid(&p->pieces[done].shape, &sh) != POLY_OK) {
+			*rc = PUZ_ENOMEM;
+			break;
+		}
+		int prc = poly_canonical(&sh, &canon[done]);
+		poly_shape_clear(&sh);
+		if (prc != POLY_OK) {
+			*rc = PUZ_ENOMEM;
+			break;
+		}
+		for (size_t j = 0; j < done && !found; j++)
+			if (poly_equal(&canon[j], &canon[done])) {
+				*a = j;
+				*b = done;
+				found = true;
+			}
+	}
+	for (size_t i = 0; i < done; i++)
+		poly_shape_clear(&canon[i]);
+	free(canon);
+	return found && *rc == PUZ_OK;
+}
+
+/* Write 'p' (and 'sols') to 'out' through a temporary file beside it. */
+static int write_out(const char *out, const struct puzzle *p,
+                     const struct xmp_solutions *sols, bool xmp)
+{
+	char dir[PATH_MAX], base[PATH_MAX], tmp[PATH_MAX];
+	if (!split(out, dir, base) ||
+	    (size_t)snprintf(tmp, sizeof tmp, "%s/.%s.tmp-XXXXXX", dir, base) >=
+	    sizeof tmp) {
+		cli_error("%s: not a file name", out);
+		return CLI_USAGE;
+	}
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		cli_error("%s: cannot write there: %s", out, strerror(errno));
+		return CLI_FAIL;
+	}
+	/* mkstemp makes the file private; the result is an ordinary one */
+	mode_t mask = umask(0);
+	umask(mask);
+	(void)fchmod(fd, 0666 & ~mask);
+	FILE *fp = fdopen(fd, "wb");
+	if (!fp) {
+		close(fd);
+		unlink(tmp);
+		cli_error("%s: cannot write: %s", out, strerror(errno));
+		return CLI_FAIL;
+	}
+	int rc = xmp ? xmp_write(fp, p, sols, true) : puz_write(fp, p);
+	int err = errno;
+	if (rc == PUZ_OK && (fflush(fp) != 0 || fsync(fileno(fp)) != 0)) {
+		rc = PUZ_EIO;
+		err = errno;
+	}
+	if (fclose(fp) != 0 && rc == PUZ_OK) {
+		rc = PUZ_EIO;
+		err = errno;
+	}
+	if (rc == PUZ_OK && rename(tmp, out) != 0) {
+		rc = PUZ_EIO;
+		err = errno;
+	}
+	if (rc != PUZ_OK) {
+		unlink(tmp);
+		cli_error("%s: cannot write: %s", out,
+		          rc == PUZ_ENOMEM ? "out of memory" : strerror(err));
+		return CLI_FAIL;
+	}
+	return CLI_OK;
+}
+
+int cmd_convert(int argc, char **argv)
+{
+	struct convert_args c;
+	switch (args_convert(argc, argv, &c)) {
+	case ARGS_HELP:
+		fputs(help, stdout);
+		return CLI_OK;
+	case ARGS_BAD:
+		return CLI_USAGE;
+	}
+	if (!ends_with(c.in, ".puz") && !ends_with(c.in, ".hcq") &&
+	    !ends_with(c.in, ".xmpuzzle")) {
+		cli_error("%s: unknown input format (expected .puz, .hcq or "
+		          ".xmpuzzle)", c.in);
+		return CLI_USAGE;
+	}
+	bool xmp = ends_with(c.out, ".xmpuzzle");
+	if (!xmp && !ends_with(c.out, ".puz")) {
+		cli_error("%s: unknown output format (expected .puz or .xmpuzzle%s)",
+		          c.out, ends_with(c.out, ".hcq") ? "; .hcq is read only" : "");
+		return CLI_USAGE;
+	}
+	if (c.solutions && !xmp) {
+		cli_error("--solutions: only a .xmpuzzle output holds solutions");
+		return CLI_USAGE;
+	}
+	struct stat si, so;
+	if (stat(c.out, &so) == 0) {
+		if (strcmp(c.in, c.out) == 0 ||
+		    (stat(c.in, &si) == 0 && si.st_dev == so.st_dev &&
+		     si.st_ino == so.st_ino)) {
+			cli_error("%s: the output is the input file", c.out);
+			return CLI_USAGE;
+		}
+		if (S_ISDIR(so.st_mode)) {
+			cli_error("%s: is a folder", c.out);
+			return CLI_USAGE;
+		}
+		if (!c.force) {
+			cli_error("%s already exists (use --force to replace it)", c.out);
+			return CLI_USAGE;
+		}
+	} else if (strcmp(c.in, c.out) == 0) {
+		cli_error("%s: the output is the input file", c.out);
+		return CLI_USAGE;
+	}
+	struct puzzle p;
+	int rc = cli_read_puzzle(c.in, &p);
+	if (rc != CLI_OK)
+		return rc;
+	char why[160];
+	if (xmp && !xmp_writable(&p, c.solutions, why, sizeof why)) {
+		cli_error("%s: cannot be written as a BurrTools file: %s", c.in, why);
+		puz_clear(&p);
+		return CLI_USAGE;
+	}
+	size_t pa = 0, pb = 0;
+	int crc = PUZ_OK;
+	bool pair = xmp && congruent_pair(&p, &pa, &pb, &crc);
+	if (crc != PUZ_OK) {
+		cli_error("%s: out of memory", c.in);
+		puz_clear(&p);
+		return CLI_FAIL;
+	}
+	struct xmp_solutions s = {0};
+	if (c.solutions) {
+		int src = xmp_find_solutions(&p, c.max, &s);
+		if (src != SOLVE_OK) {
+			cli_error("%s: %s", c.in, solve_strerror(src));
+			puz_clear(&p);
+			return CLI_FAIL;
+		}
+	}
+	rc = write_out(c.out, &p, c.solutions ? &s : NULL, xmp);
+	if (rc == CLI_OK) {
+		printf("wrote %s\n", c.out);
+		if (c.solutions && (!s.complete || s.n < s.solutions))
+			printf("solutions: the first %zu of %s%llu (--max %llu)\n", s.n,
+			       s.complete ? "" : "at least ",
+			       (unsigned long long)s.solutions,
+			       (unsigned long long)c.max);
+		else if (c.solutions)
+			printf("solutions: %zu, all of them\n", s.n);
+		if (pair)
+			printf("note: pieces '%s' and '%s' are congruent: BurrTools "
+			       "counts their swaps as different assemblies\n",
+			       p.pieces[pa].name, p.pieces[pb].name);
+	}
+	xmp_solutions_clear(&s);
+	puz_clear(&p);
+	return rc;
+}
