@@ -79,6 +79,11 @@ bool xmp_writable(const struct puzzle *p, bool solutions, char *why,
 		         "('distinct faces')");
 		return false;
 	}
+	if (p->npieces == 0) { /* formats/xmbuild.c refuses such a problem */
+		snprintf(why, len, "a puzzle with no pieces cannot be written as a "
+		         "BurrTools problem");
+		return false;
+	}
 	if (!text_ok(p->name)) {
 		snprintf(why, len, "the puzzle's name has a control character");
 		return false;
