@@ -1,6 +1,7 @@
 /*
  * fuzz_args.c: libFuzzer target for the command-line parsers. The input is
- * split at NUL bytes into arguments; the first byte picks the command.
+ * split at NUL bytes into arguments; the first byte picks the command
+ * (0xF0 and above: convert, else the byte mod 6).
  * Properties: no crash or undefined behaviour, and what a parser accepts
  * is within the documented ranges. The parsers' error lines go to
  * stderr; `make fuzz` runs with -close_fd_mask=2, which silences them but
@@ -39,7 +40,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < size - 1 && argc < 64; i += strlen(buf + i) + 1)
 		argv[argc++] = buf + i;
 	argv[argc] = NULL;
-	switch (data[0] % 6) {
+	switch (data[0] >= 0xF0 ? 6 : data[0] % 6) {
+	case 6: {
+		struct convert_args c;
+		if (args_convert(argc, argv, &c) == ARGS_OK &&
+		    (!c.in || !c.out || (c.max && !c.solutions)))
+			abort();
+		break;
+	}
 	case 0: {
 		struct generate_args g;
 		if (args_generate(argc, argv, &g) == ARGS_OK &&
