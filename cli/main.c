@@ -14,7 +14,7 @@ static const char usage[] =
 	"\n"
 	"commands:\n"
 	"  generate   make a new unique puzzle from a seed and write its files\n"
-	"  solve      count the solutions of a puzzle file (.puz or .hcq)\n"
+	"  solve      count the solutions of a puzzle file (.puz, .hcq, .xmpuzzle)\n"
 	"  check      exit 0 when a puzzle has exactly one solution, 1 if not\n"
 	"  render     draw the pieces of a puzzle file (and its solution) as PNG\n"
 	"  print      printable pieces (STL, 3MF, OpenSCAD) of any puzzle file\n"
