@@ -20,7 +20,7 @@ CC      ?= cc
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
 MANDIR  ?= $(PREFIX)/share/man
-PKGS    := gdlib cmocka libadmesh libzip expat
+PKGS    := gdlib libpng16 cmocka libadmesh libzip expat
 CSTD    := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
            -Wmissing-prototypes -Werror -D_POSIX_C_SOURCE=200809L
 OPT     ?= -O2 -g
@@ -29,7 +29,7 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CFLAGS  += $(CSTD) $(OPT) -I. $(PKG_CFLAGS) -MMD -MP
 # Tests link cmocka; the cubegen binary links only what it uses.
 LDLIBS  += $(PKG_LIBS) -lm
-CLI_LIBS := $(shell pkg-config --libs gdlib libadmesh libzip 2>/dev/null) -lm
+CLI_LIBS := $(shell pkg-config --libs gdlib libpng16 libadmesh libzip 2>/dev/null) -lm
 
 SOLVER_SRC := $(wildcard solver/*.c)
 FORMATS_SRC := $(wildcard formats/*.c)

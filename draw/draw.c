@@ -1,16 +1,20 @@
 /*
  * draw.c: the pictures of draw.h, and the one file of cubegen that sees
- * libgd.
+ * libgd and libpng.
  *
  * Workload: a few pictures per generated puzzle, each at most
- * DRAW_MAX_SIDE pixels a side, of boxes up to DRAW_MAX_N cells a side. The
- * cost is dominated by zlib, not by drawing, so the code favours plain
- * loops over cleverness.
+ * DRAW_MAX_SIDE pixels a side, of boxes up to DRAW_MAX_N cells a side:
+ * about a million pixels each, of a few dozen flat colours. What costs is
+ * touching every pixel (drawing, encoding, and the memory itself), so the
+ * pictures are palette images (a byte a pixel), rectangles are written
+ * straight into the rows, and PNGs are encoded by libpng at zlib's fastest
+ * level with no row filters (png_encode()); generate's two pictures take
+ * about 10 ms, where a true-colour picture encoded by libgd took 100.
  *
  * Every picture is built in three steps: size it from the input (integer
  * formulas, documented in draw.h for the two fixed layouts), draw into a
- * true-colour gd image, then encode it and copy the PNG into a malloc()
- * buffer so callers never free libgd memory. Nothing here uses floating
+ * gd image (canvas()), then encode it with libpng into a malloc() buffer
+ * so callers never free libgd memory. Nothing here uses floating
  * point: an isometric view places lattice point (x, y, z) at
  *     X = ox + (x - y) * dx,   Y = oy + (x + y) * u - 2 * z * u,
  * with u and dx = u * sqrt(3) (rounded) in 1/16 pixel and floor division,
@@ -21,12 +25,15 @@
 
 #include <assert.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <gd.h>
+#include <png.h>
+#include <setjmp.h>
 #include <gdfontg.h>
 
 #define INK 0x202020        /* text, tag borders, piece outlines */
@@ -48,6 +55,13 @@
 #define LEGEND_CHARS 20  /* names in the legend are cut to this length */
 #define TEXT_MAX 256     /* longest text drawn, in characters */
 /* The exploded view of draw_assembly may use up to this many cells. */
+/* Bounds on the colours of a picture, for canvas(): the fixed ones (DRAW_BG,
+ * DRAW_EMPTY, INK, INK_SOFT, GRID_EMPTY, WHITE, and spare), and per piece
+ * those of flat cells (the colour, its grid lines) and of shaded cubes
+ * (shade_of()'s four; the top is the flat colour, counted again). */
+#define COLOURS_FIXED 8
+#define COLOURS_FLAT 2
+#define COLOURS_SHADED 4
 #define EXPLODE_MAX_CELLS ((size_t)1 << 24)
 
 static int imin(int a, int b) { return a < b ? a : b; }
@@ -81,10 +95,19 @@ static uint32_t mix(uint32_t a, uint32_t b, unsigned t)
 	return out;
 }
 
-static int gdc(uint32_t rgb)
+/* The gd colour of 'rgb' in 'im': itself in a true-colour image, else its
+ * palette index, allocated on first use (canvas() was told how many
+ * colours the picture takes, so the palette never runs out). */
+static int gdc(gdImagePtr im, uint32_t rgb)
 {
-	return gdTrueColor((int)(rgb >> 16) & 255, (int)(rgb >> 8) & 255,
-	                   (int)rgb & 255);
+	int r = (int)(rgb >> 16) & 255, g = (int)(rgb >> 8) & 255, b = (int)rgb & 255;
+	if (gdImageTrueColor(im))
+		return gdTrueColor(r, g, b);
+	int c = gdImageColorExact(im, r, g, b);
+	if (c < 0)
+		c = gdImageColorAllocate(im, r, g, b);
+	assert(c >= 0);
+	return c;
 }
 
 const char *draw_strerror(int status)
@@ -95,7 +118,7 @@ const char *draw_strerror(int status)
 	case DRAW_ENOMEM:
 		return "out of memory while drawing a picture";
 	case DRAW_EPNG:
-		return "libgd could not encode the PNG";
+		return "libpng could not encode the PNG";
 	case DRAW_ETOOBIG:
 		return "too many or too large pieces to fit in one picture";
 	}
@@ -142,18 +165,54 @@ uint32_t draw_colour(int k)
 
 /* ---- drawing primitives ------------------------------------------------ */
 
+/*
+ * The filled rectangle with corners (x0, y0) and (x1, y1), both included,
+ * clipped to the image: what gdImageFilledRectangle() paints on our
+ * canvases (opaque colours, no blending, no clip rectangle), written into
+ * the rows directly because libgd goes through gdImageSetPixel() for
+ * every pixel, and the canvases are a million pixels of mostly
+ * rectangles.
+ */
 static void rect(gdImagePtr im, int x0, int y0, int x1, int y1, uint32_t rgb)
 {
-	gdImageFilledRectangle(im, x0, y0, x1, y1, gdc(rgb));
+	int col = gdc(im, rgb);
+	if (x0 > x1) {
+		int t = x0;
+		x0 = x1;
+		x1 = t;
+	}
+	if (y0 > y1) {
+		int t = y0;
+		y0 = y1;
+		y1 = t;
+	}
+	x0 = imax(x0, 0);
+	y0 = imax(y0, 0);
+	x1 = imin(x1, gdImageSX(im) - 1);
+	y1 = imin(y1, gdImageSY(im) - 1);
+	for (int y = y0; y <= y1; y++) {
+		if (gdImageTrueColor(im)) {
+			int *row = im->tpixels[y];
+			for (int x = x0; x <= x1; x++)
+				row[x] = col;
+		} else {
+			memset(im->pixels[y] + x0, col, (size_t)(x1 - x0 + 1));
+		}
+	}
 }
 
 static void frame(gdImagePtr im, int x0, int y0, int x1, int y1, uint32_t rgb)
 {
-	gdImageRectangle(im, x0, y0, x1, y1, gdc(rgb));
+	gdImageRectangle(im, x0, y0, x1, y1, gdc(im, rgb));
 }
 
 /*
- * A white canvas; NULL when libgd cannot allocate it.
+ * A white canvas for a picture of at most 'colours' colours; NULL when
+ * libgd cannot allocate it. Up to 256 colours it is a palette image,
+ * whose background is colour 0, so the zeroed rows libgd allocates are
+ * already white: a quarter of the memory of true colour, none of it
+ * written twice, and rows the PNG encoder takes as they are. Beyond that
+ * it is true colour.
  *
  * gdImageFilledPolygon() mallocs its scratch row on first use and, when
  * that fails, returns having drawn nothing: the picture would silently
@@ -162,16 +221,22 @@ static void frame(gdImagePtr im, int x0, int y0, int x1, int y1, uint32_t rgb)
  * the canvas's. Every polygon drawn later also has 4 points, so the
  * scratch never needs to grow.
  */
-static gdImagePtr canvas(int w, int h)
+static gdImagePtr canvas(int w, int h, size_t colours)
 {
-	gdImagePtr im = gdImageCreateTrueColor(w, h);
+	bool indexed = colours <= gdMaxColors;
+	gdImagePtr im = indexed ? gdImageCreate(w, h) : gdImageCreateTrueColor(w, h);
 	if (im == NULL)
 		return NULL;
-	/* Every colour is opaque: plain replacement is both right and faster. */
-	gdImageAlphaBlending(im, 0);
-	rect(im, 0, 0, w - 1, h - 1, DRAW_BG);
+	if (indexed) {
+		gdc(im, DRAW_BG); /* colour 0: every pixel so far */
+	} else {
+		/* Every colour is opaque: plain replacement is both right and
+		 * faster. */
+		gdImageAlphaBlending(im, 0);
+		rect(im, 0, 0, w - 1, h - 1, DRAW_BG);
+	}
 	gdPoint off[4] = {{-16, -16}, {-16, -16}, {-16, -16}, {-16, -16}};
-	gdImageFilledPolygon(im, off, 4, gdc(DRAW_BG));
+	gdImageFilledPolygon(im, off, 4, gdc(im, DRAW_BG));
 	if (im->polyInts == NULL || im->polyAllocated < 4) {
 		gdImageDestroy(im);
 		return NULL;
@@ -179,35 +244,253 @@ static gdImagePtr canvas(int w, int h)
 	return im;
 }
 
+/* ---- PNG encoding -------------------------------------------------------- */
+
+/* The PNG being written, in a malloc() buffer that doubles as it grows. */
+struct png_out {
+	unsigned char *data;
+	size_t len, cap;
+	bool nomem; /* an allocation failed: ours or libpng's (or zlib's) */
+};
+
+static void png_fail(png_structp png, png_const_charp msg)
+{
+	(void)msg; /* libraries never print: the status says what failed */
+	png_longjmp(png, 1);
+}
+
+static void png_quiet(png_structp png, png_const_charp msg)
+{
+	(void)png;
+	(void)msg;
+}
+
+/* libpng's and zlib's memory comes from malloc() here, so a failure is
+ * seen (and the fault build can inject one). */
+static png_voidp png_get(png_structp png, png_alloc_size_t n)
+{
+	void *p = malloc(n);
+	if (p == NULL)
+		((struct png_out *)png_get_mem_ptr(png))->nomem = true;
+	return p;
+}
+
+static void png_put(png_structp png, png_voidp p)
+{
+	(void)png;
+	free(p);
+}
+
+static void png_append(png_structp png, png_bytep b, size_t n)
+{
+	struct png_out *o = png_get_io_ptr(png);
+	if (n > o->cap - o->len) {
+		size_t cap = o->cap ? o->cap : 8192;
+		while (cap - o->len < n) {
+			if (cap > SIZE_MAX / 2)
+				png_error(png, "too big");
+			cap *= 2;
+		}
+		unsigned char *d = realloc(o->data, cap);
+		if (d == NULL) {
+			o->nomem = true;
+			png_error(png, "out of memory");
+		}
+		o->data = d;
+		o->cap = cap;
+	}
+	memcpy(o->data + o->len, b, n);
+	o->len += n;
+}
+
+static void png_noflush(png_structp png)
+{
+	(void)png;
+}
+
 /*
- * Encode and hand over: the PNG is copied into a malloc() buffer so the
- * caller frees it with free(), never gdFree(). Destroys 'im' in every case.
- * libgd returns NULL for every encoding failure; when one of its (or
- * libpng's, or zlib's) allocations failed, malloc() left ENOMEM in errno,
- * and that is DRAW_ENOMEM, not DRAW_EPNG.
+ * The pixels of true-colour 'im' as palette indexes, w*h bytes
+ * [x + w*y], and the palette, colours numbered in order of first
+ * appearance (rows top to bottom), so the same picture gives the same
+ * file. Returns the number of colours, 0 when there are more than 256
+ * (then nothing is allocated), -1 when out of memory.
+ */
+static int palette_of(gdImagePtr im, png_color pal[256], unsigned char **out)
+{
+	/* open addressing from rgb + 1 (0 is a free slot) to the index;
+	 * 1024 slots for at most 256 colours keeps probes short */
+	enum { SLOTS = 1024 };
+	uint32_t key[SLOTS] = {0};
+	unsigned char val[SLOTS];
+	size_t w = (size_t)gdImageSX(im), h = (size_t)gdImageSY(im);
+	int n = 0;
+
+	unsigned char *idx = malloc(w * h);
+	if (idx == NULL)
+		return -1;
+	int last = -1;
+	unsigned char last_index = 0;
+	for (size_t y = 0; y < h; y++) {
+		const int *row = im->tpixels[y];
+		unsigned char *o = idx + w * y;
+		for (size_t x = 0; x < w; x++) {
+			int c = row[x];
+			if (c != last) {
+				uint32_t k = ((uint32_t)c & 0xFFFFFF) + 1;
+				size_t i = (k * 2654435761u) >> 22;
+				while (key[i] != 0 && key[i] != k)
+					i = (i + 1) % SLOTS;
+				if (key[i] == 0) {
+					if (n == 256) {
+						free(idx);
+						return 0;
+					}
+					pal[n].red = (png_byte)gdTrueColorGetRed(c);
+					pal[n].green = (png_byte)gdTrueColorGetGreen(c);
+					pal[n].blue = (png_byte)gdTrueColorGetBlue(c);
+					key[i] = k;
+					val[i] = (unsigned char)n++;
+				}
+				last = c;
+				last_index = val[i];
+			}
+			o[x] = last_index;
+		}
+	}
+	*out = idx;
+	return n;
+}
+
+/* What png_write_all() writes: a palette picture of 'colours' colours
+ * whose row y is rows[y] (1 byte a pixel), or when 'colours' is 0 the
+ * true-colour 'im' through the row buffer 'rgb'. */
+struct png_job {
+	gdImagePtr im;
+	int colours;
+	png_color pal[256];
+	unsigned char **rows;
+	unsigned char *rgb;
+};
+
+/* The header and rows of a PNG. Any failure jumps back to png_run(). */
+static void png_write_all(png_structp png, png_infop info,
+                          const struct png_job *j)
+{
+	int w = gdImageSX(j->im), h = gdImageSY(j->im), n = j->colours;
+	png_set_write_fn(png, png_get_mem_ptr(png), png_append, png_noflush);
+	png_set_compression_level(png, DRAW_PNG_LEVEL);
+	if (n > 0) {
+		int depth = n <= 2 ? 1 : n <= 4 ? 2 : n <= 16 ? 4 : 8;
+		png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, depth,
+		             PNG_COLOR_TYPE_PALETTE, PNG_INTERLACE_NONE,
+		             PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+		png_set_PLTE(png, info, j->pal, n);
+		png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
+	} else {
+		png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, 8,
+		             PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+		             PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+	}
+	png_write_info(png, info);
+	png_set_packing(png); /* 1 byte a pixel in, 1, 2 or 4 bits out */
+	for (int y = 0; y < h; y++) {
+		if (n > 0) {
+			png_write_row(png, j->rows[y]);
+			continue;
+		}
+		const int *row = j->im->tpixels[y];
+		for (int x = 0; x < w; x++) {
+			j->rgb[3 * x] = (unsigned char)gdTrueColorGetRed(row[x]);
+			j->rgb[3 * x + 1] = (unsigned char)gdTrueColorGetGreen(row[x]);
+			j->rgb[3 * x + 2] = (unsigned char)gdTrueColorGetBlue(row[x]);
+		}
+		png_write_row(png, j->rgb);
+	}
+	png_write_end(png, info);
+}
+
+/* libpng reports failures by longjmp(): this function holds the setjmp()
+ * and changes no variable after it, so nothing is clobbered. */
+static int png_run(struct png_out *o, const struct png_job *j)
+{
+	png_structp png = png_create_write_struct_2(PNG_LIBPNG_VER_STRING, o,
+	                                            png_fail, png_quiet, o,
+	                                            png_get, png_put);
+	png_infop info = png ? png_create_info_struct(png) : NULL;
+	if (info == NULL) {
+		png_destroy_write_struct(&png, NULL);
+		return DRAW_ENOMEM;
+	}
+	if (setjmp(png_jmpbuf(png))) {
+		png_destroy_write_struct(&png, &info);
+		return o->nomem ? DRAW_ENOMEM : DRAW_EPNG;
+	}
+	png_write_all(png, info, j);
+	png_destroy_write_struct(&png, &info);
+	return DRAW_OK;
+}
+
+/*
+ * Encode 'im' into 'o', a DRAW_* status ('o' holds what was written
+ * either way). A picture of at most 256 colours (every palette canvas,
+ * and a true-colour one that turns out to have so few) is written as a
+ * palette PNG: 1 byte a pixel, or 4 bits with 16 colours or fewer,
+ * instead of 3, with no row filter, since filters do not help indexes.
+ * zlib's level is DRAW_PNG_LEVEL, the fastest: these pictures are long
+ * runs of a few colours, which level 1 already packs to a few dozen kB,
+ * and higher levels cost several times the time for a third off the
+ * size (`make bench` has the figures).
+ */
+static int png_encode(gdImagePtr im, struct png_out *o)
+{
+	struct png_job j = {.im = im};
+	unsigned char *idx = NULL;
+	int h = gdImageSY(im);
+	if (!gdImageTrueColor(im)) {
+		j.colours = gdImageColorsTotal(im);
+		for (int i = 0; i < j.colours; i++)
+			j.pal[i] = (png_color){(png_byte)im->red[i], (png_byte)im->green[i],
+			                       (png_byte)im->blue[i]};
+		j.rows = im->pixels;
+	} else {
+		j.colours = palette_of(im, j.pal, &idx);
+		if (j.colours < 0)
+			return DRAW_ENOMEM;
+	}
+	if (idx != NULL) {
+		j.rows = malloc((size_t)h * sizeof *j.rows);
+		if (j.rows == NULL) {
+			free(idx);
+			return DRAW_ENOMEM;
+		}
+		for (int y = 0; y < h; y++)
+			j.rows[y] = idx + (size_t)gdImageSX(im) * (size_t)y;
+	}
+	if (j.colours == 0 && (j.rgb = malloc((size_t)gdImageSX(im) * 3)) == NULL)
+		return DRAW_ENOMEM;
+	int rc = png_run(o, &j);
+	if (idx != NULL)
+		free(j.rows);
+	free(idx);
+	free(j.rgb);
+	return rc;
+}
+
+/*
+ * Encode and hand over: the PNG is in a malloc() buffer the caller frees.
+ * Destroys 'im' in every case.
  */
 static int finish(gdImagePtr im, unsigned char **png, size_t *len)
 {
-	int size = 0;
-	errno = 0;
-	void *p = gdImagePngPtrEx(im, &size, DRAW_PNG_LEVEL);
-	int err = errno;
+	struct png_out o = {0};
+	int rc = png_encode(im, &o);
 	gdImageDestroy(im);
-	if (p == NULL)
-		return err == ENOMEM ? DRAW_ENOMEM : DRAW_EPNG;
-	if (size <= 0) {
-		gdFree(p);
-		return DRAW_EPNG;
+	if (rc != DRAW_OK) {
+		free(o.data);
+		return rc;
 	}
-	unsigned char *out = malloc((size_t)size);
-	if (out == NULL) {
-		gdFree(p);
-		return DRAW_ENOMEM;
-	}
-	memcpy(out, p, (size_t)size);
-	gdFree(p);
-	*png = out;
-	*len = (size_t)size;
+	*png = o.data; /* up to twice the PNG's size: callers free it soon */
+	*len = o.len;
 	return DRAW_OK;
 }
 
@@ -246,7 +529,7 @@ static void text_draw(gdImagePtr im, int x, int y, int scale,
                       const struct text *t, uint32_t rgb)
 {
 	gdFontPtr f = gdFontGetGiant();
-	int col = gdc(rgb);
+	int col = gdc(im, rgb);
 
 	assert(f->w == FONT_W && f->h == FONT_H);
 	if (scale == 1) {
@@ -263,8 +546,8 @@ static void text_draw(gdImagePtr im, int x, int y, int scale,
 				if (g[py * FONT_W + px]) {
 					int x0 = x + (i * FONT_W + px) * scale;
 					int y0 = y + py * scale;
-					gdImageFilledRectangle(im, x0, y0, x0 + scale - 1,
-					                       y0 + scale - 1, col);
+					rect(im, x0, y0, x0 + scale - 1, y0 + scale - 1,
+					     rgb);
 				}
 	}
 }
@@ -463,13 +746,13 @@ struct shade {
  * side darker, the +X side darker still, as if lit from above left; the
  * outline darker again. Below 3 pixels a cube, outlines would swamp the
  * colour and beat into moire patterns, so there are none. */
-static struct shade shade_of(uint32_t rgb, int64_t uq)
+static struct shade shade_of(gdImagePtr im, uint32_t rgb, int64_t uq)
 {
 	struct shade s;
-	s.top = gdc(rgb);
-	s.left = gdc(mix(rgb, BLACK, 52));
-	s.right = gdc(mix(rgb, BLACK, 100));
-	s.line = uq >= 48 ? gdc(mix(rgb, BLACK, 176)) : -1;
+	s.top = gdc(im, rgb);
+	s.left = gdc(im, mix(rgb, BLACK, 52));
+	s.right = gdc(im, mix(rgb, BLACK, 100));
+	s.line = uq >= 48 ? gdc(im, mix(rgb, BLACK, 176)) : -1;
 	return s;
 }
 
@@ -557,7 +840,7 @@ int draw_plates(const unsigned char *const *plates, const int (*dims)[2],
 	if (w > DRAW_MAX_SIDE || h > DRAW_MAX_SIDE)
 		return DRAW_ETOOBIG;
 
-	gdImagePtr im = canvas(w, h);
+	gdImagePtr im = canvas(w, h, COLOURS_FIXED + COLOURS_FLAT * count);
 	if (im == NULL)
 		return DRAW_ENOMEM;
 	title_draw(im, w, title);
@@ -710,7 +993,7 @@ int draw_shell_solution(const int dim[3], const unsigned char *const *face_view,
 	unsigned char *exploded = shell_explode(dim, g, ed, owner, piece_face);
 	if (exploded == NULL)
 		return DRAW_ENOMEM;
-	gdImagePtr im = canvas(w, h);
+	gdImagePtr im = canvas(w, h, COLOURS_FIXED + (COLOURS_FLAT + COLOURS_SHADED) * 6);
 	if (im == NULL) {
 		free(exploded);
 		return DRAW_ENOMEM;
@@ -758,7 +1041,7 @@ int draw_shell_solution(const int dim[3], const unsigned char *const *face_view,
 		             (DRAW_CAPTION_H - FONT_H) / 2, box, 1, caption[view],
 		             INK_SOFT);
 		for (int k = 1; k <= 6; k++)
-			sh[k] = shade_of((uint32_t)colour_of[k], uq);
+			sh[k] = shade_of(im, (uint32_t)colour_of[k], uq);
 		iso_size(uq, vd[0], vd[1], vd[2], &vw, &vh);
 		/* B >= 2*M*c leaves room for 1.5*M + 3 cells a side at half a
 		 * pixel per u, more than the exploded box needs. */
@@ -870,7 +1153,7 @@ int draw_pieces(const unsigned char *const *shapes, const int (*dims)[3],
 		(void)cells;
 	}
 
-	gdImagePtr im = canvas(l.w, l.h);
+	gdImagePtr im = canvas(l.w, l.h, COLOURS_FIXED + COLOURS_SHADED * count);
 	if (im == NULL)
 		return DRAW_ENOMEM;
 	title_draw(im, l.w, title);
@@ -880,7 +1163,7 @@ int draw_pieces(const unsigned char *const *shapes, const int (*dims)[3],
 		struct shade sh[2];
 		char buf[24];
 
-		sh[1] = shade_of(draw_colour((int)i + 1), uq);
+		sh[1] = shade_of(im, draw_colour((int)i + 1), uq);
 		iso_size(uq, dims[i][0], dims[i][1], dims[i][2], &pw, &ph);
 		/* Bottom-aligned, so the names of a row line up. */
 		struct iso v = iso_place(uq, dims[i][1], dims[i][2],
@@ -1117,14 +1400,14 @@ int draw_assembly(const unsigned char *labels, int nx, int ny, int nz,
 		}
 	}
 
-	struct shade sh[DRAW_MAX_PIECES + 1];
-	for (size_t k = 1; k <= npieces; k++)
-		sh[k] = shade_of(draw_colour((int)k), uq);
-	gdImagePtr im = canvas(l.w, l.h);
+	gdImagePtr im = canvas(l.w, l.h, COLOURS_FIXED + COLOURS_SHADED * npieces);
 	if (im == NULL) {
 		free(ex);
 		return DRAW_ENOMEM;
 	}
+	struct shade sh[DRAW_MAX_PIECES + 1];
+	for (size_t k = 1; k <= npieces; k++)
+		sh[k] = shade_of(im, draw_colour((int)k), uq);
 	title_draw(im, l.w, title);
 
 	/* The two views, centred as a pair, bottoms aligned. */
