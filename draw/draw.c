@@ -8,7 +8,7 @@
  * touching every pixel (drawing, encoding, and the memory itself), so the
  * pictures are palette images (a byte a pixel), rectangles are written
  * straight into the rows, and PNGs are encoded by libpng at zlib's fastest
- * level with no row filters (png_encode()); generate's two pictures take
+ * level with no row filters (finish()); generate's two pictures take
  * about 10 ms, where a true-colour picture encoded by libgd took 100.
  *
  * Every picture is built in three steps: size it from the input (integer
@@ -55,13 +55,17 @@
 #define LEGEND_CHARS 20  /* names in the legend are cut to this length */
 #define TEXT_MAX 256     /* longest text drawn, in characters */
 /* The exploded view of draw_assembly may use up to this many cells. */
-/* Bounds on the colours of a picture, for canvas(): the fixed ones (DRAW_BG,
- * DRAW_EMPTY, INK, INK_SOFT, GRID_EMPTY, WHITE, and spare), and per piece
- * those of flat cells (the colour, its grid lines) and of shaded cubes
- * (shade_of()'s four; the top is the flat colour, counted again). */
-#define COLOURS_FIXED 8
-#define COLOURS_FLAT 2
-#define COLOURS_SHADED 4
+/* Every picture is a palette image, which holds 256 colours. It never
+ * needs more: draw_colour() has DRAW_CYCLE colours, and a picture draws
+ * each in at most SHADES_PER_COLOUR shades (flat, its grid lines, and
+ * shade_of()'s left, right and outline; the top is the flat colour), plus
+ * FIXED_COLOURS others (DRAW_BG = WHITE, DRAW_EMPTY, INK, INK_SOFT,
+ * GRID_EMPTY, and one to spare). */
+#define DRAW_CYCLE 42 /* draw_colour(): 14 colours, plain, paler, darker */
+#define SHADES_PER_COLOUR 5
+#define FIXED_COLOURS 6
+_Static_assert(DRAW_CYCLE * SHADES_PER_COLOUR + FIXED_COLOURS <= gdMaxColors,
+               "the colours of a picture fit a palette");
 #define EXPLODE_MAX_CELLS ((size_t)1 << 24)
 
 static int imin(int a, int b) { return a < b ? a : b; }
@@ -95,14 +99,11 @@ static uint32_t mix(uint32_t a, uint32_t b, unsigned t)
 	return out;
 }
 
-/* The gd colour of 'rgb' in 'im': itself in a true-colour image, else its
- * palette index, allocated on first use (canvas() was told how many
- * colours the picture takes, so the palette never runs out). */
+/* The palette index of 'rgb' in 'im', allocated on first use; the
+ * palette never runs out (see DRAW_CYCLE). */
 static int gdc(gdImagePtr im, uint32_t rgb)
 {
 	int r = (int)(rgb >> 16) & 255, g = (int)(rgb >> 8) & 255, b = (int)rgb & 255;
-	if (gdImageTrueColor(im))
-		return gdTrueColor(r, g, b);
 	int c = gdImageColorExact(im, r, g, b);
 	if (c < 0)
 		c = gdImageColorAllocate(im, r, g, b);
@@ -190,15 +191,8 @@ static void rect(gdImagePtr im, int x0, int y0, int x1, int y1, uint32_t rgb)
 	y0 = imax(y0, 0);
 	x1 = imin(x1, gdImageSX(im) - 1);
 	y1 = imin(y1, gdImageSY(im) - 1);
-	for (int y = y0; y <= y1; y++) {
-		if (gdImageTrueColor(im)) {
-			int *row = im->tpixels[y];
-			for (int x = x0; x <= x1; x++)
-				row[x] = col;
-		} else {
-			memset(im->pixels[y] + x0, col, (size_t)(x1 - x0 + 1));
-		}
-	}
+	for (int y = y0; y <= y1; y++)
+		memset(im->pixels[y] + x0, col, (size_t)(x1 - x0 + 1));
 }
 
 static void frame(gdImagePtr im, int x0, int y0, int x1, int y1, uint32_t rgb)
@@ -207,12 +201,10 @@ static void frame(gdImagePtr im, int x0, int y0, int x1, int y1, uint32_t rgb)
 }
 
 /*
- * A white canvas for a picture of at most 'colours' colours; NULL when
- * libgd cannot allocate it. Up to 256 colours it is a palette image,
- * whose background is colour 0, so the zeroed rows libgd allocates are
- * already white: a quarter of the memory of true colour, none of it
- * written twice, and rows the PNG encoder takes as they are. Beyond that
- * it is true colour.
+ * A white canvas; NULL when libgd cannot allocate it. A palette image:
+ * its background is colour 0, so the zeroed rows libgd allocates are
+ * already white, it takes a quarter of the memory of true colour, and
+ * its rows are what the PNG encoder writes.
  *
  * gdImageFilledPolygon() mallocs its scratch row on first use and, when
  * that fails, returns having drawn nothing: the picture would silently
@@ -221,20 +213,12 @@ static void frame(gdImagePtr im, int x0, int y0, int x1, int y1, uint32_t rgb)
  * the canvas's. Every polygon drawn later also has 4 points, so the
  * scratch never needs to grow.
  */
-static gdImagePtr canvas(int w, int h, size_t colours)
+static gdImagePtr canvas(int w, int h)
 {
-	bool indexed = colours <= gdMaxColors;
-	gdImagePtr im = indexed ? gdImageCreate(w, h) : gdImageCreateTrueColor(w, h);
+	gdImagePtr im = gdImageCreate(w, h);
 	if (im == NULL)
 		return NULL;
-	if (indexed) {
-		gdc(im, DRAW_BG); /* colour 0: every pixel so far */
-	} else {
-		/* Every colour is opaque: plain replacement is both right and
-		 * faster. */
-		gdImageAlphaBlending(im, 0);
-		rect(im, 0, 0, w - 1, h - 1, DRAW_BG);
-	}
+	gdc(im, DRAW_BG); /* colour 0: every pixel so far */
 	gdPoint off[4] = {{-16, -16}, {-16, -16}, {-16, -16}, {-16, -16}};
 	gdImageFilledPolygon(im, off, 4, gdc(im, DRAW_BG));
 	if (im->polyInts == NULL || im->polyAllocated < 4) {
@@ -308,110 +292,33 @@ static void png_noflush(png_structp png)
 	(void)png;
 }
 
-/*
- * The pixels of true-colour 'im' as palette indexes, w*h bytes
- * [x + w*y], and the palette, colours numbered in order of first
- * appearance (rows top to bottom), so the same picture gives the same
- * file. Returns the number of colours, 0 when there are more than 256
- * (then nothing is allocated), -1 when out of memory.
- */
-static int palette_of(gdImagePtr im, png_color pal[256], unsigned char **out)
+/* The header and rows of the PNG of palette image 'im'. Any failure
+ * jumps back to png_run(). */
+static void png_write_all(png_structp png, png_infop info, gdImagePtr im)
 {
-	/* open addressing from rgb + 1 (0 is a free slot) to the index;
-	 * 1024 slots for at most 256 colours keeps probes short */
-	enum { SLOTS = 1024 };
-	uint32_t key[SLOTS] = {0};
-	unsigned char val[SLOTS];
-	size_t w = (size_t)gdImageSX(im), h = (size_t)gdImageSY(im);
-	int n = 0;
-
-	unsigned char *idx = malloc(w * h);
-	if (idx == NULL)
-		return -1;
-	int last = -1;
-	unsigned char last_index = 0;
-	for (size_t y = 0; y < h; y++) {
-		const int *row = im->tpixels[y];
-		unsigned char *o = idx + w * y;
-		for (size_t x = 0; x < w; x++) {
-			int c = row[x];
-			if (c != last) {
-				uint32_t k = ((uint32_t)c & 0xFFFFFF) + 1;
-				size_t i = (k * 2654435761u) >> 22;
-				while (key[i] != 0 && key[i] != k)
-					i = (i + 1) % SLOTS;
-				if (key[i] == 0) {
-					if (n == 256) {
-						free(idx);
-						return 0;
-					}
-					pal[n].red = (png_byte)gdTrueColorGetRed(c);
-					pal[n].green = (png_byte)gdTrueColorGetGreen(c);
-					pal[n].blue = (png_byte)gdTrueColorGetBlue(c);
-					key[i] = k;
-					val[i] = (unsigned char)n++;
-				}
-				last = c;
-				last_index = val[i];
-			}
-			o[x] = last_index;
-		}
-	}
-	*out = idx;
-	return n;
-}
-
-/* What png_write_all() writes: a palette picture of 'colours' colours
- * whose row y is rows[y] (1 byte a pixel), or when 'colours' is 0 the
- * true-colour 'im' through the row buffer 'rgb'. */
-struct png_job {
-	gdImagePtr im;
-	int colours;
-	png_color pal[256];
-	unsigned char **rows;
-	unsigned char *rgb;
-};
-
-/* The header and rows of a PNG. Any failure jumps back to png_run(). */
-static void png_write_all(png_structp png, png_infop info,
-                          const struct png_job *j)
-{
-	int w = gdImageSX(j->im), h = gdImageSY(j->im), n = j->colours;
+	png_color pal[gdMaxColors];
+	int n = gdImageColorsTotal(im);
+	int depth = n <= 2 ? 1 : n <= 4 ? 2 : n <= 16 ? 4 : 8;
+	for (int i = 0; i < n; i++)
+		pal[i] = (png_color){(png_byte)im->red[i], (png_byte)im->green[i],
+		                     (png_byte)im->blue[i]};
 	png_set_write_fn(png, png_get_mem_ptr(png), png_append, png_noflush);
 	png_set_compression_level(png, DRAW_PNG_LEVEL);
-	if (n > 0) {
-		int depth = n <= 2 ? 1 : n <= 4 ? 2 : n <= 16 ? 4 : 8;
-		png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, depth,
-		             PNG_COLOR_TYPE_PALETTE, PNG_INTERLACE_NONE,
-		             PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-		png_set_PLTE(png, info, j->pal, n);
-		png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
-	} else {
-		png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, 8,
-		             PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
-		             PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-	}
+	png_set_IHDR(png, info, (png_uint_32)gdImageSX(im),
+	             (png_uint_32)gdImageSY(im), depth, PNG_COLOR_TYPE_PALETTE,
+	             PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+	             PNG_FILTER_TYPE_DEFAULT);
+	png_set_PLTE(png, info, pal, n);
+	png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
 	png_write_info(png, info);
-	png_set_packing(png); /* 1 byte a pixel in, 1, 2 or 4 bits out */
-	for (int y = 0; y < h; y++) {
-		if (n > 0) {
-			png_write_row(png, j->rows[y]);
-			continue;
-		}
-		const int *row = j->im->tpixels[y];
-		for (int x = 0; x < w; x++) {
-			j->rgb[3 * x] = (unsigned char)gdTrueColorGetRed(row[x]);
-			j->rgb[3 * x + 1] = (unsigned char)gdTrueColorGetGreen(row[x]);
-			j->rgb[3 * x + 2] = (unsigned char)gdTrueColorGetBlue(row[x]);
-		}
-		png_write_row(png, j->rgb);
-	}
+	png_set_packing(png); /* a byte a pixel in, 1, 2 or 4 bits out */
+	png_write_image(png, im->pixels);
 	png_write_end(png, info);
 }
 
 /* libpng reports failures by longjmp(): this function holds the setjmp()
  * and changes no variable after it, so nothing is clobbered. */
-static int png_run(struct png_out *o, const struct png_job *j)
+static int png_run(struct png_out *o, gdImagePtr im)
 {
 	png_structp png = png_create_write_struct_2(PNG_LIBPNG_VER_STRING, o,
 	                                            png_fail, png_quiet, o,
@@ -425,65 +332,25 @@ static int png_run(struct png_out *o, const struct png_job *j)
 		png_destroy_write_struct(&png, &info);
 		return o->nomem ? DRAW_ENOMEM : DRAW_EPNG;
 	}
-	png_write_all(png, info, j);
+	png_write_all(png, info, im);
 	png_destroy_write_struct(&png, &info);
 	return DRAW_OK;
 }
 
 /*
- * Encode 'im' into 'o', a DRAW_* status ('o' holds what was written
- * either way). A picture of at most 256 colours (every palette canvas,
- * and a true-colour one that turns out to have so few) is written as a
- * palette PNG: 1 byte a pixel, or 4 bits with 16 colours or fewer,
- * instead of 3, with no row filter, since filters do not help indexes.
- * zlib's level is DRAW_PNG_LEVEL, the fastest: these pictures are long
- * runs of a few colours, which level 1 already packs to a few dozen kB,
- * and higher levels cost several times the time for a third off the
- * size (`make bench` has the figures).
- */
-static int png_encode(gdImagePtr im, struct png_out *o)
-{
-	struct png_job j = {.im = im};
-	unsigned char *idx = NULL;
-	int h = gdImageSY(im);
-	if (!gdImageTrueColor(im)) {
-		j.colours = gdImageColorsTotal(im);
-		for (int i = 0; i < j.colours; i++)
-			j.pal[i] = (png_color){(png_byte)im->red[i], (png_byte)im->green[i],
-			                       (png_byte)im->blue[i]};
-		j.rows = im->pixels;
-	} else {
-		j.colours = palette_of(im, j.pal, &idx);
-		if (j.colours < 0)
-			return DRAW_ENOMEM;
-	}
-	if (idx != NULL) {
-		j.rows = malloc((size_t)h * sizeof *j.rows);
-		if (j.rows == NULL) {
-			free(idx);
-			return DRAW_ENOMEM;
-		}
-		for (int y = 0; y < h; y++)
-			j.rows[y] = idx + (size_t)gdImageSX(im) * (size_t)y;
-	}
-	if (j.colours == 0 && (j.rgb = malloc((size_t)gdImageSX(im) * 3)) == NULL)
-		return DRAW_ENOMEM;
-	int rc = png_run(o, &j);
-	if (idx != NULL)
-		free(j.rows);
-	free(idx);
-	free(j.rgb);
-	return rc;
-}
-
-/*
  * Encode and hand over: the PNG is in a malloc() buffer the caller frees.
- * Destroys 'im' in every case.
+ * Destroys 'im' in every case. The PNG has the canvas's palette, colours
+ * in the order the drawing first asked for them, 4 bits a pixel when there are 16 or fewer, and no
+ * row filter (filters do not help indexes). zlib's level is
+ * DRAW_PNG_LEVEL, its fastest: these pictures are long runs of a few
+ * colours, which level 1 already packs to a few dozen kB, where level 6
+ * costs about twice the time for a third off the size. libgd's own writer
+ * is not used: it cannot turn the filters off, and it prints its errors.
  */
 static int finish(gdImagePtr im, unsigned char **png, size_t *len)
 {
 	struct png_out o = {0};
-	int rc = png_encode(im, &o);
+	int rc = png_run(&o, im);
 	gdImageDestroy(im);
 	if (rc != DRAW_OK) {
 		free(o.data);
@@ -840,7 +707,7 @@ int draw_plates(const unsigned char *const *plates, const int (*dims)[2],
 	if (w > DRAW_MAX_SIDE || h > DRAW_MAX_SIDE)
 		return DRAW_ETOOBIG;
 
-	gdImagePtr im = canvas(w, h, COLOURS_FIXED + COLOURS_FLAT * count);
+	gdImagePtr im = canvas(w, h);
 	if (im == NULL)
 		return DRAW_ENOMEM;
 	title_draw(im, w, title);
@@ -993,7 +860,7 @@ int draw_shell_solution(const int dim[3], const unsigned char *const *face_view,
 	unsigned char *exploded = shell_explode(dim, g, ed, owner, piece_face);
 	if (exploded == NULL)
 		return DRAW_ENOMEM;
-	gdImagePtr im = canvas(w, h, COLOURS_FIXED + (COLOURS_FLAT + COLOURS_SHADED) * 6);
+	gdImagePtr im = canvas(w, h);
 	if (im == NULL) {
 		free(exploded);
 		return DRAW_ENOMEM;
@@ -1153,7 +1020,7 @@ int draw_pieces(const unsigned char *const *shapes, const int (*dims)[3],
 		(void)cells;
 	}
 
-	gdImagePtr im = canvas(l.w, l.h, COLOURS_FIXED + COLOURS_SHADED * count);
+	gdImagePtr im = canvas(l.w, l.h);
 	if (im == NULL)
 		return DRAW_ENOMEM;
 	title_draw(im, l.w, title);
@@ -1400,7 +1267,7 @@ int draw_assembly(const unsigned char *labels, int nx, int ny, int nz,
 		}
 	}
 
-	gdImagePtr im = canvas(l.w, l.h, COLOURS_FIXED + COLOURS_SHADED * npieces);
+	gdImagePtr im = canvas(l.w, l.h);
 	if (im == NULL) {
 		free(ex);
 		return DRAW_ENOMEM;

@@ -41,9 +41,8 @@
  *
  * Determinism. The same input gives the same bytes: the geometry is integer
  * arithmetic only, PNGs are written at the fixed zlib level DRAW_PNG_LEVEL
- * and carry no time stamp. A picture of at most 256 colours (every picture
- * of a shell puzzle, and of up to about sixty pieces) is an indexed PNG
- * whose palette lists the colours in order of first use.
+ * and carry no time stamp. Every picture is an indexed PNG (a palette of at
+ * most 256 colours, which the drawing never outgrows: see draw.c).
  *
  * Errors. Misuse (NULL pointers, sizes or numbers out of the ranges stated
  * below, a plate byte other than 0 or 1) is caught by assert(). Failures a
