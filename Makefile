@@ -36,7 +36,7 @@ LDLIBS  += $(PKG_LIBS) -lm
 # and zlib (a libgd security update then needs a rebuild); else the shared
 # library.
 GD_A    := $(shell pkg-config --variable=libdir gdlib 2>/dev/null)/libgd.a
-CLI_GD  := $(if $(wildcard $(GD_A)),$(GD_A) -lpng16 -lz,$(shell pkg-config --libs gdlib 2>/dev/null))
+CLI_GD  := $(if $(wildcard $(GD_A)),$(GD_A) -lz,$(shell pkg-config --libs gdlib 2>/dev/null))
 CLI_LIBS := $(CLI_GD) $(shell pkg-config --libs libpng16 libadmesh libzip 2>/dev/null) -lm
 
 SOLVER_SRC := $(wildcard solver/*.c)
