@@ -20,7 +20,7 @@ CC      ?= cc
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
 MANDIR  ?= $(PREFIX)/share/man
-PKGS    := gdlib cmocka libadmesh libzip expat zlib
+PKGS    := gdlib libpng16 cmocka libadmesh libzip expat zlib
 CSTD    := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
            -Wmissing-prototypes -Werror -D_POSIX_C_SOURCE=200809L
 OPT     ?= -O2 -g
@@ -29,7 +29,15 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CFLAGS  += $(CSTD) $(OPT) -I. $(PKG_CFLAGS) -MMD -MP
 # Tests link cmocka; the cubegen binary links only what it uses.
 LDLIBS  += $(PKG_LIBS) -lm
-CLI_LIBS := $(shell pkg-config --libs gdlib libadmesh libzip expat zlib 2>/dev/null) -lm
+# The shared libgd loads some fifty libraries (HEIF, AVIF, TIFF, WebP,
+# fontconfig...) that cubegen never calls: 13 ms at every start, more than
+# a whole Soma solve. So cubegen links libgd's archive when Debian's
+# libgd-dev has it, which pulls in only what draw.c calls, needing libpng
+# and zlib (a libgd security update then needs a rebuild); else the shared
+# library.
+GD_A    := $(shell pkg-config --variable=libdir gdlib 2>/dev/null)/libgd.a
+CLI_GD  := $(if $(wildcard $(GD_A)),$(GD_A) -lz,$(shell pkg-config --libs gdlib 2>/dev/null))
+CLI_LIBS := $(CLI_GD) $(shell pkg-config --libs libpng16 libadmesh libzip expat zlib 2>/dev/null) -lm
 
 SOLVER_SRC := $(wildcard solver/*.c)
 FORMATS_SRC := $(wildcard formats/*.c)

@@ -476,6 +476,66 @@ static void bench_generate_command(const char *size, const char *extra,
 		               "all files written and checked");
 }
 
+/* Seconds one run of 'argv' takes as a whole process, its stdout thrown
+ * away; a negative number when it cannot be started. */
+static double bench_spawn(char *const *argv)
+{
+	pid_t pid;
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	double t0 = bench_now();
+	int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, NULL);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc != 0)
+		return -1;
+	int st;
+	waitpid(pid, &st, 0);
+	return bench_now() - t0;
+}
+
+/* A command that does nothing: what every run pays to start. */
+static void bench_startup(const char *cubegen)
+{
+	double t[21];
+	int runs = 0;
+	for (int k = 0; k < 21; k++) {
+		char *argv[] = {(char *)cubegen, "--version", NULL};
+		double s = bench_spawn(argv);
+		if (s < 0)
+			break;
+		t[runs++] = s;
+	}
+	if (runs)
+		bench_time_row("process start-up (cubegen --version)",
+		               bench_median(t, (size_t)runs), "libgd linked from its archive");
+}
+
+/* batch over a range of seeds, per seed: generate's search without
+ * files, and the process start-up spread over the range. */
+static void bench_batch_command(const char *size, const char *seeds,
+                                int nseeds, const char *band,
+                                const char *cubegen)
+{
+	double t[5];
+	int runs = 0;
+	for (int k = 0; k < 5; k++) {
+		char *argv[] = {(char *)cubegen, "batch", "--size", (char *)size,
+		                "--seeds", (char *)seeds, band ? "--difficulty" : NULL,
+		                (char *)band, NULL};
+		double s = bench_spawn(argv);
+		if (s < 0)
+			break;
+		t[runs++] = s / nseeds;
+	}
+	char what[80], note[64];
+	snprintf(what, sizeof what, "batch, %s%s%s%s, per seed", strchr(size, 'x') ? "" : "N = ",
+	         size, band ? " --difficulty " : "", band ? band : "");
+	snprintf(note, sizeof note, "--seeds %s, whole command", seeds);
+	if (runs)
+		bench_time_row(what, bench_median(t, (size_t)runs), note);
+}
+
 int main(int argc, char **argv)
 {
 	bool quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
@@ -540,5 +600,9 @@ int main(int argc, char **argv)
 	bench_generate_command("4x5x6", NULL, NULL, "build-bench/cubegen");
 	bench_generate_command("3x3x64", NULL, NULL, "build-bench/cubegen");
 	bench_generate_command("64", NULL, NULL, "build-bench/cubegen");
+	bench_startup("build-bench/cubegen");
+	bench_batch_command("5", "1..1000", 1000, NULL, "build-bench/cubegen");
+	bench_batch_command("5", "1..200", 200, "hard", "build-bench/cubegen");
+	bench_batch_command("20", "1..100", 100, NULL, "build-bench/cubegen");
 	return 0;
 }

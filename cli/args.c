@@ -427,3 +427,81 @@ int args_convert(int argc, char **argv, struct convert_args *c)
 	}
 	return ARGS_OK;
 }
+
+/* A whole decimal number that fits in 64 bits, digits only. */
+static bool seed_number(const char *s, size_t n, uint64_t *out)
+{
+	uint64_t v = 0;
+	if (n == 0)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		unsigned d = (unsigned)(s[i] - '0');
+		if (s[i] < '0' || s[i] > '9' || v > (UINT64_MAX - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return true;
+}
+
+/* --seeds A..B: two seeds, A <= B, whose count B - A + 1 fits in 64 bits
+ * (0..18446744073709551615 does not). */
+static bool parse_seeds(const char *s, uint64_t *first, uint64_t *last)
+{
+	const char *dots = strstr(s, "..");
+	if (!dots || !seed_number(s, (size_t)(dots - s), first) ||
+	    !seed_number(dots + 2, strlen(dots + 2), last)) {
+		cli_error("--seeds: expected A..B, two whole numbers from 0 to %llu "
+		          "(like 1..1000), got '%s'", (unsigned long long)UINT64_MAX, s);
+		return false;
+	}
+	if (*first > *last) {
+		cli_error("--seeds: %s is empty: the first seed is above the last", s);
+		return false;
+	}
+	if (*last - *first == UINT64_MAX) {
+		cli_error("--seeds: %s holds 2^64 seeds, one more than a batch can "
+		          "count; split it in two", s);
+		return false;
+	}
+	return true;
+}
+
+int args_batch(int argc, char **argv, struct batch_args *b)
+{
+	struct cli_args a = {.argc = argc, .argv = argv, .i = 1};
+	*b = (struct batch_args){.size = {5, 5, 5}, .attempts = 1000};
+	bool seeds = false;
+	while (a.i < argc && !a.bad) {
+		const char *arg = argv[a.i];
+		if (cli_opt_flag(&a, "--help") || cli_opt_flag(&a, "-h")) {
+			return ARGS_HELP;
+		} else if (cli_opt_value(&a, "--size")) {
+			if (!a.bad && !parse_size(a.value, b->size))
+				return ARGS_BAD;
+		} else if (cli_opt_value(&a, "--seeds")) {
+			if (!a.bad && !parse_seeds(a.value, &b->first, &b->last))
+				return ARGS_BAD;
+			seeds = true;
+		} else if (cli_opt_value(&a, "--max-attempts")) {
+			if (!a.bad && !cli_parse_u64("--max-attempts", a.value, 1, 1000000,
+			                             &b->attempts))
+				return ARGS_BAD;
+		} else if (cli_opt_value(&a, "--difficulty")) {
+			if (!a.bad && !parse_band(a.value, &b->band))
+				return ARGS_BAD;
+		} else {
+			cli_error("batch: unknown argument '%s' (try 'cubegen batch "
+			          "--help')", arg);
+			return ARGS_BAD;
+		}
+	}
+	if (a.bad)
+		return ARGS_BAD;
+	if (!seeds) {
+		cli_error("batch: which seeds? give --seeds A..B (try 'cubegen batch "
+		          "--help')");
+		return ARGS_BAD;
+	}
+	return ARGS_OK;
+}

@@ -78,7 +78,18 @@ struct convert_args {
 	bool force;     /* --force: replace an existing OUT */
 };
 
+/* 'batch': the seeds first..last, each searched exactly as generate
+ * searches, reported as a line and written nowhere. After ARGS_OK:
+ * first <= last and last - first < UINT64_MAX (the count fits). */
+struct batch_args {
+	int size[3];         /* the box X, Y, Z (--size N is N, N, N) */
+	uint64_t first, last; /* --seeds first..last, both included */
+	uint64_t attempts;   /* --max-attempts, 1..1000000 */
+	int band;            /* enum gen_band: GEN_BAND_ANY unless --difficulty */
+};
+
 int args_generate(int argc, char **argv, struct generate_args *a);
+int args_batch(int argc, char **argv, struct batch_args *a);
 /* 'check' accepts only FILE and --max-nodes. */
 int args_solve(int argc, char **argv, bool check, struct solve_args *a);
 int args_render(int argc, char **argv, struct render_args *a);

@@ -64,11 +64,14 @@ void cli_default_out(const char *prefix, const char *file, char *buf,
                      size_t len);
 
 /* An output folder written beside its target and renamed into place. */
+#define OUTDIR_SYNC_MAX 64
 struct outdir {
 	char target[PATH_MAX];
 	char tmp[PATH_MAX];
 	char old[PATH_MAX]; /* where a replaced folder waits to be removed */
 	bool replace; /* the target exists and --force was given */
+	int sync[OUTDIR_SYNC_MAX]; /* files written, to be synced at commit */
+	size_t nsync;
 };
 /* Refuse an existing target unless 'force'; make the temporary folder. */
 bool outdir_begin(struct outdir *o, const char *target, bool force);
@@ -77,13 +80,15 @@ bool outdir_write(struct outdir *o, const char *name, const void *data,
                   size_t len);
 /* Open 'name' for writing inside the temporary folder ("wb"). */
 FILE *outdir_fopen(struct outdir *o, const char *name);
-/* Flush, sync and close a file opened by outdir_fopen; false on error. */
+/* Flush and close a file opened by outdir_fopen, its sync left to
+ * outdir_commit (writeback started now); false on error. */
 bool outdir_fclose(struct outdir *o, FILE *fp, const char *name);
 /* The full temporary path of 'name' (for readers that check files). */
 void outdir_path(const struct outdir *o, const char *name, char *buf,
                  size_t len);
-/* Rename into place (the old folder is removed only after the new one is
- * in place); false and an error printed when that fails. */
+/* Sync every file written, then rename into place (the old folder is
+ * removed only after the new one is in place); false, an error printed
+ * and the folder aborted when that fails. */
 bool outdir_commit(struct outdir *o);
 /* Remove the temporary folder and everything in it. */
 void outdir_abort(struct outdir *o);
@@ -96,5 +101,6 @@ int cmd_verify(int argc, char **argv);
 int cmd_print(int argc, char **argv);
 int cmd_coupon(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_batch(int argc, char **argv);
 
 #endif

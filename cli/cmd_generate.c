@@ -70,27 +70,6 @@ static bool os_seed(uint64_t *out)
 	return true;
 }
 
-/* The candidate about to be written, proved unique again by the general
- * search (exact cover over every placement), which shares no code with
- * the shell fast path that accepted it: both must agree before anything
- * is written. Costs about 0.5 ms at size 5 and 0.2 s at size 64, once. */
-static int confirm_unique(const struct gen_puzzle *g, uint64_t seed,
-                          bool *unique)
-{
-	struct puzzle p;
-	if (gen_to_puzzle(g, seed, &p) != GEN_OK)
-		return SOLVE_ENOMEM;
-	struct solve_opts o = {.max_solutions = 2, .generic = true};
-	struct solve_result r;
-	int rc = solve_puzzle(&p, &o, &r);
-	puz_clear(&p);
-	if (rc == SOLVE_OK) {
-		*unique = r.complete && r.solutions == 1;
-		solve_result_clear(&r);
-	}
-	return rc;
-}
-
 int cmd_generate(int argc, char **argv)
 {
 	struct generate_args ga;
@@ -170,7 +149,7 @@ int cmd_generate(int argc, char **argv)
 		return CLI_FAIL;
 	}
 	bool confirmed = false;
-	int rc = confirm_unique(&g, seed, &confirmed);
+	int rc = gen_confirm(&g, &confirmed);
 	if (rc != SOLVE_OK || !confirmed) {
 		if (rc != SOLVE_OK)
 			cli_error("generate: %s", solve_strerror(rc));

@@ -14,6 +14,7 @@ static const char usage[] =
 	"\n"
 	"commands:\n"
 	"  generate   make a new unique puzzle from a seed and write its files\n"
+	"  batch      one JSON line per seed of a range: what generate would find\n"
 	"  solve      count the solutions of a puzzle file (.puz, .hcq, .xmpuzzle)\n"
 	"  check      exit 0 when a puzzle has exactly one solution, 1 if not\n"
 	"  render     draw the pieces of a puzzle file (and its solution) as PNG\n"
@@ -50,6 +51,7 @@ int main(int argc, char **argv)
 		{"verify", cmd_verify},     {"print", cmd_print},
 		{"coupon", cmd_coupon},
 		{"convert", cmd_convert},
+		{"batch", cmd_batch},
 	};
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
 		if (strcmp(cmd, cmds[i].name) == 0)

@@ -3,12 +3,18 @@
  * folder that is never seen half-written.
  *
  * Output folders: everything is written into ".NAME.tmp-XXXXXX" beside
- * the target, each file synced, then the folder is renamed onto NAME. With
+ * the target, each file synced, then the folder is renamed onto NAME. The
+ * syncs wait for the commit: as each file is closed its writeback is only
+ * started (sync_file_range on Linux), and outdir_commit() then fsyncs
+ * them all, by when most of the data is on its way, so one journal commit
+ * and one disk flush serve every file instead of one each (generate
+ * writes twenty files; each fsync alone cost 1 to 5 ms of waiting). With
  * --force an existing NAME is first renamed to ".NAME.old-XXXXXX", the new
  * folder takes its place, and only then is the old one removed: a crash at
  * any moment leaves either the old or the new folder under NAME, plus at
  * most a hidden leftover beside it.
  */
+#define _GNU_SOURCE /* sync_file_range() */
 #include "cli/cli.h"
 
 #include <dirent.h>
@@ -300,9 +306,41 @@ FILE *outdir_fopen(struct outdir *o, const char *name)
 	return fp;
 }
 
+/* Keep a descriptor of file 'fd' to sync at commit, its writeback
+ * started; when none is left to keep, sync it now. */
+static bool sync_later(struct outdir *o, int fd)
+{
+	int keep = o->nsync < OUTDIR_SYNC_MAX ? dup(fd) : -1;
+	if (keep < 0)
+		return fsync(fd) == 0;
+#ifdef SYNC_FILE_RANGE_WRITE
+	sync_file_range(keep, 0, 0, SYNC_FILE_RANGE_WRITE); /* only a hint */
+#endif
+	o->sync[o->nsync++] = keep;
+	return true;
+}
+
+/* Close the kept descriptors, syncing them when 'sync'; false (errno
+ * set) when a sync failed. */
+static bool sync_all(struct outdir *o, bool sync)
+{
+	bool ok = true;
+	int err = 0;
+	for (size_t i = 0; i < o->nsync; i++) {
+		if (sync && ok && fsync(o->sync[i]) != 0) {
+			ok = false;
+			err = errno;
+		}
+		close(o->sync[i]);
+	}
+	o->nsync = 0;
+	errno = err;
+	return ok;
+}
+
 bool outdir_fclose(struct outdir *o, FILE *fp, const char *name)
 {
-	bool ok = fflush(fp) == 0 && fsync(fileno(fp)) == 0;
+	bool ok = fflush(fp) == 0 && sync_later(o, fileno(fp));
 	int err = errno;
 	if (fclose(fp) != 0 && ok) {
 		ok = false;
@@ -338,6 +376,11 @@ static void sync_dir(const char *path)
 
 bool outdir_commit(struct outdir *o)
 {
+	if (!sync_all(o, true)) {
+		cli_error("%s: cannot write: %s", o->target, strerror(errno));
+		outdir_abort(o);
+		return false;
+	}
 	sync_dir(o->tmp);
 	char *old = o->old;
 	if (o->replace) {
@@ -364,6 +407,7 @@ bool outdir_commit(struct outdir *o)
 
 void outdir_abort(struct outdir *o)
 {
+	sync_all(o, false);
 	if (o->tmp[0])
 		remove_tree(o->tmp);
 	o->tmp[0] = '\0';

@@ -1,16 +1,20 @@
 /*
  * draw.c: the pictures of draw.h, and the one file of cubegen that sees
- * libgd.
+ * libgd and libpng.
  *
  * Workload: a few pictures per generated puzzle, each at most
- * DRAW_MAX_SIDE pixels a side, of boxes up to DRAW_MAX_N cells a side. The
- * cost is dominated by zlib, not by drawing, so the code favours plain
- * loops over cleverness.
+ * DRAW_MAX_SIDE pixels a side, of boxes up to DRAW_MAX_N cells a side:
+ * about a million pixels each, of a few dozen flat colours. What costs is
+ * touching every pixel (drawing, encoding, and the memory itself), so the
+ * pictures are palette images (a byte a pixel), rectangles are written
+ * straight into the rows, and PNGs are encoded by libpng at zlib's fastest
+ * level with no row filters (finish()); generate's two pictures take
+ * about 10 ms, where a true-colour picture encoded by libgd took 100.
  *
  * Every picture is built in three steps: size it from the input (integer
  * formulas, documented in draw.h for the two fixed layouts), draw into a
- * true-colour gd image, then encode it and copy the PNG into a malloc()
- * buffer so callers never free libgd memory. Nothing here uses floating
+ * gd image (canvas()), then encode it with libpng into a malloc() buffer
+ * so callers never free libgd memory. Nothing here uses floating
  * point: an isometric view places lattice point (x, y, z) at
  *     X = ox + (x - y) * dx,   Y = oy + (x + y) * u - 2 * z * u,
  * with u and dx = u * sqrt(3) (rounded) in 1/16 pixel and floor division,
@@ -21,12 +25,15 @@
 
 #include <assert.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <gd.h>
+#include <png.h>
+#include <setjmp.h>
 #include <gdfontg.h>
 
 #define INK 0x202020        /* text, tag borders, piece outlines */
@@ -48,6 +55,17 @@
 #define LEGEND_CHARS 20  /* names in the legend are cut to this length */
 #define TEXT_MAX 256     /* longest text drawn, in characters */
 /* The exploded view of draw_assembly may use up to this many cells. */
+/* Every picture is a palette image, which holds 256 colours. It never
+ * needs more: draw_colour() has DRAW_CYCLE colours, and a picture draws
+ * each in at most SHADES_PER_COLOUR shades (flat, its grid lines, and
+ * shade_of()'s left, right and outline; the top is the flat colour), plus
+ * FIXED_COLOURS others (DRAW_BG = WHITE, DRAW_EMPTY, INK, INK_SOFT,
+ * GRID_EMPTY, and one to spare). */
+#define DRAW_CYCLE 42 /* draw_colour(): 14 colours, plain, paler, darker */
+#define SHADES_PER_COLOUR 5
+#define FIXED_COLOURS 6
+_Static_assert(DRAW_CYCLE * SHADES_PER_COLOUR + FIXED_COLOURS <= gdMaxColors,
+               "the colours of a picture fit a palette");
 #define EXPLODE_MAX_CELLS ((size_t)1 << 24)
 
 static int imin(int a, int b) { return a < b ? a : b; }
@@ -81,10 +99,20 @@ static uint32_t mix(uint32_t a, uint32_t b, unsigned t)
 	return out;
 }
 
-static int gdc(uint32_t rgb)
+/* The palette index of 'rgb' in 'im', allocated on first use. Numbers'
+ * colours alone never fill the palette (see DRAW_CYCLE); a colour
+ * puzzle's own colours (up to 26, in their shades) beside them can, and
+ * then the nearest colour already in the palette stands in. */
+static int gdc(gdImagePtr im, uint32_t rgb)
 {
-	return gdTrueColor((int)(rgb >> 16) & 255, (int)(rgb >> 8) & 255,
-	                   (int)rgb & 255);
+	int r = (int)(rgb >> 16) & 255, g = (int)(rgb >> 8) & 255, b = (int)rgb & 255;
+	int c = gdImageColorExact(im, r, g, b);
+	if (c < 0)
+		c = gdImageColorAllocate(im, r, g, b);
+	if (c < 0)
+		c = gdImageColorClosest(im, r, g, b);
+	assert(c >= 0);
+	return c;
 }
 
 const char *draw_strerror(int status)
@@ -95,7 +123,7 @@ const char *draw_strerror(int status)
 	case DRAW_ENOMEM:
 		return "out of memory while drawing a picture";
 	case DRAW_EPNG:
-		return "libgd could not encode the PNG";
+		return "libpng could not encode the PNG";
 	case DRAW_ETOOBIG:
 		return "too many or too large pieces to fit in one picture";
 	}
@@ -142,18 +170,45 @@ uint32_t draw_colour(int k)
 
 /* ---- drawing primitives ------------------------------------------------ */
 
+/*
+ * The filled rectangle with corners (x0, y0) and (x1, y1), both included,
+ * clipped to the image: what gdImageFilledRectangle() paints on our
+ * canvases (opaque colours, no blending, no clip rectangle), written into
+ * the rows directly because libgd goes through gdImageSetPixel() for
+ * every pixel, and the canvases are a million pixels of mostly
+ * rectangles.
+ */
 static void rect(gdImagePtr im, int x0, int y0, int x1, int y1, uint32_t rgb)
 {
-	gdImageFilledRectangle(im, x0, y0, x1, y1, gdc(rgb));
+	int col = gdc(im, rgb);
+	if (x0 > x1) {
+		int t = x0;
+		x0 = x1;
+		x1 = t;
+	}
+	if (y0 > y1) {
+		int t = y0;
+		y0 = y1;
+		y1 = t;
+	}
+	x0 = imax(x0, 0);
+	y0 = imax(y0, 0);
+	x1 = imin(x1, gdImageSX(im) - 1);
+	y1 = imin(y1, gdImageSY(im) - 1);
+	for (int y = y0; y <= y1; y++)
+		memset(im->pixels[y] + x0, col, (size_t)(x1 - x0 + 1));
 }
 
 static void frame(gdImagePtr im, int x0, int y0, int x1, int y1, uint32_t rgb)
 {
-	gdImageRectangle(im, x0, y0, x1, y1, gdc(rgb));
+	gdImageRectangle(im, x0, y0, x1, y1, gdc(im, rgb));
 }
 
 /*
- * A white canvas; NULL when libgd cannot allocate it.
+ * A white canvas; NULL when libgd cannot allocate it. A palette image:
+ * its background is colour 0, so the zeroed rows libgd allocates are
+ * already white, it takes a quarter of the memory of true colour, and
+ * its rows are what the PNG encoder writes.
  *
  * gdImageFilledPolygon() mallocs its scratch row on first use and, when
  * that fails, returns having drawn nothing: the picture would silently
@@ -164,14 +219,12 @@ static void frame(gdImagePtr im, int x0, int y0, int x1, int y1, uint32_t rgb)
  */
 static gdImagePtr canvas(int w, int h)
 {
-	gdImagePtr im = gdImageCreateTrueColor(w, h);
+	gdImagePtr im = gdImageCreate(w, h);
 	if (im == NULL)
 		return NULL;
-	/* Every colour is opaque: plain replacement is both right and faster. */
-	gdImageAlphaBlending(im, 0);
-	rect(im, 0, 0, w - 1, h - 1, DRAW_BG);
+	gdc(im, DRAW_BG); /* colour 0: every pixel so far */
 	gdPoint off[4] = {{-16, -16}, {-16, -16}, {-16, -16}, {-16, -16}};
-	gdImageFilledPolygon(im, off, 4, gdc(DRAW_BG));
+	gdImageFilledPolygon(im, off, 4, gdc(im, DRAW_BG));
 	if (im->polyInts == NULL || im->polyAllocated < 4) {
 		gdImageDestroy(im);
 		return NULL;
@@ -179,35 +232,136 @@ static gdImagePtr canvas(int w, int h)
 	return im;
 }
 
+/* ---- PNG encoding -------------------------------------------------------- */
+
+/* The PNG being written, in a malloc() buffer that doubles as it grows. */
+struct png_out {
+	unsigned char *data;
+	size_t len, cap;
+	bool nomem; /* an allocation failed: ours or libpng's (or zlib's) */
+};
+
+static void png_fail(png_structp png, png_const_charp msg)
+{
+	(void)msg; /* libraries never print: the status says what failed */
+	png_longjmp(png, 1);
+}
+
+static void png_quiet(png_structp png, png_const_charp msg)
+{
+	(void)png;
+	(void)msg;
+}
+
+/* libpng's and zlib's memory comes from malloc() here, so a failure is
+ * seen (and the fault build can inject one). */
+static png_voidp png_get(png_structp png, png_alloc_size_t n)
+{
+	void *p = malloc(n);
+	if (p == NULL)
+		((struct png_out *)png_get_mem_ptr(png))->nomem = true;
+	return p;
+}
+
+static void png_put(png_structp png, png_voidp p)
+{
+	(void)png;
+	free(p);
+}
+
+static void png_append(png_structp png, png_bytep b, size_t n)
+{
+	struct png_out *o = png_get_io_ptr(png);
+	if (n > o->cap - o->len) {
+		size_t cap = o->cap ? o->cap : 8192;
+		while (cap - o->len < n) {
+			if (cap > SIZE_MAX / 2)
+				png_error(png, "too big");
+			cap *= 2;
+		}
+		unsigned char *d = realloc(o->data, cap);
+		if (d == NULL) {
+			o->nomem = true;
+			png_error(png, "out of memory");
+		}
+		o->data = d;
+		o->cap = cap;
+	}
+	memcpy(o->data + o->len, b, n);
+	o->len += n;
+}
+
+static void png_noflush(png_structp png)
+{
+	(void)png;
+}
+
+/* The header and rows of the PNG of palette image 'im'. Any failure
+ * jumps back to png_run(). */
+static void png_write_all(png_structp png, png_infop info, gdImagePtr im)
+{
+	png_color pal[gdMaxColors];
+	int n = gdImageColorsTotal(im);
+	int depth = n <= 2 ? 1 : n <= 4 ? 2 : n <= 16 ? 4 : 8;
+	for (int i = 0; i < n; i++)
+		pal[i] = (png_color){(png_byte)im->red[i], (png_byte)im->green[i],
+		                     (png_byte)im->blue[i]};
+	png_set_write_fn(png, png_get_mem_ptr(png), png_append, png_noflush);
+	png_set_compression_level(png, DRAW_PNG_LEVEL);
+	png_set_IHDR(png, info, (png_uint_32)gdImageSX(im),
+	             (png_uint_32)gdImageSY(im), depth, PNG_COLOR_TYPE_PALETTE,
+	             PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+	             PNG_FILTER_TYPE_DEFAULT);
+	png_set_PLTE(png, info, pal, n);
+	png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
+	png_write_info(png, info);
+	png_set_packing(png); /* a byte a pixel in, 1, 2 or 4 bits out */
+	png_write_image(png, im->pixels);
+	png_write_end(png, info);
+}
+
+/* libpng reports failures by longjmp(): this function holds the setjmp()
+ * and changes no variable after it, so nothing is clobbered. */
+static int png_run(struct png_out *o, gdImagePtr im)
+{
+	png_structp png = png_create_write_struct_2(PNG_LIBPNG_VER_STRING, o,
+	                                            png_fail, png_quiet, o,
+	                                            png_get, png_put);
+	png_infop info = png ? png_create_info_struct(png) : NULL;
+	if (info == NULL) {
+		png_destroy_write_struct(&png, NULL);
+		return DRAW_ENOMEM;
+	}
+	if (setjmp(png_jmpbuf(png))) {
+		png_destroy_write_struct(&png, &info);
+		return o->nomem ? DRAW_ENOMEM : DRAW_EPNG;
+	}
+	png_write_all(png, info, im);
+	png_destroy_write_struct(&png, &info);
+	return DRAW_OK;
+}
+
 /*
- * Encode and hand over: the PNG is copied into a malloc() buffer so the
- * caller frees it with free(), never gdFree(). Destroys 'im' in every case.
- * libgd returns NULL for every encoding failure; when one of its (or
- * libpng's, or zlib's) allocations failed, malloc() left ENOMEM in errno,
- * and that is DRAW_ENOMEM, not DRAW_EPNG.
+ * Encode and hand over: the PNG is in a malloc() buffer the caller frees.
+ * Destroys 'im' in every case. The PNG has the canvas's palette, colours
+ * in the order the drawing first asked for them, 4 bits a pixel when there are 16 or fewer, and no
+ * row filter (filters do not help indexes). zlib's level is
+ * DRAW_PNG_LEVEL, its fastest: these pictures are long runs of a few
+ * colours, which level 1 already packs to a few dozen kB, where level 6
+ * costs about twice the time for a third off the size. libgd's own writer
+ * is not used: it cannot turn the filters off, and it prints its errors.
  */
 static int finish(gdImagePtr im, unsigned char **png, size_t *len)
 {
-	int size = 0;
-	errno = 0;
-	void *p = gdImagePngPtrEx(im, &size, DRAW_PNG_LEVEL);
-	int err = errno;
+	struct png_out o = {0};
+	int rc = png_run(&o, im);
 	gdImageDestroy(im);
-	if (p == NULL)
-		return err == ENOMEM ? DRAW_ENOMEM : DRAW_EPNG;
-	if (size <= 0) {
-		gdFree(p);
-		return DRAW_EPNG;
+	if (rc != DRAW_OK) {
+		free(o.data);
+		return rc;
 	}
-	unsigned char *out = malloc((size_t)size);
-	if (out == NULL) {
-		gdFree(p);
-		return DRAW_ENOMEM;
-	}
-	memcpy(out, p, (size_t)size);
-	gdFree(p);
-	*png = out;
-	*len = (size_t)size;
+	*png = o.data; /* up to twice the PNG's size: callers free it soon */
+	*len = o.len;
 	return DRAW_OK;
 }
 
@@ -246,7 +400,7 @@ static void text_draw(gdImagePtr im, int x, int y, int scale,
                       const struct text *t, uint32_t rgb)
 {
 	gdFontPtr f = gdFontGetGiant();
-	int col = gdc(rgb);
+	int col = gdc(im, rgb);
 
 	assert(f->w == FONT_W && f->h == FONT_H);
 	if (scale == 1) {
@@ -263,8 +417,8 @@ static void text_draw(gdImagePtr im, int x, int y, int scale,
 				if (g[py * FONT_W + px]) {
 					int x0 = x + (i * FONT_W + px) * scale;
 					int y0 = y + py * scale;
-					gdImageFilledRectangle(im, x0, y0, x0 + scale - 1,
-					                       y0 + scale - 1, col);
+					rect(im, x0, y0, x0 + scale - 1, y0 + scale - 1,
+					     rgb);
 				}
 	}
 }
@@ -492,13 +646,13 @@ struct shade {
  * side darker, the +X side darker still, as if lit from above left; the
  * outline darker again. Below 3 pixels a cube, outlines would swamp the
  * colour and beat into moire patterns, so there are none. */
-static struct shade shade_of(uint32_t rgb, int64_t uq)
+static struct shade shade_of(gdImagePtr im, uint32_t rgb, int64_t uq)
 {
 	struct shade s;
-	s.top = gdc(rgb);
-	s.left = gdc(mix(rgb, BLACK, 52));
-	s.right = gdc(mix(rgb, BLACK, 100));
-	s.line = uq >= 48 ? gdc(mix(rgb, BLACK, 176)) : -1;
+	s.top = gdc(im, rgb);
+	s.left = gdc(im, mix(rgb, BLACK, 52));
+	s.right = gdc(im, mix(rgb, BLACK, 100));
+	s.line = uq >= 48 ? gdc(im, mix(rgb, BLACK, 176)) : -1;
 	return s;
 }
 
@@ -544,7 +698,7 @@ static void iso_draw(gdImagePtr im, const struct iso *v,
 				if (rgb != NULL) {
 					if (!have_own || rgb[i] != own_rgb) {
 						own_rgb = rgb[i];
-						own = shade_of(own_rgb, v->uq);
+						own = shade_of(im, own_rgb, v->uq);
 						have_own = 1;
 					}
 					s = &own;
@@ -849,7 +1003,7 @@ int draw_shell_solution_coloured(const int dim[3],
 		             (DRAW_CAPTION_H - FONT_H) / 2, box, 1, caption[view],
 		             INK_SOFT);
 		for (int k = 1; k <= 6; k++)
-			sh[k] = shade_of((uint32_t)colour_of[k], uq);
+			sh[k] = shade_of(im, (uint32_t)colour_of[k], uq);
 		iso_size(uq, vd[0], vd[1], vd[2], &vw, &vh);
 		/* B >= 2*M*c leaves room for 1.5*M + 3 cells a side at half a
 		 * pixel per u, more than the exploded box needs. */
@@ -981,7 +1135,7 @@ int draw_pieces_coloured(const unsigned char *const *shapes,
 		struct shade sh[2];
 		char buf[24];
 
-		sh[1] = shade_of(draw_colour((int)i + 1), uq);
+		sh[1] = shade_of(im, draw_colour((int)i + 1), uq);
 		iso_size(uq, dims[i][0], dims[i][1], dims[i][2], &pw, &ph);
 		/* Bottom-aligned, so the names of a row line up. */
 		struct iso v = iso_place(uq, dims[i][1], dims[i][2],
@@ -1257,15 +1411,15 @@ int draw_assembly_coloured(const unsigned char *labels, const uint32_t *rgb,
 		}
 	}
 
-	struct shade sh[DRAW_MAX_PIECES + 1];
-	for (size_t k = 1; k <= npieces; k++)
-		sh[k] = shade_of(draw_colour((int)k), uq);
 	gdImagePtr im = canvas(l.w, l.h);
 	if (im == NULL) {
 		free(ex);
 		free(ex_rgb);
 		return DRAW_ENOMEM;
 	}
+	struct shade sh[DRAW_MAX_PIECES + 1];
+	for (size_t k = 1; k <= npieces; k++)
+		sh[k] = shade_of(im, draw_colour((int)k), uq);
 	title_draw(im, l.w, title);
 
 	/* The two views, centred as a pair, bottoms aligned. */

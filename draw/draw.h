@@ -55,15 +55,17 @@
  *
  * Determinism. The same input gives the same bytes: the geometry is integer
  * arithmetic only, PNGs are written at the fixed zlib level DRAW_PNG_LEVEL
- * and carry no time stamp.
+ * and carry no time stamp. Every picture is an indexed PNG (a palette of at
+ * most 256 colours, which the drawing never outgrows: see draw.c).
  *
  * Errors. Misuse (NULL pointers, sizes or numbers out of the ranges stated
  * below, a plate byte other than 0 or 1) is caught by assert(). Failures a
  * caller cannot rule out are returned: DRAW_ENOMEM, DRAW_EPNG, and
  * DRAW_ETOOBIG when the picture would exceed DRAW_MAX_SIDE pixels a side
  * (many large pieces; draw_plates and draw_shell_solution never hit it for
- * count <= 6 and sides <= DRAW_MAX_N). Nothing here prints, but when encoding
- * fails libgd's and libpng's default handlers may say so on stderr.
+ * count <= 6 and sides <= DRAW_MAX_N). Nothing here prints (libpng's
+ * messages are caught), but when libgd cannot allocate a picture its
+ * default handler may say so on stderr.
  */
 #ifndef CUBEGEN_DRAW_H
 #define CUBEGEN_DRAW_H
@@ -73,16 +75,17 @@
 
 enum draw_status {
 	DRAW_OK = 0,
-	DRAW_ENOMEM,  /* out of memory: ours, or libgd's (or libpng's) while
-	                 making or encoding the image */
-	DRAW_EPNG,    /* libgd failed to encode the PNG, not for lack of memory */
+	DRAW_ENOMEM,  /* out of memory: ours, libgd's, libpng's or zlib's
+	                 while making or encoding the image */
+	DRAW_EPNG,    /* libpng failed to encode the PNG, not for lack of memory */
 	DRAW_ETOOBIG, /* the picture would be wider or taller than DRAW_MAX_SIDE */
 };
 
 #define DRAW_MAX_N 128       /* largest n of a plate, a face or a box side */
 #define DRAW_MAX_SIDE 2400   /* no picture is wider or taller, in pixels */
 #define DRAW_MAX_PIECES 255  /* piece numbers are 1..DRAW_MAX_PIECES */
-#define DRAW_PNG_LEVEL 6     /* zlib level: fixed, so the bytes are too */
+#define DRAW_PNG_LEVEL 1     /* zlib level: fixed, so the bytes are too;
+                                the fastest (see draw.c's png_encode()) */
 #define DRAW_BG 0xFFFFFF     /* background, 0xRRGGBB */
 #define DRAW_EMPTY 0xE4E4E4  /* net cell of a neighbouring face's piece */
 #define DRAW_SWATCH_MAX 8    /* colours one swatch shows, at most */

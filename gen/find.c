@@ -17,14 +17,15 @@
 #include "solver/solve.h"
 
 /* Whether 'g' has exactly one solution: a complete search that found one
- * (it stops at a second, enough for "no"). */
-static int unique(const struct gen_puzzle *g, bool *yes)
+ * (it stops at a second, enough for "no"). Adds its nodes to '*nodes'. */
+static int unique(const struct gen_puzzle *g, bool *yes, uint64_t *nodes)
 {
 	struct solve_opts o = {.max_solutions = 2};
 	struct solve_result r;
 	int rc = gen_count(g, &o, &r);
 	if (rc == SOLVE_OK) {
 		*yes = r.complete && r.solutions == 1;
+		*nodes += r.nodes;
 		solve_result_clear(&r);
 	}
 	return rc;
@@ -67,7 +68,9 @@ int gen_calibrate(const int dim[3], int want, struct gen_bands *out)
 	for (long draws = 0; n < want && draws < 50L * want; draws++) {
 		gen_puzzle_clear(&g);
 		bool yes = false;
-		if (gen_draw(&r, d, &g) != GEN_OK || unique(&g, &yes) != SOLVE_OK ||
+		uint64_t nodes = 0;
+		if (gen_draw(&r, d, &g) != GEN_OK ||
+		    unique(&g, &yes, &nodes) != SOLVE_OK ||
 		    (yes && score(&g, &s[n]) != SOLVE_OK)) {
 			rc = GEN_ENOMEM;
 			break;
@@ -150,7 +153,7 @@ int gen_find(struct rng *r, const int dim[3], uint64_t max_attempts,
 		}
 		f.attempts++;
 		bool yes = false;
-		if (unique(&g, &yes) != SOLVE_OK ||
+		if (unique(&g, &yes, &f.nodes) != SOLVE_OK ||
 		    (yes && score(&g, &f.difficulty) != SOLVE_OK)) {
 			rc = GEN_ENOMEM;
 			break;
@@ -167,6 +170,22 @@ int gen_find(struct rng *r, const int dim[3], uint64_t max_attempts,
 		*info = f;
 		if (f.found)
 			*out = g;
+	}
+	return rc;
+}
+
+int gen_confirm(const struct gen_puzzle *g, bool *unique_too)
+{
+	struct puzzle p;
+	if (gen_to_puzzle(g, 0, &p) != GEN_OK)
+		return SOLVE_ENOMEM;
+	struct solve_opts o = {.max_solutions = 2, .generic = true};
+	struct solve_result r;
+	int rc = solve_puzzle(&p, &o, &r);
+	puz_clear(&p);
+	if (rc == SOLVE_OK) {
+		*unique_too = r.complete && r.solutions == 1;
+		solve_result_clear(&r);
 	}
 	return rc;
 }

@@ -447,6 +447,85 @@ run 0 generate --size 4x5x6 --seed 1 --difficulty easy --out "$tmp/d-box1" && b1
 run 0 generate --size 6x5x4 --seed 1 --difficulty easy --out "$tmp/d-box2" && b2=$(grep '^band' <<<"$out")
 [ -n "${b1:-}" ] && [ "${b1:-}" = "${b2:-}" ] && ok || bad "box bands differ: '${b1:-}' vs '${b2:-}'"
 
+# --- batch ------------------------------------------------------------------
+run 0 batch --help && contains "$out" "usage: cubegen batch" "batch --help"
+usage_error batch
+contains "$err" "which seeds?" "batch without --seeds asks for them"
+for v in 9..3 x '' 5 1.. ..5 1...5 -1..3 1..x ' 1..2' 0..18446744073709551616 \
+	99999999999999999999..99999999999999999999; do
+	usage_error batch --seeds "$v"
+done
+usage_error batch --seeds 9..3 && contains "$err" "9..3 is empty" "--seeds 9..3 says why"
+usage_error batch --seeds 0..18446744073709551615 && contains "$err" "2^64 seeds" "a range of 2^64 seeds overflows the count"
+usage_error batch --seeds
+usage_error batch --seeds 1..2 --size 2
+usage_error batch --seeds 1..2 --difficulty brutal
+usage_error batch --seeds 1..2 --max-attempts 0
+usage_error batch --seeds 1..2 --out x
+# One line per seed, each what generate reports for that seed: size,
+# attempts, solutions and the score (generate rounds it to 2 decimals);
+# nothing on stderr in a pipe, no files anywhere.
+mkdir -p "$tmp/bcwd"
+( cd "$tmp/bcwd" && ${WRAP:-} "$CUBEGEN" batch --seeds 40..47 >"$tmp/b-all" 2>"$tmp/b-err" ) && ok || bad "batch 40..47 failed: $(cat "$tmp/b-err")"
+[ ! -s "$tmp/b-err" ] && ok || bad "batch wrote to stderr in a pipe: $(cat "$tmp/b-err")"
+[ -z "$(ls -A "$tmp/bcwd")" ] && ok || bad "batch wrote files: $(ls -A "$tmp/bcwd")"
+[ "$(wc -l <"$tmp/b-all")" = 8 ] && ok || bad "batch 40..47: not 8 lines: $(cat "$tmp/b-all")"
+field() { sed -n "s/.*\"$1\": \([^,}]*\).*/\1/p" <<<"$2"; }
+# batch_vs_generate LINES_FILE BAND_NAME ARGS...: every line against generate
+batch_vs_generate() {
+	local lines=$1 band=$2 line s
+	shift 2
+	while read -r line; do
+		s=$(field seed "$line")
+		run 0 generate --seed "$s" "$@" --out "$tmp/bg-$s-$band" || continue
+		rm -rf "$tmp/bg-$s-$band"
+		local want="size: $(field size "$line" | tr -d '"')
+seed: $s
+attempts: $(field attempts "$line")
+solutions: $(field solutions "$line")
+difficulty: $(LC_ALL=C printf '%.2f' "$(field difficulty "$line")")"
+		contains "$out" "$want" "batch seed $s ($band) equals generate"
+		if [ "$band" != any ]; then
+			[ "$(field band "$line")" = "\"$band\"" ] && ok || bad "batch seed $s: band $(field band "$line")"
+			contains "$out" "band: $band " "generate seed $s is $band"
+		else
+			[ "$(field band "$line")" = null ] && ok || bad "batch seed $s: a band without --difficulty"
+		fi
+		[ "$(field found "$line")" = true ] && ok || bad "batch seed $s: not found"
+	done <"$lines"
+}
+batch_vs_generate "$tmp/b-all" any
+run 0 batch --seeds 3..5 --difficulty hard && printf '%s\n' "$out" >"$tmp/b-hard" &&
+	batch_vs_generate "$tmp/b-hard" hard --difficulty hard
+run 0 batch --size 4x5x6 --seeds 1..2 --difficulty medium && printf '%s\n' "$out" >"$tmp/b-box" &&
+	batch_vs_generate "$tmp/b-box" medium --size 4x5x6 --difficulty medium
+# Determinism, and a range split in two concatenates to the whole
+# (seconds aside).
+noseconds() { sed 's/, "seconds": [0-9.]*}$/}/' "$@"; }
+run 0 batch --seeds 40..47 && printf '%s\n' "$out" >"$tmp/b-again"
+[ "$(noseconds "$tmp/b-all")" = "$(noseconds "$tmp/b-again")" ] && ok || bad "batch is not deterministic"
+run 0 batch --seeds 40..43 && printf '%s\n' "$out" >"$tmp/b-lo"
+run 0 batch --seeds 44..47 && printf '%s\n' "$out" >"$tmp/b-hi"
+[ "$(noseconds "$tmp/b-lo" "$tmp/b-hi")" = "$(noseconds "$tmp/b-all")" ] && ok || bad "batch 40..43 + 44..47 differs from 40..47"
+# A seed with no puzzle in its attempts is a line too, and not an error;
+# generate fails on it.
+run 0 batch --seeds 42..42 --difficulty hard --max-attempts 5 &&
+	contains "$out" '"attempts": 5, "found": false, "solutions": null, "difficulty": null, "band": null' "batch: a seed with no puzzle"
+run 1 generate --seed 42 --difficulty hard --max-attempts 5 --out "$tmp/bg-none"
+# The last seed there is: the loop ends.
+run 0 batch --seeds 18446744073709551615..18446744073709551615 --size 3 &&
+	contains "$out" '{"seed": 18446744073709551615, "size": "3"' "batch at the last seed"
+if command -v python3 >/dev/null; then
+	python3 -c '
+import json, sys
+want = ["seed", "size", "attempts", "found", "solutions", "difficulty", "band", "nodes", "seconds"]
+for line in open(sys.argv[1]):
+    d = json.loads(line)
+    assert list(d) == want, d
+    assert d["nodes"] > 0 and d["seconds"] >= 0, d
+' "$tmp/b-all" && ok || bad "batch lines are not the JSON documented: $(head -2 "$tmp/b-all")"
+fi
+
 # --- colour puzzles ---------------------------------------------------------------
 run 0 solve "$examples/ninecolour.puz" --rename-colours &&
 	contains "$out" "solutions: 3" "nine-colour cube: 3 up to renaming" &&

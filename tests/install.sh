@@ -22,7 +22,7 @@ if ldd "$bin" | grep -q cmocka; then bad "cubegen links libcmocka"; fi
 
 page=$(MANPATH="$stage/usr/share/man" MANWIDTH=100 man -P cat cubegen 2>/dev/null)
 [[ "$page" == *"cubegen generate"* ]] || bad "man cubegen does not show the page"
-for cmd in generate solve check render verify; do
+for cmd in generate solve check render verify batch; do
 	[[ "$page" == *"cubegen $cmd"* ]] || bad "man page lacks 'cubegen $cmd'"
 	for opt in $("$bin" "$cmd" --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
 		# man renders \- as '-' (or U+2010 in some locales): search plainly

@@ -1182,6 +1182,69 @@ static void test_draw_pieces_scale_and_limit(void **state)
 	free(big);
 }
 
+/* Bytes 24 and 25 of a PNG: the bit depth and colour type of its IHDR. */
+static void png_kind(const unsigned char *png, size_t len, int *depth,
+                     int *type)
+{
+	assert_true(len > 26);
+	assert_memory_equal(png + 12, "IHDR", 4);
+	*depth = png[24];
+	*type = png[25];
+}
+
+/* Every picture is an indexed PNG, even with every piece colour there is
+ * (42 colours, each in all its shades: 42 pieces, then 255 in an
+ * assembly), and still shows them. */
+static void test_draw_every_colour_in_one_palette(void **state)
+{
+	(void)state;
+	static const unsigned char cell[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+	const unsigned char *shapes[DRAW_MAX_PIECES];
+	int dims[DRAW_MAX_PIECES][3];
+	unsigned char *png;
+	size_t len;
+	int depth, type;
+
+	for (int i = 0; i < 42; i++) {
+		shapes[i] = cell;
+		dims[i][0] = dims[i][1] = dims[i][2] = 2;
+	}
+	assert_int_equal(draw_pieces(shapes, (const int (*)[3])dims, 42, NULL,
+	                             "all", &png, &len), DRAW_OK);
+	png_kind(png, len, &depth, &type);
+	assert_int_equal(type, 3);
+	assert_int_equal(depth, 8);
+	check_colours(png, len, 42, DRAW_MAX_SIDE);
+	free(png);
+
+	/* 255 one-cell pieces side by side, 15 x 17 x 1 */
+	unsigned char labels[DRAW_MAX_PIECES];
+	for (int i = 0; i < DRAW_MAX_PIECES; i++)
+		labels[i] = (unsigned char)(i + 1);
+	assert_int_equal(draw_assembly(labels, 15, 17, 1, NULL, DRAW_MAX_PIECES,
+	                               "all", &png, &len), DRAW_OK);
+	png_kind(png, len, &depth, &type);
+	assert_int_equal(type, 3);
+	check_colours(png, len, 42, DRAW_MAX_SIDE); /* 43.. repeat 1.. */
+	free(png);
+
+	/* generate's preview: white, ink, grey grid lines and two shades of
+	 * six colours fit 4 bits a pixel; the answer sheet needs 8 */
+	struct shell sh;
+	shell_make(&sh, 5, 42);
+	assert_int_equal(call_plates(&sh, "t", &png, &len), DRAW_OK);
+	png_kind(png, len, &depth, &type);
+	assert_int_equal(type, 3);
+	assert_int_equal(depth, 4);
+	free(png);
+	assert_int_equal(call_solution(&sh, "t", &png, &len), DRAW_OK);
+	png_kind(png, len, &depth, &type);
+	assert_int_equal(type, 3);
+	assert_int_equal(depth, 8);
+	free(png);
+	shell_free(&sh);
+}
+
 /* ---- draw_assembly ------------------------------------------------------ */
 
 static void test_draw_assembly_soma(void **state)
@@ -1839,6 +1902,7 @@ int main(void)
 		cmocka_unit_test(test_draw_shell_solution_box_deterministic),
 		cmocka_unit_test(test_draw_pieces_soma),
 		cmocka_unit_test(test_draw_pieces_scale_and_limit),
+		cmocka_unit_test(test_draw_every_colour_in_one_palette),
 		cmocka_unit_test(test_draw_assembly_soma),
 		cmocka_unit_test(test_draw_assembly_shapes),
 		cmocka_unit_test(test_draw_assembly_large_shell),

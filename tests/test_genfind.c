@@ -2,7 +2,10 @@
  * test_genfind.c: the generator's difficulty side (gen/find.c): the band
  * table is what the calibration computes, bands do not depend on the order
  * of a box's sides, gen_find() returns the first unique candidate of the
- * stream in the band asked for, and its score is the puzzle's own.
+ * stream in the band asked for, and its score is the puzzle's own; its
+ * node count is the uniqueness checks' over every candidate drawn, and
+ * gen_confirm() agrees with the fast path on unique and ambiguous
+ * candidates alike.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -145,6 +148,49 @@ static void test_genfind_first_in_band(void **state)
 	}
 }
 
+/* gen_found.nodes adds up the nodes of every candidate's uniqueness
+ * check (as gen_count() reports them); gen_confirm(), the general
+ * search, says what gen_count() says, for unique and ambiguous
+ * candidates (size 3 has plenty of both). */
+static void test_genfind_nodes_and_confirm(void **state)
+{
+	(void)state;
+	int sizes[][3] = {{3, 3, 3}, {5, 5, 5}, {3, 4, 5}};
+	int unique_seen = 0, ambiguous_seen = 0;
+	for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++)
+		for (uint64_t seed = 1; seed <= 4; seed++) {
+			struct gen_bands b;
+			assert_int_equal(gen_bands(sizes[s], &b), GEN_OK);
+			struct rng r, w;
+			rng_seed(&r, seed);
+			rng_seed(&w, seed);
+			struct gen_puzzle g = {0}, h = {0};
+			struct gen_found f;
+			assert_int_equal(gen_find(&r, sizes[s], 200, GEN_BAND_HARD, &b,
+			                          &g, &f), GEN_OK);
+			uint64_t nodes = 0;
+			for (uint64_t k = 0; k < f.attempts; k++) {
+				gen_puzzle_clear(&h);
+				assert_int_equal(gen_draw(&w, sizes[s], &h), GEN_OK);
+				struct solve_opts o = {.max_solutions = 2};
+				struct solve_result res;
+				assert_int_equal(gen_count(&h, &o, &res), SOLVE_OK);
+				nodes += res.nodes;
+				bool yes = res.complete && res.solutions == 1, again = !yes;
+				solve_result_clear(&res);
+				assert_int_equal(gen_confirm(&h, &again), SOLVE_OK);
+				assert_int_equal(again, yes);
+				unique_seen += yes;
+				ambiguous_seen += !yes;
+			}
+			assert_true(f.nodes == nodes);
+			assert_true(f.nodes > 0);
+			gen_puzzle_clear(&g);
+			gen_puzzle_clear(&h);
+		}
+	assert_true(unique_seen > 0 && ambiguous_seen > 0);
+}
+
 /* Not found is a result: '*out' untouched, attempts all used. */
 static void test_genfind_not_found(void **state)
 {
@@ -171,6 +217,7 @@ int main(void)
 		cmocka_unit_test(test_genfind_box_bands_ignore_side_order),
 		cmocka_unit_test(test_genfind_first_in_band),
 		cmocka_unit_test(test_genfind_not_found),
+		cmocka_unit_test(test_genfind_nodes_and_confirm),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

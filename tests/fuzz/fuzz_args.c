@@ -56,6 +56,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		     g.size[2] < GEN_MIN_SIZE || g.size[2] > GEN_MAX_SIZE ||
 		     !print_ok(&g.print, g.print.clearance) || g.attempts < 1))
 			abort();
+		/* the same words as batch's: its seed range and attempts */
+		struct batch_args b;
+		if (args_batch(argc, argv, &b) == ARGS_OK &&
+		    (b.size[0] < GEN_MIN_SIZE || b.size[0] > GEN_MAX_SIZE ||
+		     b.first > b.last || b.last - b.first == UINT64_MAX ||
+		     b.attempts < 1 || b.attempts > 1000000))
+			abort();
 		break;
 	}
 	case 4: {
