@@ -557,24 +557,32 @@ contains "$err" "--wall needs each piece's number of copies fixed, and piece I o
 [ ! -e "$tmp/pmixw" ] && ok || bad "print --wall with a range wrote a folder"
 printf 'puzzle v1\nname mixed colours\ncolour a FF0000\ncolour b 00FF00\ngoal 4 2 1\naa#b\n#bba\npiece L 2 2 1\nab\nb.\npiece M 3 1 1\na#b\npiece P 1 1 1\n#\npiece Q 1 1 1\na\n' >"$tmp/mixed.puz"
 # pngcolours FILE RRGGBB...: for each colour, whether the PNG has a pixel
-# of it (1 or 0), read with Python's zlib alone (8-bit RGB or RGBA)
+# of it (1 or 0), read with Python's zlib alone (8-bit RGB or RGBA, or a
+# palette of 1, 2, 4 or 8 bits a pixel)
 pngcolours() {
 	python3 - "$@" <<'PY'
 import struct, sys, zlib
 d = open(sys.argv[1], "rb").read()
 assert d[:8] == b"\x89PNG\r\n\x1a\n"
-pos, idat = 8, b""
+pos, idat, plte = 8, b"", None
 while pos < len(d):
     n, kind = struct.unpack(">I4s", d[pos:pos + 8])
     body = d[pos + 8:pos + 8 + n]
     if kind == b"IHDR":
         w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
+    elif kind == b"PLTE":
+        plte = [body[i:i + 3] for i in range(0, len(body), 3)]
     elif kind == b"IDAT":
         idat += body
     pos += 12 + n
-assert depth == 8 and ctype in (2, 6)
-bpp = 3 if ctype == 2 else 4
-raw, stride, prev, seen = zlib.decompress(idat), w * bpp, bytearray(w * bpp), set()
+if ctype == 3:
+    assert depth in (1, 2, 4, 8) and plte
+    bpp, stride = 1, (w * depth + 7) // 8
+else:
+    assert depth == 8 and ctype in (2, 6)
+    bpp = 3 if ctype == 2 else 4
+    stride = w * bpp
+raw, prev, seen = zlib.decompress(idat), bytearray(stride), set()
 for y in range(h):
     f, row = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
     for i in range(stride):
@@ -583,7 +591,13 @@ for y in range(h):
         p = a + b - c
         pr = a if abs(p - a) <= abs(p - b) and abs(p - a) <= abs(p - c) else b if abs(p - b) <= abs(p - c) else c
         row[i] = (row[i] + (0, a, b, (a + b) // 2, pr)[f]) & 255
-    seen.update(bytes(row[i:i + 3]) for i in range(0, stride, bpp))
+    if ctype == 3:
+        per = 8 // depth
+        for x in range(w):
+            byte = row[x // per]
+            seen.add(plte[(byte >> (8 - depth * (x % per + 1))) & ((1 << depth) - 1)])
+    else:
+        seen.update(bytes(row[i:i + 3]) for i in range(0, stride, bpp))
     prev = row
 print(" ".join("1" if bytes.fromhex(c) in seen else "0" for c in sys.argv[2:]))
 PY
