@@ -1018,6 +1018,22 @@ static int finish(struct reader *r, struct xdoc *d, size_t k,
 	return rc;
 }
 
+/* After the last bytes: the puzzle when reading went well, else the
+ * reader's state freed; 'r' is freed either way. */
+static int read_end(struct reader *r, struct xdoc *d, int rc, size_t problem,
+                    struct puzzle *out, struct xmp_info *info,
+                    struct puz_error *err)
+{
+	if (rc == PUZ_OK) {
+		rc = finish(r, d, problem, out, info, err);
+	} else {
+		rd_end(r);
+		xmp_doc_free(d);
+	}
+	free(r);
+	return rc;
+}
+
 int xmp_read_mem(const void *data, size_t len, size_t problem,
                  struct puzzle *out, struct xmp_info *info,
                  struct puz_error *err)
@@ -1035,14 +1051,7 @@ int xmp_read_mem(const void *data, size_t len, size_t problem,
 	rc = rd_begin(r, &d, err);
 	if (rc == PUZ_OK)
 		rc = rd_put(r, data, len);
-	if (rc == PUZ_OK) {
-		rc = finish(r, &d, problem, out, info, err);
-	} else {
-		rd_end(r);
-		xmp_doc_free(&d);
-	}
-	free(r);
-	return rc;
+	return read_end(r, &d, rc, problem, out, info, err);
 }
 
 int xmp_read_file(const char *path, size_t problem, struct puzzle *out,
@@ -1091,12 +1100,5 @@ int xmp_read_file(const char *path, size_t problem, struct puzzle *out,
 	}
 	fclose(fp); /* read only: nothing to lose on close */
 	free(chunk);
-	if (rc == PUZ_OK) {
-		rc = finish(r, &d, problem, out, info, err);
-	} else {
-		rd_end(r);
-		xmp_doc_free(&d);
-	}
-	free(r);
-	return rc;
+	return read_end(r, &d, rc, problem, out, info, err);
 }
