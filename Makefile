@@ -20,16 +20,16 @@ CC      ?= cc
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
 MANDIR  ?= $(PREFIX)/share/man
-PKGS    := gdlib cmocka libadmesh libzip expat
+PKGS    := gdlib cmocka libadmesh libzip expat json-c
 CSTD    := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
            -Wmissing-prototypes -Werror -D_POSIX_C_SOURCE=200809L
 OPT     ?= -O2 -g
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-CFLAGS  += $(CSTD) $(OPT) -I. $(PKG_CFLAGS) -MMD -MP
+CFLAGS  += $(CSTD) $(OPT) -I. $(PKG_CFLAGS) -MMD -MP -pthread
 # Tests link cmocka; the cubegen binary links only what it uses.
-LDLIBS  += $(PKG_LIBS) -lm
-CLI_LIBS := $(shell pkg-config --libs gdlib libadmesh libzip 2>/dev/null) -lm
+LDLIBS  += $(PKG_LIBS) -lm -pthread
+CLI_LIBS := $(shell pkg-config --libs gdlib libadmesh libzip json-c 2>/dev/null) -lm -pthread
 
 SOLVER_SRC := $(wildcard solver/*.c)
 FORMATS_SRC := $(wildcard formats/*.c)
