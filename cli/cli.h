@@ -89,5 +89,6 @@ int cmd_render(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_print(int argc, char **argv);
 int cmd_coupon(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 #endif

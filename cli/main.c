@@ -16,6 +16,7 @@ static const char usage[] =
 	"  generate   make a new unique puzzle from a seed and write its files\n"
 	"  solve      count the solutions of a puzzle file (.puz or .hcq)\n"
 	"  check      exit 0 when a puzzle has exactly one solution, 1 if not\n"
+	"  merge      add up the results of 'solve --shard I/K --json' runs\n"
 	"  render     draw the pieces of a puzzle file (and its solution) as PNG\n"
 	"  print      printable pieces (STL, 3MF, OpenSCAD) of any puzzle file\n"
 	"  coupon     a test print that finds your printer's clearance\n"
@@ -48,6 +49,7 @@ int main(int argc, char **argv)
 		{"check", cmd_check},       {"render", cmd_render},
 		{"verify", cmd_verify},     {"print", cmd_print},
 		{"coupon", cmd_coupon},
+		{"merge", cmd_merge},
 	};
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
 		if (strcmp(cmd, cmds[i].name) == 0)

@@ -133,6 +133,8 @@ struct solve_result {
 	 * of the search, whose 'solutions' alone is only its floor. */
 	uint64_t numerator;
 	uint64_t divisor;    /* |G|, or |Γ| with rename_colours */
+	uint64_t split_nodes; /* of 'nodes', those tried above the tasks
+	                       * (by every shard: count them once) */
 	uint64_t tasks;      /* tasks the search was split into (all shards'),
 	                      * 0 when it was not split (threads 0, or no
 	                      * search needed); the shell path is one task */

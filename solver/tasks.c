@@ -375,7 +375,7 @@ int tasks_run(struct solver *s, bb *b, xc *x)
 	if (rc != XC_OK)
 		return SOLVE_ENOMEM;
 	res->tasks = t.n;
-	res->nodes = t.nodes;
+	res->nodes = res->split_nodes = t.nodes;
 	if (st == XC_NODES) {
 		/* the budget ran out above the tasks: nothing counted */
 		res->stop = SOLVE_MAX_NODES;
