@@ -155,6 +155,17 @@ static int read_shard(const char *path, struct shard *s)
 static bool whole_set(const struct shard *s, size_t n)
 {
 	const struct shard *a = &s[0];
+	/* first: a shard stopped early may not even have split the search
+	 * as the others did */
+	for (size_t i = 0; i < n; i++)
+		if (!s[i].complete) {
+			cli_error("merge: %s: shard %llu/%llu did not run to its end "
+			          "(stopped: %s); solve it again without --max or "
+			          "--max-nodes", s[i].path,
+			          (unsigned long long)s[i].index,
+			          (unsigned long long)s[i].count, s[i].stop);
+			return false;
+		}
 	for (size_t i = 1; i < n; i++) {
 		if (s[i].count != a->count) {
 			cli_error("merge: %s is shard %llu of %llu, %s of %llu: shards of "
@@ -183,15 +194,6 @@ static bool whole_set(const struct shard *s, size_t n)
 				          (unsigned long long)s[i].count);
 				return false;
 			}
-	for (size_t i = 0; i < n; i++)
-		if (!s[i].complete) {
-			cli_error("merge: %s: shard %llu/%llu did not run to its end "
-			          "(stopped: %s); solve it again without --max or "
-			          "--max-nodes", s[i].path,
-			          (unsigned long long)s[i].index,
-			          (unsigned long long)s[i].count, s[i].stop);
-			return false;
-		}
 	if (n != a->count) {
 		/* the first missing one, and how many */
 		uint64_t missing = 0;
