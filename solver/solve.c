@@ -1148,6 +1148,8 @@ static bool hopeless(struct solver *s)
 int solve_puzzle(const struct puzzle *p, const struct solve_opts *o,
                  struct solve_result *out)
 {
+	assert(o->threads <= SOLVE_MAX_THREADS);
+	assert(!o->shard_count || o->shard_index < o->shard_count);
 	struct solve_result res = {.stop = SOLVE_DONE};
 	struct solver s = {.p = p, .o = o, .res = &res};
 	if (!o->generic) {
