@@ -75,6 +75,18 @@ struct bb {
 	size_t cut_hits; /* tasks recorded at level 'cut' */
 	struct xc_tasks *tasks;
 	bool split_oom;
+
+	/* Replaying (bb_solve_task): consecutive tasks share the start of
+	 * their paths, so the path replayed last is kept: levels 1..rlen
+	 * hold its lists, 'rem' is counted down by its rows, and per step
+	 * the cells filled, the union of the next level's rows and the row's
+	 * type; level 0's first 'rbl' rows of the first type are blanked
+	 * (the root's rule). Dropped by bb_solve and bb_split. */
+	bool level0;     /* level 0 holds every row: start() need not sort */
+	size_t rlen;
+	uint64_t *rfill, *rany;
+	uint32_t *rtype;
+	uint32_t rbl;
 };
 
 bb *bb_new(size_t ncells, const unsigned *rank, size_t ntypes,
@@ -99,7 +111,11 @@ bb *bb_new(size_t ncells, const unsigned *rank, size_t ntypes,
 	b->depth = depth;
 	b->path = malloc(depth * sizeof *b->path);
 	b->goff = malloc((depth + 1) * (ntypes + 1) * sizeof *b->goff);
-	if (!b->rem || !b->count || !b->path || !b->goff) {
+	b->rfill = malloc(depth * sizeof *b->rfill);
+	b->rany = malloc(depth * sizeof *b->rany);
+	b->rtype = malloc(depth * sizeof *b->rtype);
+	if (!b->rem || !b->count || !b->path || !b->goff || !b->rfill ||
+	    !b->rany || !b->rtype) {
 		bb_free(b);
 		return NULL;
 	}
@@ -121,6 +137,9 @@ void bb_free(bb *b)
 	free(b->li);
 	free(b->goff);
 	free(b->path);
+	free(b->rfill);
+	free(b->rany);
+	free(b->rtype);
 	free(b);
 }
 
@@ -156,6 +175,7 @@ int bb_add_row(bb *b, uint64_t cells, size_t type)
 		m |= (uint64_t)1 << b->rank[__builtin_ctzll(c)];
 	b->rows[b->nrows] = (struct brow){m, (uint32_t)type, (uint32_t)b->nrows};
 	b->nrows++;
+	b->level0 = false;
 	return XC_OK;
 }
 
@@ -491,6 +511,9 @@ static void start(bb *b, uint64_t max_nodes, xc_visit visit, void *ctx)
 	b->visit = visit;
 	b->ctx = ctx;
 	b->stop = XC_DONE;
+	if (b->level0)
+		return;
+	b->level0 = true;
 	uint32_t *g = b->goff;
 	memset(g, 0, (T + 1) * sizeof *g);
 	for (size_t i = 0; i < b->nrows; i++)
@@ -547,9 +570,21 @@ static void run(bb *b)
 	}
 }
 
+/* Forget the path bb_solve_task kept: rem and level 0 as they were. */
+static void drop_replay(bb *b)
+{
+	for (size_t k = 0; k < b->rlen; k++)
+		b->rem[b->rtype[k]]++;
+	b->rlen = 0;
+	if (b->rbl)
+		unblank(b);
+	b->rbl = 0;
+}
+
 enum xc_stop bb_solve(bb *b, uint64_t max_nodes, xc_visit visit, void *ctx,
                       uint64_t *nodes)
 {
+	drop_replay(b);
 	start(b, max_nodes, visit, ctx);
 	run(b);
 	*nodes = b->nodes;
@@ -569,6 +604,7 @@ int bb_split(bb *b, size_t want, uint64_t max_nodes, struct xc_tasks *out,
 	xc_poll poll = b->poll;
 	b->poll = NULL;
 	b->tasks = out;
+	drop_replay(b);
 	for (size_t d = 1;; d++) {
 		out->n = 0;
 		b->cut = d;
@@ -617,7 +653,8 @@ static uint32_t find_in_level(const bb *b, size_t d, size_t id, size_t *type)
 }
 
 /* Replay task k's rows as place() put them (their nodes were counted by
- * bb_split; so were the checks they passed), then search below. */
+ * bb_split; so were the checks they passed), then search below. The
+ * steps it shares with the path replayed last are kept (see struct bb). */
 enum xc_stop bb_solve_task(bb *b, const struct xc_tasks *t, size_t k,
                            uint64_t max_nodes, xc_visit visit, void *ctx,
                            uint64_t *nodes)
@@ -626,20 +663,31 @@ enum xc_stop bb_solve_task(bb *b, const struct xc_tasks *t, size_t k,
 	const size_t *path = t->step + t->off[k];
 	size_t len = t->off[k + 1] - t->off[k];
 	start(b, max_nodes, visit, ctx);
-	bool first = first_at_root(b);
-	uint64_t filled = 0, any = 0;
+	size_t p = 0;
+	while (p < b->rlen && p < len && b->path[p] == path[p])
+		p++;
+	for (size_t d = b->rlen; d > p; d--)
+		b->rem[b->rtype[d - 1]]++;
+	b->rlen = p;
 	size_t type;
-	uint32_t i = 0;
-	if (first) {
-		/* the root's blanking: the first type's rows before the one
-		 * taken (bb_solve) */
+	uint32_t i;
+	if (p == 0 && first_at_root(b)) {
+		/* the root's rule: the first type's rows before the one taken
+		 * are blanked out of level 0 (bb_solve) */
 		assert(len >= 1);
 		i = find_in_level(b, 0, path[0], &type);
 		assert(type == b->first);
-		for (uint32_t j = b->goff[type]; j < i; j++)
+		uint32_t g0 = b->goff[type], want = i - g0;
+		if (want < b->rbl) {
+			unblank(b);
+			b->rbl = 0;
+		}
+		for (uint32_t j = g0 + b->rbl; j < i; j++)
 			b->lm[j] = ~(uint64_t)0;
+		b->rbl = want;
 	}
-	size_t d = 0;
+	uint64_t filled = p ? b->rfill[p - 1] : 0, any = p ? b->rany[p - 1] : 0;
+	size_t d = p;
 	for (; d < len; d++) {
 		i = find_in_level(b, d, path[d], &type);
 		uint64_t m = b->lm[d * b->stride + i];
@@ -654,12 +702,13 @@ enum xc_stop bb_solve_task(bb *b, const struct xc_tasks *t, size_t k,
 		}
 		b->rem[type]--;
 		any = filter(b, d, m);
+		b->rfill[d] = filled;
+		b->rany[d] = any;
+		b->rtype[d] = (uint32_t)type;
+		b->rlen = d + 1;
 	}
 	if (d == len)
 		node(b, len, filled, any);
-	memcpy(b->rem, b->count, b->ntypes * sizeof *b->rem);
-	if (first)
-		unblank(b);
 	*nodes = b->nodes;
 	return b->stop;
 }
@@ -678,13 +727,20 @@ bb *bb_clone(const bb *b)
 	c->li = malloc((lists ? lists : 1) * sizeof *c->li);
 	c->goff = malloc((b->depth + 1) * (b->ntypes + 1) * sizeof *c->goff);
 	c->path = malloc(b->depth * sizeof *c->path);
+	c->rfill = malloc(b->depth * sizeof *c->rfill);
+	c->rany = malloc(b->depth * sizeof *c->rany);
+	c->rtype = malloc(b->depth * sizeof *c->rtype);
 	c->tasks = NULL;
+	c->level0 = false;
+	c->rlen = 0;
+	c->rbl = 0;
 	if (!c->rem || !c->count || !c->rows || !c->lm || !c->li || !c->goff ||
-	    !c->path) {
+	    !c->path || !c->rfill || !c->rany || !c->rtype) {
 		bb_free(c);
 		return NULL;
 	}
-	memcpy(c->rem, b->rem, b->ntypes * sizeof *c->rem);
+	/* counts as added: the original's replay (if any) is not copied */
+	memcpy(c->rem, b->count, b->ntypes * sizeof *c->rem);
 	memcpy(c->count, b->count, b->ntypes * sizeof *c->count);
 	memcpy(c->rows, b->rows, b->nrows * sizeof *c->rows);
 	/* the lists are rebuilt by every search: nothing to copy */

@@ -95,6 +95,10 @@ struct xc {
 	size_t cut_hits;   /* tasks recorded at depth 'cut' */
 	struct xc_tasks *tasks;
 	bool split_oom;
+	/* xc_solve_task keeps the path it replayed (choice[0..rlen-1]
+	 * covered and committed): the next task undoes only the steps it
+	 * does not share. xc_end_tasks() undoes them all. */
+	size_t rlen;
 };
 
 xc *xc_new(size_t nprimary, size_t nbounded, const unsigned *bounds)
@@ -613,9 +617,25 @@ static void start(xc *x, uint64_t max_nodes, xc_visit visit, void *ctx)
 	x->wprod[0] = 1;
 }
 
+/* Undo the replayed steps from the last back to step 'keep'. */
+static void unreplay(xc *x, size_t keep)
+{
+	for (; x->rlen > keep; x->rlen--) {
+		int32_t p = (int32_t)x->choice[x->rlen - 1];
+		uncommit(x, p);
+		uncover(x, x->node[p].top);
+	}
+}
+
+void xc_end_tasks(xc *x)
+{
+	unreplay(x, 0);
+}
+
 enum xc_stop xc_solve(xc *x, uint64_t max_nodes, xc_visit visit, void *ctx,
                       uint64_t *nodes)
 {
+	unreplay(x, 0);
 	start(x, max_nodes, visit, ctx);
 	search(x, 0);
 	*nodes = x->nodes_tried;
@@ -645,6 +665,7 @@ int xc_split(xc *x, size_t want, uint64_t max_nodes, struct xc_tasks *out,
 	xc_poll poll = x->poll;
 	x->poll = NULL; /* a plain budget here */
 	x->tasks = out;
+	unreplay(x, 0);
 	for (size_t d = 1;; d++) {
 		out->n = 0;
 		x->cut = d;
@@ -678,7 +699,8 @@ int xc_split(xc *x, size_t want, uint64_t max_nodes, struct xc_tasks *out,
 }
 
 /* Replay task k's path as search() took it (cover the item branched on,
- * commit the row, weigh it), search below, and undo. */
+ * commit the row, weigh it) from where it parts from the path replayed
+ * last, and search below. */
 enum xc_stop xc_solve_task(xc *x, const struct xc_tasks *t, size_t k,
                            uint64_t max_nodes, xc_visit visit, void *ctx,
                            uint64_t *nodes)
@@ -688,27 +710,27 @@ enum xc_stop xc_solve_task(xc *x, const struct xc_tasks *t, size_t k,
 	size_t len = t->off[k + 1] - t->off[k];
 	struct node *nd = x->node;
 	start(x, max_nodes, visit, ctx);
-	for (size_t d = 0; d < len; d++) {
-		int32_t p = (int32_t)path[d];
-		cover(x, nd[p].top);
+	size_t p = 0;
+	while (p < x->rlen && p < len && x->choice[p] == path[p])
+		p++;
+	unreplay(x, p);
+	for (size_t d = p; d < len; d++) {
+		int32_t q = (int32_t)path[d];
+		cover(x, nd[q].top);
 		if (x->weigh) {
-			size_t row = row_of(x, p);
-			uint64_t w = x->weigh(x->wctx, (size_t)nd[p].top - 1, row,
+			size_t row = row_of(x, q);
+			uint64_t w = x->weigh(x->wctx, (size_t)nd[q].top - 1, row,
 			                      x->rows, d);
-			uint64_t q = x->wprod[d];
-			x->wprod[d + 1] = q && w != UINT64_MAX && w <= UINT64_MAX / q
-			                ? q * w : 0;
+			uint64_t pw = x->wprod[d];
+			x->wprod[d + 1] = pw && w != UINT64_MAX && w <= UINT64_MAX / pw
+			                ? pw * w : 0;
 			x->rows[d] = row;
 		}
-		x->choice[d] = (size_t)p;
-		commit(x, p);
+		x->choice[d] = (size_t)q;
+		commit(x, q);
+		x->rlen = d + 1;
 	}
 	search(x, len);
-	for (size_t d = len; d-- > 0;) {
-		int32_t p = (int32_t)path[d];
-		uncommit(x, p);
-		uncover(x, nd[p].top);
-	}
 	*nodes = x->nodes_tried;
 	return x->stop;
 }

@@ -120,6 +120,10 @@ int xc_split(xc *x, size_t want, uint64_t max_nodes, struct xc_tasks *out,
 enum xc_stop xc_solve_task(xc *x, const struct xc_tasks *t, size_t k,
                            uint64_t max_nodes, xc_visit visit, void *ctx,
                            uint64_t *nodes);
+/* Undo what xc_solve_task keeps between calls (the path it replayed
+ * last), so the xc is as it was (xc_intact); xc_solve and xc_split do it
+ * themselves. */
+void xc_end_tasks(xc *x);
 /* An independent copy of 'x' with its rows, weigher and poll (one per
  * thread: a search changes its xc while it runs); NULL when out of
  * memory. */

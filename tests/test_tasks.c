@@ -483,8 +483,10 @@ static void test_tasks_engine_split(void **state)
 			assert_int_equal(sum.covers, whole.covers);
 			assert_int_equal(sum.rowsum, whole.rowsum);
 			assert_int_equal(total, nodes);
-			if (!engine)
+			if (!engine) {
+				xc_end_tasks(ec);
 				assert_true(xc_intact(ec) && xc_intact(e));
+			}
 			xc_free(ec);
 			bb_free(bc);
 			xc_tasks_clear(&t);
