@@ -237,7 +237,7 @@ static void show_progress(void *ctx, const struct solve_progress *pr)
 		snprintf(left, sizeof left, ", about %.0f s left",
 		         el * (1 - share) / share);
 	int n = fprintf(stderr, "\rsolving: %.1f %% of %llu tasks, %llu solutions "
-	                "so far, %.0f s%s", 100 * share,
+	                "so far, %.1f s%s", 100 * share,
 	                (unsigned long long)pr->tasks,
 	                (unsigned long long)pr->solutions, el, left);
 	/* blank what a longer line before left */
