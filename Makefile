@@ -4,6 +4,7 @@
 #   make run        install what is missing, build, generate a puzzle into out/
 #   make test       install what is missing, build, run every test
 #   make asan       the same tests, built with ASan + UBSan under build-asan/
+#   make tsan       the threaded solver's tests under ThreadSanitizer
 #   make valgrind   the command-line tests with every run under valgrind
 #   make bench      build and run the benchmark table
 #   make fuzz       libFuzzer on the readers and the argument parsers
@@ -20,15 +21,15 @@ CC      ?= cc
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
 MANDIR  ?= $(PREFIX)/share/man
-PKGS    := gdlib libpng16 cmocka libadmesh libzip expat zlib
+PKGS    := gdlib libpng16 cmocka libadmesh libzip expat zlib json-c
 CSTD    := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
            -Wmissing-prototypes -Werror -D_POSIX_C_SOURCE=200809L
 OPT     ?= -O2 -g
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-CFLAGS  += $(CSTD) $(OPT) -I. $(PKG_CFLAGS) -MMD -MP
+CFLAGS  += $(CSTD) $(OPT) -I. $(PKG_CFLAGS) -MMD -MP -pthread
 # Tests link cmocka; the cubegen binary links only what it uses.
-LDLIBS  += $(PKG_LIBS) -lm
+LDLIBS  += $(PKG_LIBS) -lm -pthread
 # The shared libgd loads some fifty libraries (HEIF, AVIF, TIFF, WebP,
 # fontconfig...) that cubegen never calls: 13 ms at every start, more than
 # a whole Soma solve. So cubegen links libgd's archive when Debian's
@@ -37,7 +38,7 @@ LDLIBS  += $(PKG_LIBS) -lm
 # library.
 GD_A    := $(shell pkg-config --variable=libdir gdlib 2>/dev/null)/libgd.a
 CLI_GD  := $(if $(wildcard $(GD_A)),$(GD_A) -lz,$(shell pkg-config --libs gdlib 2>/dev/null))
-CLI_LIBS := $(CLI_GD) $(shell pkg-config --libs libpng16 libadmesh libzip expat zlib 2>/dev/null) -lm
+CLI_LIBS := $(CLI_GD) $(shell pkg-config --libs libpng16 libadmesh libzip expat zlib json-c 2>/dev/null) -lm -pthread
 
 SOLVER_SRC := $(wildcard solver/*.c)
 FORMATS_SRC := $(wildcard formats/*.c)
@@ -74,7 +75,7 @@ CUBEGEN   := $(BUILD)/cubegen
 TESTS     := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 BENCH     := $(BUILD)/bench/bench
 
-.PHONY: all install uninstall run test bands check-unit check-cli check-fuzz check-fault check-install asan valgrind bench deps clean \
+.PHONY: all install uninstall run test bands check-unit check-cli check-fuzz check-fault check-install asan tsan valgrind bench deps clean \
         fuzz fuzz-targets
 all: $(CUBEGEN)
 
@@ -170,6 +171,23 @@ asan:
 	$(MAKE) BUILD=build-asan OPT="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 	        LDFLAGS="-fsanitize=address,undefined" check-unit check-fuzz check-fault check-cli
 
+# ThreadSanitizer on the split search (solver/tasks.c): the threaded unit
+# test's stress case and a few threaded command lines, in build-tsan/
+# (a minute or so).
+TSAN_OPT := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
+tsan:
+	$(MAKE) BUILD=build-tsan OPT="$(TSAN_OPT)" LDFLAGS="-fsanitize=thread" \
+	        build-tsan/tests/test_tasks build-tsan/cubegen
+	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" TASKS_FILTER="*stress*" \
+	    build-tsan/tests/test_tasks
+	@set -e; export TSAN_OPTIONS="halt_on_error=1"; \
+	for a in "tests/data/classic/pentacubes-2x3x10.puz --threads 8" \
+	         "tests/data/classic/colour-mix.puz --threads 4 --print" \
+	         "examples/ninecolour.puz --threads 3 --rename-colours" \
+	         "tests/data/classic/soma.puz --threads 8 --max-nodes 5000" \
+	         "tests/data/classic/soma.puz --threads 2 --shard 2/3 --json"; do \
+	    echo "== tsan: cubegen solve $$a"; build-tsan/cubegen solve $$a >/dev/null; done
+
 # Errors and definite or indirect leaks make valgrind exit 99, which the
 # tests report as a wrong exit code.
 VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full \
@@ -209,6 +227,6 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/cubegen $(DESTDIR)$(MANDIR)/man1/cubegen.1
 
 clean:
-	rm -rf build build-asan build-bench build-fuzz
+	rm -rf build build-asan build-bench build-fuzz build-tsan
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

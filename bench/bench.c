@@ -213,6 +213,44 @@ static void bench_solve(const char *path, const char *label, int runs)
 	bench_solve_with(path, label, runs, false);
 }
 
+/* A split search (solve_opts.threads) on 1 to 'max' threads; each row's
+ * note gives the speed-up over one thread of the same split search. */
+static void bench_solve_threads(const char *path, const char *label,
+                                int runs, unsigned max)
+{
+	struct puzzle p;
+	struct puz_error e;
+	if (puz_read_file(path, &p, &e) != PUZ_OK) {
+		bench_row(label, "-", "file missing");
+		return;
+	}
+	double one = 0;
+	for (unsigned th = 1; th <= max; th *= 2) {
+		double t[15];
+		struct solve_result r = {0};
+		for (int k = 0; k < runs; k++) {
+			struct solve_opts o = {.threads = th};
+			double t0 = bench_now();
+			solve_puzzle(&p, &o, &r);
+			t[k] = bench_now() - t0;
+			if (k + 1 < runs)
+				solve_result_clear(&r);
+		}
+		double med = bench_median(t, (size_t)runs);
+		if (th == 1)
+			one = med;
+		char what[96], note[96];
+		snprintf(what, sizeof what, "%s, %u thread%s", label, th,
+		         th > 1 ? "s" : "");
+		snprintf(note, sizeof note, "x%.2f, %llu tasks, %llu solutions%s",
+		         one / med, (unsigned long long)r.tasks,
+		         (unsigned long long)r.solutions, runs > 1 ? "" : " (1 run)");
+		solve_result_clear(&r);
+		bench_time_row(what, med, note);
+	}
+	puz_clear(&p);
+}
+
 /* The difficulty score of unique candidates (gen_difficulty), beside the
  * uniqueness check above; and the scores' distribution. */
 static void bench_difficulty(const int dim[3], int want)
@@ -579,6 +617,14 @@ int main(int argc, char **argv)
 		bench_solve("tests/data/bench/pentacubes-3x4x5.puz",
 		            "solve: 12 pentacubes in 3x4x5", 1);
 		bench_solve("tests/data/classic/bedlam.puz", "solve: Bedlam cube", 1);
+	}
+	bench_solve_threads("tests/data/bench/pentacubes-2x5x6.puz",
+	                    "solve: 2x5x6 pentacubes", 3, 2);
+	if (!quick) {
+		bench_solve_threads("tests/data/bench/pentacubes-3x4x5.puz",
+		                    "solve: 3x4x5 pentacubes", 1, 2);
+		bench_solve_threads("tests/data/classic/bedlam.puz",
+		                    "solve: Bedlam cube", 1, 2);
 	}
 	bench_difficulty((const int[3]){5, 5, 5}, 1000);
 	bench_difficulty((const int[3]){8, 8, 8}, 200);

@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "gen/gen.h"
 #include "solver/difficulty.h"
+#include "solver/solve.h"
 
 /* --size N (a cube) or XxYxZ (a box), each side GEN_MIN_SIZE..GEN_MAX_SIZE:
  * decimal digits only, 'x' or 'X' between the sides. */
@@ -183,6 +184,34 @@ static int take_file(const char *cmd, const char **file, const char *arg)
 	return ARGS_OK;
 }
 
+/* Shards a search may be cut into, at most: far more than its tasks, so
+ * a larger K would only leave shards empty. */
+#define SHARDS_MAX 1000000u
+
+/* --shard I/K: decimal I and K, 1 <= I <= K <= SHARDS_MAX. */
+static bool parse_shard(const char *s, unsigned *index, unsigned *count)
+{
+	uint64_t v[2] = {0, 0};
+	const char *p = s;
+	bool ok = true;
+	for (int k = 0; k < 2 && ok; k++) {
+		const char *start = p;
+		while (*p >= '0' && *p <= '9' && p - start < 8)
+			v[k] = v[k] * 10 + (uint64_t)(*p++ - '0');
+		ok = p > start && !(*p >= '0' && *p <= '9') &&
+		     *p == (k == 0 ? '/' : '\0');
+		p++;
+	}
+	if (!ok || v[0] < 1 || v[0] > v[1] || v[1] > SHARDS_MAX) {
+		cli_error("--shard: expected I/K, the I-th of K parts, 1 <= I <= K "
+		          "<= %u (like 2/8), got '%s'", SHARDS_MAX, s);
+		return false;
+	}
+	*index = (unsigned)v[0] - 1;
+	*count = (unsigned)v[1];
+	return true;
+}
+
 int args_solve(int argc, char **argv, bool check, struct solve_args *s)
 {
 	const char *cmd = check ? "check" : "solve";
@@ -213,6 +242,16 @@ int args_solve(int argc, char **argv, bool check, struct solve_args *s)
 		} else if (cli_opt_value(&a, "--problem")) {
 			if (!a.bad && !cli_parse_u64("--problem", a.value, 1, SIZE_MAX,
 			                             &s->problem))
+				return ARGS_BAD;
+		} else if (!check && cli_opt_value(&a, "--threads")) {
+			uint64_t v;
+			if (!a.bad && !cli_parse_u64("--threads", a.value, 1,
+			                             SOLVE_MAX_THREADS, &v))
+				return ARGS_BAD;
+			s->threads = (unsigned)v;
+		} else if (!check && cli_opt_value(&a, "--shard")) {
+			if (!a.bad && !parse_shard(a.value, &s->shard_index,
+			                           &s->shard_count))
 				return ARGS_BAD;
 		} else if (arg[0] == '-' && arg[1] != '\0') {
 			cli_error("%s: unknown option '%s' (try 'cubegen %s --help')", cmd,
@@ -277,6 +316,31 @@ int args_render(int argc, char **argv, struct render_args *r)
 	if (a.bad)
 		return ARGS_BAD;
 	return file_and_out("render", r->file, r->out);
+}
+
+int args_merge(int argc, char **argv, struct merge_args *m)
+{
+	*m = (struct merge_args){.argc = argc, .argv = argv};
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+		if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0)
+			return ARGS_HELP;
+		if (strcmp(arg, "--json") == 0) {
+			m->json = true;
+		} else if (arg[0] == '-' && arg[1]) {
+			cli_error("merge: unknown option '%s' (try 'cubegen merge --help')",
+			          arg);
+			return ARGS_BAD;
+		} else {
+			m->nfiles++;
+		}
+	}
+	if (m->nfiles == 0) {
+		cli_error("merge: which shard files? (the --json outputs of 'cubegen "
+		          "solve FILE --shard I/K --json'; try 'cubegen merge --help')");
+		return ARGS_BAD;
+	}
+	return ARGS_OK;
 }
 
 int args_print(int argc, char **argv, struct print_args *p)

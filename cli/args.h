@@ -61,6 +61,19 @@ struct solve_args {
 	bool rename_colours;     /* --rename-colours */
 	uint64_t problem;        /* --problem K of a BurrTools file (from 1);
 	                          * 0: not given (the first) */
+	unsigned threads;        /* --threads, 1..SOLVE_MAX_THREADS; 0: not
+	                          * given (every core) */
+	unsigned shard_index;    /* --shard I/K: I - 1 and K; count 0: none */
+	unsigned shard_count;
+};
+
+/* 'merge SHARD.json...': the files are the arguments that are not
+ * options, argv[1..argc-1] in order. */
+struct merge_args {
+	int argc;
+	char **argv;
+	size_t nfiles;
+	bool json;
 };
 
 struct render_args {
@@ -93,6 +106,7 @@ int args_batch(int argc, char **argv, struct batch_args *a);
 /* 'check' accepts only FILE and --max-nodes. */
 int args_solve(int argc, char **argv, bool check, struct solve_args *a);
 int args_render(int argc, char **argv, struct render_args *a);
+int args_merge(int argc, char **argv, struct merge_args *a);
 int args_print(int argc, char **argv, struct print_args *a);
 int args_coupon(int argc, char **argv, struct coupon_args *a);
 /* IN and OUT given; --max only with --solutions. */

@@ -102,5 +102,6 @@ int cmd_print(int argc, char **argv);
 int cmd_coupon(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_batch(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 #endif

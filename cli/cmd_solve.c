@@ -4,16 +4,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/report.h"
+#include "formats/puz.h"
 #include "solver/difficulty.h"
 #include "solver/solve.h"
 
 static const char solve_help[] =
 	"usage: cubegen solve FILE [--max K] [--max-nodes N] [--print] [--json]\n"
 	"                          [--difficulty-nodes N] [--rename-colours]\n"
-	"                          [--problem K]\n"
+	"                          [--problem K] [--threads T] [--shard I/K]\n"
 	"\n"
 	"Count the distinct solutions of a packing puzzle (a .puz file, a\n"
 	"Happy Cube .hcq file or a BurrTools .xmpuzzle file) and the assemblies\n"
@@ -41,6 +44,14 @@ static const char solve_help[] =
 	"  --difficulty-nodes N\n"
 	"                 placements the difficulty search may try (default\n"
 	"                 5000000, a second or two; 0: no limit)\n"
+	"  --threads T    search on T threads (default: every core, here %ld);\n"
+	"                 the counts are the same for any T\n"
+	"  --shard I/K    search only the I-th of K disjoint parts of the search\n"
+	"                 (1 <= I <= K), with --json, so that K runs anywhere do\n"
+	"                 one search together; 'cubegen merge' adds them up\n"
+	"\n"
+	"A search that takes more than a second shows its progress on stderr\n"
+	"when that is a terminal (never with --json).\n"
 	"\n"
 	"The difficulty is dead ends per solution of a search that works the way\n"
 	"a person does (higher is harder; see 'man cubegen'). It is measured\n"
@@ -63,20 +74,6 @@ static double now(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-static void json_string(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
 
 /* The first solution, layer by layer, one symbol per piece of the file
  * (the copies of a piece with count K share its symbol). Pieces named by
@@ -167,31 +164,100 @@ static int measure(const struct puzzle *p, uint64_t budget, bool run,
 	return SOLVE_OK;
 }
 
-static void print_difficulty(const struct difficulty *d)
+/* The text after "difficulty: ". */
+static void difficulty_text(const struct difficulty *d, char *buf, size_t len)
 {
-	if (d->over) {
-		printf("difficulty: %s %llu (0 lifts the limit)\n", d->why,
-		       (unsigned long long)d->budget);
-		return;
-	}
-	if (!d->has) {
-		printf("difficulty: %s\n", d->why);
-		return;
-	}
-	printf("difficulty: %.2f (%llu dead ends / %llu %s, %s search)\n", d->score,
-	       (unsigned long long)d->r.dead, (unsigned long long)d->r.wins,
-	       d->r.method == DIFF_PLATES ? "assemblies" : "covers",
-	       d->r.method == DIFF_PLATES ? "plate-by-plate" : "cell-by-cell");
+	if (d->over)
+		snprintf(buf, len, "%s %llu (0 lifts the limit)", d->why,
+		         (unsigned long long)d->budget);
+	else if (!d->has)
+		snprintf(buf, len, "%s", d->why);
+	else
+		snprintf(buf, len, "%.2f (%llu dead ends / %llu %s, %s search)",
+		         d->score, (unsigned long long)d->r.dead,
+		         (unsigned long long)d->r.wins,
+		         d->r.method == DIFF_PLATES ? "assemblies" : "covers",
+		         d->r.method == DIFF_PLATES ? "plate-by-plate" : "cell-by-cell");
 }
 
-static void json_difficulty(const struct difficulty *d)
+static void print_difficulty(const struct difficulty *d)
 {
-	if (d->has)
-		printf(", \"difficulty\": %.6f", d->score);
-	else
-		printf(", \"difficulty\": null");
-	printf(", \"difficulty_method\": \"%s\", \"dead_ends\": %llu",
-	       diff_method_name(d->r.method), (unsigned long long)d->r.dead);
+	char buf[256];
+	difficulty_text(d, buf, sizeof buf);
+	printf("difficulty: %s\n", buf);
+}
+
+/* Every core, as many as the solver takes. */
+static unsigned default_threads(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	if (n < 1)
+		return 1;
+	return n > (long)SOLVE_MAX_THREADS ? SOLVE_MAX_THREADS : (unsigned)n;
+}
+
+/* What a shard's result must agree on with the others' to be merged: the
+ * puzzle as the .puz writer writes it, the options that shape the search,
+ * and the version (whose task split it is), as 16 hex digits of FNV-1a.
+ * False when out of memory. */
+static bool fingerprint(const struct puzzle *p, bool rename, char out[17])
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&text, &len);
+	if (!fp)
+		return false;
+	bool ok = fprintf(fp, "cubegen %s tasks %u rename_colours %d\n",
+	                  CUBEGEN_VERSION, SOLVE_TASKS, rename) > 0 &&
+	          puz_write(fp, p) == PUZ_OK;
+	ok &= fclose(fp) == 0;
+	if (ok) {
+		uint64_t h = 14695981039346656037u;
+		for (size_t i = 0; i < len; i++) {
+			h ^= (unsigned char)text[i];
+			h *= 1099511628211u;
+		}
+		snprintf(out, 17, "%016llx", (unsigned long long)h);
+	}
+	free(text);
+	return ok;
+}
+
+/* Progress on stderr (a terminal): after a second, a line overwritten in
+ * place about four times a second; cleared by progress_end(). */
+struct progress {
+	double t0, last;
+	int width; /* of the line shown, 0 none */
+};
+
+static void show_progress(void *ctx, const struct solve_progress *pr)
+{
+	struct progress *g = ctx;
+	double t = now(), el = t - g->t0;
+	if (el < 1.0 || t - g->last < 0.25)
+		return;
+	g->last = t;
+	double share = pr->tasks ? (double)pr->tasks_done / (double)pr->tasks : 0;
+	char left[48] = "";
+	if (pr->tasks_done)
+		snprintf(left, sizeof left, ", about %.0f s left",
+		         el * (1 - share) / share);
+	int n = fprintf(stderr, "\rsolving: %.1f %% of %llu tasks, %llu solutions "
+	                "so far, %.1f s%s", 100 * share,
+	                (unsigned long long)pr->tasks,
+	                (unsigned long long)pr->solutions, el, left);
+	/* blank what a longer line before left */
+	if (n > 0 && n - 1 < g->width)
+		fprintf(stderr, "%*s", g->width - (n - 1), "");
+	if (n > 0 && n - 1 > g->width)
+		g->width = n - 1;
+	fflush(stderr);
+}
+
+static void progress_end(struct progress *g)
+{
+	if (g->width)
+		fprintf(stderr, "\r%*s\r", g->width, "");
 }
 
 /* Parse; 0 to go on, else the exit code (help printed, or bad usage). */
@@ -199,7 +265,10 @@ static int parse(int argc, char **argv, bool check, struct solve_args *c)
 {
 	switch (args_solve(argc, argv, check, c)) {
 	case ARGS_HELP:
-		fputs(check ? check_help : solve_help, stdout);
+		if (check)
+			fputs(check_help, stdout);
+		else
+			printf(solve_help, (long)default_threads());
 		return -1;
 	case ARGS_BAD:
 		return CLI_USAGE;
@@ -218,76 +287,87 @@ int cmd_solve(int argc, char **argv)
 	int rrc = cli_read_puzzle_at(c.file, c.problem, &p, &xi);
 	if (rrc != CLI_OK)
 		return rrc;
+	char fp[17] = "";
+	if (c.shard_count && !fingerprint(&p, c.rename_colours, fp)) {
+		cli_error("%s: %s", c.file, solve_strerror(SOLVE_ENOMEM));
+		puz_clear(&p);
+		return CLI_FAIL;
+	}
 	struct solve_opts o = {.max_solutions = c.max, .max_nodes = c.max_nodes,
 	                       .keep_first = c.print,
-	                       .rename_colours = c.rename_colours};
-	struct solve_result r;
+	                       .rename_colours = c.rename_colours,
+	                       .threads = c.threads ? c.threads : default_threads(),
+	                       .shard_index = c.shard_index,
+	                       .shard_count = c.shard_count};
 	double t0 = now();
+	struct progress prog = {.t0 = t0};
+	if (!c.json && isatty(STDERR_FILENO)) {
+		o.progress = show_progress;
+		o.progress_ctx = &prog;
+	}
+	struct solve_result r;
 	int rc = solve_puzzle(&p, &o, &r);
 	double secs = now() - t0;
+	progress_end(&prog);
 	if (rc != SOLVE_OK) {
 		cli_error("%s: %s", c.file, solve_strerror(rc));
 		puz_clear(&p);
 		return CLI_FAIL;
 	}
+	/* A shard measures the difficulty only when it is the first: the
+	 * merged result takes it from there. */
 	struct difficulty d;
-	rc = measure(&p, c.diff_nodes, r.complete, &d);
+	bool measured = !c.shard_count || c.shard_index == 0;
+	rc = measure(&p, c.diff_nodes, r.complete && measured, &d);
 	if (rc != SOLVE_OK) {
 		cli_error("%s: %s", c.file, solve_strerror(rc));
 		solve_result_clear(&r);
 		puz_clear(&p);
 		return CLI_FAIL;
 	}
-	const char *stop = r.stop == SOLVE_MAX_SOLUTIONS ? "max"
-	                 : r.stop == SOLVE_MAX_NODES ? "max-nodes" : "done";
+	if (!measured)
+		d.why = "not measured: measured by shard 1";
+	char dtext[256];
+	difficulty_text(&d, dtext, sizeof dtext);
+	struct count_report rep = {
+		.file = c.file, .name = p.name, .solutions = r.solutions,
+		.assemblies = r.assemblies, .nodes = r.nodes, .complete = r.complete,
+		.stop = r.stop == SOLVE_MAX_SOLUTIONS ? "max"
+		      : r.stop == SOLVE_MAX_NODES ? "max-nodes" : "done",
+		.seconds = secs, .symmetries = r.group_order,
+		.mirror_closed = r.mirror_closed, .why = r.why,
+		.rename_colours = c.rename_colours, .renamings = r.rename_order,
+		.diff_has = d.has, .diff_score = d.score,
+		.diff_method = diff_method_name(d.r.method), .dead_ends = d.r.dead,
+		.diff_text = dtext, .tasks = r.tasks, .threads = o.threads,
+		.problem = xi.nproblems ? (c.problem ? c.problem : 1) : 0,
+		.problems = xi.nproblems,
+		.burrtools_why = xi.differs ? xi.why : NULL,
+	};
 	if (c.json) {
-		printf("{\"file\": ");
-		json_string(c.file);
-		printf(", \"solutions\": %llu, \"assemblies\": %llu, \"complete\": %s, "
-		       "\"nodes\": %llu, \"seconds\": %.6f, \"symmetries\": %d, "
-		       "\"mirror_closed\": %s, \"stop\": \"%s\"",
-		       (unsigned long long)r.solutions, (unsigned long long)r.assemblies,
-		       r.complete ? "true" : "false", (unsigned long long)r.nodes, secs,
-		       r.group_order, r.mirror_closed ? "true" : "false", stop);
-		if (r.why[0]) {
-			printf(", \"why\": ");
-			json_string(r.why);
+		report_json_fields(&rep);
+		if (c.shard_count) {
+			/* what merge needs: the part, the split, the un-divided
+			 * count; and the name and difficulty text for its output */
+			printf(", \"shard_index\": %u, \"shard_count\": %u, "
+			       "\"fingerprint\": \"%s\", \"numerator\": %llu, "
+			       "\"divisor\": %llu, \"split_nodes\": %llu, \"name\": ",
+			       c.shard_index + 1, c.shard_count, fp,
+			       (unsigned long long)r.numerator,
+			       (unsigned long long)r.divisor,
+			       (unsigned long long)r.split_nodes);
+			report_json_string(p.name);
+			printf(", \"difficulty_text\": ");
+			report_json_string(dtext);
 		}
-		printf(", \"rename_colours\": %s", c.rename_colours ? "true" : "false");
-		if (xi.nproblems) {
-			printf(", \"problem\": %llu, \"problems\": %zu, \"burrtools_differs\": ",
-			       (unsigned long long)(c.problem ? c.problem : 1), xi.nproblems);
-			if (xi.differs)
-				json_string(xi.why);
-			else
-				printf("null");
-		}
-		if (c.rename_colours)
-			printf(", \"renamings\": %llu", (unsigned long long)r.rename_order);
-		json_difficulty(&d);
 		printf("}\n");
 	} else {
-		const char *lb = r.complete ? "" : "at least ";
-		printf("puzzle: %s\n", p.name[0] ? p.name : c.file);
-		if (xi.differs)
-			printf("burrtools: counts differently: %s\n", xi.why);
-		printf("solutions: %s%llu\n", lb, (unsigned long long)r.solutions);
-		printf("assemblies: %s%llu\n", lb, (unsigned long long)r.assemblies);
-		if (r.why[0])
-			printf("why: %s\n", r.why);
-		if (!r.complete)
-			printf("stopped: %s\n", r.stop == SOLVE_MAX_SOLUTIONS
-			       ? "--max solutions found" : "--max-nodes reached");
-		printf("symmetries: %d%s\n", r.group_order,
-		       r.mirror_closed ? " (with mirror images: the pieces are mirror-closed)"
-		                       : " (rotations only)");
-		if (c.rename_colours)
-			printf("renamings: %llu (symmetries combined with renamings of "
-			       "colours that keep the puzzle; solutions count up to "
-			       "them)\n", (unsigned long long)r.rename_order);
-		printf("nodes: %llu\n", (unsigned long long)r.nodes);
-		printf("time: %.6f s\n", secs);
-		print_difficulty(&d);
+		if (c.shard_count)
+			printf("shard: %u/%u of %llu tasks (a part of the count: 'cubegen "
+			       "merge' adds up the --json outputs of all %u)\n",
+			       c.shard_index + 1, c.shard_count,
+			       (unsigned long long)r.tasks, c.shard_count);
+		report_text(&rep);
 		if (c.print && r.first) {
 			printf("first solution:\n");
 			print_first(&p, r.first, r.first_colours);

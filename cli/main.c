@@ -17,6 +17,7 @@ static const char usage[] =
 	"  batch      one JSON line per seed of a range: what generate would find\n"
 	"  solve      count the solutions of a puzzle file (.puz, .hcq, .xmpuzzle)\n"
 	"  check      exit 0 when a puzzle has exactly one solution, 1 if not\n"
+	"  merge      add up the results of 'solve --shard I/K --json' runs\n"
 	"  render     draw the pieces of a puzzle file (and its solution) as PNG\n"
 	"  print      printable pieces (STL, 3MF, OpenSCAD) of any puzzle file\n"
 	"  coupon     a test print that finds your printer's clearance\n"
@@ -52,6 +53,7 @@ int main(int argc, char **argv)
 		{"coupon", cmd_coupon},
 		{"convert", cmd_convert},
 		{"batch", cmd_batch},
+		{"merge", cmd_merge},
 	};
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
 		if (strcmp(cmd, cmds[i].name) == 0)

@@ -28,6 +28,7 @@
  */
 #include "solver/bb.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,11 +58,35 @@ struct bb {
 	uint32_t *goff;
 	size_t *path;
 	uint64_t nodes, max_nodes;
+	uint64_t limit;     /* nodes allowed so far: max_nodes, raised by
+	                     * poll; UINT64_MAX for no limit */
 	uint64_t covers; /* covers visited */
 	uint64_t dead;   /* rows placed that led to no cover */
 	xc_visit visit;
 	void *ctx;
 	enum xc_stop stop;
+	xc_poll poll;    /* more budget (bb_set_poll); NULL: none */
+	void *pctx;
+
+	/* splitting (bb_split): node() records the path to each node at
+	 * level 'cut', and place() each cover above it, instead of going
+	 * on; SIZE_MAX: off */
+	size_t cut;
+	size_t cut_hits; /* tasks recorded at level 'cut' */
+	struct xc_tasks *tasks;
+	bool split_oom;
+
+	/* Replaying (bb_solve_task): consecutive tasks share the start of
+	 * their paths, so the path replayed last is kept: levels 1..rlen
+	 * hold its lists, 'rem' is counted down by its rows, and per step
+	 * the cells filled, the union of the next level's rows and the row's
+	 * type; level 0's first 'rbl' rows of the first type are blanked
+	 * (the root's rule). Dropped by bb_solve and bb_split. */
+	bool level0;     /* level 0 holds every row: start() need not sort */
+	size_t rlen;
+	uint64_t *rfill, *rany;
+	uint32_t *rtype;
+	uint32_t rbl;
 };
 
 bb *bb_new(size_t ncells, const unsigned *rank, size_t ntypes,
@@ -76,6 +101,7 @@ bb *bb_new(size_t ncells, const unsigned *rank, size_t ntypes,
 	b->full = ncells == 64 ? ~(uint64_t)0 : ((uint64_t)1 << ncells) - 1;
 	b->ntypes = ntypes;
 	b->first = ntypes;
+	b->cut = SIZE_MAX;
 	size_t nt = ntypes ? ntypes : 1;
 	b->rem = malloc(nt * sizeof *b->rem);
 	b->count = malloc(nt * sizeof *b->count);
@@ -85,7 +111,11 @@ bb *bb_new(size_t ncells, const unsigned *rank, size_t ntypes,
 	b->depth = depth;
 	b->path = malloc(depth * sizeof *b->path);
 	b->goff = malloc((depth + 1) * (ntypes + 1) * sizeof *b->goff);
-	if (!b->rem || !b->count || !b->path || !b->goff) {
+	b->rfill = malloc(depth * sizeof *b->rfill);
+	b->rany = malloc(depth * sizeof *b->rany);
+	b->rtype = malloc(depth * sizeof *b->rtype);
+	if (!b->rem || !b->count || !b->path || !b->goff || !b->rfill ||
+	    !b->rany || !b->rtype) {
 		bb_free(b);
 		return NULL;
 	}
@@ -107,6 +137,9 @@ void bb_free(bb *b)
 	free(b->li);
 	free(b->goff);
 	free(b->path);
+	free(b->rfill);
+	free(b->rany);
+	free(b->rtype);
 	free(b);
 }
 
@@ -142,6 +175,7 @@ int bb_add_row(bb *b, uint64_t cells, size_t type)
 		m |= (uint64_t)1 << b->rank[__builtin_ctzll(c)];
 	b->rows[b->nrows] = (struct brow){m, (uint32_t)type, (uint32_t)b->nrows};
 	b->nrows++;
+	b->level0 = false;
 	return XC_OK;
 }
 
@@ -309,10 +343,61 @@ static struct cnt count(const bb *b, size_t d)
 
 static void place(bb *b, size_t d, uint64_t filled, uint32_t i, size_t t);
 
+/* Splitting: the rows placed so far, path[0..len-1], are a task. */
+static void record(bb *b, size_t len)
+{
+	struct xc_tasks *t = b->tasks;
+	size_t used = t->n ? t->off[t->n] : 0;
+	if (t->n + 2 > t->ncap) {
+		size_t cap = t->ncap ? 2 * t->ncap : 256;
+		size_t *o = realloc(t->off, cap * sizeof *o);
+		if (!o)
+			goto oom;
+		t->off = o;
+		t->ncap = cap;
+	}
+	if (used + len > t->scap) {
+		size_t cap = t->scap ? 2 * t->scap : 1024;
+		while (cap < used + len)
+			cap *= 2;
+		size_t *st = realloc(t->step, cap * sizeof *st);
+		if (!st)
+			goto oom;
+		t->step = st;
+		t->scap = cap;
+	}
+	memcpy(t->step + used, b->path, len * sizeof *t->step);
+	t->off[0] = 0;
+	t->off[++t->n] = used + len;
+	b->cut_hits += len == b->cut;
+	return;
+oom:
+	b->split_oom = true;
+	b->stop = XC_VISITOR;
+}
+
+/* Whether the node budget is spent (as xc.c's). */
+static bool __attribute__((noinline)) spent(bb *b)
+{
+	if (b->poll) {
+		uint64_t more = b->poll(b->pctx);
+		if (more) {
+			b->limit += more;
+			return false;
+		}
+	}
+	b->stop = XC_NODES;
+	return true;
+}
+
 /* Branch at level d: the list holds the placeable rows, 'any' is their
  * union. */
 static void node(bb *b, size_t d, uint64_t filled, uint64_t any)
 {
+	if (b->cut == d) {
+		record(b, d);
+		return;
+	}
 	uint64_t empty = b->full & ~filled;
 	if (empty & ~any)
 		return;
@@ -386,15 +471,17 @@ static void place(bb *b, size_t d, uint64_t filled, uint32_t i, size_t t)
 	 * a type given count 0 still has its rows (test_bb's regression). */
 	if (!b->rem[t])
 		return;
-	if (b->max_nodes && b->nodes >= b->max_nodes) {
-		b->stop = XC_NODES;
+	if (b->nodes >= b->limit && spent(b))
 		return;
-	}
 	b->nodes++;
 	uint64_t m = b->lm[d * b->stride + i];
 	b->path[d] = b->li[d * b->stride + i];
 	uint64_t nf = filled | m;
 	if (nf == b->full) {
+		if (b->cut != SIZE_MAX) {
+			record(b, d + 1);
+			return;
+		}
 		b->covers++;
 		if (!b->visit(b->ctx, b->path, d + 1))
 			b->stop = XC_VISITOR;
@@ -410,18 +497,23 @@ static void place(bb *b, size_t d, uint64_t filled, uint32_t i, size_t t)
 	b->dead += b->covers == before;
 }
 
-enum xc_stop bb_solve(bb *b, uint64_t max_nodes, xc_visit visit, void *ctx,
-                      uint64_t *nodes)
+/* Set up a search: counters, and level 0: every row, grouped by type (a
+ * counting sort, stable). */
+static void start(bb *b, uint64_t max_nodes, xc_visit visit, void *ctx)
 {
 	size_t T = b->ntypes;
 	b->nodes = 0;
 	b->covers = 0;
 	b->dead = 0;
 	b->max_nodes = max_nodes;
+	/* with a poll function, max_nodes is the first allowance, 0 too */
+	b->limit = max_nodes || b->poll ? max_nodes : UINT64_MAX;
 	b->visit = visit;
 	b->ctx = ctx;
 	b->stop = XC_DONE;
-	/* Level 0: every row, grouped by type (a counting sort, stable). */
+	if (b->level0)
+		return;
+	b->level0 = true;
 	uint32_t *g = b->goff;
 	memset(g, 0, (T + 1) * sizeof *g);
 	for (size_t i = 0; i < b->nrows; i++)
@@ -436,7 +528,28 @@ enum xc_stop bb_solve(bb *b, uint64_t max_nodes, xc_visit visit, void *ctx,
 	for (size_t t = T; t > 0; t--)
 		g[t] = g[t - 1];
 	g[0] = 0;
-	if (b->first >= T || b->count[b->first] == 0) {
+}
+
+/* Whether the root branches on the rows of the 'first' type. */
+static bool first_at_root(const bb *b)
+{
+	return b->first < b->ntypes && b->count[b->first] != 0;
+}
+
+/* Put back level 0's rows of the first type that the root blanked. */
+static void unblank(bb *b)
+{
+	size_t f = b->first;
+	for (size_t i = 0, k = b->goff[f]; i < b->nrows; i++)
+		if (b->rows[i].type == f)
+			b->lm[k++] = b->rows[i].mask;
+}
+
+static void run(bb *b)
+{
+	size_t T = b->ntypes;
+	uint32_t *g = b->goff;
+	if (!first_at_root(b)) {
 		uint64_t any = 0;
 		for (uint32_t i = 0; i < g[T]; i++)
 			any |= b->lm[i];
@@ -453,12 +566,185 @@ enum xc_stop bb_solve(bb *b, uint64_t max_nodes, xc_visit visit, void *ctx,
 				b->lm[i - 1] = ~(uint64_t)0;
 			place(b, 0, 0, i, f);
 		}
-		for (size_t i = 0, k = g[f]; i < b->nrows; i++)
-			if (b->rows[i].type == f)
-				b->lm[k++] = b->rows[i].mask;
+		unblank(b);
 	}
+}
+
+/* Forget the path bb_solve_task kept: rem and level 0 as they were. */
+static void drop_replay(bb *b)
+{
+	for (size_t k = 0; k < b->rlen; k++)
+		b->rem[b->rtype[k]]++;
+	b->rlen = 0;
+	if (b->rbl)
+		unblank(b);
+	b->rbl = 0;
+}
+
+enum xc_stop bb_solve(bb *b, uint64_t max_nodes, xc_visit visit, void *ctx,
+                      uint64_t *nodes)
+{
+	drop_replay(b);
+	start(b, max_nodes, visit, ctx);
+	run(b);
 	*nodes = b->nodes;
 	return b->stop;
+}
+
+void bb_set_poll(bb *b, xc_poll poll, void *ctx)
+{
+	b->poll = poll;
+	b->pctx = ctx;
+}
+
+/* Iterative deepening, as xc_split(). */
+int bb_split(bb *b, size_t want, uint64_t max_nodes, struct xc_tasks *out,
+             enum xc_stop *stop)
+{
+	xc_poll poll = b->poll;
+	b->poll = NULL;
+	b->tasks = out;
+	drop_replay(b);
+	for (size_t d = 1;; d++) {
+		out->n = 0;
+		b->cut = d;
+		b->cut_hits = 0;
+		b->split_oom = false;
+		start(b, max_nodes, NULL, NULL);
+		run(b);
+		b->cut = SIZE_MAX;
+		if (b->split_oom) {
+			b->poll = poll;
+			xc_tasks_clear(out);
+			return XC_ENOMEM;
+		}
+		if (!out->off) {
+			out->off = malloc(sizeof *out->off);
+			if (!out->off) {
+				b->poll = poll;
+				return XC_ENOMEM;
+			}
+			out->ncap = 1;
+			out->off[0] = 0;
+		}
+		out->nodes = b->nodes;
+		*stop = b->stop;
+		if (b->stop != XC_DONE || out->n >= want || b->cut_hits == 0)
+			break;
+	}
+	b->poll = poll;
+	return XC_OK;
+}
+
+/* Level d's index of the row numbered 'id', and its type. */
+static uint32_t find_in_level(const bb *b, size_t d, size_t id, size_t *type)
+{
+	const uint32_t *g = b->goff + d * (b->ntypes + 1);
+	const uint32_t *li = b->li + d * b->stride;
+	uint32_t i = 0;
+	while (li[i] != id)
+		i++;
+	assert(i < g[b->ntypes]);
+	size_t t = 0;
+	while (g[t + 1] <= i)
+		t++;
+	*type = t;
+	return i;
+}
+
+/* Replay task k's rows as place() put them (their nodes were counted by
+ * bb_split; so were the checks they passed), then search below. The
+ * steps it shares with the path replayed last are kept (see struct bb). */
+enum xc_stop bb_solve_task(bb *b, const struct xc_tasks *t, size_t k,
+                           uint64_t max_nodes, xc_visit visit, void *ctx,
+                           uint64_t *nodes)
+{
+	assert(k < t->n);
+	const size_t *path = t->step + t->off[k];
+	size_t len = t->off[k + 1] - t->off[k];
+	start(b, max_nodes, visit, ctx);
+	size_t p = 0;
+	while (p < b->rlen && p < len && b->path[p] == path[p])
+		p++;
+	for (size_t d = b->rlen; d > p; d--)
+		b->rem[b->rtype[d - 1]]++;
+	b->rlen = p;
+	size_t type;
+	uint32_t i;
+	if (p == 0 && first_at_root(b)) {
+		/* the root's rule: the first type's rows before the one taken
+		 * are blanked out of level 0 (bb_solve) */
+		assert(len >= 1);
+		i = find_in_level(b, 0, path[0], &type);
+		assert(type == b->first);
+		uint32_t g0 = b->goff[type], want = i - g0;
+		if (want < b->rbl) {
+			unblank(b);
+			b->rbl = 0;
+		}
+		for (uint32_t j = g0 + b->rbl; j < i; j++)
+			b->lm[j] = ~(uint64_t)0;
+		b->rbl = want;
+	}
+	uint64_t filled = p ? b->rfill[p - 1] : 0, any = p ? b->rany[p - 1] : 0;
+	size_t d = p;
+	for (; d < len; d++) {
+		i = find_in_level(b, d, path[d], &type);
+		uint64_t m = b->lm[d * b->stride + i];
+		b->path[d] = path[d];
+		filled |= m;
+		if (filled == b->full) {
+			assert(d + 1 == len);
+			b->covers++;
+			if (!b->visit(b->ctx, b->path, d + 1))
+				b->stop = XC_VISITOR;
+			break;
+		}
+		b->rem[type]--;
+		any = filter(b, d, m);
+		b->rfill[d] = filled;
+		b->rany[d] = any;
+		b->rtype[d] = (uint32_t)type;
+		b->rlen = d + 1;
+	}
+	if (d == len)
+		node(b, len, filled, any);
+	*nodes = b->nodes;
+	return b->stop;
+}
+
+bb *bb_clone(const bb *b)
+{
+	bb *c = malloc(sizeof *c);
+	if (!c)
+		return NULL;
+	*c = *b;
+	size_t nt = b->ntypes ? b->ntypes : 1, lists = (b->depth + 1) * b->stride;
+	c->rem = malloc(nt * sizeof *c->rem);
+	c->count = malloc(nt * sizeof *c->count);
+	c->rows = malloc((b->cap ? b->cap : 1) * sizeof *c->rows);
+	c->lm = malloc((lists ? lists : 1) * sizeof *c->lm);
+	c->li = malloc((lists ? lists : 1) * sizeof *c->li);
+	c->goff = malloc((b->depth + 1) * (b->ntypes + 1) * sizeof *c->goff);
+	c->path = malloc(b->depth * sizeof *c->path);
+	c->rfill = malloc(b->depth * sizeof *c->rfill);
+	c->rany = malloc(b->depth * sizeof *c->rany);
+	c->rtype = malloc(b->depth * sizeof *c->rtype);
+	c->tasks = NULL;
+	c->level0 = false;
+	c->rlen = 0;
+	c->rbl = 0;
+	if (!c->rem || !c->count || !c->rows || !c->lm || !c->li || !c->goff ||
+	    !c->path || !c->rfill || !c->rany || !c->rtype) {
+		bb_free(c);
+		return NULL;
+	}
+	/* counts as added: the original's replay (if any) is not copied */
+	memcpy(c->rem, b->count, b->ntypes * sizeof *c->rem);
+	memcpy(c->count, b->count, b->ntypes * sizeof *c->count);
+	memcpy(c->rows, b->rows, b->nrows * sizeof *c->rows);
+	/* the lists are rebuilt by every search: nothing to copy */
+	return c;
 }
 
 uint64_t bb_dead_ends(const bb *b)

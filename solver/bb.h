@@ -42,6 +42,19 @@ void bb_set_first(bb *b, size_t type);
 /* As xc_solve(): the visitor gets row numbers. */
 enum xc_stop bb_solve(bb *b, uint64_t max_nodes, xc_visit visit, void *ctx,
                       uint64_t *nodes);
+/* A shared node budget, as xc_set_poll(). */
+void bb_set_poll(bb *b, xc_poll poll, void *ctx);
+/* Split the search into tasks, as xc_split(): a task's steps are row
+ * numbers, the rows placed on the path to it. */
+int bb_split(bb *b, size_t want, uint64_t max_nodes, struct xc_tasks *out,
+             enum xc_stop *stop);
+/* Search task k's subtree, as xc_solve_task(). */
+enum xc_stop bb_solve_task(bb *b, const struct xc_tasks *t, size_t k,
+                           uint64_t max_nodes, xc_visit visit, void *ctx,
+                           uint64_t *nodes);
+/* An independent copy (one per thread), NULL when out of memory. */
+bb *bb_clone(const bb *b);
+
 /* Of the rows the last bb_solve() placed, how many led to no cover (as
  * xc_dead_ends()). */
 uint64_t bb_dead_ends(const bb *b);

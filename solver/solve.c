@@ -720,7 +720,7 @@ static size_t copy_piece(const struct solver *s, size_t t, unsigned k)
 	return s->types[t].piece;
 }
 
-static bool visit(void *ctx, const size_t *xrows, size_t n)
+bool solve_visit(void *ctx, const size_t *xrows, size_t n)
 {
 	struct solver *s = ctx;
 	size_t *rows = s->cover_rows;
@@ -759,6 +759,7 @@ static bool visit(void *ctx, const size_t *xrows, size_t n)
 		s->overflow = true;
 		return false;
 	}
+	uint64_t num = ws; /* this cover's share of the numerator */
 	if (s->o->rename_colours && s->gamma_order != (uint64_t)s->group_order) {
 		uint64_t st, wr;
 		int rc = recolour_stab(s, rows, n, &st);
@@ -769,8 +770,11 @@ static bool visit(void *ctx, const size_t *xrows, size_t n)
 			s->overflow = true;
 		if (rc != SOLVE_OK || s->overflow)
 			return false;
+		num = wr;
 	}
-	if ((s->o->keep_first && !s->res->first) || s->o->on_cover) {
+	bool first = s->o->keep_first &&
+	             (s->pool ? tasks_first_wanted(s) : !s->res->first);
+	if (first || s->o->on_cover) {
 		const struct grid *g = &s->p->goal;
 		size_t total = (size_t)g->nx * g->ny * g->nz;
 		memset(s->labels, 0, total);
@@ -787,7 +791,9 @@ static bool visit(void *ctx, const size_t *xrows, size_t n)
 					s->colours[s->goal_cell[s->rcells[c]]] = s->rcol[c];
 			}
 		}
-		if (s->o->keep_first && !s->res->first) {
+		if (first && s->pool) {
+			tasks_keep_first(s);
+		} else if (first) {
 			s->res->first = malloc(total);
 			if (s->colours && s->res->first)
 				s->res->first_colours = malloc(total);
@@ -799,9 +805,13 @@ static bool visit(void *ctx, const size_t *xrows, size_t n)
 			if (s->colours)
 				memcpy(s->res->first_colours, s->colours, total);
 		}
-		if (s->o->on_cover)
+		if (s->o->on_cover && s->pool)
+			tasks_on_cover(s);
+		else if (s->o->on_cover)
 			s->o->on_cover(s->o->ctx, s->labels, s->colours);
 	}
+	if (s->pool)
+		return tasks_count(s, num);
 	uint64_t sols = s->o->rename_colours &&
 	                s->gamma_order != (uint64_t)s->group_order
 	              ? s->weighted_rc / s->gamma_order
@@ -854,7 +864,8 @@ static bool searched(const struct solver *s, size_t r)
 	return t != s->pin || s->orbit[r - s->types[t].row0] != 0;
 }
 
-static int search_bits(struct solver *s)
+/* The bitboard engine with the searched rows, into '*out'. */
+static int build_bits(struct solver *s, bb **out)
 {
 	unsigned rank[64];
 	fill_order(s, rank);
@@ -884,13 +895,10 @@ static int search_bits(struct solver *s)
 		if (s->pin < s->ntypes)
 			bb_set_first(b, s->pin);
 		s->res->rows = s->nsearched;
-		uint64_t nodes = 0;
-		enum xc_stop st = bb_solve(b, s->o->max_nodes, visit, s, &nodes);
-		s->res->nodes = nodes;
-		if (st == XC_NODES)
-			s->res->stop = SOLVE_MAX_NODES;
+		*out = b;
+	} else {
+		bb_free(b);
 	}
-	bb_free(b);
 	return rc;
 }
 
@@ -935,7 +943,8 @@ static uint64_t colour_weigh(void *ctx, size_t item, size_t xrow,
 	return w;
 }
 
-static int search_dlx(struct solver *s)
+/* The dancing-links engine with the searched rows, into '*out'. */
+static int build_dlx(struct solver *s, xc **out)
 {
 	/* Items: required goal cells, then single-copy types (primary);
 	 * then the optional goal cells (0..1), the other types (lo..hi) and
@@ -1023,15 +1032,10 @@ static int search_dlx(struct solver *s)
 		s->res->rows = s->nsearched;
 		if (s->twin_colours)
 			xc_set_weigh(x, colour_weigh, s);
-		s->dlx = x;
-		uint64_t nodes = 0;
-		enum xc_stop st = xc_solve(x, s->o->max_nodes, visit, s, &nodes);
-		s->dlx = NULL;
-		s->res->nodes = nodes;
-		if (st == XC_NODES)
-			s->res->stop = SOLVE_MAX_NODES;
+		*out = x;
+	} else {
+		xc_free(x);
 	}
-	xc_free(x);
 	return rc;
 }
 
@@ -1053,7 +1057,24 @@ static int run_search(struct solver *s)
 	            !s->ndreg && !s->twin_colours;
 	for (size_t t = 0; t < s->ntypes; t++)
 		bits &= s->types[t].lo == s->types[t].count;
-	int rc = bits ? search_bits(s) : search_dlx(s);
+	bb *b = NULL;
+	xc *x = NULL;
+	int rc = bits ? build_bits(s, &b) : build_dlx(s, &x);
+	if (rc == SOLVE_OK && (s->o->threads || s->o->shard_count)) {
+		rc = tasks_run(s, b, x);
+	} else if (rc == SOLVE_OK) {
+		/* one plain search */
+		uint64_t nodes = 0;
+		s->dlx = x;
+		enum xc_stop st = b ? bb_solve(b, s->o->max_nodes, solve_visit, s, &nodes)
+		                    : xc_solve(x, s->o->max_nodes, solve_visit, s, &nodes);
+		s->dlx = NULL;
+		s->res->nodes = nodes;
+		if (st == XC_NODES)
+			s->res->stop = SOLVE_MAX_NODES;
+	}
+	bb_free(b);
+	xc_free(x);
 	if (rc == SOLVE_OK && s->oom)
 		rc = SOLVE_ENOMEM;
 	if (rc == SOLVE_OK && s->overflow)
@@ -1127,14 +1148,36 @@ static bool hopeless(struct solver *s)
 int solve_puzzle(const struct puzzle *p, const struct solve_opts *o,
                  struct solve_result *out)
 {
+	assert(o->threads <= SOLVE_MAX_THREADS);
+	assert(!o->shard_count || o->shard_index < o->shard_count);
 	struct solve_result res = {.stop = SOLVE_DONE};
 	struct solver s = {.p = p, .o = o, .res = &res};
 	if (!o->generic) {
-		int rc = shell_solve(p, o, &res);
+		/* The shell path is one task, shard 1's (0 mod K): another
+		 * shard runs it only for the group, reporting no cover. */
+		struct solve_opts so = *o;
+		bool other = o->shard_count && o->shard_index != 0;
+		if (other) {
+			so.on_cover = NULL;
+			so.keep_first = false;
+		}
+		int rc = shell_solve(p, &so, &res);
 		if (rc == SOLVE_OK) {
 			/* a plain puzzle: renamings change nothing, Γ = G */
 			if (o->rename_colours)
 				res.rename_order = (uint64_t)res.group_order;
+			res.divisor = (uint64_t)res.group_order;
+			/* exact: the shell path counts |G| * solutions */
+			res.numerator = res.solutions * res.divisor;
+			if (o->threads || o->shard_count)
+				res.tasks = 1;
+			if (other) {
+				solve_result_clear(&res);
+				res.solutions = res.assemblies = res.nodes = 0;
+				res.numerator = 0;
+				res.complete = true;
+				res.stop = SOLVE_DONE;
+			}
 			*out = res;
 			return SOLVE_OK;
 		}
@@ -1163,14 +1206,20 @@ int solve_puzzle(const struct puzzle *p, const struct solve_opts *o,
 	}
 	if (rc == SOLVE_OK) {
 		res.complete = res.stop == SOLVE_DONE;
-		assert(!res.complete || s.weighted % (uint64_t)s.group_order == 0);
-		res.solutions = s.weighted / (uint64_t)s.group_order;
+		/* a shard's share of the numerator need not divide */
+		bool whole = res.complete && !o->shard_count;
+		(void)whole; /* only the asserts read it */
+		assert(!whole || s.weighted % (uint64_t)s.group_order == 0);
+		res.numerator = s.weighted;
+		res.divisor = (uint64_t)s.group_order;
 		/* Γ contains G; when it is no larger, it is G */
 		if (o->rename_colours && s.gamma_order != (uint64_t)s.group_order &&
 		    s.gamma_order) {
-			assert(!res.complete || s.weighted_rc % s.gamma_order == 0);
-			res.solutions = s.weighted_rc / s.gamma_order;
+			assert(!whole || s.weighted_rc % s.gamma_order == 0);
+			res.numerator = s.weighted_rc;
+			res.divisor = s.gamma_order;
 		}
+		res.solutions = res.numerator / res.divisor;
 		if (o->rename_colours)
 			res.rename_order = s.gamma_order ? s.gamma_order
 			                                 : (uint64_t)s.group_order;

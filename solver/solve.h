@@ -17,6 +17,15 @@
  * exact (the proof is in solve.c). Six-plate cube shells take a faster
  * exact path (shell.c) with the same counts.
  *
+ * Threads and shards (solver/tasks.c): with solve_opts.threads >= 1 the
+ * search is split at its top into SOLVE_TASKS or more disjoint tasks, in
+ * the engine's own order and the same for any thread count, that a pool
+ * of threads (the caller's among them) takes in turn; each thread keeps
+ * its own sums, added exactly at the end. A shard (shard_count K >= 1)
+ * searches only the tasks t with t mod K == shard_index; its result
+ * carries the un-divided 'numerator', so that K shards' numerators,
+ * assemblies and nodes add up to one whole search's (cubegen merge).
+ *
  * Ownership: solve_result owns 'first'; solve_result_clear() frees it.
  * Errors: SOLVE_ENOMEM, SOLVE_ETOOBIG (more rows or nodes than fit in
  * memory limits). A search stopped by a limit is a result (complete ==
@@ -38,6 +47,22 @@ enum solve_status { SOLVE_OK = 0, SOLVE_ENOMEM, SOLVE_ETOOBIG,
  * whatever a file asks (SOLVE_ETOOBIG beyond). */
 #define SOLVE_MAX_ROWS 4000000u
 #define SOLVE_MAX_ROW_CELLS 40000000u
+
+/* Tasks a split search is cut into, at least (when the tree has that
+ * many nodes near its top): tens per core on machines of up to a hundred
+ * cores, and enough to balance shards. Part of what a shard's result
+ * means: changing it changes every task list. */
+#define SOLVE_TASKS 1000u
+/* Threads a search may run on, at most. */
+#define SOLVE_MAX_THREADS 512u
+
+/* What a split search has done so far (solve_opts.progress). */
+struct solve_progress {
+	uint64_t tasks_done; /* tasks finished */
+	uint64_t tasks;      /* this run's tasks (a shard's own) */
+	uint64_t solutions;  /* found so far: numerator / divisor (a shard's
+	                      * share), a lower bound */
+};
 
 struct solve_opts {
 	uint64_t max_solutions; /* stop once this many are found; 0: no limit */
@@ -67,6 +92,19 @@ struct solve_opts {
 	void (*on_cover)(void *ctx, const unsigned char *labels,
 	                 const unsigned char *colours);
 	void *ctx;              /* passed to on_cover */
+	/* 0: one plain search in the caller's thread (the default, what
+	 * generate's checks use). 1..SOLVE_MAX_THREADS: the search split
+	 * into tasks (see the top), run by that many threads, the caller's
+	 * among them. on_cover is then called from any of them, one call at
+	 * a time. */
+	unsigned threads;
+	/* With shard_count >= 1: search only the tasks t with t mod
+	 * shard_count == shard_index (0-based; threads 0 is taken as 1). */
+	unsigned shard_index, shard_count;
+	/* When set, a split search calls it about every 0.1 s, always from
+	 * the caller's thread, with what has been done so far. */
+	void (*progress)(void *ctx, const struct solve_progress *p);
+	void *progress_ctx;
 };
 
 enum solve_stop {
@@ -90,6 +128,16 @@ struct solve_result {
 	bool mirror_closed;  /* whether improper symmetries count */
 	bool fast_path;      /* whether the shell path answered */
 	uint64_t rows;       /* placements given to the search */
+	/* 'solutions' before the one division: the sum over the covers found
+	 * of their weights, = solutions * divisor. Exact for a shard's share
+	 * of the search, whose 'solutions' alone is only its floor. */
+	uint64_t numerator;
+	uint64_t divisor;    /* |G|, or |Γ| with rename_colours */
+	uint64_t split_nodes; /* of 'nodes', those tried above the tasks
+	                       * (by every shard: count them once) */
+	uint64_t tasks;      /* tasks the search was split into (all shards'),
+	                      * 0 when it was not split (threads 0, or no
+	                      * search needed); the shell path is one task */
 	/* The first assembly found: goal-grid sized (nx*ny*nz), 0 outside the
 	 * goal, else 1 + the index in puzzle.pieces of the piece there. Every
 	 * piece of the file appears (a piece with count K on K regions);

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "solver/bb.h"
 #include "solver/poly.h"
 #include "solver/solve.h"
 #include "solver/xc.h"
@@ -75,7 +76,10 @@ struct solver {
 	size_t nsearched;     /* rows given to the engine */
 	size_t *cover_rows;   /* a cover's table rows, one per piece */
 
-	/* Search state. */
+	/* Search state. A split search (tasks.c) gives each thread a copy
+	 * of this struct with its own search state, from here to the end
+	 * (tasks.c: worker_init); the fields above are built before the
+	 * search and only read during it. */
 	uint32_t *stamp;      /* per table row: == stamp_now when in the cover */
 	uint32_t stamp_now;
 	uint32_t *image;      /* a row's image cells (row_image) */
@@ -107,7 +111,28 @@ struct solver {
 	uint64_t weighted;    /* sum of |H r| * |Stab_G(y)|: |G| * solutions */
 	uint64_t assemblies;
 	bool oom;             /* an allocation failed inside the visitor */
+
+	/* A split search's thread (tasks.c); pool NULL in a plain one. */
+	struct pool *pool;
+	size_t task;          /* the task being searched */
+	bool task_found;      /* it has had a cover */
 };
+
+/* solve.c: the visitor of both engines: weighs and counts a cover. */
+bool solve_visit(void *ctx, const size_t *xrows, size_t n);
+
+/* tasks.c: run the search of 's' on engine 'b' or 'x' (the other NULL),
+ * split into tasks, as s->o asks (threads, shard); fills s->res's nodes,
+ * stop, tasks and s's sums. SOLVE_OK, SOLVE_ENOMEM or SOLVE_EOVERFLOW. */
+int tasks_run(struct solver *s, bb *b, xc *x);
+/* For solve_visit in a thread: whether this cover may be the first
+ * (first cover of its task, and no lower task has one yet); keep the
+ * labels as the first; call on_cover (serialised); count 'num' (the
+ * cover's share of the numerator) and say whether to go on. */
+bool tasks_first_wanted(struct solver *s);
+void tasks_keep_first(struct solver *s);
+void tasks_on_cover(struct solver *s);
+bool tasks_count(struct solver *s, uint64_t num);
 
 /* solve.c: the type that type t becomes with its colours renamed by
  * 'perm' (perm[0] = 0) and, if 'mirror', mirrored, into '*u' (ntypes when

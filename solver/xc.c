@@ -73,6 +73,8 @@ struct xc {
 	size_t *choice; /* chosen rows' nodes, depth-indexed */
 	size_t *rows;   /* rows passed to the visitor */
 	uint64_t nodes_tried, max_nodes;
+	uint64_t limit;     /* nodes allowed so far: max_nodes, raised by
+	                     * poll; UINT64_MAX for no limit */
 	uint64_t covers;   /* covers visited */
 	uint64_t dead;     /* rows tried that led to no cover */
 	xc_visit visit;
@@ -82,6 +84,21 @@ struct xc {
 	void *wctx;
 	uint64_t *wprod;   /* depth+1 entries: weight of the path; 0 overflow */
 	size_t depth_reported; /* depth of the cover being visited */
+	size_t maxdepth;   /* entries of choice and rows */
+	xc_poll poll;      /* more budget (xc_set_poll); NULL: none */
+	void *pctx;
+
+	/* splitting (xc_split): search() records the path to each node at
+	 * depth 'cut' (and to each end of the branching above it) instead
+	 * of going on; cut 0: off */
+	size_t cut;
+	size_t cut_hits;   /* tasks recorded at depth 'cut' */
+	struct xc_tasks *tasks;
+	bool split_oom;
+	/* xc_solve_task keeps the path it replayed (choice[0..rlen-1]
+	 * covered and committed): the next task undoes only the steps it
+	 * does not share. xc_end_tasks() undoes them all. */
+	size_t rlen;
 };
 
 xc *xc_new(size_t nprimary, size_t nbounded, const unsigned *bounds)
@@ -111,6 +128,7 @@ xc *xc_new_ranges(size_t nprimary, size_t nbounded, const unsigned *lo,
 	size_t depth = nprimary + 1;
 	for (size_t j = 0; j < nbounded; j++)
 		depth += bounds[j];
+	x->maxdepth = depth;
 	x->choice = malloc(depth * sizeof *x->choice);
 	x->rows = malloc(depth * sizeof *x->rows);
 	x->wprod = malloc((depth + 1) * sizeof *x->wprod);
@@ -407,6 +425,54 @@ static void untake(xc *x, int32_t p)
 	untweak(x, p);
 }
 
+/* Whether the node budget is spent: poll() (xc_set_poll) may give more;
+ * sets stop when not. Out of the way of the hot loops. */
+static bool __attribute__((noinline)) spent(xc *x)
+{
+	if (x->poll) {
+		uint64_t more = x->poll(x->pctx);
+		if (more) {
+			x->limit += more;
+			return false;
+		}
+	}
+	x->stop = XC_NODES;
+	return true;
+}
+
+/* Splitting: the path to this node, choice[0..depth-1], is a task. */
+static void record(xc *x, size_t depth)
+{
+	struct xc_tasks *t = x->tasks;
+	size_t used = t->n ? t->off[t->n] : 0;
+	if (t->n + 2 > t->ncap) {
+		size_t cap = t->ncap ? 2 * t->ncap : 256;
+		size_t *o = realloc(t->off, cap * sizeof *o);
+		if (!o)
+			goto oom;
+		t->off = o;
+		t->ncap = cap;
+	}
+	if (used + depth > t->scap) {
+		size_t cap = t->scap ? 2 * t->scap : 1024;
+		while (cap < used + depth)
+			cap *= 2;
+		size_t *st = realloc(t->step, cap * sizeof *st);
+		if (!st)
+			goto oom;
+		t->step = st;
+		t->scap = cap;
+	}
+	memcpy(t->step + used, x->choice, depth * sizeof *t->step);
+	t->off[0] = 0;
+	t->off[++t->n] = used + depth;
+	x->cut_hits += depth == x->cut;
+	return;
+oom:
+	x->split_oom = true;
+	x->stop = XC_VISITOR;
+}
+
 static void search(xc *x, size_t depth);
 
 /* Phase 3 (see the top): the rows chosen are a cover; extend it by every
@@ -424,10 +490,9 @@ static void extend(xc *x, size_t depth, size_t from)
 			size_t row = row_of(x, p);
 			if (row < from)
 				continue;
-			if (x->max_nodes && x->nodes_tried >= x->max_nodes) {
-				x->stop = XC_NODES;
+			if (x->nodes_tried >= x->limit &&
+			    spent(x))
 				return;
-			}
 			x->nodes_tried++;
 			x->choice[depth] = (size_t)p;
 			x->wprod[depth + 1] = x->wprod[depth];
@@ -445,10 +510,8 @@ static void branch_needed(xc *x, size_t depth, int32_t i)
 	struct node *nd = x->node;
 	int32_t p = nd[i].down, done = 0;
 	while (p != i && x->stop == XC_DONE) {
-		if (x->max_nodes && x->nodes_tried >= x->max_nodes) {
-			x->stop = XC_NODES;
+		if (x->nodes_tried >= x->limit && spent(x))
 			break;
-		}
 		x->nodes_tried++;
 		x->choice[depth] = (size_t)p;
 		x->wprod[depth + 1] = x->wprod[depth];
@@ -470,6 +533,10 @@ static void branch_needed(xc *x, size_t depth, int32_t i)
 
 static void search(xc *x, size_t depth)
 {
+	if (x->cut && (depth == x->cut || x->right[0] == 0)) {
+		record(x, depth);
+		return;
+	}
 	if (x->right[0] == 0) {
 		int32_t root = x->nitems + 1;
 		if (!x->ranged) {
@@ -521,10 +588,8 @@ static void search(xc *x, size_t depth)
 			                    ? p * w : 0;
 			x->rows[depth] = row;
 		}
-		if (x->max_nodes && x->nodes_tried >= x->max_nodes) {
-			x->stop = XC_NODES;
+		if (x->nodes_tried >= x->limit && spent(x))
 			break;
-		}
 		x->nodes_tried++;
 		x->choice[depth] = (size_t)r;
 		uint64_t before = x->covers;
@@ -538,20 +603,177 @@ static void search(xc *x, size_t depth)
 	uncover(x, best);
 }
 
-enum xc_stop xc_solve(xc *x, uint64_t max_nodes, xc_visit visit, void *ctx,
-                      uint64_t *nodes)
+static void start(xc *x, uint64_t max_nodes, xc_visit visit, void *ctx)
 {
 	x->nodes_tried = 0;
 	x->covers = 0;
 	x->dead = 0;
 	x->max_nodes = max_nodes;
+	/* with a poll function, max_nodes is the first allowance, 0 too */
+	x->limit = max_nodes || x->poll ? max_nodes : UINT64_MAX;
 	x->visit = visit;
 	x->ctx = ctx;
 	x->stop = XC_DONE;
 	x->wprod[0] = 1;
+}
+
+/* Undo the replayed steps from the last back to step 'keep'. */
+static void unreplay(xc *x, size_t keep)
+{
+	for (; x->rlen > keep; x->rlen--) {
+		int32_t p = (int32_t)x->choice[x->rlen - 1];
+		uncommit(x, p);
+		uncover(x, x->node[p].top);
+	}
+}
+
+void xc_end_tasks(xc *x)
+{
+	unreplay(x, 0);
+}
+
+enum xc_stop xc_solve(xc *x, uint64_t max_nodes, xc_visit visit, void *ctx,
+                      uint64_t *nodes)
+{
+	unreplay(x, 0);
+	start(x, max_nodes, visit, ctx);
 	search(x, 0);
 	*nodes = x->nodes_tried;
 	return x->stop;
+}
+
+void xc_set_poll(xc *x, xc_poll poll, void *ctx)
+{
+	x->poll = poll;
+	x->pctx = ctx;
+}
+
+void xc_tasks_clear(struct xc_tasks *t)
+{
+	free(t->off);
+	free(t->step);
+	*t = (struct xc_tasks){0};
+}
+
+/* Iterative deepening: cut at depth 1, 2, ... until enough tasks are open
+ * or none reaches the cut. Each round repeats the top of the search, a
+ * small share of it (the rounds' sizes grow geometrically); the nodes
+ * reported are the last round's, those above its cut. */
+int xc_split(xc *x, size_t want, uint64_t max_nodes, struct xc_tasks *out,
+             enum xc_stop *stop)
+{
+	xc_poll poll = x->poll;
+	x->poll = NULL; /* a plain budget here */
+	x->tasks = out;
+	unreplay(x, 0);
+	for (size_t d = 1;; d++) {
+		out->n = 0;
+		x->cut = d;
+		x->cut_hits = 0;
+		x->split_oom = false;
+		start(x, max_nodes, NULL, NULL);
+		search(x, 0);
+		x->cut = 0;
+		if (x->split_oom) {
+			x->poll = poll;
+			xc_tasks_clear(out);
+			return XC_ENOMEM;
+		}
+		if (!out->off) {
+			/* no task at all: keep 'off' a valid empty list */
+			out->off = malloc(sizeof *out->off);
+			if (!out->off) {
+				x->poll = poll;
+				return XC_ENOMEM;
+			}
+			out->ncap = 1;
+			out->off[0] = 0;
+		}
+		out->nodes = x->nodes_tried;
+		*stop = x->stop;
+		if (x->stop != XC_DONE || out->n >= want || x->cut_hits == 0)
+			break;
+	}
+	x->poll = poll;
+	return XC_OK;
+}
+
+/* Replay task k's path as search() took it (cover the item branched on,
+ * commit the row, weigh it) from where it parts from the path replayed
+ * last, and search below. */
+enum xc_stop xc_solve_task(xc *x, const struct xc_tasks *t, size_t k,
+                           uint64_t max_nodes, xc_visit visit, void *ctx,
+                           uint64_t *nodes)
+{
+	assert(k < t->n);
+	const size_t *path = t->step + t->off[k];
+	size_t len = t->off[k + 1] - t->off[k];
+	struct node *nd = x->node;
+	start(x, max_nodes, visit, ctx);
+	size_t p = 0;
+	while (p < x->rlen && p < len && x->choice[p] == path[p])
+		p++;
+	unreplay(x, p);
+	for (size_t d = p; d < len; d++) {
+		int32_t q = (int32_t)path[d];
+		cover(x, nd[q].top);
+		if (x->weigh) {
+			size_t row = row_of(x, q);
+			uint64_t w = x->weigh(x->wctx, (size_t)nd[q].top - 1, row,
+			                      x->rows, d);
+			uint64_t pw = x->wprod[d];
+			x->wprod[d + 1] = pw && w != UINT64_MAX && w <= UINT64_MAX / pw
+			                ? pw * w : 0;
+			x->rows[d] = row;
+		}
+		x->choice[d] = (size_t)q;
+		commit(x, q);
+		x->rlen = d + 1;
+	}
+	search(x, len);
+	*nodes = x->nodes_tried;
+	return x->stop;
+}
+
+/* Copy 'n' elements of 'size' bytes, or NULL for a NULL 'p'; '*bad' is
+ * set when out of memory. */
+static void *dup_array(const void *p, size_t n, size_t size, bool *bad)
+{
+	if (!p)
+		return NULL;
+	void *q = malloc((n ? n : 1) * size);
+	if (!q)
+		*bad = true;
+	else
+		memcpy(q, p, n * size);
+	return q;
+}
+
+xc *xc_clone(const xc *x)
+{
+	xc *c = malloc(sizeof *c);
+	if (!c)
+		return NULL;
+	*c = *x;
+	size_t n = (size_t)x->nitems;
+	bool bad = false;
+	c->left = dup_array(x->left, n + 2, sizeof *x->left, &bad);
+	c->right = dup_array(x->right, n + 2, sizeof *x->right, &bad);
+	c->rem = dup_array(x->rem, n + 1, sizeof *x->rem, &bad);
+	c->bound = dup_array(x->bound, n + 1, sizeof *x->bound, &bad);
+	c->slack = dup_array(x->slack, n + 1, sizeof *x->slack, &bad);
+	c->tstack = dup_array(x->tstack, x->nrows, sizeof *x->tstack, &bad);
+	c->node = dup_array(x->node, x->nnodes, sizeof *x->node, &bad);
+	c->choice = dup_array(x->choice, x->maxdepth, sizeof *x->choice, &bad);
+	c->rows = dup_array(x->rows, x->maxdepth, sizeof *x->rows, &bad);
+	c->wprod = dup_array(x->wprod, x->maxdepth + 1, sizeof *x->wprod, &bad);
+	c->cap = x->nnodes;
+	c->tasks = NULL;
+	if (bad) {
+		xc_free(c);
+		return NULL;
+	}
+	return c;
 }
 
 void xc_set_weigh(xc *x, xc_weigh weigh, void *ctx)

@@ -75,6 +75,60 @@ uint64_t xc_weight(const xc *x);
 enum xc_stop xc_solve(xc *x, uint64_t max_nodes, xc_visit visit, void *ctx,
                       uint64_t *nodes);
 
+/*
+ * A shared node budget (optional). With a poll function set, the budget a
+ * solve is given is a first allowance: when it is used up the engine asks
+ * poll() for more nodes and goes on with what it returns, or stops
+ * (XC_NODES) on 0. So several searches can draw on one budget, and stop
+ * together, checking shared state only once per allowance. With a poll
+ * function max_nodes 0 is an allowance of none (poll is asked before the
+ * first node), not "no limit". bb.h shares this.
+ */
+typedef uint64_t (*xc_poll)(void *ctx);
+void xc_set_poll(xc *x, xc_poll poll, void *ctx);
+
+/*
+ * Splitting a search into tasks (xc_split, bb_split). The top of the
+ * search tree is walked in the engine's own order down to a cut depth d,
+ * the smallest at which at least 'want' subtrees are left open (or none
+ * reaches d): each open subtree, and each cover or end of the branching
+ * met above d, is a task, named by the path that leads to it from the
+ * root (the engine's own step numbers). The tasks are disjoint and their
+ * union is the whole search: every cover is found in exactly one, and
+ * the nodes tried above them ('nodes') plus those the tasks try are the
+ * nodes of one whole solve. Tasks are listed in the search's order, so
+ * the first cover of the lowest task that has one is the first cover a
+ * whole solve finds. Freed with xc_tasks_clear().
+ */
+struct xc_tasks {
+	size_t n;        /* tasks */
+	size_t *off;     /* n + 1 offsets into 'step' */
+	size_t *step;    /* task k's path: step[off[k]] .. step[off[k+1]-1] */
+	uint64_t nodes;  /* nodes tried above the tasks */
+	size_t ncap, scap; /* capacities of off and step */
+};
+void xc_tasks_clear(struct xc_tasks *t);
+
+/* Split the search of 'x' into tasks ('*out', empty on entry). At most
+ * 'max_nodes' nodes are tried (0: no limit); '*stop' says XC_NODES when
+ * they ran out (the tasks are then incomplete). XC_OK or XC_ENOMEM
+ * ('*out' cleared). The xc is left as it was. */
+int xc_split(xc *x, size_t want, uint64_t max_nodes, struct xc_tasks *out,
+             enum xc_stop *stop);
+/* Search the subtree of task k of 't' (made by xc_split on this xc or on
+ * one it was cloned from), as xc_solve() does the whole. */
+enum xc_stop xc_solve_task(xc *x, const struct xc_tasks *t, size_t k,
+                           uint64_t max_nodes, xc_visit visit, void *ctx,
+                           uint64_t *nodes);
+/* Undo what xc_solve_task keeps between calls (the path it replayed
+ * last), so the xc is as it was (xc_intact); xc_solve and xc_split do it
+ * themselves. */
+void xc_end_tasks(xc *x);
+/* An independent copy of 'x' with its rows, weigher and poll (one per
+ * thread: a search changes its xc while it runs); NULL when out of
+ * memory. */
+xc *xc_clone(const xc *x);
+
 /* Of the rows the last xc_solve() tried, how many led to no cover: the
  * search's dead ends (difficulty.h). Exact when that search was
  * complete. */

@@ -57,7 +57,7 @@ contains() { # contains TEXT NEEDLE WHAT
 # --- help and version -------------------------------------------------------
 run 0 --help && contains "$out" "generate" "--help"
 run 0 --version && contains "$out" "cubegen 0." "--version"
-for c in generate solve check render verify print coupon; do
+for c in generate solve check render verify print coupon merge; do
 	run 0 "$c" --help && contains "$out" "usage: cubegen $c" "$c --help"
 done
 run 2 && contains "$err" "usage: cubegen" "no arguments"
@@ -684,6 +684,91 @@ run 0 solve "$tmp/match2.puz" && contains "$out" "solutions: 0" "match table: a 
 printf 'puzzle v1\ngoal 2 1 1\n#+\npiece D 1 1 1\n+\n' >"$tmp/badplus.puz"
 usage_error solve "$tmp/badplus.puz" && contains "$err" "badplus.puz:5:1" "'+' in a piece names its place"
 usage_error solve "$examples/ninecolour.puz" --rename-colours=1
+
+# --- threads, shards, merge --------------------------------------------------
+# The text of a count without its time line (the only line that differs).
+counts() { grep -v '^time: '; }
+puzzles=("$DATA/soma.puz" "$DATA/pentacubes-2x3x10.puz" "$DATA/colour-mix.puz"
+         "$DATA/HC_BQ_001.hcq" "$DATA/happycube-blue.puz" "$examples/ninecolour.puz")
+# under valgrind (WRAP), two of them: the unit tests count the rest
+[ -n "${WRAP:-}" ] && puzzles=("$DATA/soma.puz" "$DATA/happycube-blue.puz")
+for f in "${puzzles[@]}"; do
+	name=$(basename "$f")
+	run 0 solve "$f" --threads 1 || continue
+	whole=$(printf '%s\n' "$out" | counts)
+	for t in 2 8; do
+		run 0 solve "$f" --threads $t &&
+		[ "$(printf '%s\n' "$out" | counts)" = "$whole" ] && ok ||
+		bad "$name: --threads $t differs from --threads 1"
+	done
+	for k in 1 3 7; do
+		rm -f "$tmp"/shard-*.json
+		for i in $(seq 1 $k); do
+			run 0 solve "$f" --shard "$i/$k" --json --threads $(( i % 3 + 1 )) &&
+			printf '%s\n' "$out" >"$tmp/shard-$i.json"
+		done
+		run 0 merge "$tmp"/shard-*.json &&
+		[ "$(printf '%s\n' "$out" | counts)" = "$whole" ] && ok ||
+		bad "$name: merge of $k shards differs from one run: $out"
+	done
+done
+# renamings too, and merge --json reads like solve --json
+f="$examples/ninecolour.puz"
+run 0 solve "$f" --rename-colours --json
+want=$(printf '%s\n' "$out" | sed 's/"seconds": [0-9.]*, //; s/, "threads": [0-9]*//')
+rm -f "$tmp"/shard-*.json
+for i in 1 2 3; do
+	run 0 solve "$f" --rename-colours --shard "$i/3" --json && printf '%s\n' "$out" >"$tmp/shard-$i.json"
+done
+run 0 merge --json "$tmp"/shard-*.json &&
+[ "$(printf '%s\n' "$out" | sed 's/"seconds": [0-9.]*, //; s/, "shards": 3//')" = "$want" ] && ok ||
+	bad "merge --json: $out, not $want"
+run 0 solve "$DATA/soma.puz" --shard 2/3 && contains "$out" "shard: 2/3 of" "shard text says what it is"
+# a shard's count is a part: the JSON carries what merge needs
+run 0 solve "$DATA/soma.puz" --shard 1/3 --json && contains "$out" '"numerator": ' "shard numerator" &&
+	contains "$out" '"fingerprint": "' "shard fingerprint"
+run 0 solve "$DATA/soma.puz" --print --threads 8 && contains "$out" "first solution:" "--print with threads"
+# progress goes to a terminal only: nothing on stderr in a pipe
+run 0 solve "$DATA/pentacubes-2x3x10.puz" && [ -z "$err" ] && ok || bad "progress in a pipe: $err"
+
+for v in 0 513 -1 abc 1x ""; do usage_error solve "$DATA/soma.puz" --threads "$v"; done
+for v in 0/4 5/4 a/b 1/0 0/0 1/ /4 1/4x 4 1//4 -1/4 1/1000001; do
+	usage_error solve "$DATA/soma.puz" --shard "$v"
+done
+usage_error check "$DATA/soma.puz" --threads 2
+usage_error merge
+usage_error merge --frob "$tmp/shard-1.json"
+usage_error merge "$tmp/no-such.json"
+printf 'not json' >"$tmp/bad.json"
+usage_error merge "$tmp/bad.json"
+printf '[1, 2]' >"$tmp/bad.json"
+usage_error merge "$tmp/bad.json"
+run 0 solve "$DATA/soma.puz" --json && printf '%s\n' "$out" >"$tmp/plain.json"
+usage_error merge "$tmp/plain.json" && contains "$err" "shard_index" "merge of a plain solve"
+for i in 1 2 3; do
+	run 0 solve "$DATA/soma.puz" --shard "$i/3" --json && printf '%s\n' "$out" >"$tmp/soma-$i.json"
+	run 0 solve "$DATA/pentacubes-2x3x10.puz" --shard "$i/3" --json && printf '%s\n' "$out" >"$tmp/penta-$i.json"
+	run 0 solve "$DATA/soma.puz" --shard "$i/3" --json --rename-colours && printf '%s\n' "$out" >"$tmp/somarc-$i.json"
+done
+run 0 solve "$DATA/soma.puz" --shard 2/4 --json && printf '%s\n' "$out" >"$tmp/soma-2of4.json"
+run 0 solve "$DATA/soma.puz" --shard 3/3 --json --max-nodes 10 && printf '%s\n' "$out" >"$tmp/soma-3max.json"
+run 0 merge "$tmp"/soma-[123].json && contains "$out" "solutions: 240" "merge of soma's three"
+usage_error merge "$tmp/soma-1.json" "$tmp/soma-2.json" && contains "$err" "missing, shard 3/3 first" "incomplete set"
+usage_error merge "$tmp/soma-1.json" "$tmp/soma-2.json" "$tmp/soma-2.json" "$tmp/soma-3.json" &&
+	contains "$err" "both shard 2/3" "duplicate shard"
+usage_error merge "$tmp/soma-1.json" "$tmp/penta-2.json" "$tmp/soma-3.json" &&
+	contains "$err" "different searches" "mixed puzzles"
+usage_error merge "$tmp/soma-1.json" "$tmp/somarc-2.json" "$tmp/soma-3.json" &&
+	contains "$err" "different searches" "mixed options"
+usage_error merge "$tmp/soma-1.json" "$tmp/soma-2of4.json" "$tmp/soma-3.json" &&
+	contains "$err" "same K" "mixed K"
+usage_error merge "$tmp/soma-1.json" "$tmp/soma-2.json" "$tmp/soma-3max.json" &&
+	contains "$err" "did not run to its end" "incomplete shard"
+sed 's/"numerator": [0-9]*/"numerator": 1/' "$tmp/soma-2.json" >"$tmp/soma-2x.json"
+usage_error merge "$tmp/soma-1.json" "$tmp/soma-2x.json" "$tmp/soma-3.json" &&
+	contains "$err" "do not add up" "a changed numerator"
+sed 's/"numerator": [0-9]*/"numerator": -5/' "$tmp/soma-2.json" >"$tmp/soma-2x.json"
+usage_error merge "$tmp/soma-1.json" "$tmp/soma-2x.json" "$tmp/soma-3.json"
 
 # --- output folders ----------------------------------------------------------
 run 1 generate --seed 1 --out "$tmp/g1" && contains "$err" "already exists" "existing folder refused"

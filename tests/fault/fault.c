@@ -1,10 +1,14 @@
 /*
  * fault.c: the allocation counter behind fault_hook.h (see fault.h).
- * Compiled without the hook, so it calls the real allocator.
+ * Compiled without the hook, so it calls the real allocator. A mutex
+ * keeps the counter whole when a split search's threads allocate (the
+ * order in which they meet allocation k is theirs to decide: each run
+ * must still fail cleanly or give the full result).
  */
 #include "tests/fault/fault.h"
 
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +21,7 @@ static struct {
 	bool fired;    /* an allocation was failed */
 	long live;     /* blocks out through the hook */
 } fault;
+static pthread_mutex_t fault_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void report_count(void)
 {
@@ -45,15 +50,24 @@ static void read_env(void)
 
 static bool fail_now(void)
 {
+	pthread_mutex_lock(&fault_lock);
 	if (!fault.env_read)
 		read_env();
-	if (!fault.armed)
-		return false;
-	fault.seen++;
-	if (fault.fired || fault.left-- > 0)
-		return false;
-	fault.fired = true;
-	return true;
+	bool fail = false;
+	if (fault.armed) {
+		fault.seen++;
+		if (!fault.fired && fault.left-- <= 0)
+			fail = fault.fired = true;
+	}
+	pthread_mutex_unlock(&fault_lock);
+	return fail;
+}
+
+static void count_live(long d)
+{
+	pthread_mutex_lock(&fault_lock);
+	fault.live += d;
+	pthread_mutex_unlock(&fault_lock);
 }
 
 void fault_arm(long k)
@@ -86,7 +100,7 @@ void *fault_malloc(size_t n)
 	if (fail_now())
 		return NULL;
 	void *p = malloc(n);
-	fault.live += p != NULL;
+	count_live(p != NULL);
 	return p;
 }
 
@@ -95,7 +109,7 @@ void *fault_calloc(size_t n, size_t size)
 	if (fail_now())
 		return NULL;
 	void *p = calloc(n, size);
-	fault.live += p != NULL;
+	count_live(p != NULL);
 	return p;
 }
 
@@ -104,7 +118,7 @@ void *fault_realloc(void *old, size_t n)
 	if (fail_now())
 		return NULL;
 	void *p = realloc(old, n);
-	fault.live += p != NULL && old == NULL;
+	count_live(p != NULL && old == NULL);
 	return p;
 }
 
@@ -113,12 +127,12 @@ char *fault_strdup(const char *s)
 	if (fail_now())
 		return NULL;
 	char *p = strdup(s);
-	fault.live += p != NULL;
+	count_live(p != NULL);
 	return p;
 }
 
 void fault_free(void *p)
 {
-	fault.live -= p != NULL;
+	count_live(-(long)(p != NULL));
 	free(p);
 }

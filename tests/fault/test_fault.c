@@ -276,6 +276,27 @@ static void test_fault_solve(void **state)
 	                  3, 144);
 	solve_every_fault("solve HC_BQ_001.hcq", DATA "HC_BQ_001.hcq",
 	                  (struct solve_opts){0}, 1, 48);
+	/* split searches: the tasks, each thread's state and engine, and
+	 * (renamings) the threads' own allocations during the search */
+	solve_every_fault("solve Soma, 3 threads", DATA "soma.puz",
+	                  (struct solve_opts){.threads = 3, .keep_first = true},
+	                  240, 11520);
+	solve_every_fault("solve Soma, dancing links, 2 threads", DATA "soma.puz",
+	                  (struct solve_opts){.threads = 2, .engine = SOLVE_DLX,
+	                                      .generic = true}, 240, 11520);
+	solve_every_fault("solve Soma, shard 2/3", DATA "soma.puz",
+	                  (struct solve_opts){.threads = 2, .shard_index = 1,
+	                                      .shard_count = 3}, 81, 3912);
+	/* a renaming keeps this one (ab <-> cd): each thread works out the
+	 * stabilisers of its covers, allocating as it goes */
+	static const char rename[] = "puzzle v1\ngoal 2 2 1\n##\n##\n"
+		"piece P 2 1 1\nab\npiece Q 2 1 1\ncd\n";
+	struct solve_job j = {.o = {.threads = 2, .rename_colours = true},
+	                      .solutions = 1, .assemblies = 16};
+	struct puz_error e;
+	assert_int_equal(puz_read_mem(rename, strlen(rename), &j.p, &e), PUZ_OK);
+	every_fault("solve (ab, cd) renamed, 2 threads", job_solve, &j);
+	puz_clear(&j.p);
 }
 
 /* ---- generating ---------------------------------------------------------- */

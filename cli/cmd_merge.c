@@ -1,0 +1,313 @@
+/*
+ * cmd_merge.c: 'cubegen merge': add up the --json outputs of 'cubegen
+ * solve FILE --shard I/K --json' for I = 1..K into the result of one
+ * whole solve (DESIGN.md §4).
+ *
+ * A shard's count is not a whole number of solutions by itself: each
+ * carries the un-divided numerator (solve.h), and the sum of all K is
+ * divided once. So the set must be exactly shards 1..K of one K, of one
+ * puzzle with the same options and the same task split (the fingerprint
+ * and the task count), every one complete; anything else is refused with
+ * one line and exit 2. JSON is read with json-c (its integers hold the
+ * whole uint64_t range).
+ */
+#include <json.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/args.h"
+#include "cli/cli.h"
+#include "cli/report.h"
+
+static const char merge_help[] =
+	"usage: cubegen merge SHARD.json... [--json]\n"
+	"\n"
+	"Add up the results of 'cubegen solve FILE --shard I/K --json', one file\n"
+	"per shard (each the one JSON object solve printed), and print what one\n"
+	"whole 'cubegen solve FILE' prints: the same counts, nodes and\n"
+	"difficulty; the time is the sum of the shards' times.\n"
+	"\n"
+	"  --json   print the result as 'cubegen solve --json' does\n"
+	"\n"
+	"Every shard 1..K of one K must be there once, of the same puzzle with\n"
+	"the same options and the same cubegen, and each must have run to its\n"
+	"end (no --max or --max-nodes stop); otherwise merge says what is wrong\n"
+	"and exits 2.\n";
+
+/* One shard's result, as read. */
+struct shard {
+	const char *path;
+	json_object *root;     /* owned */
+	uint64_t index, count; /* I (1-based) and K */
+	uint64_t tasks, numerator, divisor, assemblies, nodes;
+	uint64_t split_nodes;  /* of nodes, those every shard tried */
+	const char *fingerprint;
+	bool complete;
+	const char *stop;
+	double seconds;
+};
+
+/* The member 'key' of 'o' as a non-negative integer; false (and a message
+ * naming 'path') when it is missing or not one. */
+static bool get_u64(const char *path, json_object *o, const char *key,
+                    uint64_t *out)
+{
+	json_object *v;
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0) {
+		cli_error("merge: %s: no whole number '%s' (not the --json output "
+		          "of 'cubegen solve --shard I/K'?)", path, key);
+		return false;
+	}
+	*out = json_object_get_uint64(v);
+	return true;
+}
+
+static bool get_string(const char *path, json_object *o, const char *key,
+                       const char **out)
+{
+	json_object *v;
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_string)) {
+		cli_error("merge: %s: no string '%s' (not the --json output of "
+		          "'cubegen solve --shard I/K'?)", path, key);
+		return false;
+	}
+	*out = json_object_get_string(v);
+	return true;
+}
+
+static bool get_bool(const char *path, json_object *o, const char *key,
+                     bool *out)
+{
+	json_object *v;
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_boolean)) {
+		cli_error("merge: %s: no true or false '%s' (not the --json output "
+		          "of 'cubegen solve --shard I/K'?)", path, key);
+		return false;
+	}
+	*out = json_object_get_boolean(v);
+	return true;
+}
+
+static bool get_double(const char *path, json_object *o, const char *key,
+                       double *out)
+{
+	json_object *v;
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    !(json_object_is_type(v, json_type_double) ||
+	      json_object_is_type(v, json_type_int))) {
+		cli_error("merge: %s: no number '%s' (not the --json output of "
+		          "'cubegen solve --shard I/K'?)", path, key);
+		return false;
+	}
+	*out = json_object_get_double(v);
+	return true;
+}
+
+/* Read one shard file; CLI_OK, or the error printed and its exit code. */
+static int read_shard(const char *path, struct shard *s)
+{
+	memset(s, 0, sizeof *s);
+	s->path = path;
+	s->root = json_object_from_file(path);
+	if (!s->root) {
+		const char *why = json_util_get_last_err();
+		size_t n = why ? strlen(why) : 0;
+		/* json-c's message ends with a newline */
+		while (n && (why[n - 1] == '\n' || why[n - 1] == '\r'))
+			n--;
+		cli_error("merge: %s: cannot read it as JSON: %.*s", path, (int)n,
+		          why ? why : "unknown error");
+		return CLI_USAGE;
+	}
+	if (!json_object_is_type(s->root, json_type_object)) {
+		cli_error("merge: %s: not a JSON object (the --json output of "
+		          "'cubegen solve --shard I/K')", path);
+		return CLI_USAGE;
+	}
+	json_object *o = s->root;
+	if (!get_u64(path, o, "shard_index", &s->index) ||
+	    !get_u64(path, o, "shard_count", &s->count) ||
+	    !get_string(path, o, "fingerprint", &s->fingerprint) ||
+	    !get_u64(path, o, "tasks", &s->tasks) ||
+	    !get_u64(path, o, "numerator", &s->numerator) ||
+	    !get_u64(path, o, "divisor", &s->divisor) ||
+	    !get_u64(path, o, "assemblies", &s->assemblies) ||
+	    !get_u64(path, o, "nodes", &s->nodes) ||
+	    !get_u64(path, o, "split_nodes", &s->split_nodes) ||
+	    !get_bool(path, o, "complete", &s->complete) ||
+	    !get_string(path, o, "stop", &s->stop) ||
+	    !get_double(path, o, "seconds", &s->seconds))
+		return CLI_USAGE;
+	if (s->index < 1 || s->index > s->count || s->divisor == 0 ||
+	    s->split_nodes > s->nodes) {
+		cli_error("merge: %s: shard %llu/%llu makes no sense", path,
+		          (unsigned long long)s->index, (unsigned long long)s->count);
+		return CLI_USAGE;
+	}
+	return CLI_OK;
+}
+
+/* Whether the shards are one whole set: one K, one puzzle and split,
+ * each of 1..K once, all complete. The error printed when not. */
+static bool whole_set(const struct shard *s, size_t n)
+{
+	const struct shard *a = &s[0];
+	/* first: a shard stopped early may not even have split the search
+	 * as the others did */
+	for (size_t i = 0; i < n; i++)
+		if (!s[i].complete) {
+			cli_error("merge: %s: shard %llu/%llu did not run to its end "
+			          "(stopped: %s); solve it again without --max or "
+			          "--max-nodes", s[i].path,
+			          (unsigned long long)s[i].index,
+			          (unsigned long long)s[i].count, s[i].stop);
+			return false;
+		}
+	for (size_t i = 1; i < n; i++) {
+		if (s[i].count != a->count) {
+			cli_error("merge: %s is shard %llu of %llu, %s of %llu: shards of "
+			          "one search all have the same K", s[i].path,
+			          (unsigned long long)s[i].index,
+			          (unsigned long long)s[i].count, a->path,
+			          (unsigned long long)a->count);
+			return false;
+		}
+		if (strcmp(s[i].fingerprint, a->fingerprint) != 0 ||
+		    s[i].tasks != a->tasks || s[i].divisor != a->divisor ||
+		    s[i].split_nodes != a->split_nodes) {
+			cli_error("merge: %s and %s are parts of different searches "
+			          "(another puzzle, other options or another cubegen: "
+			          "fingerprints %s and %s)", a->path, s[i].path,
+			          a->fingerprint, s[i].fingerprint);
+			return false;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < i; j++)
+			if (s[i].index == s[j].index) {
+				cli_error("merge: %s and %s are both shard %llu/%llu",
+				          s[j].path, s[i].path,
+				          (unsigned long long)s[i].index,
+				          (unsigned long long)s[i].count);
+				return false;
+			}
+	if (n != a->count) {
+		/* the first missing one, and how many */
+		uint64_t missing = 0;
+		for (uint64_t k = 1; k <= a->count && !missing; k++) {
+			bool have = false;
+			for (size_t i = 0; i < n && !have; i++)
+				have = s[i].index == k;
+			if (!have)
+				missing = k;
+		}
+		cli_error("merge: %llu of %llu shards are missing, shard %llu/%llu "
+		          "first", (unsigned long long)(a->count - n),
+		          (unsigned long long)a->count, (unsigned long long)missing,
+		          (unsigned long long)a->count);
+		return false;
+	}
+	return true;
+}
+
+/* Print the merged result, with what shard 1 says of the puzzle. */
+static int print_merged(const struct shard *s, size_t n, bool json)
+{
+	/* the nodes above the tasks once, and each shard's below them */
+	uint64_t num = 0, as = 0, nodes = s[0].split_nodes;
+	double secs = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (__builtin_add_overflow(num, s[i].numerator, &num) ||
+		    __builtin_add_overflow(as, s[i].assemblies, &as) ||
+		    __builtin_add_overflow(nodes, s[i].nodes - s[i].split_nodes,
+		                           &nodes)) {
+			cli_error("merge: a count is larger than 18446744073709551615 "
+			          "(2^64 - 1)");
+			return CLI_FAIL;
+		}
+		secs += s[i].seconds;
+	}
+	const struct shard *first = &s[0];
+	for (size_t i = 0; i < n; i++)
+		if (s[i].index == 1)
+			first = &s[i];
+	if (num % first->divisor != 0) {
+		cli_error("merge: the shards do not add up to a whole count (%llu "
+		          "is not a multiple of %llu): were they changed?",
+		          (unsigned long long)num,
+		          (unsigned long long)first->divisor);
+		return CLI_USAGE;
+	}
+	json_object *o = first->root, *v;
+	struct count_report r = {.solutions = num / first->divisor,
+	                         .assemblies = as, .nodes = nodes,
+	                         .complete = true, .stop = "done",
+	                         .seconds = secs, .why = "", .diff_method = "",
+	                         .diff_text = "", .name = "",
+	                         .tasks = first->tasks};
+	uint64_t u;
+	const char *path = first->path;
+	if (!get_string(path, o, "file", &r.file) ||
+	    !get_string(path, o, "name", &r.name) ||
+	    !get_u64(path, o, "symmetries", &u) ||
+	    !get_bool(path, o, "mirror_closed", &r.mirror_closed) ||
+	    !get_bool(path, o, "rename_colours", &r.rename_colours) ||
+	    !get_string(path, o, "difficulty_method", &r.diff_method) ||
+	    !get_u64(path, o, "dead_ends", &r.dead_ends) ||
+	    !get_string(path, o, "difficulty_text", &r.diff_text))
+		return CLI_USAGE;
+	r.symmetries = u > 48 ? 48 : (int)u;
+	if (r.rename_colours && !get_u64(path, o, "renamings", &r.renamings))
+		return CLI_USAGE;
+	if (json_object_object_get_ex(o, "why", &v) &&
+	    json_object_is_type(v, json_type_string))
+		r.why = json_object_get_string(v);
+	if (json_object_object_get_ex(o, "difficulty", &v) &&
+	    !json_object_is_type(v, json_type_null)) {
+		if (!get_double(path, o, "difficulty", &r.diff_score))
+			return CLI_USAGE;
+		r.diff_has = true;
+	}
+	/* the threads of one machine mean nothing for the sum */
+	r.threads = 0;
+	if (json) {
+		report_json_fields(&r);
+		printf(", \"shards\": %llu}\n", (unsigned long long)n);
+	} else {
+		report_text(&r);
+	}
+	return CLI_OK;
+}
+
+int cmd_merge(int argc, char **argv)
+{
+	struct merge_args m;
+	switch (args_merge(argc, argv, &m)) {
+	case ARGS_HELP:
+		fputs(merge_help, stdout);
+		return CLI_OK;
+	case ARGS_BAD:
+		return CLI_USAGE;
+	}
+	struct shard *s = calloc(m.nfiles, sizeof *s);
+	if (!s) {
+		cli_error("merge: out of memory");
+		return CLI_FAIL;
+	}
+	size_t n = 0;
+	int rc = CLI_OK;
+	for (int i = 1; i < m.argc && rc == CLI_OK; i++) {
+		if (strcmp(m.argv[i], "--json") == 0)
+			continue;
+		rc = read_shard(m.argv[i], &s[n++]);
+	}
+	if (rc == CLI_OK)
+		rc = whole_set(s, n) ? print_merged(s, n, m.json) : CLI_USAGE;
+	for (size_t i = 0; i < n; i++)
+		json_object_put(s[i].root);
+	free(s);
+	return rc;
+}

@@ -1,0 +1,518 @@
+/* test_tasks.c: a search split into tasks (solver/tasks.c) counts exactly
+ * what one plain search counts: with 1, 2 and 8 threads, and K = 1, 3, 7
+ * shards added up, on the known puzzles (both engines, pinning on and
+ * off, colour weights, renamings, the shell path) and on random ones;
+ * shards find disjoint covers whose union is the whole; the first
+ * solution is the plain search's; limits stay lower bounds. Also the
+ * engines' own split (xc_split, bb_split): tasks replayed add up to the
+ * whole search, node for node, and leave the engine intact. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/puz.h"
+#include "solver/bb.h"
+#include "solver/solve.h"
+#include "solver/xc.h"
+#include "tests/randpuz.h"
+#include "tests/testload.h"
+
+#define DATA "tests/data/classic/"
+
+static struct solve_result run(const struct puzzle *p, struct solve_opts o)
+{
+	struct solve_result r;
+	int rc = solve_puzzle(p, &o, &r);
+	if (rc != SOLVE_OK)
+		fail_msg("%s: %s", p->name, solve_strerror(rc));
+	return r;
+}
+
+static size_t grid_size(const struct puzzle *p)
+{
+	return (size_t)p->goal.nx * p->goal.ny * p->goal.nz;
+}
+
+/* One plain search against split ones with 'threads' threads: the same
+ * counts, nodes and first solution. */
+static void expect_same(const struct puzzle *p, struct solve_opts o,
+                        const char *what)
+{
+	o.keep_first = true;
+	struct solve_result a = run(p, o);
+	static const unsigned threads[] = {1, 2, 8};
+	for (size_t i = 0; i < 3; i++) {
+		struct solve_opts ot = o;
+		ot.threads = threads[i];
+		struct solve_result b = run(p, ot);
+		if (b.solutions != a.solutions || b.assemblies != a.assemblies ||
+		    b.numerator != a.numerator || b.divisor != a.divisor ||
+		    b.nodes != a.nodes || b.complete != a.complete || !b.complete)
+			fail_msg("%s, %s, %u threads: %llu solutions %llu assemblies "
+			         "%llu nodes, plain %llu %llu %llu", p->name, what,
+			         threads[i], (unsigned long long)b.solutions,
+			         (unsigned long long)b.assemblies,
+			         (unsigned long long)b.nodes,
+			         (unsigned long long)a.solutions,
+			         (unsigned long long)a.assemblies,
+			         (unsigned long long)a.nodes);
+		/* every cover lies in a task */
+		assert_true(a.fast_path || a.solutions == 0 || b.tasks > 0);
+		assert_int_equal(!a.first, !b.first);
+		if (a.first)
+			assert_memory_equal(a.first, b.first, grid_size(p));
+		assert_int_equal(!a.first_colours, !b.first_colours);
+		if (a.first_colours)
+			assert_memory_equal(a.first_colours, b.first_colours,
+			                    grid_size(p));
+		solve_result_clear(&b);
+	}
+	solve_result_clear(&a);
+}
+
+/* Covers as the visitor gives them (labels, then colours), kept in a
+ * list; the solver serialises on_cover calls, so no lock is needed. */
+struct covers {
+	size_t cell;        /* bytes of one cover */
+	size_t grid;
+	unsigned char *data;
+	size_t n, cap;
+	bool fail;
+};
+
+static void on_cover(void *ctx, const unsigned char *labels,
+                     const unsigned char *colours)
+{
+	struct covers *c = ctx;
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 256;
+		unsigned char *d = realloc(c->data, cap * c->cell);
+		if (!d) {
+			c->fail = true;
+			return;
+		}
+		c->data = d;
+		c->cap = cap;
+	}
+	unsigned char *at = c->data + c->n++ * c->cell;
+	memcpy(at, labels, c->grid);
+	memset(at + c->grid, 0, c->grid);
+	if (colours)
+		memcpy(at + c->grid, colours, c->grid);
+}
+
+static size_t sort_cell;
+static int cmp_cover(const void *a, const void *b)
+{
+	return memcmp(a, b, sort_cell);
+}
+
+static void covers_sort(struct covers *c)
+{
+	sort_cell = c->cell;
+	if (c->n)
+		qsort(c->data, c->n, c->cell, cmp_cover);
+}
+
+/* K shards: their numerators, assemblies and nodes add up to the whole
+ * search's; their covers are disjoint (no cover twice over all shards,
+ * the whole search has none twice either) and together the whole's. */
+static void expect_shards(const struct puzzle *p, struct solve_opts o,
+                          unsigned k, const char *what)
+{
+	size_t grid = grid_size(p);
+	struct covers whole = {.cell = 2 * grid, .grid = grid};
+	struct solve_opts ow = o;
+	ow.on_cover = on_cover;
+	ow.ctx = &whole;
+	struct solve_result a = run(p, ow);
+	assert_false(whole.fail);
+	struct covers parts = {.cell = 2 * grid, .grid = grid};
+	uint64_t num = 0, as = 0, nodes = 0, tasks = 0;
+	for (unsigned i = 0; i < k; i++) {
+		struct solve_opts os = o;
+		os.threads = 1 + i % 3;
+		os.shard_index = i;
+		os.shard_count = k;
+		os.on_cover = on_cover;
+		os.ctx = &parts;
+		struct solve_result b = run(p, os);
+		assert_true(b.complete);
+		assert_int_equal(b.divisor, a.divisor);
+		assert_int_equal(b.group_order, a.group_order);
+		if (i > 0)
+			assert_int_equal(b.tasks, tasks);
+		tasks = b.tasks;
+		num += b.numerator;
+		as += b.assemblies;
+		nodes += b.nodes - (i ? b.split_nodes : 0);
+		solve_result_clear(&b);
+	}
+	assert_false(parts.fail);
+	/* above the tasks, every shard tries the same nodes */
+	if (num != a.numerator || as != a.assemblies || num / a.divisor != a.solutions)
+		fail_msg("%s, %s, %u shards: numerator %llu assemblies %llu, "
+		         "whole %llu %llu", p->name, what, k,
+		         (unsigned long long)num, (unsigned long long)as,
+		         (unsigned long long)a.numerator,
+		         (unsigned long long)a.assemblies);
+	assert_int_equal(nodes, a.nodes);
+	assert_int_equal(parts.n, whole.n);
+	covers_sort(&whole);
+	covers_sort(&parts);
+	if (whole.n)
+		assert_memory_equal(whole.data, parts.data, whole.n * whole.cell);
+	/* The same multiset of covers: so no cover was found by two shards
+	 * (there would be one too many) and none was missed. */
+	free(whole.data);
+	free(parts.data);
+	solve_result_clear(&a);
+}
+
+static const struct solve_opts ways[] = {
+	{0},
+	{.generic = true, .engine = SOLVE_DLX},
+	{.generic = true, .engine = SOLVE_BITS},
+	{.generic = true, .engine = SOLVE_DLX, .no_pin = true},
+	{.generic = true, .engine = SOLVE_BITS, .no_pin = true},
+};
+static const char *const way_names[] = {
+	"default", "dlx", "bits", "dlx, no pin", "bits, no pin",
+};
+#define NWAYS (sizeof ways / sizeof ways[0])
+
+/* The first 'nways' ways (all but the nine-colour cube: without
+ * pinning it has 14.5 million covers). */
+static void some_ways(const char *path, size_t nways, bool shards)
+{
+	struct puzzle p;
+	test_load_puzzle(path, &p);
+	for (size_t w = 0; w < nways; w++) {
+		expect_same(&p, ways[w], way_names[w]);
+		for (unsigned k = 1; shards && k <= 7; k += 2 + (k == 3))
+			expect_shards(&p, ways[w], k, way_names[w]);
+	}
+	puz_clear(&p);
+}
+
+static void every_way(const char *path, bool shards)
+{
+	some_ways(path, NWAYS, shards);
+}
+
+static void test_tasks_soma(void **state)
+{
+	(void)state;
+	every_way(DATA "soma.puz", true);
+}
+
+static void test_tasks_pentacubes(void **state)
+{
+	(void)state;
+	/* pinned only: without pinning it is eight times the search */
+	some_ways(DATA "pentacubes-2x3x10.puz", 3, true);
+}
+
+static void test_tasks_happy_cubes(void **state)
+{
+	(void)state;
+	every_way(DATA "HC_BQ_001.puz", true);
+	every_way(DATA "happycube-blue.puz", true);
+}
+
+static void test_tasks_colours(void **state)
+{
+	(void)state;
+	every_way(DATA "colour-mix.puz", true);
+	some_ways("examples/ninecolour.puz", 3, true);
+	struct puzzle p;
+	test_load_puzzle(DATA "colour-mix.puz", &p);
+	expect_same(&p, (struct solve_opts){.rename_colours = true}, "renamed");
+	for (unsigned k = 1; k <= 7; k += 2 + (k == 3))
+		expect_shards(&p, (struct solve_opts){.rename_colours = true}, k,
+		              "renamed");
+	puz_clear(&p);
+	test_load_puzzle("examples/ninecolour.puz", &p);
+	expect_same(&p, (struct solve_opts){.rename_colours = true}, "renamed");
+	expect_shards(&p, (struct solve_opts){.rename_colours = true}, 3,
+	              "renamed");
+	puz_clear(&p);
+}
+
+/* The shell path is one task: shard 1 has it all. */
+static void test_tasks_shell_is_one_task(void **state)
+{
+	(void)state;
+	struct puzzle p;
+	test_load_puzzle(DATA "happycube-blue.puz", &p);
+	for (unsigned i = 0; i < 3; i++) {
+		struct solve_result r = run(&p, (struct solve_opts){
+			.shard_index = i, .shard_count = 3, .keep_first = true});
+		assert_true(r.fast_path && r.complete);
+		assert_int_equal(r.tasks, 1);
+		assert_int_equal(r.solutions, i == 0 ? 3 : 0);
+		assert_int_equal(r.numerator, i == 0 ? 3 * r.divisor : 0);
+		assert_true(i == 0 ? r.first != NULL : r.first == NULL);
+		solve_result_clear(&r);
+	}
+	puz_clear(&p);
+}
+
+static void test_tasks_random(void **state)
+{
+	(void)state;
+	int counted = 0;
+	for (uint64_t seed = 1; seed <= 150; seed++) {
+		struct puzzle p;
+		assert_true(randpuz_polycubes(seed, &p) >= 0);
+		for (size_t w = 0; w < NWAYS; w++) {
+			struct solve_opts o = ways[w];
+			expect_same(&p, o, way_names[w]);
+			if (seed % 5 == 0)
+				expect_shards(&p, o, 3, way_names[w]);
+		}
+		struct solve_result r = run(&p, (struct solve_opts){0});
+		counted += r.solutions > 0;
+		solve_result_clear(&r);
+		puz_clear(&p);
+	}
+	assert_true(counted > 100);
+}
+
+static void test_tasks_limits(void **state)
+{
+	(void)state;
+	struct puzzle p;
+	test_load_puzzle(DATA "pentacubes-2x3x10.puz", &p);
+	for (unsigned th = 1; th <= 8; th *= 2) {
+		struct solve_result r = run(&p, (struct solve_opts){
+			.max_solutions = 3, .threads = th});
+		assert_false(r.complete);
+		assert_int_equal(r.stop, SOLVE_MAX_SOLUTIONS);
+		assert_true(r.solutions >= 3 && r.solutions <= 12);
+		solve_result_clear(&r);
+		static const uint64_t budgets[] = {1, 100, 5000, 70000};
+		for (size_t b = 0; b < 4; b++) {
+			r = run(&p, (struct solve_opts){.max_nodes = budgets[b],
+			                                .threads = th});
+			assert_false(r.complete);
+			assert_int_equal(r.stop, SOLVE_MAX_NODES);
+			assert_true(r.nodes <= budgets[b]);
+			assert_true(b > 1 || r.solutions < 12);
+			solve_result_clear(&r);
+			r = run(&p, (struct solve_opts){.max_nodes = budgets[b],
+			        .threads = th, .generic = true, .engine = SOLVE_DLX});
+			assert_int_equal(r.stop, SOLVE_MAX_NODES);
+			assert_true(r.nodes <= budgets[b]);
+			solve_result_clear(&r);
+		}
+		/* one thread with a budget just big enough: complete, and
+		 * exactly the nodes (more threads may hold parts of it
+		 * unused when another runs out) */
+		if (th > 1)
+			continue;
+		struct solve_result whole = run(&p, (struct solve_opts){0});
+		r = run(&p, (struct solve_opts){.max_nodes = whole.nodes,
+		                                .threads = th});
+		assert_true(r.complete);
+		assert_int_equal(r.nodes, whole.nodes);
+		assert_int_equal(r.solutions, 12);
+		solve_result_clear(&r);
+		solve_result_clear(&whole);
+	}
+	puz_clear(&p);
+}
+
+/* Progress: called from the caller's thread only, tasks done never
+ * going back, never past the tasks. */
+struct seen {
+	pthread_t caller;
+	int calls;
+	uint64_t last_done, tasks;
+	bool bad;
+};
+
+static void on_progress(void *ctx, const struct solve_progress *pr)
+{
+	struct seen *s = ctx;
+	s->calls++;
+	if (!pthread_equal(pthread_self(), s->caller) ||
+	    pr->tasks_done < s->last_done || pr->tasks_done > pr->tasks ||
+	    (s->tasks && pr->tasks != s->tasks))
+		s->bad = true;
+	s->last_done = pr->tasks_done;
+	s->tasks = pr->tasks;
+}
+
+static void test_tasks_progress(void **state)
+{
+	(void)state;
+	struct puzzle p;
+	test_load_puzzle("tests/data/bench/pentacubes-2x5x6.puz", &p);
+	struct seen s = {.caller = pthread_self()};
+	struct solve_result r = run(&p, (struct solve_opts){
+		.threads = 2, .progress = on_progress, .progress_ctx = &s});
+	assert_int_equal(r.solutions, 264);
+	assert_false(s.bad);
+	/* a fifth of a second or more of search: some calls */
+	assert_true(s.calls >= 1);
+	print_message("    %d progress calls, %llu tasks\n", s.calls,
+	              (unsigned long long)r.tasks);
+	solve_result_clear(&r);
+	puz_clear(&p);
+}
+
+/* Threads meeting on everything they share, for ThreadSanitizer ('make
+ * tsan' runs this test alone): 8 threads on a search of a few thousand
+ * tasks, with the first solution kept, every cover reported, the limits
+ * reached, and per-cover allocations (renamings). */
+static void test_tasks_stress(void **state)
+{
+	(void)state;
+	struct puzzle p;
+	test_load_puzzle(DATA "soma.puz", &p);
+	for (int rep = 0; rep < 3; rep++) {
+		expect_same(&p, (struct solve_opts){0}, "stress");
+		expect_shards(&p, (struct solve_opts){.generic = true,
+		              .engine = SOLVE_DLX}, 3, "stress");
+		struct solve_result r = run(&p, (struct solve_opts){
+			.threads = 8, .max_solutions = 100, .keep_first = true});
+		assert_int_equal(r.stop, SOLVE_MAX_SOLUTIONS);
+		assert_true(r.solutions >= 100 && r.first != NULL);
+		solve_result_clear(&r);
+		struct seen sn = {.caller = pthread_self()};
+		r = run(&p, (struct solve_opts){.threads = 8, .max_nodes = 3000,
+		        .progress = on_progress, .progress_ctx = &sn});
+		assert_false(sn.bad);
+		assert_int_equal(r.stop, SOLVE_MAX_NODES);
+		assert_true(r.nodes <= 3000);
+		solve_result_clear(&r);
+	}
+	puz_clear(&p);
+	test_load_puzzle("examples/ninecolour.puz", &p);
+	expect_same(&p, (struct solve_opts){.rename_colours = true}, "stress");
+	puz_clear(&p);
+}
+
+/* ---- the engines' split ------------------------------------------------- */
+
+struct tally {
+	uint64_t covers, rowsum; /* covers, and a checksum of their rows */
+};
+
+static bool tally_visit(void *ctx, const size_t *rows, size_t n)
+{
+	struct tally *t = ctx;
+	t->covers++;
+	for (size_t i = 0; i < n; i++)
+		t->rowsum += (rows[i] + 1) * 2654435761u;
+	return true;
+}
+
+/* A random exact cover problem (perfect matchings of a random graph:
+ * 16 items, 60 rows of two) in
+ * both engines: split for several targets, every task replayed on a
+ * clone; the covers, their rows and the nodes add up to one whole
+ * search's. */
+static void test_tasks_engine_split(void **state)
+{
+	(void)state;
+	uint64_t x = 12345;
+	enum { NI = 16, NR = 60 };
+	size_t rows[NR][2], len[NR];
+	uint64_t masks[NR];
+	for (size_t r = 0; r < NR; r++) {
+		uint64_t m = 0;
+		len[r] = 0;
+		while (len[r] < 2) {
+			x = x * 6364136223846793005u + 1442695040888963407u;
+			size_t it = (size_t)(x >> 33) % NI;
+			if (m >> it & 1)
+				continue;
+			m |= (uint64_t)1 << it;
+			rows[r][len[r]++] = it;
+		}
+		masks[r] = m;
+	}
+	xc *e = xc_new(NI, 0, NULL);
+	unsigned rank[64], counts[1] = {NI / 2};
+	for (unsigned c = 0; c < NI; c++)
+		rank[c] = c;
+	bb *b = bb_new(NI, rank, 1, counts);
+	assert_non_null(e);
+	assert_non_null(b);
+	for (size_t r = 0; r < NR; r++) {
+		assert_int_equal(xc_add_row(e, rows[r], len[r]), XC_OK);
+		assert_int_equal(bb_add_row(b, masks[r], 0), XC_OK);
+	}
+	for (int engine = 0; engine < 2; engine++) {
+		struct tally whole = {0};
+		uint64_t nodes;
+		if (engine)
+			bb_solve(b, 0, tally_visit, &whole, &nodes);
+		else
+			xc_solve(e, 0, tally_visit, &whole, &nodes);
+		assert_true(whole.covers > 10);
+		static const size_t wants[] = {1, 2, 10, 100, 1000, 100000};
+		for (size_t wi = 0; wi < 6; wi++) {
+			struct xc_tasks t = {0};
+			enum xc_stop st;
+			int rc = engine ? bb_split(b, wants[wi], 0, &t, &st)
+			                : xc_split(e, wants[wi], 0, &t, &st);
+			assert_int_equal(rc, XC_OK);
+			assert_int_equal(st, XC_DONE);
+			struct tally sum = {0};
+			uint64_t total = t.nodes;
+			xc *ec = engine ? NULL : xc_clone(e);
+			bb *bc = engine ? bb_clone(b) : NULL;
+			for (size_t k = 0; k < t.n; k++) {
+				uint64_t n;
+				assert_int_equal(engine
+					? bb_solve_task(bc, &t, k, 0, tally_visit, &sum, &n)
+					: xc_solve_task(ec, &t, k, 0, tally_visit, &sum, &n),
+					XC_DONE);
+				total += n;
+			}
+			assert_int_equal(sum.covers, whole.covers);
+			assert_int_equal(sum.rowsum, whole.rowsum);
+			assert_int_equal(total, nodes);
+			if (!engine) {
+				xc_end_tasks(ec);
+				assert_true(xc_intact(ec) && xc_intact(e));
+			}
+			xc_free(ec);
+			bb_free(bc);
+			xc_tasks_clear(&t);
+		}
+	}
+	xc_free(e);
+	bb_free(b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tasks_engine_split),
+		cmocka_unit_test(test_tasks_soma),
+		cmocka_unit_test(test_tasks_pentacubes),
+		cmocka_unit_test(test_tasks_happy_cubes),
+		cmocka_unit_test(test_tasks_colours),
+		cmocka_unit_test(test_tasks_shell_is_one_task),
+		cmocka_unit_test(test_tasks_random),
+		cmocka_unit_test(test_tasks_limits),
+		cmocka_unit_test(test_tasks_progress),
+		cmocka_unit_test(test_tasks_stress),
+	};
+	/* TASKS_FILTER=pattern runs only the matching tests ('make tsan'
+	 * runs a short selection under ThreadSanitizer) */
+	if (getenv("TASKS_FILTER"))
+		cmocka_set_test_filter(getenv("TASKS_FILTER"));
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
