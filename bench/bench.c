@@ -208,6 +208,32 @@ static void bench_solve_with(const char *path, const char *label, int runs,
 	puz_clear(&p);
 }
 
+/* One engine, without the shell path: the engines side by side. */
+static void bench_solve_engine(const char *path, const char *label,
+                               enum solve_engine engine)
+{
+	struct puzzle p;
+	struct puz_error e;
+	if (puz_read_file(path, &p, &e) != PUZ_OK) {
+		bench_row(label, "-", "file missing");
+		return;
+	}
+	struct solve_opts o = {.generic = true, .engine = engine};
+	struct solve_result r = {0};
+	double t0 = bench_now();
+	int rc = solve_puzzle(&p, &o, &r);
+	double t = bench_now() - t0;
+	char note[96];
+	snprintf(note, sizeof note, "%llu solutions, %llu nodes (1 run)",
+	         (unsigned long long)r.solutions, (unsigned long long)r.nodes);
+	if (rc == SOLVE_OK)
+		bench_time_row(label, t, note);
+	else
+		bench_row(label, "-", solve_strerror(rc));
+	solve_result_clear(&r);
+	puz_clear(&p);
+}
+
 static void bench_solve(const char *path, const char *label, int runs)
 {
 	bench_solve_with(path, label, runs, false);
@@ -617,6 +643,16 @@ int main(int argc, char **argv)
 		bench_solve("tests/data/bench/pentacubes-3x4x5.puz",
 		            "solve: 12 pentacubes in 3x4x5", 1);
 		bench_solve("tests/data/classic/bedlam.puz", "solve: Bedlam cube", 1);
+		/* the 128-cell engine (bb128.h) beside bb.h and dancing links */
+		bench_solve_engine("tests/data/bench/pentacubes-3x4x5.puz",
+		                   "solve: 3x4x5 pentacubes, bb128 engine", SOLVE_BITS128);
+		bench_solve_engine("tests/data/classic/bedlam.puz",
+		                   "solve: Bedlam cube, bb128 engine", SOLVE_BITS128);
+		bench_solve("tests/data/bench/pentacubes-2x5x7.puz",
+		            "solve: 70-cell pentacube box (bb128)", 1);
+		bench_solve_engine("tests/data/bench/pentacubes-2x5x7.puz",
+		                   "solve: 70-cell pentacube box, dancing links",
+		                   SOLVE_DLX);
 	}
 	bench_solve_threads("tests/data/bench/pentacubes-2x5x6.puz",
 	                    "solve: 2x5x6 pentacubes", 3, 2);

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "solver/bb.h"
+#include "solver/bb128.h"
 #include "solver/poly.h"
 #include "solver/shell.h"
 #include "solver/xc.h"
@@ -838,8 +839,8 @@ static void fill_order(const struct solver *s, unsigned *rank)
 				ax[i] = ax[j];
 				ax[j] = t;
 			}
-	size_t idx[64];
-	long key[64];
+	size_t idx[128];
+	long key[128];
 	for (size_t i = 0; i < s->ncells; i++) {
 		int c[3];
 		goal_coords(s, i, c);
@@ -899,6 +900,65 @@ static int build_bits(struct solver *s, bb **out)
 	} else {
 		bb_free(b);
 	}
+	return rc;
+}
+
+/* The same on bb128 (up to 128 cells), with the goal's adjacency for its
+ * region pruning. */
+static int search_bits128(struct solver *s)
+{
+	unsigned rank[128];
+	fill_order(s, rank);
+	unsigned *counts = malloc((s->ntypes ? s->ntypes : 1) * sizeof *counts);
+	bb128 *b = NULL;
+	if (counts) {
+		for (size_t t = 0; t < s->ntypes; t++)
+			counts[t] = s->types[t].count;
+		b = bb128_new(s->ncells, rank, s->ntypes, counts);
+	}
+	free(counts);
+	if (!b)
+		return SOLVE_ENOMEM;
+	const struct grid *g = &s->p->goal;
+	for (size_t i = 0; i < s->ncells; i++) {
+		int c[3];
+		goal_coords(s, i, c);
+		for (int k = 0; k < 3; k++) {
+			int d[3] = {c[0], c[1], c[2]};
+			d[k]++;
+			if (d[0] >= g->nx || d[1] >= g->ny || d[2] >= g->nz)
+				continue;
+			int32_t j = s->goal_index[puz_grid_index(g, d[0], d[1], d[2])];
+			if (j >= 0)
+				bb128_add_edge(b, i, (size_t)j);
+		}
+	}
+	int rc = SOLVE_OK;
+	for (size_t r = 0; r < s->nrows && rc == SOLVE_OK; r++) {
+		if (!searched(s, r))
+			continue;
+		size_t t = s->rtype[r];
+		uint64_t m[2] = {0, 0};
+		for (size_t c = s->roff[r]; c < s->roff[r + 1]; c++)
+			m[s->rcells[c] / 64] |= (uint64_t)1 << (s->rcells[c] % 64);
+		rc = bb128_add_row(b, m, t);
+		if (rc == XC_ENOMEM)
+			rc = SOLVE_ENOMEM;
+		else if (rc != XC_OK)
+			rc = SOLVE_ETOOBIG;
+		s->table_row[s->nsearched++] = r;
+	}
+	if (rc == SOLVE_OK) {
+		if (s->pin < s->ntypes)
+			bb128_set_first(b, s->pin);
+		s->res->rows = s->nsearched;
+		uint64_t nodes = 0;
+		enum xc_stop st = bb128_solve(b, s->o->max_nodes, solve_visit, s, &nodes);
+		s->res->nodes = nodes;
+		if (st == XC_NODES)
+			s->res->stop = SOLVE_MAX_NODES;
+	}
+	bb128_free(b);
 	return rc;
 }
 
@@ -1053,14 +1113,28 @@ static int run_search(struct solver *s)
 	    !s->copies_used || (s->coloured && !s->colours))
 		return SOLVE_ENOMEM;
 	/* The bitboard packs exactly: every cell once, every type used up. */
-	bool bits = s->ncells <= 64 && s->o->engine != SOLVE_DLX && !s->nopt &&
+	bool bits = s->ncells <= 128 && s->o->engine != SOLVE_DLX && !s->nopt &&
 	            !s->ndreg && !s->twin_colours;
 	for (size_t t = 0; t < s->ntypes; t++)
 		bits &= s->types[t].lo == s->types[t].count;
+	/* bb128 matches bb up to 64 cells, not faster (bench): bb there.
+	 * bb128 cannot split its search yet, so it runs whole on one thread,
+	 * and a shard (which must search only its part) takes DLX. */
+	bool wide = bits && (s->o->engine == SOLVE_BITS128 ||
+	                     (s->ncells > 64 && s->o->engine == SOLVE_AUTO));
+	if (wide && s->o->shard_count)
+		wide = bits = false;
+	if (wide)
+		bits = false;
+	else if (s->ncells > 64)
+		bits = false;
 	bb *b = NULL;
 	xc *x = NULL;
-	int rc = bits ? build_bits(s, &b) : build_dlx(s, &x);
-	if (rc == SOLVE_OK && (s->o->threads || s->o->shard_count)) {
+	int rc = wide ? search_bits128(s)
+	       : bits ? build_bits(s, &b) : build_dlx(s, &x);
+	if (wide) {
+		/* searched already */
+	} else if (rc == SOLVE_OK && (s->o->threads || s->o->shard_count)) {
 		rc = tasks_run(s, b, x);
 	} else if (rc == SOLVE_OK) {
 		/* one plain search */

@@ -1,0 +1,71 @@
+/*
+ * bb128.h: exact cover on a bitboard of up to 128 cells (two 64-bit
+ * words; one when the goal has at most 64 cells).
+ *
+ * The contract is bb.h's: every row is a set of cells (words[0] holds
+ * cells 0..63, words[1] cells 64..127, in the goal's numbering) and a
+ * type; type t is used exactly counts[t] times; rows are renumbered by
+ * 'rank' (the caller's fill order) so that ties go to the first empty
+ * cell in that order. Every cover is visited exactly once, with the row
+ * numbers in the order added; an optional 'first' type is placed at the
+ * root (the pinned piece).
+ *
+ * On top of bb.h's search (MRV on bit-sliced counters, a forward check
+ * that every empty cell keeps a row), two prunings, both on by default:
+ *   - regions: given the goal's adjacency (bb128_add_edge()), the empty
+ *     cells split into connected regions; each must have a volume that
+ *     the pieces left can make (a sum of their sizes), or the branch ends.
+ *     Without edges this is off.
+ *   - quick counts: the cell counters saturate at 4 first, and count to
+ *     32 only when no empty cell has fewer than 4 rows.
+ * Neither changes which covers are found, only how fast.
+ *
+ * Ownership: bb128_new() returns a struct the caller frees with
+ * bb128_free(). Errors: XC_ENOMEM, XC_ETOOBIG (xc.h); the search itself
+ * allocates nothing, so it cannot fail.
+ */
+#ifndef CUBEGEN_BB128_H
+#define CUBEGEN_BB128_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "solver/xc.h"
+
+#define BB128_MAX_CELLS 128
+
+typedef struct bb128 bb128;
+
+/* Prunings (bb128_set_flags); both on after bb128_new(). */
+enum {
+	BB128_REGIONS = 1,     /* region volumes (needs edges) */
+	BB128_QUICK_COUNT = 2, /* counters saturating at 4 first */
+};
+
+/* 'ncells' (1..128) cells, 'rank[c]' cell c's place in the fill order (a
+ * permutation of 0..ncells-1), 'ntypes' types with their counts. NULL
+ * when out of memory or 'ncells' is out of range. */
+bb128 *bb128_new(size_t ncells, const unsigned *rank, size_t ntypes,
+                 const unsigned *counts);
+void bb128_free(bb128 *b);
+/* Add a row over 'cells' (two words, as above); its number is the count
+ * of rows added before it. XC_ENOMEM leaves 'b' as it was. */
+int bb128_add_row(bb128 *b, const uint64_t cells[2], size_t type);
+/* Cells 'a' and 'b' are face neighbours (either order, duplicates
+ * harmless): the regions pruning uses these. Should the neighbours form
+ * more than a few distinct gaps in the fill order (a goal far from a
+ * box), the pruning turns itself off. */
+void bb128_add_edge(bb128 *b, size_t a, size_t c);
+/* Rows of 'type' are placed first, at the root (call before solving). */
+void bb128_set_first(bb128 *b, size_t type);
+/* Which prunings run (BB128_* bits; for benchmarks and tests). */
+void bb128_set_flags(bb128 *b, unsigned flags);
+/* As xc_solve(): the visitor gets row numbers. */
+enum xc_stop bb128_solve(bb128 *b, uint64_t max_nodes, xc_visit visit,
+                         void *ctx, uint64_t *nodes);
+/* Of the rows the last bb128_solve() placed, how many led to no cover
+ * (as xc_dead_ends()). */
+uint64_t bb128_dead_ends(const bb128 *b);
+
+#endif

@@ -1,0 +1,1031 @@
+/* test_bb128.c: the 128-cell bitboard engine, cover for cover, against the
+ * general engine (xc.h, dancing links) and the 64-cell bitboard (bb.h) on
+ * seeded random exact-cover instances of 1 to 128 cells, with random fill
+ * orders, pinned types and each pruning on and off; through solve_puzzle()
+ * against dancing links on random puzzles of 65 to 128 cells (every cover
+ * as a partition of the goal, every assembly with no_pin) and against the
+ * independent brute force on small ones; known counts; the node budget,
+ * the visitor stop and allocation failures; and checks that each
+ * comparison can fail. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/puz.h"
+#include "solver/bb.h"
+#include "solver/bb128.h"
+#include "solver/solve.h"
+#include "solver/xc.h"
+#include "tests/brute.h"
+#include "tests/failmalloc.h"
+#include "tests/randpuz.h"
+#include "tests/testload.h"
+
+#define DATA "tests/data/classic/"
+#define MAX_ROWS 1200
+#define MAX_TYPES 10
+/* Instances with more covers than this are skipped (the run stays short). */
+#define MAX_COVERS 20000
+
+/* A small SplitMix64 stream: the same instances on every machine. */
+static uint64_t sm_next(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15u);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+	return z ^ (z >> 31);
+}
+
+static unsigned below(uint64_t *s, unsigned n)
+{
+	return (unsigned)(sm_next(s) % n);
+}
+
+/* ---- exact-cover instances ---------------------------------------------- */
+
+/* Rows over cells 0..ncells-1, each with a type; type t used exactly
+ * counts[t] times, every row of it size[t] cells (bb128.h's contract). In
+ * 'chain' instances every row is an interval of cells, so rows are
+ * connected along the chain 0-1-2-... and the regions pruning applies. */
+struct inst {
+	size_t ncells, ntypes;
+	unsigned counts[MAX_TYPES], size[MAX_TYPES];
+	unsigned rank[128];
+	bool chain;
+	size_t nrows;
+	uint64_t m[MAX_ROWS][2];
+	size_t type[MAX_ROWS];
+};
+
+/* One cover: its row numbers, ascending. */
+struct cover {
+	size_t len;
+	uint32_t row[128];
+};
+
+struct covers {
+	size_t n, cap;
+	struct cover *c;
+	bool bad;          /* out of memory */
+	size_t stop_after; /* the visitor stops after this many (0: never) */
+};
+
+static void covers_clear(struct covers *cs)
+{
+	free(cs->c);
+	memset(cs, 0, sizeof *cs);
+}
+
+static bool collect(void *ctx, const size_t *rows, size_t n)
+{
+	struct covers *cs = ctx;
+	if (n > 128) {
+		cs->bad = true;
+		return false;
+	}
+	if (cs->n == cs->cap) {
+		size_t cap = cs->cap ? 2 * cs->cap : 64;
+		struct cover *c = realloc(cs->c, cap * sizeof *c);
+		if (!c) {
+			cs->bad = true;
+			return false;
+		}
+		cs->c = c;
+		cs->cap = cap;
+	}
+	struct cover *k = &cs->c[cs->n++];
+	k->len = n;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t r = (uint32_t)rows[i];
+		size_t j = i;
+		for (; j > 0 && k->row[j - 1] > r; j--)
+			k->row[j] = k->row[j - 1];
+		k->row[j] = r;
+	}
+	return !(cs->stop_after && cs->n >= cs->stop_after);
+}
+
+static int cover_cmp(const void *a, const void *b)
+{
+	const struct cover *x = a, *y = b;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	for (size_t i = 0; i < x->len; i++)
+		if (x->row[i] != y->row[i])
+			return x->row[i] < y->row[i] ? -1 : 1;
+	return 0;
+}
+
+/* How far the cover sets a and b are apart: covers in one and not the
+ * other, covers either holds twice, one per list marked bad. 0 when they
+ * are the same set without duplicates. Sorts both. */
+static size_t covers_diff(struct covers *a, struct covers *b)
+{
+	size_t d = (size_t)a->bad + (size_t)b->bad;
+	if (a->n)
+		qsort(a->c, a->n, sizeof *a->c, cover_cmp);
+	if (b->n)
+		qsort(b->c, b->n, sizeof *b->c, cover_cmp);
+	for (size_t i = 1; i < a->n; i++)
+		d += cover_cmp(&a->c[i - 1], &a->c[i]) == 0;
+	for (size_t i = 1; i < b->n; i++)
+		d += cover_cmp(&b->c[i - 1], &b->c[i]) == 0;
+	size_t i = 0, j = 0;
+	while (i < a->n && j < b->n) {
+		int c = cover_cmp(&a->c[i], &b->c[j]);
+		d += c != 0;
+		i += c <= 0;
+		j += c >= 0;
+	}
+	return d + (a->n - i) + (b->n - j);
+}
+
+static bool count_only(void *ctx, const size_t *rows, size_t n)
+{
+	(void)rows;
+	(void)n;
+	(*(uint64_t *)ctx)++;
+	return true;
+}
+
+static void set_cell(uint64_t *m, unsigned c)
+{
+	m[c / 64] |= (uint64_t)1 << (c % 64);
+}
+
+/* A random instance with at least one cover (planted): the cells cut
+ * into chunks of 1..5 cells (in a random order, or in order for a chain),
+ * a chunk's type its size and one of two variants, and for each type a
+ * few more random rows of its size. Sizes favour the word boundary. */
+static void make_inst(uint64_t seed, struct inst *in)
+{
+	uint64_t s = seed;
+	static const unsigned edge[] = {64, 65, 127, 128, 63, 1, 2};
+	memset(in, 0, sizeof *in);
+	in->ncells = below(&s, 3) == 0 ? edge[below(&s, 7)] : 1 + below(&s, 128);
+	in->chain = below(&s, 2);
+	unsigned n = (unsigned)in->ncells, perm[128];
+	for (unsigned c = 0; c < n; c++)
+		perm[c] = c;
+	if (!in->chain)
+		for (unsigned c = n; c > 1; c--) {
+			unsigned j = below(&s, c), t = perm[c - 1];
+			perm[c - 1] = perm[j];
+			perm[j] = t;
+		}
+	/* planted chunks; type ids by (size, variant), renumbered after */
+	int tid[6][2];
+	memset(tid, -1, sizeof tid);
+	unsigned maxsize = 1 + below(&s, 5);
+	for (unsigned c = 0; c < n;) {
+		unsigned sz = 1 + below(&s, maxsize), var = below(&s, 2);
+		if (sz > n - c)
+			sz = n - c;
+		if (tid[sz][var] < 0) {
+			if (in->ntypes == MAX_TYPES)
+				var = 0, sz = 1; /* every size 1..5 x 2 taken: */
+			if (tid[sz][var] < 0) {
+				tid[sz][var] = (int)in->ntypes;
+				in->size[in->ntypes++] = sz;
+			}
+		}
+		size_t t = (size_t)tid[sz][var];
+		in->counts[t]++;
+		memset(in->m[in->nrows], 0, sizeof in->m[0]);
+		for (unsigned k = 0; k < sz; k++)
+			set_cell(in->m[in->nrows], perm[c + k]);
+		in->type[in->nrows++] = t;
+		c += sz;
+	}
+	/* decoys */
+	unsigned extra = in->chain ? 1 + below(&s, 4) : 4 + below(&s, 40);
+	for (size_t t = 0; t < in->ntypes; t++)
+		for (unsigned e = 0; e < extra && in->nrows < MAX_ROWS; e++) {
+			unsigned sz = in->size[t];
+			uint64_t *m = in->m[in->nrows];
+			m[0] = m[1] = 0;
+			if (in->chain) {
+				unsigned a = below(&s, n - sz + 1);
+				for (unsigned k = 0; k < sz; k++)
+					set_cell(m, a + k);
+			} else {
+				for (unsigned k = 0; k < sz;) {
+					unsigned c = below(&s, n);
+					if (!(m[c / 64] >> (c % 64) & 1)) {
+						set_cell(m, c);
+						k++;
+					}
+				}
+			}
+			in->type[in->nrows++] = t;
+		}
+	/* shuffle the rows, so the planted ones are not first */
+	for (size_t i = in->nrows; i > 1; i--) {
+		size_t j = below(&s, (unsigned)i);
+		uint64_t m0 = in->m[i - 1][0], m1 = in->m[i - 1][1];
+		size_t t = in->type[i - 1];
+		in->m[i - 1][0] = in->m[j][0];
+		in->m[i - 1][1] = in->m[j][1];
+		in->type[i - 1] = in->type[j];
+		in->m[j][0] = m0;
+		in->m[j][1] = m1;
+		in->type[j] = t;
+	}
+	/* a random fill order half the time */
+	for (unsigned c = 0; c < n; c++)
+		in->rank[c] = c;
+	if (below(&s, 2))
+		for (unsigned c = n; c > 1; c--) {
+			unsigned j = below(&s, c), t = in->rank[c - 1];
+			in->rank[c - 1] = in->rank[j];
+			in->rank[j] = t;
+		}
+}
+
+/* Every cover by dancing links; false when there are more than
+ * MAX_COVERS or the search takes more than 200000 nodes. */
+static bool covers_xc(const struct inst *in, struct covers *out)
+{
+	xc *x = xc_new(in->ncells, in->ntypes, in->counts);
+	assert_non_null(x);
+	for (size_t r = 0; r < in->nrows; r++) {
+		size_t items[129], k = 0;
+		for (unsigned c = 0; c < in->ncells; c++)
+			if (in->m[r][c / 64] >> (c % 64) & 1)
+				items[k++] = c;
+		items[k++] = in->ncells + in->type[r];
+		assert_int_equal(xc_add_row(x, items, k), XC_OK);
+	}
+	out->stop_after = MAX_COVERS + 1;
+	uint64_t nodes;
+	enum xc_stop st = xc_solve(x, 200000, collect, out, &nodes);
+	xc_free(x);
+	return st == XC_DONE;
+}
+
+static bb128 *bb128_of(const struct inst *in, size_t nrows, size_t first,
+                       bool edges, unsigned flags)
+{
+	bb128 *b = bb128_new(in->ncells, in->rank, in->ntypes, in->counts);
+	if (!b)
+		return NULL;
+	for (size_t r = 0; r < nrows; r++)
+		if (bb128_add_row(b, in->m[r], in->type[r]) != XC_OK) {
+			bb128_free(b);
+			return NULL;
+		}
+	if (edges)
+		for (size_t c = 0; c + 1 < in->ncells; c++)
+			bb128_add_edge(b, c, c + 1);
+	if (first < in->ntypes)
+		bb128_set_first(b, first);
+	bb128_set_flags(b, flags);
+	return b;
+}
+
+/* The covers bb128 finds, the way 'first', 'edges' and 'flags' say;
+ * '*nodes' the nodes it took. */
+static enum xc_stop covers_bb128(const struct inst *in, size_t first,
+                                 bool edges, unsigned flags,
+                                 struct covers *out, uint64_t *nodes)
+{
+	bb128 *b = bb128_of(in, in->nrows, first, edges, flags);
+	assert_non_null(b);
+	enum xc_stop st = bb128_solve(b, 0, collect, out, nodes);
+	bb128_free(b);
+	return st;
+}
+
+static void covers_bb(const struct inst *in, size_t first, struct covers *out)
+{
+	bb *b = bb_new(in->ncells, in->rank, in->ntypes, in->counts);
+	assert_non_null(b);
+	for (size_t r = 0; r < in->nrows; r++)
+		assert_int_equal(bb_add_row(b, in->m[r][0], in->type[r]), XC_OK);
+	if (first < in->ntypes)
+		bb_set_first(b, first);
+	uint64_t nodes;
+	assert_int_equal(bb_solve(b, 0, collect, out, &nodes), XC_DONE);
+	bb_free(b);
+}
+
+static void test_bb128_random_differential(void **state)
+{
+	(void)state;
+	static struct inst in;
+	int compared = 0, wide = 0, with_covers = 0, several = 0, chains = 0;
+	uint64_t nodes_regions = 0, nodes_plain = 0;
+	for (uint64_t seed = 1; seed <= 320; seed++) {
+		make_inst(seed * 1000003, &in);
+		struct covers ref = {0};
+		if (!covers_xc(&in, &ref)) {
+			covers_clear(&ref);
+			continue;
+		}
+		/* each way: pinned type, edges (regions), prunings */
+		size_t first = (size_t)(seed % (in.ntypes + 1));
+		const struct {
+			size_t first;
+			bool edges;
+			unsigned flags;
+		} ways[] = {
+			{in.ntypes, false, 0},
+			{in.ntypes, true, BB128_REGIONS | BB128_QUICK_COUNT},
+			{first, true, BB128_REGIONS | BB128_QUICK_COUNT},
+			{first, false, BB128_QUICK_COUNT},
+			{in.ntypes, true, 0},
+		};
+		for (size_t w = 0; w < sizeof ways / sizeof *ways; w++) {
+			struct covers got = {0};
+			uint64_t nodes;
+			assert_int_equal(covers_bb128(&in, ways[w].first, ways[w].edges,
+			                              ways[w].flags, &got, &nodes), XC_DONE);
+			size_t d = covers_diff(&ref, &got);
+			if (d)
+				fail_msg("seed %llu (%zu cells, %zu rows), way %zu: %zu "
+				         "covers differ from dancing links' %zu",
+				         (unsigned long long)seed, in.ncells, in.nrows, w, d,
+				         ref.n);
+			if (w == 1 && in.chain)
+				nodes_regions += nodes;
+			if (w == 4 && in.chain)
+				nodes_plain += nodes;
+			covers_clear(&got);
+		}
+		if (in.ncells <= 64) {
+			struct covers got = {0};
+			covers_bb(&in, first, &got);
+			assert_int_equal(covers_diff(&ref, &got), 0);
+			covers_clear(&got);
+		}
+		compared++;
+		wide += in.ncells > 64;
+		with_covers += ref.n > 0;
+		several += ref.n > 1;
+		chains += in.chain;
+		covers_clear(&ref);
+	}
+	print_message("    %d instances (%d of 65..128 cells, %d chains), %d with "
+	              "covers, %d with several; chain nodes %llu with regions, "
+	              "%llu without\n", compared, wide, chains, with_covers, several,
+	              (unsigned long long)nodes_regions,
+	              (unsigned long long)nodes_plain);
+	assert_true(compared >= 200 && wide >= 80 && chains >= 80);
+	assert_true(with_covers == compared && several >= 100);
+	/* on a chain the forward check already sees what regions would */
+	assert_true(nodes_regions <= nodes_plain);
+}
+
+/* The 128th cell, and rows wholly in the second word: a 2 x 64 ladder
+ * (row y = 1 is word 1) tiled by dominoes, horizontal anywhere, vertical
+ * only in columns 8k and 8k + 1; the tilings counted by a recurrence
+ * written here. */
+static void test_bb128_ladder_128(void **state)
+{
+	(void)state;
+	static struct inst in;
+	memset(&in, 0, sizeof in);
+	in.ncells = 128;
+	in.ntypes = 1;
+	in.counts[0] = 64;
+	in.size[0] = 2;
+	for (unsigned c = 0; c < 128; c++)
+		in.rank[c] = c;
+	for (unsigned x = 0; x < 64; x++) {
+		for (unsigned y = 0; y < 2 && x + 1 < 64; y++) {
+			set_cell(in.m[in.nrows], y * 64 + x);
+			set_cell(in.m[in.nrows], y * 64 + x + 1);
+			in.type[in.nrows++] = 0;
+		}
+		if (x % 8 < 2) {
+			set_cell(in.m[in.nrows], x);
+			set_cell(in.m[in.nrows], 64 + x);
+			in.type[in.nrows++] = 0;
+		}
+	}
+	/* f[i]: tilings of columns 0..i-1: a vertical at i-1, or two
+	 * horizontals over i-2 and i-1 */
+	uint64_t f[65] = {1};
+	for (unsigned i = 1; i <= 64; i++)
+		f[i] = ((i - 1) % 8 < 2 ? f[i - 1] : 0) + (i >= 2 ? f[i - 2] : 0);
+	assert_true(f[64] > 1000);
+	for (int w = 0; w < 3; w++) {
+		bb128 *b = bb128_of(&in, in.nrows, w == 2 ? 0 : 1, w > 0,
+		                    w ? BB128_REGIONS | BB128_QUICK_COUNT : 0);
+		assert_non_null(b);
+		if (w > 0)
+			for (unsigned x = 0; x < 64; x++) {
+				bb128_add_edge(b, 64 + x, x);
+				if (x + 1 < 64) {
+					bb128_add_edge(b, x, x + 1);
+					bb128_add_edge(b, 64 + x, 64 + x + 1);
+				}
+			}
+		uint64_t covers = 0, nodes;
+		assert_int_equal(bb128_solve(b, 0, count_only, &covers, &nodes),
+		                 XC_DONE);
+		assert_int_equal(covers, f[64]);
+		bb128_free(b);
+	}
+}
+
+/* The regions pruning prunes, and finds the same covers: straight and
+ * L trominoes tiling a 5 x 6 board (one type, ten copies), counted by
+ * dancing links. (Past 64 cells the random puzzles above run with it.) */
+static void tromino_board(unsigned w, unsigned h, struct inst *in)
+{
+	memset(in, 0, sizeof *in);
+	in->ncells = w * h;
+	in->ntypes = 1;
+	in->counts[0] = w * h / 3;
+	in->size[0] = 3;
+	for (unsigned c = 0; c < w * h; c++)
+		in->rank[c] = c;
+	/* offsets of the six trominoes (2 straight, 4 L) in a 3 x 3 box */
+	static const int shape[6][3][2] = {
+		{{0, 0}, {1, 0}, {2, 0}}, {{0, 0}, {0, 1}, {0, 2}},
+		{{0, 0}, {1, 0}, {0, 1}}, {{0, 0}, {1, 0}, {1, 1}},
+		{{0, 0}, {0, 1}, {1, 1}}, {{1, 0}, {0, 1}, {1, 1}},
+	};
+	for (int k = 0; k < 6; k++)
+		for (unsigned y = 0; y < h; y++)
+			for (unsigned x = 0; x < w; x++) {
+				uint64_t *m = in->m[in->nrows];
+				bool fits = true;
+				m[0] = m[1] = 0;
+				for (int j = 0; j < 3; j++) {
+					unsigned cx = x + (unsigned)shape[k][j][0];
+					unsigned cy = y + (unsigned)shape[k][j][1];
+					if (cx >= w || cy >= h)
+						fits = false;
+					else
+						set_cell(m, cy * w + cx);
+				}
+				if (fits)
+					in->type[in->nrows++] = 0;
+			}
+}
+
+static void test_bb128_regions_prune(void **state)
+{
+	(void)state;
+	static struct inst in;
+	static const unsigned dims[1][2] = {{5, 6}};
+	for (int k = 0; k < 1; k++) {
+		unsigned w = dims[k][0], h = dims[k][1];
+		tromino_board(w, h, &in);
+		struct covers ref = {0};
+		uint64_t want = 0, n[2];
+		xc *x = xc_new(in.ncells, 1, in.counts);
+		assert_non_null(x);
+		for (size_t r = 0; r < in.nrows; r++) {
+			size_t items[4], j = 0;
+			for (unsigned c = 0; c < in.ncells; c++)
+				if (in.m[r][c / 64] >> (c % 64) & 1)
+					items[j++] = c;
+			items[j++] = in.ncells;
+			assert_int_equal(xc_add_row(x, items, j), XC_OK);
+		}
+		uint64_t nodes;
+		assert_int_equal(xc_solve(x, 0, count_only, &want, &nodes), XC_DONE);
+		xc_free(x);
+		for (int regions = 0; regions < 2; regions++) {
+			bb128 *b = bb128_of(&in, in.nrows, in.ntypes, false,
+			                    regions ? BB128_REGIONS : 0);
+			for (unsigned y = 0; y < h; y++)
+				for (unsigned xx = 0; xx < w; xx++) {
+					if (xx + 1 < w)
+						bb128_add_edge(b, y * w + xx, y * w + xx + 1);
+					if (y + 1 < h)
+						bb128_add_edge(b, y * w + xx, (y + 1) * w + xx);
+				}
+			uint64_t covers = 0;
+			assert_int_equal(bb128_solve(b, 0, count_only, &covers, &n[regions]),
+			                 XC_DONE);
+			assert_int_equal(covers, want);
+			bb128_free(b);
+		}
+		print_message("    %u x %u trominoes: %llu tilings, %llu nodes, %llu "
+		              "with regions\n", w, h, (unsigned long long)want,
+		              (unsigned long long)n[0], (unsigned long long)n[1]);
+		assert_true(want > 100);
+		assert_true(n[1] < n[0]);
+		covers_clear(&ref);
+	}
+}
+
+/* ---- random puzzles of 65 to 128 cells ---------------------------------- */
+
+/* A random puzzle: a box of 65..128 cells (sometimes less a few cells),
+ * cut into connected pieces grown from random seeds, each written as it
+ * lies, count 1. Congruent pieces (two monocubes, say) are interchangeable,
+ * which the partitions below allow for. */
+static void make_puzzle(uint64_t seed, struct puzzle *p)
+{
+	uint64_t s = seed;
+	int d[3];
+	do {
+		for (int k = 0; k < 3; k++)
+			d[k] = 2 + (int)below(&s, 5);
+	} while (d[0] * d[1] * d[2] < 65 || d[0] * d[1] * d[2] > 128);
+	memset(p, 0, sizeof *p);
+	snprintf(p->name, sizeof p->name, "random %dx%dx%d, seed %llu", d[0],
+	         d[1], d[2], (unsigned long long)seed);
+	assert_int_equal(puz_grid_init(&p->goal, d[0], d[1], d[2]), PUZ_OK);
+	size_t n = (size_t)d[0] * d[1] * d[2];
+	memset(p->goal.cells, PUZ_CELL, n);
+	for (unsigned k = below(&s, 2) ? below(&s, 4) : 0; k > 0; k--) {
+		size_t c = below(&s, (unsigned)n);
+		if (puz_grid_volume(&p->goal) > 65)
+			p->goal.cells[c] = 0;
+	}
+	int piece[128 * 8];
+	for (size_t c = 0; c < n; c++)
+		piece[c] = -1;
+	size_t np = n / (8 + below(&s, 6));
+	size_t made = 0;
+	for (size_t k = 0; k < np; k++) {
+		size_t c = below(&s, (unsigned)n);
+		if (p->goal.cells[c] && piece[c] < 0)
+			piece[c] = (int)made++;
+	}
+	/* grow: an unassigned cell joins a random assigned neighbour */
+	for (bool grew = true; grew;) {
+		grew = false;
+		for (size_t k = 0; k < 4 * n; k++) {
+			size_t c = below(&s, (unsigned)n);
+			if (!p->goal.cells[c] || piece[c] >= 0)
+				continue;
+			int x = (int)(c % (size_t)d[0]), y = (int)(c / (size_t)d[0] % (size_t)d[1]);
+			int z = (int)(c / ((size_t)d[0] * d[1]));
+			int v[3] = {x, y, z}, k2 = (int)below(&s, 6);
+			v[k2 / 2] += k2 % 2 ? 1 : -1;
+			if (v[0] < 0 || v[1] < 0 || v[2] < 0 || v[0] >= d[0] ||
+			    v[1] >= d[1] || v[2] >= d[2])
+				continue;
+			size_t e = puz_grid_index(&p->goal, v[0], v[1], v[2]);
+			if (piece[e] >= 0) {
+				piece[c] = piece[e];
+				grew = true;
+			}
+		}
+	}
+	for (size_t c = 0; c < n; c++) /* cut off: a piece of its own */
+		if (p->goal.cells[c] && piece[c] < 0)
+			piece[c] = (int)made++;
+	p->pieces = calloc(made, sizeof *p->pieces);
+	assert_non_null(p->pieces);
+	p->npieces = made;
+	for (size_t k = 0; k < made; k++) {
+		int lo[3] = {99, 99, 99}, hi[3] = {-1, -1, -1};
+		for (size_t c = 0; c < n; c++) {
+			if (piece[c] != (int)k)
+				continue;
+			int v[3] = {(int)(c % (size_t)d[0]), (int)(c / (size_t)d[0] % (size_t)d[1]),
+			            (int)(c / ((size_t)d[0] * d[1]))};
+			for (int j = 0; j < 3; j++) {
+				lo[j] = v[j] < lo[j] ? v[j] : lo[j];
+				hi[j] = v[j] > hi[j] ? v[j] : hi[j];
+			}
+		}
+		struct puz_piece *pc = &p->pieces[k];
+		snprintf(pc->name, sizeof pc->name, "p%zu", k + 1);
+		pc->count = 1;
+		assert_int_equal(puz_grid_init(&pc->shape, hi[0] - lo[0] + 1,
+		                               hi[1] - lo[1] + 1, hi[2] - lo[2] + 1),
+		                 PUZ_OK);
+		for (size_t c = 0; c < n; c++)
+			if (piece[c] == (int)k)
+				pc->shape.cells[puz_grid_index(&pc->shape,
+				        (int)(c % (size_t)d[0]) - lo[0],
+				        (int)(c / (size_t)d[0] % (size_t)d[1]) - lo[1],
+				        (int)(c / ((size_t)d[0] * d[1])) - lo[2])] = PUZ_CELL;
+	}
+}
+
+/* The covers a solver run reports, each as a partition of the goal grid:
+ * pieces renumbered in order of first appearance, so that swapping two
+ * interchangeable pieces gives the same record. */
+struct parts {
+	size_t n, cap, len;
+	unsigned char *rec;
+	bool bad;
+	bool tamper; /* change the third record (the tests that can fail) */
+};
+
+static void parts_cover(void *ctx, const unsigned char *labels,
+                        const unsigned char *colours)
+{
+	struct parts *ps = ctx;
+	(void)colours;
+	if (ps->n == ps->cap) {
+		size_t cap = ps->cap ? 2 * ps->cap : 64;
+		unsigned char *r = realloc(ps->rec, cap * ps->len);
+		if (!r) {
+			ps->bad = true;
+			return;
+		}
+		ps->rec = r;
+		ps->cap = cap;
+	}
+	unsigned char map[256] = {0}, next = 1;
+	unsigned char *out = ps->rec + ps->n * ps->len;
+	for (size_t i = 0; i < ps->len; i++) {
+		unsigned char l = labels[i];
+		if (l && !map[l])
+			map[l] = next++;
+		out[i] = l ? map[l] : 0;
+	}
+	if (ps->tamper && ps->n == 2)
+		out[0] ^= 1;
+	ps->n++;
+}
+
+static size_t parts_len;
+static int part_cmp(const void *a, const void *b)
+{
+	return memcmp(a, b, parts_len);
+}
+
+/* Whether the records of a and b are the same multiset (sorts both). */
+static bool parts_equal(struct parts *a, struct parts *b)
+{
+	if (a->bad || b->bad || a->n != b->n || a->len != b->len)
+		return false;
+	parts_len = a->len;
+	if (a->n) {
+		qsort(a->rec, a->n, a->len, part_cmp);
+		qsort(b->rec, b->n, b->len, part_cmp);
+	}
+	return a->n == 0 || memcmp(a->rec, b->rec, a->n * a->len) == 0;
+}
+
+static struct solve_result run_parts(const struct puzzle *p,
+                                     struct solve_opts o, struct parts *ps)
+{
+	memset(ps, 0, sizeof *ps);
+	ps->len = (size_t)p->goal.nx * p->goal.ny * p->goal.nz;
+	o.on_cover = parts_cover;
+	o.ctx = ps;
+	struct solve_result r;
+	assert_int_equal(solve_puzzle(p, &o, &r), SOLVE_OK);
+	return r;
+}
+
+static void test_bb128_puzzles_65_to_128(void **state)
+{
+	(void)state;
+	int compared = 0, solvable = 0, several = 0, holes = 0, skipped = 0;
+	for (uint64_t seed = 1; seed <= 30; seed++) {
+		struct puzzle p;
+		make_puzzle(seed * 7919, &p);
+		size_t vol = puz_grid_volume(&p.goal);
+		assert_true(vol >= 65 && vol <= 128);
+		/* keep the run short: skip puzzles with a big search */
+		struct solve_opts quick = {.generic = true, .engine = SOLVE_DLX,
+		                           .no_pin = true, .max_nodes = 200000};
+		struct solve_result rq;
+		assert_int_equal(solve_puzzle(&p, &quick, &rq), SOLVE_OK);
+		solve_result_clear(&rq);
+		if (!rq.complete) {
+			skipped++;
+			puz_clear(&p);
+			continue;
+		}
+		holes += vol < (size_t)p.goal.nx * p.goal.ny * p.goal.nz;
+		for (int no_pin = 0; no_pin < 2; no_pin++) {
+			struct parts a, b;
+			struct solve_result ra = run_parts(&p, (struct solve_opts){
+				.generic = true, .engine = SOLVE_DLX, .no_pin = no_pin}, &a);
+			struct solve_result rb = run_parts(&p, (struct solve_opts){
+				.generic = true, .engine = SOLVE_BITS128, .no_pin = no_pin}, &b);
+			assert_true(ra.complete && rb.complete);
+			assert_int_equal(ra.solutions, rb.solutions);
+			assert_int_equal(ra.assemblies, rb.assemblies);
+			/* with no_pin every assembly once, each engine */
+			if (no_pin)
+				assert_int_equal(a.n, ra.assemblies);
+			if (!parts_equal(&a, &b))
+				fail_msg("%s (no_pin %d): dancing links %zu covers, bb128 %zu, "
+				         "not the same", p.name, no_pin, a.n, b.n);
+			if (!no_pin) {
+				solvable += ra.assemblies > 0;
+				several += ra.solutions > 1;
+			}
+			free(a.rec);
+			free(b.rec);
+			solve_result_clear(&ra);
+			solve_result_clear(&rb);
+		}
+		/* AUTO takes bb128 here: the same search as SOLVE_BITS128 */
+		struct solve_result r0, r1;
+		struct solve_opts o = {.engine = SOLVE_AUTO};
+		assert_int_equal(solve_puzzle(&p, &o, &r0), SOLVE_OK);
+		o = (struct solve_opts){.generic = true, .engine = SOLVE_BITS128};
+		assert_int_equal(solve_puzzle(&p, &o, &r1), SOLVE_OK);
+		assert_int_equal(r0.solutions, r1.solutions);
+		assert_int_equal(r0.nodes, r1.nodes);
+		solve_result_clear(&r0);
+		solve_result_clear(&r1);
+		compared++;
+		puz_clear(&p);
+	}
+	print_message("    %d puzzles of 65..128 cells: %d solvable, %d with "
+	              "several solutions, %d goals with holes (%d skipped: big "
+	              "searches)\n", compared, solvable, several, holes, skipped);
+	assert_true(compared >= 20 && solvable == compared && several >= 3 &&
+	            holes >= 3);
+}
+
+/* Small random puzzles against the independent brute force (counts), and
+ * against the 64-cell bitboard (partitions). */
+static void test_bb128_small_puzzles_brute(void **state)
+{
+	(void)state;
+	int compared = 0;
+	for (uint64_t seed = 1; seed <= 200; seed++) {
+		struct puzzle p;
+		assert_true(randpuz_polycubes(seed, &p) >= 0);
+		struct brute_solset bs;
+		assert_int_equal(brute_solutions(&p, &bs), 0);
+		for (int no_pin = 0; no_pin < 2; no_pin++) {
+			struct parts a, b;
+			struct solve_result ra = run_parts(&p, (struct solve_opts){
+				.generic = true, .engine = SOLVE_BITS, .no_pin = no_pin}, &a);
+			struct solve_result rb = run_parts(&p, (struct solve_opts){
+				.generic = true, .engine = SOLVE_BITS128, .no_pin = no_pin}, &b);
+			assert_int_equal(rb.solutions, bs.counts.solutions);
+			assert_int_equal(rb.assemblies, bs.counts.assemblies);
+			assert_int_equal(ra.assemblies, rb.assemblies);
+			if (!parts_equal(&a, &b))
+				fail_msg("%s (no_pin %d): bb %zu covers, bb128 %zu, not the "
+				         "same", p.name, no_pin, a.n, b.n);
+			free(a.rec);
+			free(b.rec);
+			solve_result_clear(&ra);
+			solve_result_clear(&rb);
+		}
+		brute_solset_clear(&bs);
+		compared++;
+		puz_clear(&p);
+	}
+	assert_int_equal(compared, 200);
+}
+
+/* The comparisons above can fail: a changed cover, one cover fewer. */
+static void test_bb128_comparison_can_fail(void **state)
+{
+	(void)state;
+	struct puzzle p;
+	test_load_puzzle(DATA "soma.puz", &p);
+	struct parts a, b;
+	struct solve_opts o = {.generic = true, .engine = SOLVE_BITS128};
+	struct solve_result ra = run_parts(&p, o, &a);
+	o.engine = SOLVE_DLX;
+	memset(&b, 0, sizeof b);
+	b.len = a.len;
+	b.tamper = true;
+	o.on_cover = parts_cover;
+	o.ctx = &b;
+	struct solve_result rb;
+	assert_int_equal(solve_puzzle(&p, &o, &rb), SOLVE_OK);
+	assert_true(a.n > 3 && a.n == b.n);
+	assert_false(parts_equal(&a, &b));
+	b.n--;
+	assert_false(parts_equal(&a, &b));
+	free(a.rec);
+	free(b.rec);
+	solve_result_clear(&ra);
+	solve_result_clear(&rb);
+	puz_clear(&p);
+
+	static struct inst in;
+	make_inst(5, &in);
+	struct covers x = {0}, y = {0};
+	uint64_t nodes;
+	assert_true(covers_xc(&in, &x));
+	assert_int_equal(covers_bb128(&in, in.ntypes, false, 0, &y, &nodes), XC_DONE);
+	assert_true(x.n >= 1);
+	assert_int_equal(covers_diff(&x, &y), 0);
+	y.c[0].row[0] ^= 1;
+	assert_true(covers_diff(&x, &y) > 0);
+	y.c[0].row[0] ^= 1;
+	y.n--;
+	assert_true(covers_diff(&x, &y) > 0);
+	covers_clear(&x);
+	covers_clear(&y);
+}
+
+/* ---- known counts --------------------------------------------------------- */
+
+static void expect_counts(const char *path, uint64_t sol, uint64_t as)
+{
+	struct puzzle p;
+	test_load_puzzle(path, &p);
+	for (int no_pin = 0; no_pin < 2; no_pin++) {
+		struct solve_opts o = {.generic = true, .engine = SOLVE_BITS128,
+		                       .no_pin = no_pin};
+		struct solve_result r;
+		assert_int_equal(solve_puzzle(&p, &o, &r), SOLVE_OK);
+		if (r.solutions != sol || r.assemblies != as || !r.complete)
+			fail_msg("%s (no_pin %d): %llu solutions, %llu assemblies; want "
+			         "%llu, %llu", path, no_pin,
+			         (unsigned long long)r.solutions,
+			         (unsigned long long)r.assemblies,
+			         (unsigned long long)sol, (unsigned long long)as);
+		solve_result_clear(&r);
+	}
+	puz_clear(&p);
+}
+
+static void test_bb128_known_counts(void **state)
+{
+	(void)state;
+	expect_counts(DATA "soma.puz", 240, 11520);
+	expect_counts(DATA "pentacubes-2x3x10.puz", 12, 96);
+	expect_counts("tests/data/bench/pentacubes-2x5x6.puz", 264, 2112);
+	expect_counts(DATA "HC_BQ_001.puz", 1, 48);
+	expect_counts(DATA "happycube-blue.puz", 3, 144);
+}
+
+/* ---- limits --------------------------------------------------------------- */
+
+static void test_bb128_node_budget(void **state)
+{
+	(void)state;
+	static struct inst in;
+	uint64_t seed = 1;
+	uint64_t all = 0, full;
+	/* an instance with a search of some size */
+	for (;; seed++) {
+		make_inst(seed * 31, &in);
+		bb128 *b = bb128_of(&in, in.nrows, in.ntypes, false, BB128_QUICK_COUNT);
+		assert_non_null(b);
+		all = 0;
+		assert_int_equal(bb128_solve(b, 0, count_only, &all, &full), XC_DONE);
+		bb128_free(b);
+		if (full >= 50 && in.ncells > 64)
+			break;
+	}
+	for (uint64_t k = 1; k < full; k += full / 7 + 1) {
+		bb128 *b = bb128_of(&in, in.nrows, in.ntypes, false, BB128_QUICK_COUNT);
+		uint64_t covers = 0, nodes;
+		assert_int_equal(bb128_solve(b, k, count_only, &covers, &nodes), XC_NODES);
+		assert_int_equal(nodes, k);
+		assert_true(covers <= all);
+		/* solving again, without a budget, is complete */
+		covers = 0;
+		assert_int_equal(bb128_solve(b, 0, count_only, &covers, &nodes), XC_DONE);
+		assert_int_equal(covers, all);
+		assert_int_equal(nodes, full);
+		bb128_free(b);
+	}
+	/* through solve_puzzle */
+	struct puzzle p;
+	test_load_puzzle(DATA "soma.puz", &p);
+	struct solve_opts o = {.generic = true, .engine = SOLVE_BITS128,
+	                       .max_nodes = 100};
+	struct solve_result r;
+	assert_int_equal(solve_puzzle(&p, &o, &r), SOLVE_OK);
+	assert_false(r.complete);
+	assert_int_equal(r.stop, SOLVE_MAX_NODES);
+	assert_true(r.nodes <= 100);
+	solve_result_clear(&r);
+	puz_clear(&p);
+}
+
+static void test_bb128_visitor_stop(void **state)
+{
+	(void)state;
+	static struct inst in;
+	for (uint64_t seed = 1;; seed++) {
+		make_inst(seed * 77, &in);
+		struct covers all = {0};
+		if (!covers_xc(&in, &all) || all.n < 3) {
+			covers_clear(&all);
+			continue;
+		}
+		struct covers some = {.stop_after = 2};
+		uint64_t nodes;
+		assert_int_equal(covers_bb128(&in, in.ntypes, true,
+		                              BB128_REGIONS | BB128_QUICK_COUNT, &some,
+		                              &nodes), XC_VISITOR);
+		assert_int_equal(some.n, 2);
+		covers_clear(&all);
+		covers_clear(&some);
+		break;
+	}
+}
+
+/* Bad input: no goal of 0 or 129 cells. */
+static void test_bb128_sizes(void **state)
+{
+	(void)state;
+	unsigned rank[129], counts[1] = {1};
+	for (unsigned c = 0; c < 129; c++)
+		rank[c] = c;
+	assert_null(bb128_new(0, rank, 1, counts));
+	assert_null(bb128_new(129, rank, 1, counts));
+	bb128 *b = bb128_new(128, rank, 1, counts);
+	assert_non_null(b);
+	/* one row of every cell: one cover */
+	uint64_t m[2] = {~(uint64_t)0, ~(uint64_t)0}, covers = 0, nodes;
+	assert_int_equal(bb128_add_row(b, m, 0), XC_OK);
+	assert_int_equal(bb128_solve(b, 0, count_only, &covers, &nodes), XC_DONE);
+	assert_int_equal(covers, 1);
+	bb128_free(b);
+	bb128_free(NULL);
+}
+
+/* ---- allocation failures -------------------------------------------------- */
+
+static void test_bb128_out_of_memory(void **state)
+{
+	(void)state;
+#ifdef HAVE_ASAN
+	skip();
+#else
+	static struct inst in;
+	make_inst(12345, &in);
+	struct covers want = {0};
+	assert_true(covers_xc(&in, &want));
+	for (long k = 0;; k++) {
+		long before = live;
+		fail_after = k;
+		bb128 *b = bb128_of(&in, in.nrows, in.ntypes, true,
+		                    BB128_REGIONS | BB128_QUICK_COUNT);
+		fail_after = -1;
+		if (!b) {
+			if (live != before)
+				fail_msg("allocation %ld failing: %ld blocks leaked", k,
+				         live - before);
+			assert_true(k < 1000);
+			continue;
+		}
+		/* the search itself allocates nothing */
+		struct covers got = {0};
+		uint64_t nodes;
+		fail_after = 0;
+		long calls = alloc_calls;
+		enum xc_stop st = bb128_solve(b, 0, count_only, &got.n, &nodes);
+		long during = alloc_calls - calls;
+		fail_after = -1;
+		assert_int_equal(st, XC_DONE);
+		assert_int_equal(during, 0);
+		assert_int_equal(got.n, want.n);
+		bb128_free(b);
+		assert_int_equal(live, before);
+		break;
+	}
+	covers_clear(&want);
+	/* through solve_puzzle: out of memory, or the right counts */
+	struct puzzle p;
+	test_load_puzzle(DATA "soma.puz", &p);
+	for (long k = 0;; k++) {
+		long before = live;
+		struct solve_opts o = {.generic = true, .engine = SOLVE_BITS128};
+		struct solve_result r;
+		fail_after = k;
+		int rc = solve_puzzle(&p, &o, &r);
+		fail_after = -1;
+		if (rc == SOLVE_OK) {
+			assert_int_equal(r.solutions, 240);
+			assert_int_equal(r.assemblies, 11520);
+			solve_result_clear(&r);
+			assert_int_equal(live, before);
+			break;
+		}
+		assert_int_equal(rc, SOLVE_ENOMEM);
+		if (live != before)
+			fail_msg("allocation %ld failing: %ld blocks leaked", k,
+			         live - before);
+		assert_true(k < 100000);
+	}
+	puz_clear(&p);
+#endif
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bb128_random_differential),
+		cmocka_unit_test(test_bb128_ladder_128),
+		cmocka_unit_test(test_bb128_regions_prune),
+		cmocka_unit_test(test_bb128_puzzles_65_to_128),
+		cmocka_unit_test(test_bb128_small_puzzles_brute),
+		cmocka_unit_test(test_bb128_comparison_can_fail),
+		cmocka_unit_test(test_bb128_known_counts),
+		cmocka_unit_test(test_bb128_node_budget),
+		cmocka_unit_test(test_bb128_visitor_stop),
+		cmocka_unit_test(test_bb128_sizes),
+		cmocka_unit_test(test_bb128_out_of_memory),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
