@@ -341,6 +341,38 @@ static struct cnt count(const bb *b, size_t d)
 	return cnt_sum(r, (struct cnt){c0, c1, c2, c3, c4, sat});
 }
 
+/* The empty cell with the fewest rows in level d's list, counted
+ * exactly (ties: the first in the fill order); '*best' its count.
+ * Ripple-carry counters: a row's carry dies after two slices on
+ * average. */
+static unsigned least_exact(const bb *b, size_t d, uint64_t empty,
+                            unsigned *best)
+{
+	const uint64_t *lm = b->lm + d * b->stride;
+	uint32_t n = b->goff[d * (b->ntypes + 1) + b->ntypes];
+	uint64_t c[32] = {0};
+	for (uint32_t i = 0; i < n; i++)
+		for (uint64_t k = lm[i], j = 0; k && j < 32; j++) {
+			uint64_t t = c[j] & k;
+			c[j] ^= k;
+			k = t;
+		}
+	unsigned cell = (unsigned)__builtin_ctzll(empty);
+	uint64_t low = UINT64_MAX;
+	for (uint64_t x = empty; x; x &= x - 1) {
+		unsigned bit = (unsigned)__builtin_ctzll(x);
+		uint64_t v = 0;
+		for (int j = 0; j < 32; j++)
+			v |= (c[j] >> bit & 1) << j;
+		if (v < low) {
+			low = v;
+			cell = bit;
+		}
+	}
+	*best = low > UINT32_MAX ? UINT32_MAX : (unsigned)low;
+	return cell;
+}
+
 static void place(bb *b, size_t d, uint64_t filled, uint32_t i, size_t t);
 
 /* Splitting: the rows placed so far, path[0..len-1], are a task. */
@@ -417,8 +449,13 @@ static void node(bb *b, size_t d, uint64_t filled, uint64_t any)
 		if (cand)
 			break;
 	}
-	if (!cand)
-		cand = empty;
+	if (!cand) {
+		/* Every empty cell has 32 rows or more (near the root): count
+		 * exactly, or the top of the tree would branch on the first
+		 * cell in the fill order whatever its count. */
+		unsigned c = least_exact(b, d, empty, &best);
+		cand = (uint64_t)1 << c;
+	}
 	size_t bt = T;
 	for (size_t t = 0; t < T; t++) {
 		unsigned n = g[t + 1] - g[t];
