@@ -160,6 +160,8 @@ static const struct known known[] = {
 	{"colour-5.xmpuzzle", 0, 1, 23, -1},
 	{"colour-6.xmpuzzle", 0, 1, 584, -1},
 	{"colour-7.xmpuzzle", 0, 1, 11, -1},
+	{"colour-8.xmpuzzle", 0, 1, 134, -1},
+	{"colour-9.xmpuzzle", 0, 1, 48, -1},
 };
 
 static void test_xmread_known_counts(void **state)
@@ -844,6 +846,9 @@ static void test_xmread_oom(void **state)
 	oom(gz, n, 0);
 	free(gz);
 	unsigned char *plain = slurp(DIR "colour-2.xmpuzzle", &n);
+	oom(plain, n, 0);
+	free(plain);
+	plain = slurp(DIR "colour-8.xmpuzzle", &n); /* coloured variable voxels */
 	oom(plain, n, 0);
 	free(plain);
 	static const char two[] = HEAD GRID " <shapes>\n"
