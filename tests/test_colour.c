@@ -1232,7 +1232,7 @@ static void test_colour_solver_coloured_optional(void **state)
 	int tried = compare_seeds(ways, sizeof ways / sizeof ways[0], true, 1,
 	                          2 * NRANDOM, has_coloured_optional);
 	assert_true(tried >= 150);
-	int differ = 0, renamed_differ = 0;
+	int differ = 0, renamed_differ = 0, distinct = 0, matched = 0;
 	for (uint64_t seed = 1; seed <= 2 * NRANDOM; seed++) {
 		struct puzzle p;
 		assert_true(colref_random(seed, &p) >= 0);
@@ -1241,6 +1241,11 @@ static void test_colour_solver_coloured_optional(void **state)
 			puz_clear(&p);
 			continue;
 		}
+		bool dist = p.distinct_faces;
+		for (size_t i = 0; i < p.nregions; i++)
+			dist |= p.regions[i].distinct;
+		distinct += dist && a.assemblies > 0;
+		matched += p.has_match && a.assemblies > 0;
 		size_t n = (size_t)p.goal.nx * p.goal.ny * p.goal.nz;
 		for (size_t i = 0; i < n; i++)
 			if (puz_cell_optional(p.goal.cells[i]))
@@ -1250,10 +1255,12 @@ static void test_colour_solver_coloured_optional(void **state)
 		renamed_differ += a.renamed != b.renamed;
 		puz_clear(&p);
 	}
-	print_message("    %d puzzles with coloured optional cells; plain "
+	print_message("    %d puzzles with coloured optional cells (solvable: %d "
+	              "with distinct regions, %d with a match table); plain "
 	              "optional cells change %d counts (%d renamed)\n", tried,
-	              differ, renamed_differ);
+	              distinct, matched, differ, renamed_differ);
 	assert_true(differ >= 40 && renamed_differ >= 40);
+	assert_true(distinct >= 30 && matched >= 30);
 }
 
 static void test_colour_solver_known(void **state)
