@@ -7,7 +7,8 @@
  * blocks (z = 0 first) of Y rows (y = 0 first) of X characters (x = 0
  * first): '.' no cell, '#' a plain cell (PUZ_CELL), 'a'..'z' a cell of
  * that colour (PUZ_CELL + 1..26), and in the goal only '+' an optional
- * cell (PUZ_OPTIONAL).
+ * cell (PUZ_OPTIONAL) and 'A'..'Z' an optional cell of colour 'a'..'z'
+ * (PUZ_OPTIONAL + 1..26).
  *
  * Colour puzzles (DESIGN.md §3) add `piece ... count MIN..MAX` (count,
  * count_max), `colour c RRGGBB` (rgb, rgb_set), `match P G` (has_match,

@@ -19,7 +19,8 @@
  *   of blank lines (including none) may separate these sections; inside a
  *   shape, blocks are separated by exactly one blank line.
  * - .puz cells: '.' none, '#' a plain cell, 'a'..'z' a cell of that
- *   colour, and in the goal only '+' an optional plain cell.
+ *   colour, and in the goal only '+' an optional plain cell and 'A'..'Z'
+ *   an optional cell of colour 'a'..'z'.
  * - .puz colour lines, anywhere after `puzzle v1` between sections:
  *   `colour c RRGGBB` (a letter, six hex digits of either case; once per
  *   letter), `match P G` (piece colour P may lie on goal colour G; repeats
@@ -135,7 +136,7 @@ static bool ends_rows(const struct line *ln, int nx)
 
 /* Which shape read_shape() reads: the cell characters it takes. */
 enum shape_kind {
-	SHAPE_GOAL,   /* '.', '#', 'a'..'z', '+' */
+	SHAPE_GOAL,   /* '.', '#', 'a'..'z', '+', 'A'..'Z' */
 	SHAPE_PIECE,  /* '.', '#', 'a'..'z' */
 	SHAPE_REGION, /* '.', '#' on a goal cell */
 };
@@ -152,8 +153,12 @@ static int cell_value(char c, enum shape_kind kind)
 		return -1;
 	if (c >= 'a' && c <= 'z')
 		return PUZ_CELL + 1 + (c - 'a');
-	if (c == '+' && kind == SHAPE_GOAL)
+	if (kind != SHAPE_GOAL)
+		return -1;
+	if (c == '+')
 		return PUZ_OPTIONAL;
+	if (c >= 'A' && c <= 'Z')
+		return PUZ_OPTIONAL + 1 + (c - 'A');
 	return -1;
 }
 
@@ -175,10 +180,15 @@ static int read_row(const struct line *ln, struct grid *g, int y, int z,
 			return fmt_fail(err, ln->no, fmt_lcol(ln, i),
 			                "'+' (an optional cell) is allowed "
 			                "only in the goal");
+		if (c >= 'A' && c <= 'Z' && kind == SHAPE_PIECE)
+			return fmt_fail(err, ln->no, fmt_lcol(ln, i),
+			                "'%c' (an optional cell of colour %c) "
+			                "is allowed only in the goal",
+			                c, c - 'A' + 'a');
 		return fmt_fail(err, ln->no, fmt_lcol(ln, i),
 		                kind == SHAPE_GOAL
 		                        ? "expected '#', '.', '+' or a colour "
-		                          "a..z, found '%s'"
+		                          "a..z (A..Z optional), found '%s'"
 		                : kind == SHAPE_PIECE
 		                        ? "expected '#', '.' or a colour a..z, "
 		                          "found '%s'"

@@ -15,23 +15,32 @@
 /* .puz writer                                                         */
 
 /* The character of cell value 'v' (puzread.c's cell_value() backwards).
- * A value no file can hold (PUZ_OPTIONAL in a piece, an optional cell
- * with a colour, anything else) is the caller's error: asserted, and
- * written as '?' so that without asserts the text fails to read back
- * rather than reading as another puzzle. */
+ * A value no file can hold (an optional cell in a piece, anything else)
+ * is the caller's error: asserted, and written as '?' so that without
+ * asserts the text fails to read back rather than reading as another
+ * puzzle. */
 static char cell_char(unsigned char v, bool goal)
 {
+	int c = puz_cell_colour(v);
+
 	if (v == 0)
 		return '.';
 	if (v == PUZ_CELL)
 		return '#';
-	if (puz_cell_colour(v) != 0)
-		return (char)('a' + puz_cell_colour(v) - 1);
-	assert(goal && v == PUZ_OPTIONAL);
-	return goal && v == PUZ_OPTIONAL ? '+' : '?';
+	if (puz_cell_optional(v)) {
+		assert(goal);
+		if (!goal)
+			return '?';
+		return c ? (char)('A' + c - 1) : '+';
+	}
+	if (c != 0)
+		return (char)('a' + c - 1);
+	assert(!"a cell value no file can hold");
+	return '?';
 }
 
-/* The blocks of 'g'; 'goal' says whether '+' may stand in it. A region
+/* The blocks of 'g'; 'goal' says whether optional cells ('+', 'A'..'Z')
+ * may stand in it. A region
  * (cells 0 or 1) is written as a plain shape. */
 static int write_shape(FILE *fp, const struct grid *g, bool goal)
 {
@@ -210,15 +219,14 @@ static int write_regions(FILE *fp, const struct puzzle *p)
 /*
  * Write 'p' as .puz text, LF only: `puzzle v1`, then `name`, `size` and
  * `seed` when set, `colour` lines in letter order, the goal ('+' for an
- * optional cell), and each piece (` count K` only when K > 1, ` count
+ * optional cell, 'A'..'Z' for one of a colour), and each piece (` count K` only when K > 1, ` count
  * MIN..MAX` for a range); then, when used, `match` lines (P then G in
  * letter order), each region and its blocks, and one `distinct` line
  * (`faces` first, then the distinct regions in order). One blank line
  * between blocks and between sections. The puzzle must be one a reader
  * could have produced (asserted where cheap): what the format cannot say
- * (PUZ_OPTIONAL in a piece, a coloured optional cell, a match entry for a
- * colour no cell of its side uses, a match table with no entries) is the
- * caller's error. Flushes 'fp' so that a full disk shows up here; PUZ_EIO
+ * (an optional cell in a piece, a match entry for a colour no cell of
+ * its side uses, a match table with no entries) is the caller's error. Flushes 'fp' so that a full disk shows up here; PUZ_EIO
  * with errno as stdio left it.
  */
 int puz_write(FILE *fp, const struct puzzle *p)

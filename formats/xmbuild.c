@@ -6,7 +6,10 @@
  *
  * - The problem's result shape is the goal, in its own box (so cells
  *   keep BurrTools' coordinates): '#' a cell (PUZ_CELL, or PUZ_CELL + c
- *   with colour c), '+' an optional cell (PUZ_OPTIONAL): filled or not.
+ *   with colour c), '+' an optional cell (PUZ_OPTIONAL, or PUZ_OPTIONAL +
+ *   c with colour c): filled or not, by a piece voxel that matches its
+ *   colour as on a filled voxel (BurrTools checks a piece voxel's colour
+ *   against the result voxel's whatever its state).
  * - Each <shape> of the problem is a piece, cut to the box of its voxels.
  *   count="K" is count K; min..max a range (min = max is a plain count);
  *   a piece that may be used 0 times at most is left out. It is named
@@ -29,8 +32,7 @@
  *
  * Refused (PUZ_EPARSE at the element): a problem without <result> or
  * without pieces; a piece with variable voxels (BurrTools' own solver
- * refuses them) or with no voxel; a coloured variable voxel in the result
- * (cubegen's optional cells are plain); shapes past cubegen's limits
+ * refuses them) or with no voxel; shapes past cubegen's limits
  * (PUZ_MAX_DIM a side and PUZ_MAX_CELLS voxels, after cutting pieces to
  * their voxels); a piece larger than the result; more than PUZ_MAX_PIECES
  * pieces counting copies (a range at its most); maxHoles where it would
@@ -92,17 +94,7 @@ static int make_goal(const struct xdoc *d, size_t id, struct grid *g,
 		if (st == XV_FILLED) {
 			g->cells[i] = (unsigned char)(PUZ_CELL + c);
 		} else if (st == XV_VARIABLE) {
-			if (c != 0)
-				return fmt_fail(
-					err, s->line, s->col,
-					"<voxel> (shape S%zu, the result): the "
-					"variable voxel at (%zu, %zu, %zu) has "
-					"colour %d; cubegen's optional cells "
-					"are plain",
-					id + 1, i % (size_t)dim[0],
-					i / (size_t)dim[0] % (size_t)dim[1],
-					i / (size_t)dim[0] / (size_t)dim[1], c);
-			g->cells[i] = PUZ_OPTIONAL;
+			g->cells[i] = (unsigned char)(PUZ_OPTIONAL + c);
 		}
 	}
 	if (puz_grid_volume(g) == 0)
@@ -297,7 +289,10 @@ static int colours(const struct xdoc *d, const struct xproblem *pr,
 		int c = puz_cell_colour(p->goal.cells[j]);
 
 		if (c != 0)
-			p->goal.cells[j] = (unsigned char)(PUZ_CELL + to[c]);
+			p->goal.cells[j] = (unsigned char)(
+				(puz_cell_optional(p->goal.cells[j]) ? PUZ_OPTIONAL
+				                                     : PUZ_CELL) +
+				to[c]);
 	}
 	return PUZ_OK;
 }
@@ -455,7 +450,7 @@ int xmp_build(const struct xdoc *d, size_t k, struct puzzle *p,
 	if (rc == PUZ_OK && ranges && pr->has_maxholes) {
 		n = (size_t)p->goal.nx * (size_t)p->goal.ny * (size_t)p->goal.nz;
 		for (size_t i = 0; i < n; i++)
-			opt += p->goal.cells[i] == PUZ_OPTIONAL;
+			opt += puz_cell_optional(p->goal.cells[i]);
 		if (pr->maxholes < opt)
 			rc = fmt_fail(err, pr->line, pr->col,
 			              "<problem maxHoles=\"%llu\">: at most that "

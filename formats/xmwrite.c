@@ -222,6 +222,8 @@ static void put_shape(struct buf *b, const struct grid *g, const char *name)
 		int c = puz_cell_colour(v);
 		if (v == 0)
 			buf_puts(b, "_");
+		else if (puz_cell_optional(v) && c)
+			buf_printf(b, "+%d", c);
 		else if (v == PUZ_OPTIONAL)
 			buf_puts(b, "+");
 		else if (c)

@@ -7,11 +7,14 @@
  * g->cells[x + g->nx * (y + g->ny * z)] (x fastest, then y, then z;
  * 0 <= x < nx etc.): 0 for none, PUZ_CELL (1) for a plain cell, PUZ_CELL +
  * c for a cell of colour c (1..26, the letters a..z), and, in the goal
- * only, PUZ_OPTIONAL for a plain cell that may stay empty. Any non-zero
- * value is a cell, so code that only asks "is there a cell" reads every
- * puzzle alike; puz_plain() says whether a puzzle uses none of the colour
- * puzzle features (colours, optional cells, count ranges, distinct
- * regions), which the plate paths and the difficulty measure need.
+ * only, PUZ_OPTIONAL + c for a cell that may stay empty (c = 0 plain, else
+ * its colour: a piece cell on it must match it as on a required cell).
+ * puz_cell_colour() reads the colour of either kind, puz_cell_optional()
+ * whether a cell may stay empty. Any non-zero value is a cell, so code
+ * that only asks "is there a cell" reads every puzzle alike; puz_plain()
+ * says whether a puzzle uses none of the colour puzzle features (colours,
+ * optional cells, count ranges, distinct regions), which the plate paths
+ * and the difficulty measure need.
  *
  * Ownership: a struct puzzle owns its grids and piece array; puz_clear()
  * frees them and leaves an empty puzzle.
@@ -45,11 +48,21 @@ enum puz_status {
 
 #define PUZ_CELL 1          /* a plain cell */
 #define PUZ_NCOLOURS 26     /* colours 1..26, written 'a'..'z' */
-#define PUZ_OPTIONAL 0x40   /* a plain goal cell that may stay empty */
+#define PUZ_OPTIONAL 0x40   /* a goal cell that may stay empty: plain;
+                             * PUZ_OPTIONAL + c has colour c (1..26) */
 
-/* The colour of cell value 'v': 0 plain (or none), else 1..26. */
+/* Whether cell value 'v' is an optional goal cell (plain or coloured). */
+static inline bool puz_cell_optional(unsigned char v)
+{
+	return v >= PUZ_OPTIONAL && v <= PUZ_OPTIONAL + PUZ_NCOLOURS;
+}
+
+/* The colour of cell value 'v', required or optional: 0 plain (or none),
+ * else 1..26. */
 static inline int puz_cell_colour(unsigned char v)
 {
+	if (puz_cell_optional(v))
+		return v - PUZ_OPTIONAL;
 	return v > PUZ_CELL && v <= PUZ_CELL + PUZ_NCOLOURS ? v - PUZ_CELL : 0;
 }
 
@@ -60,7 +73,7 @@ struct grid {
 
 struct puz_piece {
 	char name[PUZ_MAX_NAME + 1]; /* no white space, not empty */
-	struct grid shape;           /* at least one cell; no PUZ_OPTIONAL */
+	struct grid shape;           /* at least one cell; none optional */
 	unsigned count;              /* copies: exactly this many, >= 1, or
 	                              * the least of a range (may be 0) */
 	unsigned count_max;          /* 0: exactly 'count'; else the most of

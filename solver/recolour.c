@@ -262,7 +262,7 @@ int recolour_setup(struct solver *s)
 		for (size_t i = 0; i < s->ncells && ok; i++) {
 			unsigned char a = g->cells[s->goal_cell[i]];
 			unsigned char b = g->cells[s->goal_cell[map[i]]];
-			ok = (a == PUZ_OPTIONAL) == (b == PUZ_OPTIONAL) &&
+			ok = puz_cell_optional(a) == puz_cell_optional(b) &&
 			     force_pair(force, puz_cell_colour(a), puz_cell_colour(b));
 		}
 		if (ok && s->ndreg)

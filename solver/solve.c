@@ -63,7 +63,7 @@ static int load_goal(struct solver *s)
 				}
 				s->goal_index[i] = (int32_t)k;
 				s->goal_cell[k++] = i;
-				s->nopt += g->cells[i] == PUZ_OPTIONAL;
+				s->nopt += puz_cell_optional(g->cells[i]);
 				int col = puz_cell_colour(g->cells[i]);
 				if (col)
 					s->goal_colours |= (uint32_t)1 << col;
@@ -1026,14 +1026,14 @@ static int build_dlx(struct solver *s, xc **out)
 	}
 	size_t nr = 0, no = 0;
 	for (size_t c = 0; c < s->ncells; c++)
-		if (s->p->goal.cells[s->goal_cell[c]] != PUZ_OPTIONAL)
+		if (!puz_cell_optional(s->p->goal.cells[s->goal_cell[c]]))
 			cell_item[c] = nr++;
 	for (size_t t = 0; t < s->ntypes; t++)
 		if (s->types[t].count == 1 && s->types[t].lo == 1)
 			item[t] = nreq + nsingle++;
 	size_t base = nreq + nsingle;
 	for (size_t c = 0; c < s->ncells; c++)
-		if (s->p->goal.cells[s->goal_cell[c]] == PUZ_OPTIONAL) {
+		if (puz_cell_optional(s->p->goal.cells[s->goal_cell[c]])) {
 			lo[nmulti] = 0;
 			hi[nmulti] = 1;
 			cell_item[c] = base + nmulti++;

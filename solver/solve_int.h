@@ -35,7 +35,7 @@ struct solver {
 	size_t ncells;
 	size_t *goal_cell;    /* goal cell -> grid index */
 	int32_t *goal_index;  /* grid index -> goal cell, -1 outside the goal */
-	size_t nopt;          /* optional goal cells (PUZ_OPTIONAL) */
+	size_t nopt;          /* optional goal cells (puz_cell_optional) */
 	uint32_t goal_colours; /* bit c: some goal cell has colour c */
 	/* Distinct regions (the file's and the six faces), as goal cells:
 	 * region k's members are dreg[k * ncells + cell] != 0. */

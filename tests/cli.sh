@@ -660,8 +660,9 @@ run 0 render "$bt/colour-3.xmpuzzle" --out "$tmp/rxm" && [ -s "$tmp/rxm/solution
 	grep -q '^goal 2 2 3' "$tmp/rxm/puzzle.puz" && ok || bad "xmpuzzle render"
 usage_error solve "$bt/DemoMirrorParadox.xmpuzzle" --problem 3 &&
 	contains "$err" "DemoMirrorParadox.xmpuzzle: problem 3: the file has 2 problems" "xmpuzzle --problem past the end"
-usage_error solve "$bt/DraculasDentalDesaster.xmpuzzle"
-contains "$err" "DraculasDentalDesaster.xmpuzzle:18:5: <voxel> (shape S10, the result)" "xmpuzzle refusal at the element"
+printf '<puzzle version="2">\n<shapes>\n<voxel x="2" y="1" z="1" type="0">##</voxel>\n <voxel x="1" y="1" z="1" type="0">+</voxel>\n</shapes>\n<problems><problem><shapes><shape id="1" count="2"/></shapes><result id="0"/></problem></problems></puzzle>\n' >"$tmp/varpiece.xmpuzzle"
+usage_error solve "$tmp/varpiece.xmpuzzle"
+contains "$err" "varpiece.xmpuzzle:4:2: <voxel> (shape S2, a piece): a variable voxel" "xmpuzzle refusal at the element"
 usage_error solve "$DATA/soma.puz" --problem 1
 usage_error solve "$bt/CubeInCage.xmpuzzle" --problem 0
 printf '<puzzle version="2"><shapes><voxel x="1" y="1" z="1" type="0">#</voxel><voxel x="1" y="1" z="1" type="0">#</voxel><voxel x="2" y="1" z="1" type="0">##</voxel></shapes><problems><problem><shapes><shape id="0"/><shape id="1"/></shapes><result id="2"/></problem></problems></puzzle>' >"$tmp/two.xmpuzzle"
@@ -683,6 +684,18 @@ printf 'puzzle v1\ngoal 2 1 1\nab\npiece D 2 1 1\naa\nmatch a b\n' >"$tmp/match2
 run 0 solve "$tmp/match2.puz" && contains "$out" "solutions: 0" "match table: a may not lie on a"
 printf 'puzzle v1\ngoal 2 1 1\n#+\npiece D 1 1 1\n+\n' >"$tmp/badplus.puz"
 usage_error solve "$tmp/badplus.puz" && contains "$err" "badplus.puz:5:1" "'+' in a piece names its place"
+# coloured optional cells ('A'..'Z' in the goal): "A#B" with singles a
+# and b 0..1 and one plain: 10 solutions, 6 up to renaming (test_colour.c)
+printf 'puzzle v1\ngoal 3 1 1\nA#B\npiece a 1 1 1 count 0..1\na\npiece b 1 1 1 count 0..1\nb\npiece s 1 1 1\n#\n' >"$tmp/copt.puz"
+run 0 solve "$tmp/copt.puz" && contains "$out" "solutions: 10" "coloured optional cells: 10 solutions"
+run 0 solve "$tmp/copt.puz" --rename-colours && contains "$out" "solutions: 6" "coloured optional cells renamed: 6"
+run 0 convert "$tmp/copt.puz" "$tmp/copt.xmpuzzle" &&
+	run 0 convert "$tmp/copt.xmpuzzle" "$tmp/copt2.puz" &&
+	contains "$(cat "$tmp/copt2.puz")" $'\nA#B\n' "coloured optional cells through BurrTools and back"
+run 0 solve "$tmp/copt.xmpuzzle" && contains "$out" "solutions: 10" "coloured variable voxels: 10 solutions"
+printf 'puzzle v1\ngoal 2 1 1\n#A\npiece D 2 1 1\naA\n' >"$tmp/badupper.puz"
+usage_error solve "$tmp/badupper.puz" && contains "$err" "badupper.puz:5:2: 'A' (an optional cell of colour a) is allowed only in the goal" "a capital in a piece names its place"
+run 0 solve "$bt/DraculasDentalDesaster.xmpuzzle" && contains "$out" "solutions: 84" "BurrTools' DraculasDentalDesaster: 84, as burrTxt"
 usage_error solve "$examples/ninecolour.puz" --rename-colours=1
 
 # --- threads, shards, merge --------------------------------------------------

@@ -201,14 +201,23 @@ static void canon_shape(const struct csym s[NSYM], const struct ccell *in,
 	}
 }
 
+/* Whether goal value v may stay empty: PUZ_OPTIONAL plain, PUZ_OPTIONAL
+ * + c of colour c (puzzle.h). */
+static bool value_optional(unsigned char v)
+{
+	return v >= PUZ_OPTIONAL && v <= PUZ_OPTIONAL + PUZ_NCOLOURS;
+}
+
 /* The colour of goal or piece value v (0 plain), or -1 when v is none of
- * puzzle.h's cell values ('goal' allows PUZ_OPTIONAL). */
+ * puzzle.h's cell values ('goal' allows the optional ones). */
 static int value_colour(unsigned char v, bool goal)
 {
-	if (v == PUZ_CELL || (goal && v == PUZ_OPTIONAL))
+	if (v == PUZ_CELL)
 		return 0;
 	if (v > PUZ_CELL && v <= PUZ_CELL + PUZ_NCOLOURS)
 		return v - PUZ_CELL;
+	if (goal && value_optional(v))
+		return v - PUZ_OPTIONAL;
 	return -1;
 }
 
@@ -499,7 +508,8 @@ static int keeps_puzzle(const struct colref *r, const struct csym sy[NSYM],
 	for (int i = 0; i < r->ncells; i++) {
 		unsigned char v = r->gval[i];
 		int col = value_colour(v, true);
-		unsigned char want = col > 0 ? (unsigned char)(PUZ_CELL + pi[col]) : v;
+		unsigned char base = value_optional(v) ? PUZ_OPTIONAL : PUZ_CELL;
+		unsigned char want = col > 0 ? (unsigned char)(base + pi[col]) : v;
 		if (r->gval[perm[i]] != want)
 			return 0;
 	}
@@ -890,7 +900,7 @@ static void search(struct colref *r, int first, int id)
 		leaf(r);
 		return;
 	}
-	if (r->gval[c] == PUZ_OPTIONAL) {
+	if (value_optional(r->gval[c])) {
 		r->occ[c] = EMPTY;
 		search(r, c + 1, id);
 		r->occ[c] = UNDECIDED;
@@ -1097,7 +1107,7 @@ int colref_cover(struct colref *r, const unsigned char *labels,
 		if (col > PUZ_NCOLOURS)
 			return -1;
 		if (lab == 0) {
-			if (r->gval[k] != PUZ_OPTIONAL)
+			if (!value_optional(r->gval[k]))
 				return -1;
 			r->occ[k] = EMPTY;
 			r->pcol[k] = 0;
@@ -1218,10 +1228,27 @@ static bool rc_twice(const int *col, int n, const uint64_t *mask, int nm)
 	return false;
 }
 
+/* Goal value 'v' made optional: with its colour half the time, plain
+ * otherwise; when 'empty' (the cut leaves the cell empty, so any colour
+ * keeps it an assembly), a colour of the palette half the time. Draws from
+ * its own stream 'oc', so that the rest of a seed's puzzle is the one it
+ * was before optional cells had colours. */
+static unsigned char rc_optional(uint64_t *oc, unsigned char v, bool empty,
+                                 const int *pal, int npal)
+{
+	int col = value_colour(v, true);
+	if (rnd(oc, 2) == 0)
+		return PUZ_OPTIONAL;
+	if (empty)
+		return (unsigned char)(PUZ_OPTIONAL + pal[rnd(oc, npal)]);
+	return (unsigned char)(PUZ_OPTIONAL + (col > 0 ? col : 0));
+}
+
 static int rc_build(uint64_t seed, uint64_t *s, struct puzzle *p)
 {
 	struct csym sy[NSYM];
 	make_syms(sy);
+	uint64_t oc = seed * 0xD1B54A32D192ED03u + 0x0C0105ED0F7u;
 	/* Now and then a puzzle made to have a renaming among its symmetries:
 	 * a half, and its copy one layer up whose pieces have the first two
 	 * colours swapped, on a plain goal. */
@@ -1365,14 +1392,16 @@ static int rc_build(uint64_t seed, uint64_t *s, struct puzzle *p)
 	}
 
 	/* optional cells: a whole piece's (which may then be left out), and
-	 * now and then one or two more */
+	 * now and then one or two more. An optional cell keeps the goal's
+	 * colour half the time (rc_optional); one the cut leaves empty may
+	 * take any colour. */
 	int shown[RC_MAXG]; /* colour the construction shows on each cell */
 	memcpy(shown, pcol, sizeof shown);
 	if (rnd(s, 3) == 0) {
 		int k = rnd(s, np), how = rnd(s, 3);
 		for (int i = 0; i < ng; i++)
 			if (owner[i] == k) {
-				gv[i] = PUZ_OPTIONAL;
+				gv[i] = rc_optional(&oc, gv[i], how == 0, pal, npal);
 				if (how == 0)
 					shown[i] = 0;
 			}
@@ -1382,8 +1411,33 @@ static int rc_build(uint64_t seed, uint64_t *s, struct puzzle *p)
 			pcs[k].count_max = 1, pcs[k].count = 0;
 	}
 	if (rnd(s, 4) == 0)
-		for (int m = 1 + rnd(s, 2); m > 0; m--)
-			gv[rnd(s, ng)] = PUZ_OPTIONAL;
+		for (int m = 1 + rnd(s, 2); m > 0; m--) {
+			int i = rnd(s, ng);
+			gv[i] = rc_optional(&oc, gv[i], false, pal, npal);
+			/* in swap mode its twin in the other layer too, with the
+			 * swapped colour, so that the renaming stays a symmetry
+			 * (both cells keep their colour or both lose it) */
+			if (swap_mode) {
+				int j = i < ng / 2 ? i + ng / 2 : i - ng / 2;
+				int cj = value_colour(gv[j], true);
+				gv[j] = (unsigned char)(PUZ_OPTIONAL +
+				                        (value_colour(gv[i], true) ? cj : 0));
+			}
+		}
+	/* in swap mode, half the time, a coloured goal cell and its twin
+	 * made optional with their colours: renamings that move coloured
+	 * optional cells (a cell is covered as before, so the cut stays an
+	 * assembly) */
+	if (swap_mode && rnd(&oc, 2) == 0)
+		for (int tries = 0; tries < 4; tries++) {
+			int i = rnd(&oc, ng / 2), j = i + ng / 2;
+			int ci = value_colour(gv[i], true), cj = value_colour(gv[j], true);
+			if (ci > 0 && cj > 0) {
+				gv[i] = (unsigned char)(PUZ_OPTIONAL + ci);
+				gv[j] = (unsigned char)(PUZ_OPTIONAL + cj);
+				break;
+			}
+		}
 
 	/* count ranges, and an extra piece that may be left out */
 	for (int k = 0; k < npcs; k++)
@@ -1528,8 +1582,8 @@ static int rc_build(uint64_t seed, uint64_t *s, struct puzzle *p)
 		for (int i = 0; i < pcs[k].n && (pcs[k].count || pcs[k].count_max); i++)
 			pused |= 1u << pcs[k].v[i].col;
 	for (int i = 0; i < ng; i++)
-		if (gv[i] > PUZ_CELL && gv[i] <= PUZ_CELL + PUZ_NCOLOURS)
-			gused |= 1u << (gv[i] - PUZ_CELL);
+		if (value_colour(gv[i], true) > 0)
+			gused |= 1u << value_colour(gv[i], true);
 	for (int c = 1; c < NCOL && use_match; c++) {
 		match[c] = pused >> c & 1u ? match[c] & gused & ~1u : 0;
 		if (match[c])

@@ -9,9 +9,11 @@
  * enumeration. Every feature of puzzle.h counts:
  *
  * - Cells. A goal cell is plain (PUZ_CELL), coloured (PUZ_CELL + c) or
- *   optional (PUZ_OPTIONAL: plain, may stay empty); a piece cell is plain
- *   or coloured. Required goal cells are covered exactly once, optional
- *   ones at most once, nothing outside the goal.
+ *   optional (may stay empty: PUZ_OPTIONAL plain, PUZ_OPTIONAL + c of
+ *   colour c); a piece cell is plain or coloured. Required goal cells are
+ *   covered exactly once, optional ones at most once, nothing outside the
+ *   goal; a piece cell on an optional cell matches its colour as on a
+ *   required one.
  * - Matching: a plain cell on either side matches anything; without a
  *   table a colour matches only itself; with one, piece colour p may lie
  *   on goal colour q exactly when bit q of match[p] is set.
@@ -38,8 +40,8 @@
  *   that keeps the goal's bounding box) and a permutation pi of the
  *   colours used in the goal or the pieces (others fixed), such that: the
  *   goal value at g(c) is the value at c with its colour renamed by pi
- *   (optional stays optional); g maps the distinct cell sets onto
- *   themselves; every type t is sent to a type with the same count range
+ *   (optional stays optional, of the renamed colour); g maps the
+ *   distinct cell sets onto themselves; every type t is sent to a type with the same count range
  *   by (mirror when g is improper) o (rename by pi); and with a match
  *   table, p may lie on q exactly when pi(p) may lie on pi(q). H is a
  *   group, and it acts on the assemblies.
@@ -170,10 +172,10 @@ int colref_labels(const struct colref *r, const uint32_t *raw,
  * goal in a box of at most 3 x 3 x 2 (at most 12 cells; now and then with
  * an empty margin in the grid), cut into connected pieces of 1..4 cells
  * with colours from up to four letters, the goal's colours taken from the
- * pieces on it (or plain), sometimes optional cells (and then a piece
- * that may be left out), count ranges, identical pieces merged into one
- * entry with a count, a match table, distinct regions, distinct faces,
- * a region that is not distinct. Each piece is written in a random
+ * pieces on it (or plain), sometimes optional cells, plain or coloured
+ * (and then a piece that may be left out), count ranges, identical
+ * pieces merged into one entry with a count, a match table, distinct
+ * regions, distinct faces, a region that is not distinct. Each piece is written in a random
  * proper rotation. Returns 0 when the cut is an assembly by construction,
  * 1 when something was changed afterwards (it may or may not be
  * solvable), -1 when out of memory ('*out' left empty). Free with

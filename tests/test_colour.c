@@ -36,7 +36,8 @@
 /* ---- puzzles in memory --------------------------------------------------
  *
  * Written here rather than read: cell strings list x fastest, then y, then
- * z, with the characters of a .puz file ('.', '#', 'a'..'z', '+'). */
+ * z, with the characters of a .puz file ('.', '#', 'a'..'z', '+',
+ * 'A'..'Z'). */
 
 static void fill_grid(struct grid *g, int nx, int ny, int nz, const char *cells)
 {
@@ -47,6 +48,8 @@ static void fill_grid(struct grid *g, int nx, int ny, int nz, const char *cells)
 		char c = cells[i];
 		g->cells[i] = c == '.' ? 0 : c == '#' ? PUZ_CELL
 		            : c == '+' ? PUZ_OPTIONAL
+		            : c >= 'A' && c <= 'Z'
+		            ? (unsigned char)(PUZ_OPTIONAL + 1 + (c - 'A'))
 		            : (unsigned char)(PUZ_CELL + 1 + (c - 'a'));
 	}
 }
@@ -109,6 +112,8 @@ static char cell_char(unsigned char v)
 		return '+';
 	if (v > PUZ_CELL && v <= PUZ_CELL + PUZ_NCOLOURS)
 		return (char)('a' + (v - PUZ_CELL - 1));
+	if (v > PUZ_OPTIONAL && v <= PUZ_OPTIONAL + PUZ_NCOLOURS)
+		return (char)('A' + (v - PUZ_OPTIONAL - 1));
 	return '?';
 }
 
@@ -411,6 +416,53 @@ static bool known_puzzle(int k, struct puzzle *p, struct known *e)
 		p->distinct_faces = true;
 		*e = (struct known){"faces of the goal's box", 24, 1, 1, 48, 1152};
 		return true;
+	case 19:
+		/* "A#A": optional ends of colour a, singles a 0..2 and plain
+		 * 1..3. The middle a or plain, each end empty, a or plain: 18,
+		 * less the 4 with no plain single (a, a, a has too many a):
+		 * 14. x reversed (the box's 16 symmetries all keep the goal)
+		 * pairs the ends: plain middle, 9 end pairs, 6 orbits; middle
+		 * a, the 5 end pairs with a plain single, 3 orbits: 9. */
+		mk_goal(p, 3, 1, 1, "A#A");
+		mk_piece(p, "a", 1, 1, 1, "a", 0, 2);
+		mk_piece(p, "s", 1, 1, 1, "#", 1, 3);
+		*e = (struct known){"optional ends of colour a", 14, 9, 9, 16, 16};
+		return true;
+	case 20:
+		/* "A#B" and the same pieces: a may not lie on B, so that end is
+		 * empty or plain. Plain middle 3 x 2; middle a, ends (plain,
+		 * empty), (plain, plain), (empty, plain), (a, plain): 10. No
+		 * symmetry reverses x (A <-> B, and renaming a <-> b would need
+		 * a b single): |G| = |H| = 8. */
+		mk_goal(p, 3, 1, 1, "A#B");
+		mk_piece(p, "a", 1, 1, 1, "a", 0, 2);
+		mk_piece(p, "s", 1, 1, 1, "#", 1, 3);
+		*e = (struct known){"optional a and b ends", 10, 10, 10, 8, 8};
+		return true;
+	case 21:
+		/* "A#B", singles a 0..1, b 0..1 and exactly one plain. Plain
+		 * middle: each end empty or its colour, 4; middle a: ends
+		 * (plain, empty), (plain, b), (empty, plain): 3; middle b
+		 * likewise: 10, one per orbit of G (8). x reversed with
+		 * a <-> b keeps the puzzle (|H| = 16): the plain middle's 4
+		 * make 3 orbits, the a and b middles' 6 make 3: 6. */
+		mk_goal(p, 3, 1, 1, "A#B");
+		mk_piece(p, "a", 1, 1, 1, "a", 0, 1);
+		mk_piece(p, "b", 1, 1, 1, "b", 0, 1);
+		mk_piece(p, "s", 1, 1, 1, "#", 1, 0);
+		*e = (struct known){"optional ends renamed", 10, 10, 6, 8, 16};
+		return true;
+	case 22:
+		/* "#A", singles a 0..1, b 0..1, exactly one plain, and only
+		 * 'match b a': a may not lie on A, b may. Plain first: then
+		 * empty or b, 2; a or b first: plain on A, 2. |G| = |H| = 8. */
+		mk_goal(p, 2, 1, 1, "#A");
+		mk_piece(p, "a", 1, 1, 1, "a", 0, 1);
+		mk_piece(p, "b", 1, 1, 1, "b", 0, 1);
+		mk_piece(p, "s", 1, 1, 1, "#", 1, 0);
+		mk_match(p, 'b', 'a');
+		*e = (struct known){"match on an optional cell", 4, 4, 4, 8, 8};
+		return true;
 	default:
 		return false;
 	}
@@ -448,9 +500,10 @@ static void test_colour_ref_known(void **state)
 static void test_colour_ref_random_self_checks(void **state)
 {
 	(void)state;
-	int solvable = 0, changed = 0, optional = 0, ranged = 0, matched = 0,
-	    regions = 0, faces = 0, renamed = 0, exact = 0, several = 0,
-	    chiral = 0, counted = 0, skipped = 0;
+	int solvable = 0, changed = 0, optional = 0, copt = 0, copt_match = 0,
+	    copt_renamed = 0, ranged = 0,
+	    matched = 0, regions = 0, faces = 0, renamed = 0, exact = 0,
+	    several = 0, chiral = 0, counted = 0, skipped = 0;
 	for (uint64_t seed = 1; seed <= 2 * NRANDOM; seed++) {
 		struct puzzle p;
 		int made = colref_random(seed, &p);
@@ -478,15 +531,21 @@ static void test_colour_ref_random_self_checks(void **state)
 		renamed += c->renamed < c->solutions;
 		exact += c->exact && c->assemblies > 0;
 		chiral += !c->mirror_closed;
-		bool opt = false, rng = false, cnt = false;
+		bool opt = false, col_opt = false, rng = false, cnt = false;
 		size_t total = (size_t)p.goal.nx * p.goal.ny * p.goal.nz;
-		for (size_t i = 0; i < total; i++)
-			opt |= p.goal.cells[i] == PUZ_OPTIONAL;
+		for (size_t i = 0; i < total; i++) {
+			opt |= puz_cell_optional(p.goal.cells[i]);
+			col_opt |= puz_cell_optional(p.goal.cells[i]) &&
+			           puz_cell_colour(p.goal.cells[i]) != 0;
+		}
 		for (size_t i = 0; i < p.npieces; i++) {
 			rng |= p.pieces[i].count_max != 0;
 			cnt |= p.pieces[i].count > 1;
 		}
 		optional += opt && c->assemblies > 0;
+		copt += col_opt && c->assemblies > 0;
+		copt_match += col_opt && p.has_match && c->assemblies > 0;
+		copt_renamed += col_opt && c->renamed < c->solutions;
 		ranged += rng && c->assemblies > 0;
 		counted += cnt && c->assemblies > 0;
 		matched += p.has_match && c->assemblies > 0;
@@ -501,17 +560,20 @@ static void test_colour_ref_random_self_checks(void **state)
 	print_message("    %d puzzles (%d more skipped, over %u assemblies): %d "
 	              "solvable, %d changed after the cut, %d with several "
 	              "solutions, %d where renaming merges some, %d exact; "
-	              "solvable with optional cells %d, ranges %d, counts %d, a "
-	              "match table %d, distinct regions %d, faces %d; %d not "
-	              "mirror-closed\n", 2 * NRANDOM - skipped, skipped,
-	              RANDOM_LIMIT, solvable, changed, several, renamed, exact,
-	              optional, ranged, counted, matched, regions, faces, chiral);
+	              "solvable with optional cells %d (coloured %d: %d with a "
+	              "match table, %d where renaming merges some), ranges "
+	              "%d, counts %d, a match table %d, distinct regions %d, "
+	              "faces %d; %d not mirror-closed\n", 2 * NRANDOM - skipped,
+	              skipped, RANDOM_LIMIT, solvable, changed, several, renamed,
+	              exact, optional, copt, copt_match, copt_renamed, ranged, counted, matched, regions,
+	              faces, chiral);
 	/* the sample keeps exercising every feature */
 	assert_true(skipped <= 2 * NRANDOM / 20);
 	assert_true(solvable >= 2 * NRANDOM * 3 / 4);
 	assert_true(solvable < 2 * NRANDOM);
 	assert_true(several >= 100 && renamed >= 30 && exact >= 200);
 	assert_true(optional >= 100 && ranged >= 60 && counted >= 60);
+	assert_true(copt >= 100 && copt_match >= 30 && copt_renamed >= 8);
 	assert_true(matched >= 80 && regions >= 80 && faces >= 30);
 	assert_true(chiral >= 10);
 }
@@ -1049,18 +1111,24 @@ static bool run_agrees(const struct puzzle *p, struct solve_opts o,
 	return ok;
 }
 
-/* Run every way in ways[0..n-1] on puzzles from 'make' (seed 1..count)
- * and compare counts and, when 'covers', the reported covers. Every
- * puzzle is tried; the first disagreement is printed and the test fails
- * with how many disagreed. */
-static void compare_many(const struct solve_opts *ways, size_t n, bool covers,
-                         int count)
+/* Run every way in ways[0..n-1] on random colour puzzles (seeds
+ * from..to, those 'only' accepts when it is not NULL) and compare counts
+ * and, when 'covers', the reported covers. Every puzzle is tried; the
+ * first disagreement is printed and the test fails with how many
+ * disagreed. Returns how many were compared. */
+static int compare_seeds(const struct solve_opts *ways, size_t n, bool covers,
+                         uint64_t from, uint64_t to,
+                         bool (*only)(const struct puzzle *))
 {
 	int bad = 0, tried = 0;
 	char first[512] = "";
-	for (uint64_t seed = 1; seed <= (uint64_t)count; seed++) {
+	for (uint64_t seed = from; seed <= to; seed++) {
 		struct puzzle p;
 		assert_true(colref_random(seed, &p) >= 0);
+		if (only && !only(&p)) {
+			puz_clear(&p);
+			continue;
+		}
 		struct colref_sets b;
 		int rc = colref_sets(&p, RANDOM_LIMIT, &b);
 		assert_true(rc == 0 || rc == COLREF_TOO_MANY);
@@ -1092,6 +1160,13 @@ static void compare_many(const struct solve_opts *ways, size_t n, bool covers,
 	if (bad)
 		fail_msg("%d of %d random colour puzzles disagree; first: %s", bad,
 		         tried, first);
+	return tried;
+}
+
+static void compare_many(const struct solve_opts *ways, size_t n, bool covers,
+                         int count)
+{
+	compare_seeds(ways, n, covers, 1, (uint64_t)count, NULL);
 }
 
 static void test_colour_solver_counts(void **state)
@@ -1127,6 +1202,65 @@ static void test_colour_solver_covers_pinned(void **state)
 		{.rename_colours = true},
 	};
 	compare_many(ways, sizeof ways / sizeof ways[0], true, NRANDOM);
+}
+
+static bool has_coloured_optional(const struct puzzle *p)
+{
+	size_t n = (size_t)p->goal.nx * p->goal.ny * p->goal.nz;
+	for (size_t i = 0; i < n; i++)
+		if (puz_cell_optional(p->goal.cells[i]) &&
+		    puz_cell_colour(p->goal.cells[i]) != 0)
+			return true;
+	return false;
+}
+
+/* Coloured optional cells: the random puzzles that have them (seeds past
+ * those the tests above use too), every way, covers included. That the
+ * comparison can fail here: on many of them the reference's count
+ * changes when the optional cells lose their colours, so a solver that
+ * ignored those colours would disagree. */
+static void test_colour_solver_coloured_optional(void **state)
+{
+	(void)state;
+	/* (optional cells keep the bitboards out: every engine is DLX) */
+	static const struct solve_opts ways[] = {
+		{0},
+		{.no_pin = true},
+		{.rename_colours = true},
+		{.no_pin = true, .rename_colours = true},
+	};
+	int tried = compare_seeds(ways, sizeof ways / sizeof ways[0], true, 1,
+	                          2 * NRANDOM, has_coloured_optional);
+	assert_true(tried >= 150);
+	int differ = 0, renamed_differ = 0, distinct = 0, matched = 0;
+	for (uint64_t seed = 1; seed <= 2 * NRANDOM; seed++) {
+		struct puzzle p;
+		assert_true(colref_random(seed, &p) >= 0);
+		struct colref_result a, b;
+		if (!has_coloured_optional(&p) || colref_count(&p, &a) != 0) {
+			puz_clear(&p);
+			continue;
+		}
+		bool dist = p.distinct_faces;
+		for (size_t i = 0; i < p.nregions; i++)
+			dist |= p.regions[i].distinct;
+		distinct += dist && a.assemblies > 0;
+		matched += p.has_match && a.assemblies > 0;
+		size_t n = (size_t)p.goal.nx * p.goal.ny * p.goal.nz;
+		for (size_t i = 0; i < n; i++)
+			if (puz_cell_optional(p.goal.cells[i]))
+				p.goal.cells[i] = PUZ_OPTIONAL;
+		assert_int_equal(colref_count(&p, &b), 0);
+		differ += a.assemblies != b.assemblies;
+		renamed_differ += a.renamed != b.renamed;
+		puz_clear(&p);
+	}
+	print_message("    %d puzzles with coloured optional cells (solvable: %d "
+	              "with distinct regions, %d with a match table); plain "
+	              "optional cells change %d counts (%d renamed)\n", tried,
+	              distinct, matched, differ, renamed_differ);
+	assert_true(differ >= 40 && renamed_differ >= 40);
+	assert_true(distinct >= 30 && matched >= 30);
 }
 
 static void test_colour_solver_known(void **state)
@@ -1267,6 +1401,7 @@ int main(void)
 		cmocka_unit_test(test_colour_solver_counts),
 		cmocka_unit_test(test_colour_solver_covers_no_pin),
 		cmocka_unit_test(test_colour_solver_covers_pinned),
+		cmocka_unit_test(test_colour_solver_coloured_optional),
 		cmocka_unit_test(test_colour_solver_match_entry_no_cell_meets),
 		cmocka_unit_test(test_colour_solver_colour_mix_file),
 		cmocka_unit_test(test_colour_solver_nine_colour_cube),

@@ -633,17 +633,21 @@ static void test_puz_read_wrong_row_length(void **state)
 static void test_puz_read_bad_cell_character(void **state)
 {
 	(void)state;
-	PUZ_ERR("puzzle v1\ngoal 3 1 1\n#X#\n", 3, 2,
-	        "expected '#', '.', '+' or a colour a..z, found 'X'");
+	PUZ_ERR("puzzle v1\ngoal 3 1 1\n#*#\n", 3, 2,
+	        "expected '#', '.', '+' or a colour a..z (A..Z optional), "
+	        "found '*'");
 	/* columns count characters, not bytes */
 	PUZ_ERR("puzzle v1\ngoal 3 1 1\n#.\xC3\xA9\n", 3, 3,
-	        "expected '#', '.', '+' or a colour a..z, found '\xC3\xA9'");
+	        "expected '#', '.', '+' or a colour a..z (A..Z optional), "
+	        "found '\xC3\xA9'");
 	PUZ_ERR("puzzle v1\ngoal 3 1 1\n@##\n", 3, 1,
-	        "expected '#', '.', '+' or a colour a..z, found '@'");
+	        "expected '#', '.', '+' or a colour a..z (A..Z optional), "
+	        "found '@'");
 	PUZ_ERR("puzzle v1\ngoal 3 1 1\n###\npiece A 2 1 1\n#-\n", 5, 2,
 	        "expected '#', '.' or a colour a..z, found '-'");
 	PUZ_ERR("puzzle v1\ngoal 3 1 1\n###\npiece A 2 1 1\nA#\n", 5, 1,
-	        "expected '#', '.' or a colour a..z, found 'A'");
+	        "'A' (an optional cell of colour a) is allowed only in the "
+	        "goal");
 }
 
 static void test_puz_read_missing_row(void **state)
@@ -1177,6 +1181,25 @@ static void test_puz_read_colour_cells(void **state)
 		                 PUZ_CELL + 26 - x);
 	}
 	puz_clear(&p);
+	/* optional cells of every colour: the capitals, in the goal only */
+	read_ok("puzzle v1\ngoal 26 1 2\nABCDEFGHIJKLMNOPQRSTUVWXYZ\n\n"
+	        "a+#.......................\npiece A 1 1 1\nz\n",
+	        &p);
+	for (int x = 0; x < 26; x++) {
+		unsigned char v = cell_at(&p.goal, x, 0, 0);
+
+		assert_int_equal(v, PUZ_OPTIONAL + 1 + x);
+		assert_true(puz_cell_optional(v));
+		assert_int_equal(puz_cell_colour(v), 1 + x);
+	}
+	assert_false(puz_cell_optional(cell_at(&p.goal, 0, 0, 1)));
+	assert_true(puz_cell_optional(cell_at(&p.goal, 1, 0, 1)));
+	assert_false(puz_cell_optional(cell_at(&p.goal, 2, 0, 1)));
+	assert_false(puz_cell_optional(cell_at(&p.goal, 3, 0, 1)));
+	assert_int_equal(puz_cell_colour(cell_at(&p.goal, 1, 0, 1)), 0);
+	assert_int_equal(puz_grid_volume(&p.goal), 29);
+	assert_false(puz_plain(&p));
+	puz_clear(&p);
 }
 
 static void test_puz_read_count_ranges(void **state)
@@ -1427,8 +1450,18 @@ static void test_puz_read_bad_colour_cells(void **state)
 	(void)state;
 	PUZ_ERR("puzzle v1\ngoal 2 1 1\n#+\npiece A 2 1 1\na+\n", 5, 2,
 	        "'+' (an optional cell) is allowed only in the goal");
-	PUZ_ERR("puzzle v1\ngoal 2 1 1\n#B\n", 3, 2,
-	        "expected '#', '.', '+' or a colour a..z, found 'B'");
+	PUZ_ERR("puzzle v1\ngoal 2 1 1\n#B\npiece A 2 1 1\naZ\n", 5, 2,
+	        "'Z' (an optional cell of colour z) is allowed only in the "
+	        "goal");
+	PUZ_ERR("puzzle v1\ngoal 2 2 2\nB#\n##\n\n##\n#B\npiece A 1 1 2\n"
+	        "b\n\nB\n", 11, 1,
+	        "'B' (an optional cell of colour b) is allowed only in the "
+	        "goal");
+	PUZ_ERR("puzzle v1\ngoal 2 1 1\n#[\n", 3, 2,
+	        "expected '#', '.', '+' or a colour a..z (A..Z optional), "
+	        "found '['");
+	PUZ_ERR("puzzle v1\ngoal 2 1 1\n#B\nregion R\n#B\n", 5, 2,
+	        "expected '#' or '.', found 'B'");
 	PUZ_ERR("puzzle v1\ngoal 2 1 1\n##\nregion R\n#a\n", 5, 2,
 	        "expected '#' or '.', found 'a'");
 	PUZ_ERR("puzzle v1\ngoal 2 1 1\n##\nregion R\n+.\n", 5, 1,
@@ -1930,8 +1963,8 @@ static void test_puz_write_round_trips_random_puzzles(void **state)
  * regions (some distinct), distinct faces, and now and then a row that
  * spells a keyword. '*seen' counts which features appeared. */
 struct colour_seen {
-	int colours, optional, ranges, rgb, match, regions, distinct, faces,
-	        keyword_rows;
+	int colours, optional, coloured_optional, ranges, rgb, match, regions,
+	        distinct, faces, keyword_rows;
 };
 
 static void random_colour_puzzle(uint64_t seed, struct puzzle *p,
@@ -1969,7 +2002,8 @@ static void random_colour_puzzle(uint64_t seed, struct puzzle *p,
 			p->goal.cells[i] =
 				(unsigned char)(PUZ_CELL + rnd(&s, 1, ncol));
 		else if (r == 8)
-			p->goal.cells[i] = PUZ_OPTIONAL;
+			p->goal.cells[i] = (unsigned char)(
+				PUZ_OPTIONAL + (rnd(&s, 0, 1) ? rnd(&s, 1, ncol) : 0));
 	}
 	for (i = 0; i < p->npieces; i++) {
 		struct puz_piece *pc = &p->pieces[i];
@@ -1992,6 +2026,7 @@ static void random_colour_puzzle(uint64_t seed, struct puzzle *p,
 	for (i = 0; i < gn; i++) {
 		gused |= 1u << puz_cell_colour(p->goal.cells[i]);
 		seen->optional += p->goal.cells[i] == PUZ_OPTIONAL;
+		seen->coloured_optional += p->goal.cells[i] > PUZ_OPTIONAL;
 	}
 	pused &= ~1u;
 	gused &= ~1u;
@@ -2065,6 +2100,7 @@ static void test_puz_write_round_trips_random_colour_puzzles(void **state)
 	/* the generator covers what it should */
 	assert_true(seen.colours > 100);
 	assert_true(seen.optional > 100);
+	assert_true(seen.coloured_optional > 100);
 	assert_true(seen.ranges > 100);
 	assert_true(seen.rgb > 100);
 	assert_true(seen.match > 100);

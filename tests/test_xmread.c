@@ -152,6 +152,7 @@ static const struct known known[] = {
 	{"DemoPieceGenerator.xmpuzzle", 0, 1, 928, -1},
 	{"DemoMirrorParadox.xmpuzzle", 0, 2, 1, -1},
 	{"DemoMirrorParadox.xmpuzzle", 1, 2, 1, -1},
+	{"DraculasDentalDesaster.xmpuzzle", 0, 1, 84, 84},
 	{"colour-1.xmpuzzle", 0, 1, 44, -1},
 	{"colour-2.xmpuzzle", 0, 1, 34, -1},
 	{"colour-3.xmpuzzle", 0, 1, 6, -1},
@@ -159,6 +160,8 @@ static const struct known known[] = {
 	{"colour-5.xmpuzzle", 0, 1, 23, -1},
 	{"colour-6.xmpuzzle", 0, 1, 584, -1},
 	{"colour-7.xmpuzzle", 0, 1, 11, -1},
+	{"colour-8.xmpuzzle", 0, 1, 134, -1},
+	{"colour-9.xmpuzzle", 0, 1, 48, -1},
 };
 
 static void test_xmread_known_counts(void **state)
@@ -484,10 +487,9 @@ static const struct bad bad[] = {
 	 0, 5, 3, "(shape S1, a piece): a variable voxel at (1, 0, 0)"},
 	{HEAD GRID " <colors><color red=\"1\" green=\"2\" blue=\"3\"/></colors>\n"
 	 " <shapes>\n  <voxel x=\"2\" y=\"1\" z=\"1\" type=\"0\">#+1</voxel>\n"
-	 "  <voxel x=\"1\" y=\"1\" z=\"1\" type=\"0\">#</voxel>\n"
-	 " </shapes>\n" PROB(PART1, RES0) TAIL, 0, 6, 3,
-	 "the variable voxel at (1, 0, 0) has colour 1; cubegen's optional "
-	 "cells are plain"},
+	 "  <voxel x=\"1\" y=\"1\" z=\"1\" type=\"0\">+1</voxel>\n"
+	 " </shapes>\n" PROB(PART1, RES0) TAIL, 0, 7, 3,
+	 "(shape S2, a piece): a variable voxel at (0, 0, 0)"},
 	{HEAD GRID " <shapes>\n  <voxel x=\"2\" y=\"1\" z=\"1\" type=\"0\">__"
 	 "</voxel>\n  <voxel x=\"1\" y=\"1\" z=\"1\" type=\"0\">#</voxel>\n"
 	 " </shapes>\n" PROB(PART1, RES0) TAIL, 0, 5, 3,
@@ -558,12 +560,6 @@ static void test_xmread_errors(void **state)
 	                 PUZ_EIO);
 	assert_int_equal(e.line, 0);
 	assert_string_equal(e.msg, "No such file or directory");
-	/* BurrTools' colour example: colours on variable voxels */
-	assert_int_equal(xmp_read_file(DIR "DraculasDentalDesaster.xmpuzzle", 0,
-	                               &p, NULL, &e), PUZ_EPARSE);
-	assert_int_equal(e.line, 18);
-	assert_int_equal(e.col, 5);
-	assert_non_null(strstr(e.msg, "has colour 2; cubegen's optional cells"));
 	assert_int_equal(xmp_read_file(DIR "Representation0.xmpuzzle", 0, &p,
 	                               NULL, &e), PUZ_EPARSE);
 	assert_string_equal(e.msg, "problem 1: the file has no problems");
@@ -653,6 +649,64 @@ static void test_xmread_colours(void **state)
 	assert_int_equal(e.col, 3);
 	assert_string_equal(e.msg, "<color>: more than 26 colours; cubegen has "
 	                           "colours a..z");
+}
+
+/* a result '#1+2' (the second voxel variable, of colour 2), one '#1' and
+ * at most one '#2' */
+#define VDOC(pairs)                                                        \
+	HEAD GRID COLS3 " <shapes>\n"                                      \
+	"  <voxel x=\"2\" y=\"1\" z=\"1\" type=\"0\">#1+2</voxel>\n"       \
+	"  <voxel x=\"1\" y=\"1\" z=\"1\" type=\"0\">#1</voxel>\n"         \
+	"  <voxel x=\"1\" y=\"1\" z=\"1\" type=\"0\">#2</voxel>\n"         \
+	" </shapes>\n"                                                     \
+	PROB("    <shape id=\"1\"/>\n    <shape id=\"2\" min=\"0\" "       \
+	     "max=\"1\"/>\n", RES0 "   <bitmap>" pairs "</bitmap>\n") TAIL
+
+/* Coloured variable voxels are optional cells of their colour: a piece
+ * voxel on one must match it, as on a filled voxel (BurrTools'
+ * assembler_1_c::canPlace checks the colours whatever the state). */
+static void test_xmread_coloured_variable(void **state)
+{
+	(void)state;
+	struct puzzle p;
+	struct xmp_info xi;
+	struct puz_error e;
+
+	/* each colour on itself: '#2' on the variable voxel or left out */
+	assert_int_equal(rd(VDOC("<pair piece=\"0\" result=\"0\"/>"
+	                         "<pair piece=\"1\" result=\"1\"/>"),
+	                    0, &p, &xi, &e), PUZ_OK);
+	assert_int_equal(p.goal.cells[0], PUZ_CELL + 1);
+	assert_int_equal(p.goal.cells[1], PUZ_OPTIONAL + 2);
+	assert_int_equal(count(&p, NULL), 2);
+	puz_clear(&p);
+	/* '#2' may not lie on colour 2: it stays out */
+	assert_int_equal(rd(VDOC("<pair piece=\"0\" result=\"0\"/>"),
+	                    0, &p, &xi, &e), PUZ_OK);
+	assert_int_equal(p.goal.cells[1], PUZ_OPTIONAL + 2);
+	assert_int_equal(count(&p, NULL), 1);
+	puz_clear(&p);
+	/* no pairs: the result's colours are renamed apart from the pieces',
+	 * the variable voxel's too, and it stays optional */
+	assert_int_equal(rd(VDOC(""), 0, &p, &xi, &e), PUZ_OK);
+	assert_false(p.has_match);
+	assert_int_equal(p.goal.cells[0], PUZ_CELL + 3);
+	assert_int_equal(p.goal.cells[1], PUZ_OPTIONAL + 4);
+	assert_int_equal(count(&p, NULL), 0); /* '#1' fits nowhere */
+	puz_clear(&p);
+
+	/* BurrTools' own example: 468 variable voxels of each colour */
+	assert_int_equal(xmp_read_file(DIR "DraculasDentalDesaster.xmpuzzle", 0,
+	                               &p, &xi, &e), PUZ_OK);
+	size_t n = (size_t)p.goal.nx * p.goal.ny * p.goal.nz, opt[3] = {0};
+	for (size_t i = 0; i < n; i++)
+		if (puz_cell_optional(p.goal.cells[i]))
+			opt[puz_cell_colour(p.goal.cells[i])]++;
+	assert_int_equal(opt[0], 0);
+	assert_int_equal(opt[1], 468);
+	assert_int_equal(opt[2], 468);
+	assert_int_equal(puz_grid_volume(&p.goal), 468 * 2 + 360 * 2);
+	puz_clear(&p);
 }
 
 static void test_xmread_differs(void **state)
@@ -794,6 +848,9 @@ static void test_xmread_oom(void **state)
 	unsigned char *plain = slurp(DIR "colour-2.xmpuzzle", &n);
 	oom(plain, n, 0);
 	free(plain);
+	plain = slurp(DIR "colour-8.xmpuzzle", &n); /* coloured variable voxels */
+	oom(plain, n, 0);
+	free(plain);
 	static const char two[] = HEAD GRID " <shapes>\n"
 		"  <voxel x=\"2\" y=\"1\" z=\"1\" type=\"0\">##</voxel>\n"
 		"  <voxel x=\"1\" y=\"1\" z=\"1\" type=\"0\">#</voxel>\n"
@@ -814,6 +871,7 @@ int main(void)
 		cmocka_unit_test(test_xmread_gzip_bomb),
 		cmocka_unit_test(test_xmread_errors),
 		cmocka_unit_test(test_xmread_colours),
+		cmocka_unit_test(test_xmread_coloured_variable),
 		cmocka_unit_test(test_xmread_differs),
 		cmocka_unit_test(test_xmread_names),
 		cmocka_unit_test(test_xmread_problems),

@@ -8,7 +8,7 @@
  * sizes 3 to 5, random polycube puzzles (congruent pieces as counts and
  * as separate entries: the reader merges what BurrTools tells apart, so
  * the counts still agree) and random colour puzzles (colours, optional
- * cells, count ranges, match tables) with their distinct regions taken
+ * cells plain and coloured, count ranges, match tables) with their distinct regions taken
  * out, which BurrTools cannot express.
  */
 #include <setjmp.h>
@@ -98,6 +98,15 @@ static void via_puz(const struct puzzle *p, struct puzzle *out)
 	free(buf);
 }
 
+/* The coloured optional cells of 'g'. */
+static size_t coloured_optional(const struct grid *g)
+{
+	size_t n = (size_t)g->nx * g->ny * g->nz, k = 0;
+	for (size_t i = 0; i < n; i++)
+		k += puz_cell_optional(g->cells[i]) && puz_cell_colour(g->cells[i]);
+	return k;
+}
+
 /* The whole round trip of 'p', both encodings; returns its counts. A
  * puzzle without pieces (every goal cell optional) cannot be a BurrTools
  * problem: that is checked, and its counts returned. */
@@ -114,6 +123,10 @@ static struct counts round_trip(const struct puzzle *p)
 	for (int gzip = 0; gzip <= 1; gzip++) {
 		struct puzzle x, q;
 		via_xmpuzzle(p, gzip, &x);
+		/* colours may be renamed on the way (formats/xmbuild.c), never
+		 * dropped */
+		assert_int_equal(coloured_optional(&x.goal),
+		                 coloured_optional(&p->goal));
 		struct counts got = count(&x);
 		assert_int_equal(got.solutions, want.solutions);
 		assert_int_equal(got.assemblies, want.assemblies);
@@ -122,6 +135,8 @@ static struct counts round_trip(const struct puzzle *p)
 		assert_int_equal(got.solutions, want.solutions);
 		assert_int_equal(got.assemblies, want.assemblies);
 		assert_int_equal(q.npieces, x.npieces);
+		assert_int_equal(coloured_optional(&q.goal),
+		                 coloured_optional(&p->goal));
 		puz_clear(&q);
 		puz_clear(&x);
 	}
@@ -168,7 +183,7 @@ static void test_xmround_shells(void **state)
 static void test_xmround_random(void **state)
 {
 	(void)state;
-	size_t solvable = 0;
+	size_t solvable = 0, coloured = 0;
 	for (uint64_t seed = 1; seed <= 200; seed++) {
 		struct puzzle p;
 		assert_true(randpuz_polycubes(seed, &p) >= 0);
@@ -181,11 +196,15 @@ static void test_xmround_random(void **state)
 		for (size_t k = 0; k < p.nregions; k++)
 			p.regions[k].distinct = false;
 		p.distinct_faces = false;
-		solvable += round_trip(&p).solutions > 0;
+		struct counts c = round_trip(&p);
+		solvable += c.solutions > 0;
+		coloured += c.solutions > 0 && coloured_optional(&p.goal) > 0;
 		puz_clear(&p);
 	}
-	/* the comparison means something: most of them have solutions */
+	/* the comparison means something: most of them have solutions, some
+	 * with coloured optional cells */
 	assert_true(solvable > 250);
+	assert_true(coloured >= 20);
 }
 
 int main(void)

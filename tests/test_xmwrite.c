@@ -295,7 +295,7 @@ static void check_one(const struct puzzle *p, const struct xmp_solutions *s,
 	}
 	assert_int_equal(at, s->slots);
 	for (size_t i = 0; i < total; i++)
-		if (g->cells[i] && g->cells[i] != PUZ_OPTIONAL && slot[i] < 0)
+		if (g->cells[i] && !puz_cell_optional(g->cells[i]) && slot[i] < 0)
 			fail_msg("solution %zu: a goal cell is left empty", k);
 }
 
@@ -512,7 +512,7 @@ static const char colour_text[] =
 	"colour a CC3311\n"
 	"colour b 0077BB\n"
 	"goal 3 1 2\n"
-	"ab+\n"
+	"aB+\n"
 	"\n"
 	"#b#\n"
 	"piece L 2 1 2\n"
@@ -533,7 +533,7 @@ static const char colour_text[] =
 	"...\n";
 
 /* Colours (display colours, the c used only by a piece gets its default),
- * coloured and optional goal cells, ranges, the match table as pairs in
+ * coloured and optional goal cells (an optional one of colour b: "+2"), ranges, the match table as pairs in
  * BurrTools' order, no name, a region that is not distinct dropped. */
 static void test_xmwrite_golden_colour(void **state)
 {
@@ -552,7 +552,7 @@ static void test_xmwrite_golden_colour(void **state)
 		"  <color red=\"%u\" green=\"%u\" blue=\"%u\"/>\n"
 		" </colors>\n"
 		" <shapes>\n"
-		"  <voxel x=\"3\" y=\"1\" z=\"2\" name=\"goal\" type=\"0\">#1#2+##2#</voxel>\n"
+		"  <voxel x=\"3\" y=\"1\" z=\"2\" name=\"goal\" type=\"0\">#1+2+##2#</voxel>\n"
 		"  <voxel x=\"2\" y=\"1\" z=\"2\" name=\"L\" type=\"0\">#1#2#_</voxel>\n"
 		"  <voxel x=\"1\" y=\"1\" z=\"1\" name=\"I\" type=\"0\">#3</voxel>\n"
 		"  <voxel x=\"1\" y=\"1\" z=\"1\" name=\"J\" type=\"0\">#</voxel>\n"

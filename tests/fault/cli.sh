@@ -107,6 +107,9 @@ mkdir -p "$tmp/convert"
 # (Soma's solutions as BurrTools assemblies: test_fault, in-process)
 printf 'puzzle v1\ngoal 3 2 1\nab+\n###\npiece L 2 2 1\nab\n#.\npiece D 1 1 1 count 1..3\n#\npiece E 1 1 1\n#\n' >"$tmp/conv.puz"
 every_fault "convert colours --solutions" "$tmp/convert/c.xmpuzzle" convert "$tmp/conv.puz" "$tmp/convert/c.xmpuzzle" --solutions
+# optional cells of colours a and b, and a renaming (a <-> b) that moves them
+printf 'puzzle v1\ngoal 3 1 1\nA#B\npiece a 1 1 1 count 0..1\na\npiece b 1 1 1 count 0..1\nb\npiece s 1 1 1\n#\n' >"$tmp/copt.puz"
+every_fault "solve coloured optional --rename-colours" "" solve "$tmp/copt.puz" --rename-colours
 
 if [ "$fail" -ne 0 ]; then
 	echo "fault/cli.sh: $fail failures"

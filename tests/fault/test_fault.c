@@ -757,6 +757,14 @@ static void test_fault_xmpuzzle(void **state)
 	every_fault("xmpuzzle colours --solutions", job_xmp, &j);
 	puz_clear(&j.p);
 	bytes_clear(&j.want);
+	/* optional cells of colours a and b (variable voxels "+1", "+2") */
+	static const char copt[] =
+		"puzzle v1\ngoal 3 1 1\nA#B\npiece a 1 1 1 count 0..1\na\n"
+		"piece b 1 1 1 count 0..1\nb\npiece s 1 1 1\n#\n";
+	assert_int_equal(puz_read_mem(copt, sizeof copt - 1, &j.p, &e), PUZ_OK);
+	every_fault("xmpuzzle coloured optional --solutions", job_xmp, &j);
+	puz_clear(&j.p);
+	bytes_clear(&j.want);
 }
 
 int main(void)

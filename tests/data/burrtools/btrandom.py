@@ -1,10 +1,11 @@
 # Usage: python3 btrandom.py SEED N [CUBEGEN]  (needs burrTxt at /tmp/btsrc/burrTxt: see SOURCE.md)
-# Random small BurrTools cube-grid puzzles with colours, variable voxels,
-# ranges and colour pairs; counted by burrTxt and by cubegen.
-import random, subprocess, json, sys, itertools
+# Random small BurrTools cube-grid puzzles with colours, variable voxels
+# (plain and coloured), ranges and colour pairs; counted by burrTxt and by
+# cubegen. Writes its puzzles into /tmp/rnd/.
+import random, subprocess, json, sys, itertools, os
 R = random.Random(int(sys.argv[1]) if len(sys.argv) > 1 else 1)
 N = int(sys.argv[2]) if len(sys.argv) > 2 else 50
-CG = sys.argv[3] if len(sys.argv) > 3 else '/work/wt-xm-read/build/cubegen'
+CG = sys.argv[3] if len(sys.argv) > 3 else 'build/cubegen'
 
 def nb(c):
     x,y,z=c
@@ -48,8 +49,10 @@ def make():
     shapes=[]
     extra_opt=[c for c in allc if c not in goal and R.random()<0.3]
     for c in cells:
-        res[c]='#'+(str(gcol[c]) if gcol[c] else '')
-    for c in extra_opt: res[c]='+'
+        # now and then a cell the cut covers is variable, its colour kept
+        res[c]=('+' if R.random()<0.15 else '#')+(str(gcol[c]) if gcol[c] else '')
+    for c in extra_opt:
+        res[c]='+'+(str(R.randint(1,ncol)) if ncol and R.random()<0.5 else '')
     parts=[]
     for p in pieces:
         mx=min(x for x,y,z in p); my=min(y for x,y,z in p); mz=min(z for x,y,z in p)
@@ -66,7 +69,8 @@ def make():
     parts=[[i,1,1] for i in range(resid)]
     if extra_opt and R.random()<0.5:
         # a monocube with a range to fill optional cells
-        shapes.append(((1,1,1),{(0,0,0):'#'}))
+        col=R.randint(1,ncol) if ncol and R.random()<0.5 else 0
+        shapes.append(((1,1,1),{(0,0,0):'#'+(str(col) if col else '')}))
         parts.append([len(shapes)-1,0,R.randint(1,3)])
     pairs=[]
     for a in range(ncol):
@@ -88,7 +92,9 @@ def make():
     x+=['   </bitmap>','  </problem>',' </problems>',' <comment/>','</puzzle>','']
     return '\n'.join(x)
 
-agree=differ=skipped=0
+import re
+agree=differ=skipped=coloured=0
+os.makedirs('/tmp/rnd',exist_ok=True)
 for i in range(N):
     t=make()
     if t is None: continue
@@ -113,6 +119,8 @@ for i in range(N):
         differ+=1
         if btn < j['solutions']: print(i,'DIFFERS but bt smaller',btn,j['solutions'])
         continue
-    if btn==j['solutions']: agree+=1
+    if btn==j['solutions']:
+        agree+=1
+        coloured+=re.search(r'\+[0-9]',t) is not None
     else: print(i,'MISMATCH bt',btn,'cubegen',j['solutions'],fn)
-print('agree',agree,'differs(flagged)',differ,'refused',skipped)
+print('agree',agree,'(with coloured variable voxels',coloured,') differs(flagged)',differ,'refused',skipped)
