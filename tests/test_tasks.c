@@ -470,7 +470,7 @@ static void test_tasks_progress(void **state)
 /* Threads meeting on everything they share, for ThreadSanitizer ('make
  * tsan' runs this test alone): 8 threads on a search of a few thousand
  * tasks, with the first solution kept, every cover reported, the limits
- * reached, and per-cover allocations (renamings). */
+ * reached, and per-cover allocations (renamings); on each engine. */
 static void test_tasks_stress(void **state)
 {
 	(void)state;
@@ -496,6 +496,19 @@ static void test_tasks_stress(void **state)
 	puz_clear(&p);
 	test_load_puzzle("examples/ninecolour.puz", &p);
 	expect_same(&p, (struct solve_opts){.rename_colours = true}, "stress");
+	puz_clear(&p);
+	/* the 128-cell bitboard: 72 cells, 1500 tasks without pinning */
+	assert_int_equal(randpuz_box(5 * 104729, &p), 0);
+	struct solve_opts wide = {.generic = true, .engine = SOLVE_BITS128,
+	                          .no_pin = true};
+	expect_same(&p, wide, "stress, bb128");
+	expect_shards(&p, wide, 3, "stress, bb128");
+	wide.threads = 8;
+	wide.max_nodes = 3000;
+	struct solve_result r = run(&p, wide);
+	assert_int_equal(r.stop, SOLVE_MAX_NODES);
+	assert_true(r.nodes <= 3000);
+	solve_result_clear(&r);
 	puz_clear(&p);
 }
 
