@@ -5,8 +5,9 @@
  * against dancing links on random puzzles of 65 to 128 cells (every cover
  * as a partition of the goal, every assembly with no_pin) and against the
  * independent brute force on small ones; known counts; the node budget,
- * the visitor stop and allocation failures; and checks that each
- * comparison can fail. */
+ * the visitor stop and allocation failures (building, splitting,
+ * cloning); and checks that each comparison can fail. The split itself
+ * is tested in test_tasks.c. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -897,6 +898,51 @@ static void test_bb128_out_of_memory(void **state)
 		assert_int_equal(live, before);
 		break;
 	}
+	/* bb128_split and bb128_clone: XC_ENOMEM or NULL, nothing leaked,
+	 * the engine as it was; or tasks that add up to the whole */
+	bb128 *b = bb128_of(&in, in.nrows, in.ntypes, true,
+	                    BB128_REGIONS | BB128_QUICK_COUNT);
+	assert_non_null(b);
+	uint64_t all = 0, full;
+	assert_int_equal(bb128_solve(b, 0, count_only, &all, &full), XC_DONE);
+	assert_int_equal(all, want.n);
+	int failed = 0;
+	for (long k = 0;; k++) {
+		long before = live;
+		struct xc_tasks t = {0};
+		enum xc_stop st;
+		fail_after = k;
+		int rc = bb128_split(b, 1000, 0, &t, &st);
+		bb128 *c = rc == XC_OK ? bb128_clone(b) : NULL;
+		fail_after = -1;
+		if (rc != XC_OK || !c) {
+			assert_true(rc == XC_OK || rc == XC_ENOMEM);
+			xc_tasks_clear(&t);
+			if (live != before)
+				fail_msg("allocation %ld failing: %ld blocks leaked", k,
+				         live - before);
+			failed++;
+			continue;
+		}
+		uint64_t covers = 0, nodes = t.nodes, n;
+		for (size_t j = 0; j < t.n; j++) {
+			assert_int_equal(bb128_solve_task(c, &t, j, 0, count_only,
+			                                  &covers, &n), XC_DONE);
+			nodes += n;
+		}
+		assert_int_equal(covers, all);
+		assert_int_equal(nodes, full);
+		bb128_free(c);
+		xc_tasks_clear(&t);
+		assert_int_equal(live, before);
+		break;
+	}
+	uint64_t again = 0, n2;
+	assert_int_equal(bb128_solve(b, 0, count_only, &again, &n2), XC_DONE);
+	assert_int_equal(again, all);
+	assert_int_equal(n2, full);
+	bb128_free(b);
+	assert_true(failed >= 12); /* the task lists, the clone's arrays */
 	covers_clear(&want);
 	/* through solve_puzzle: out of memory, or the right counts */
 	struct puzzle p;
