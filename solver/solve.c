@@ -1128,14 +1128,14 @@ static int run_search(struct solver *s)
 		/* one plain search */
 		uint64_t nodes = 0;
 		s->dlx = e.kind == ENGINE_XC ? e.x : NULL;
-		enum xc_stop st = engine_solve(e, s->o->max_nodes, solve_visit, s,
-		                               &nodes);
+		enum xc_stop st = tasks_engine_solve(e, s->o->max_nodes,
+		                                     solve_visit, s, &nodes);
 		s->dlx = NULL;
 		s->res->nodes = nodes;
 		if (st == XC_NODES)
 			s->res->stop = SOLVE_MAX_NODES;
 	}
-	engine_free(e);
+	tasks_engine_free(e);
 	if (rc == SOLVE_OK && s->oom)
 		rc = SOLVE_ENOMEM;
 	if (rc == SOLVE_OK && s->overflow)

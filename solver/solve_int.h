@@ -135,10 +135,11 @@ struct engine {
 	};
 };
 
-/* tasks.c: one whole search (bb_solve, bb128_solve, xc_solve); free. */
-enum xc_stop engine_solve(struct engine e, uint64_t max_nodes,
-                          xc_visit visit, void *ctx, uint64_t *nodes);
-void engine_free(struct engine e);
+/* tasks.c: one whole search (bb_solve, bb128_solve, xc_solve); free the
+ * engine. */
+enum xc_stop tasks_engine_solve(struct engine e, uint64_t max_nodes,
+                                xc_visit visit, void *ctx, uint64_t *nodes);
+void tasks_engine_free(struct engine e);
 
 /* tasks.c: run the search of 's' on engine 'e', split into tasks, as
  * s->o asks (threads, shard); fills s->res's nodes, stop, tasks and s's

@@ -95,8 +95,8 @@ struct worker {
 
 /* ---- the engines: one switch per call, none in their loops -------------- */
 
-enum xc_stop engine_solve(struct engine e, uint64_t max_nodes,
-                          xc_visit visit, void *ctx, uint64_t *nodes)
+enum xc_stop tasks_engine_solve(struct engine e, uint64_t max_nodes,
+                                xc_visit visit, void *ctx, uint64_t *nodes)
 {
 	switch (e.kind) {
 	case ENGINE_BB:
@@ -109,7 +109,7 @@ enum xc_stop engine_solve(struct engine e, uint64_t max_nodes,
 	return xc_solve(e.x, max_nodes, visit, ctx, nodes);
 }
 
-void engine_free(struct engine e)
+void tasks_engine_free(struct engine e)
 {
 	switch (e.kind) {
 	case ENGINE_BB:
@@ -354,7 +354,7 @@ static void worker_clear(struct worker *w)
 	free(c->cover_rows);
 	free(c->owner);
 	free(c->pcol);
-	engine_free(w->e);
+	tasks_engine_free(w->e);
 }
 
 /* A thread's copy of 's': the tables shared, its own search state and
