@@ -185,7 +185,8 @@ tsan:
 	         "tests/data/classic/colour-mix.puz --threads 4 --print" \
 	         "examples/ninecolour.puz --threads 3 --rename-colours" \
 	         "tests/data/classic/soma.puz --threads 8 --max-nodes 5000" \
-	         "tests/data/classic/soma.puz --threads 2 --shard 2/3 --json"; do \
+	         "tests/data/classic/soma.puz --threads 2 --shard 2/3 --json" \
+	         "tests/data/bench/slabs-2x5x7.puz --threads 4 --print --difficulty-nodes 1"; do \
 	    echo "== tsan: cubegen solve $$a"; build-tsan/cubegen solve $$a >/dev/null; done
 
 # Errors and definite or indirect leaks make valgrind exit 99, which the

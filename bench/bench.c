@@ -661,6 +661,8 @@ int main(int argc, char **argv)
 		                    "solve: 3x4x5 pentacubes", 1, 2);
 		bench_solve_threads("tests/data/classic/bedlam.puz",
 		                    "solve: Bedlam cube", 1, 2);
+		bench_solve_threads("tests/data/bench/pentacubes-2x5x7.puz",
+		                    "solve: 70-cell pentacube box (bb128)", 1, 2);
 	}
 	bench_difficulty((const int[3]){5, 5, 5}, 1000);
 	bench_difficulty((const int[3]){8, 8, 8}, 200);

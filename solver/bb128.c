@@ -50,6 +50,7 @@
  */
 #include "solver/bb128.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,8 +60,10 @@
  * build); gcc and clang both have them. */
 typedef uint64_t v2 __attribute__((vector_size(16)));
 #define BB_VEC 1
+#define NOINLINE __attribute__((noinline))
 #else
 #define BB_INLINE static inline
+#define NOINLINE
 #endif
 
 /* Adjacency gaps kept at most; beyond, no region pruning. */
@@ -104,12 +107,38 @@ struct bb128 {
 	uint32_t *goff;
 	size_t *path;
 	uint64_t nodes, max_nodes;
+	uint64_t limit;   /* nodes allowed so far: max_nodes, raised by
+	                   * poll; UINT64_MAX for no limit */
 	uint64_t covers;  /* covers visited */
 	uint64_t dead;    /* rows placed that led to no cover */
 	xc_visit visit;
 	void *ctx;
 	enum xc_stop stop;
+	xc_poll poll;     /* more budget (bb128_set_poll); NULL: none */
+	void *pctx;
 
+	/* Splitting (bb128_split), as bb.c: node() records the path to
+	 * each node at level 'cut', and place() each cover above it,
+	 * instead of going on; SIZE_MAX: off. */
+	size_t cut;
+	size_t cut_hits;  /* tasks recorded at level 'cut' */
+	struct xc_tasks *tasks;
+	bool split_oom;
+
+	/* Replaying (bb128_solve_task), as bb.c: consecutive tasks share
+	 * the start of their paths, so the path replayed last is kept:
+	 * levels 1..rlen hold its lists, 'rem' is counted down by its rows,
+	 * and per step the cells filled and the union of the next level's
+	 * rows (two words each: rfill/rany[2 * step + w]) and the row's
+	 * type; level 0's first 'rbl' rows of the first type are blanked
+	 * (the root's rule). Dropped by bb128_solve, bb128_split and
+	 * whatever changes the rows, edges, flags or first type. */
+	bool level0;      /* level 0 holds every row and 'regions' is set:
+	                   * start() need not redo them */
+	size_t rlen;
+	uint64_t *rfill, *rany;
+	uint32_t *rtype;
+	uint32_t rbl;
 };
 
 bb128 *bb128_new(size_t ncells, const unsigned *rank, size_t ntypes,
@@ -127,6 +156,7 @@ bb128 *bb128_new(size_t ncells, const unsigned *rank, size_t ntypes,
 	b->ntypes = ntypes;
 	b->first = ntypes;
 	b->flags = BB128_REGIONS | BB128_QUICK_COUNT;
+	b->cut = SIZE_MAX;
 	size_t nt = ntypes ? ntypes : 1;
 	b->rem = malloc(nt * sizeof *b->rem);
 	b->count = malloc(nt * sizeof *b->count);
@@ -135,11 +165,16 @@ bb128 *bb128_new(size_t ncells, const unsigned *rank, size_t ntypes,
 	for (size_t t = 0; t < ntypes; t++)
 		depth += counts[t];
 	b->depth = depth;
-	if (depth < SIZE_MAX / sizeof *b->path / 2)
+	if (depth < SIZE_MAX / sizeof *b->path / 2) {
 		b->path = malloc(depth * sizeof *b->path);
+		b->rfill = malloc(2 * depth * sizeof *b->rfill);
+		b->rany = malloc(2 * depth * sizeof *b->rany);
+		b->rtype = malloc(depth * sizeof *b->rtype);
+	}
 	if (depth < SIZE_MAX / sizeof *b->goff / 2 / (ntypes + 1))
 		b->goff = malloc((depth + 1) * (ntypes + 1) * sizeof *b->goff);
-	if (!b->rem || !b->count || !b->vol || !b->path || !b->goff) {
+	if (!b->rem || !b->count || !b->vol || !b->path || !b->goff ||
+	    !b->rfill || !b->rany || !b->rtype) {
 		bb128_free(b);
 		return NULL;
 	}
@@ -163,7 +198,20 @@ void bb128_free(bb128 *b)
 	free(b->li);
 	free(b->goff);
 	free(b->path);
+	free(b->rfill);
+	free(b->rany);
+	free(b->rtype);
 	free(b);
+}
+
+static void drop_replay(bb128 *b);
+
+/* The rows, edges, flags or first type change: forget the replayed path
+ * and level 0. */
+static void invalidate(bb128 *b)
+{
+	drop_replay(b);
+	b->level0 = false;
 }
 
 /* Grow the row table and the search lists to 'cap' rows; nothing changes
@@ -207,6 +255,7 @@ static int grow(bb128 *b, size_t cap)
 
 int bb128_add_row(bb128 *b, const uint64_t cells[2], size_t type)
 {
+	invalidate(b);
 	if (b->nrows == b->cap) {
 		/* The search's lists are sized here, so solving cannot fail
 		 * for want of memory. */
@@ -228,6 +277,7 @@ int bb128_add_row(bb128 *b, const uint64_t cells[2], size_t type)
 
 void bb128_add_edge(bb128 *b, size_t a, size_t c)
 {
+	invalidate(b);
 	unsigned ra = b->rank[a], rc = b->rank[c];
 	if (ra == rc)
 		return;
@@ -248,11 +298,13 @@ void bb128_add_edge(bb128 *b, size_t a, size_t c)
 
 void bb128_set_first(bb128 *b, size_t type)
 {
+	invalidate(b);
 	b->first = type;
 }
 
 void bb128_set_flags(bb128 *b, unsigned flags)
 {
+	invalidate(b);
 	b->flags = flags;
 }
 
@@ -620,6 +672,53 @@ static void node1(bb128 *b, size_t d, const uint64_t *filled,
 static void node2(bb128 *b, size_t d, const uint64_t *filled,
                   const uint64_t *any);
 
+/* Splitting: the rows placed so far, path[0..len-1], are a task. */
+static void record(bb128 *b, size_t len)
+{
+	struct xc_tasks *t = b->tasks;
+	size_t used = t->n ? t->off[t->n] : 0;
+	if (t->n + 2 > t->ncap) {
+		size_t cap = t->ncap ? 2 * t->ncap : 256;
+		size_t *o = realloc(t->off, cap * sizeof *o);
+		if (!o)
+			goto oom;
+		t->off = o;
+		t->ncap = cap;
+	}
+	if (used + len > t->scap) {
+		size_t cap = t->scap ? 2 * t->scap : 1024;
+		while (cap < used + len)
+			cap *= 2;
+		size_t *st = realloc(t->step, cap * sizeof *st);
+		if (!st)
+			goto oom;
+		t->step = st;
+		t->scap = cap;
+	}
+	memcpy(t->step + used, b->path, len * sizeof *t->step);
+	t->off[0] = 0;
+	t->off[++t->n] = used + len;
+	b->cut_hits += len == b->cut;
+	return;
+oom:
+	b->split_oom = true;
+	b->stop = XC_VISITOR;
+}
+
+/* Whether the node budget is spent: more from poll, if any (xc.h). */
+static bool NOINLINE spent(bb128 *b)
+{
+	if (b->poll) {
+		uint64_t more = b->poll(b->pctx);
+		if (more) {
+			b->limit += more;
+			return false;
+		}
+	}
+	b->stop = XC_NODES;
+	return true;
+}
+
 /* Place level d's i-th row (of type t) and search below it. */
 BB_INLINE void place(bb128 *b, size_t d, const uint64_t *filled, uint32_t i,
                      size_t t, int W)
@@ -628,16 +727,18 @@ BB_INLINE void place(bb128 *b, size_t d, const uint64_t *filled, uint32_t i,
 	 * a type given count 0 still has its rows. */
 	if (!b->rem[t])
 		return;
-	if (b->max_nodes && b->nodes >= b->max_nodes) {
-		b->stop = XC_NODES;
+	if (b->nodes >= b->limit && spent(b))
 		return;
-	}
 	b->nodes++;
 	size_t at = d * b->stride + i;
 	uint64_t m[2] = {b->lm[0][at], W == 2 ? b->lm[1][at] : 0};
 	b->path[d] = b->li[at];
 	uint64_t nf[2] = {filled[0] | m[0], W == 2 ? filled[1] | m[1] : 0};
 	if (nf[0] == b->full[0] && (W == 1 || nf[1] == b->full[1])) {
+		if (b->cut != SIZE_MAX) {
+			record(b, d + 1);
+			return;
+		}
 		b->covers++;
 		if (!b->visit(b->ctx, b->path, d + 1))
 			b->stop = XC_VISITOR;
@@ -664,6 +765,10 @@ BB_INLINE void place(bb128 *b, size_t d, const uint64_t *filled, uint32_t i,
 BB_INLINE void node(bb128 *b, size_t d, const uint64_t *filled,
                     const uint64_t *any, int W)
 {
+	if (b->cut == d) {
+		record(b, d);
+		return;
+	}
 	uint64_t empty[2] = {b->full[0] & ~filled[0],
 	                     W == 2 ? b->full[1] & ~filled[1] : 0};
 	if ((empty[0] & ~any[0]) || (W == 2 && (empty[1] & ~any[1])))
@@ -791,22 +896,25 @@ static bool regions_sound(bb128 *b)
 	return true;
 }
 
-enum xc_stop bb128_solve(bb128 *b, uint64_t max_nodes, xc_visit visit,
-                         void *ctx, uint64_t *nodes)
+/* Set up a search: counters, and (once, until the rows, edges or flags
+ * change) the regions pruning and level 0: every row, grouped by type (a
+ * counting sort, stable). */
+static void start(bb128 *b, uint64_t max_nodes, xc_visit visit, void *ctx)
 {
 	size_t T = b->ntypes;
 	b->nodes = 0;
 	b->covers = 0;
 	b->dead = 0;
 	b->max_nodes = max_nodes;
+	/* with a poll function, max_nodes is the first allowance, 0 too */
+	b->limit = max_nodes || b->poll ? max_nodes : UINT64_MAX;
 	b->visit = visit;
 	b->ctx = ctx;
 	b->stop = XC_DONE;
-	*nodes = 0;
-	if (!b->nrows)
-		return XC_DONE; /* no row: no cover of a non-empty goal */
+	if (b->level0)
+		return;
+	b->level0 = true;
 	b->regions = regions_sound(b);
-	/* Level 0: every row, grouped by type (a counting sort, stable). */
 	uint32_t *g = b->goff;
 	memset(g, 0, (T + 1) * sizeof *g);
 	for (size_t i = 0; i < b->nrows; i++)
@@ -823,42 +931,271 @@ enum xc_stop bb128_solve(bb128 *b, uint64_t max_nodes, xc_visit visit,
 	for (size_t t = T; t > 0; t--)
 		g[t] = g[t - 1];
 	g[0] = 0;
-	if (b->first >= T || b->count[b->first] == 0) {
+}
+
+/* Whether the root branches on the rows of the 'first' type. */
+static bool first_at_root(const bb128 *b)
+{
+	return b->first < b->ntypes && b->count[b->first] != 0;
+}
+
+/* Blank level 0's i-th row: a mask of every cell clashes with any row. */
+static void blank(bb128 *b, uint32_t i)
+{
+	b->lm[0][i] = ~(uint64_t)0;
+	if (b->W == 2)
+		b->lm[1][i] = ~(uint64_t)0;
+}
+
+/* Put back level 0's rows of the first type that the root blanked. */
+static void unblank(bb128 *b)
+{
+	size_t f = b->first;
+	for (size_t i = 0, k = b->goff[f]; i < b->nrows; i++)
+		if (b->rows[i].type == f) {
+			b->lm[0][k] = b->rows[i].m[0];
+			if (b->W == 2)
+				b->lm[1][k] = b->rows[i].m[1];
+			k++;
+		}
+}
+
+/* node() at level d, for the words in use. */
+static void node_at(bb128 *b, size_t d, const uint64_t *filled,
+                    const uint64_t *any)
+{
+	if (b->W == 1)
+		node1(b, d, filled, any);
+	else
+		node2(b, d, filled, any);
+}
+
+static void run(bb128 *b)
+{
+	size_t T = b->ntypes;
+	const uint32_t *g = b->goff;
+	if (!first_at_root(b)) {
 		uint64_t any[2] = {0, 0}, none[2] = {0, 0};
 		for (uint32_t i = 0; i < g[T]; i++) {
 			any[0] |= b->lm[0][i];
 			if (b->W == 2)
 				any[1] |= b->lm[1][i];
 		}
-		if (b->W == 1)
-			node1(b, 0, none, any);
-		else
-			node2(b, 0, none, any);
+		node_at(b, 0, none, any);
 	} else {
 		/* The pinned type's rows are the root's branches. Should it
 		 * have several copies, the others come from the rows after
-		 * the root's: those before are blanked out of level 0 (a mask
-		 * of every cell clashes with any row), so a cover is found
-		 * once, with its first row of the type at the root. */
+		 * the root's: those before are blanked out of level 0, so a
+		 * cover is found once, with its first row of the type at the
+		 * root. */
 		size_t f = b->first;
 		for (uint32_t i = g[f]; i < g[f + 1] && b->stop == XC_DONE; i++) {
-			if (i > g[f]) {
-				b->lm[0][i - 1] = ~(uint64_t)0;
-				if (b->W == 2)
-					b->lm[1][i - 1] = ~(uint64_t)0;
-			}
+			if (i > g[f])
+				blank(b, i - 1);
 			place_root(b, i, f);
 		}
-		for (size_t i = 0, k = g[f]; i < b->nrows; i++)
-			if (b->rows[i].type == f) {
-				b->lm[0][k] = b->rows[i].m[0];
-				if (b->W == 2)
-					b->lm[1][k] = b->rows[i].m[1];
-				k++;
-			}
+		unblank(b);
 	}
+}
+
+/* Forget the path bb128_solve_task kept: rem and level 0 as they were. */
+static void drop_replay(bb128 *b)
+{
+	for (size_t k = 0; k < b->rlen; k++)
+		b->rem[b->rtype[k]]++;
+	b->rlen = 0;
+	if (b->rbl)
+		unblank(b);
+	b->rbl = 0;
+}
+
+enum xc_stop bb128_solve(bb128 *b, uint64_t max_nodes, xc_visit visit,
+                         void *ctx, uint64_t *nodes)
+{
+	drop_replay(b);
+	start(b, max_nodes, visit, ctx);
+	run(b);
 	*nodes = b->nodes;
 	return b->stop;
+}
+
+void bb128_set_poll(bb128 *b, xc_poll poll, void *ctx)
+{
+	b->poll = poll;
+	b->pctx = ctx;
+}
+
+/* Iterative deepening, as xc_split(). */
+int bb128_split(bb128 *b, size_t want, uint64_t max_nodes,
+                struct xc_tasks *out, enum xc_stop *stop)
+{
+	xc_poll poll = b->poll;
+	b->poll = NULL;
+	b->tasks = out;
+	drop_replay(b);
+	int rc = XC_OK;
+	for (size_t d = 1;; d++) {
+		out->n = 0;
+		b->cut = d;
+		b->cut_hits = 0;
+		b->split_oom = false;
+		start(b, max_nodes, NULL, NULL);
+		run(b);
+		b->cut = SIZE_MAX;
+		if (b->split_oom) {
+			xc_tasks_clear(out);
+			rc = XC_ENOMEM;
+			break;
+		}
+		if (!out->off) {
+			out->off = malloc(sizeof *out->off);
+			if (!out->off) {
+				rc = XC_ENOMEM;
+				break;
+			}
+			out->ncap = 1;
+			out->off[0] = 0;
+		}
+		out->nodes = b->nodes;
+		*stop = b->stop;
+		if (b->stop != XC_DONE || out->n >= want || b->cut_hits == 0)
+			break;
+	}
+	b->tasks = NULL;
+	b->poll = poll;
+	return rc;
+}
+
+/* Level d's index of the row numbered 'id', and its type. */
+static uint32_t find_in_level(const bb128 *b, size_t d, size_t id,
+                              size_t *type)
+{
+	const uint32_t *g = b->goff + d * (b->ntypes + 1);
+	const uint32_t *li = b->li + d * b->stride;
+	uint32_t i = 0;
+	while (li[i] != id)
+		i++;
+	assert(i < g[b->ntypes]);
+	size_t t = 0;
+	while (g[t + 1] <= i)
+		t++;
+	*type = t;
+	return i;
+}
+
+/* Replay task k's rows as place() put them (their nodes were counted by
+ * bb128_split; so were the checks they passed, the regions among them),
+ * then search below. The steps it shares with the path replayed last
+ * are kept (see struct bb128). */
+enum xc_stop bb128_solve_task(bb128 *b, const struct xc_tasks *t, size_t k,
+                              uint64_t max_nodes, xc_visit visit, void *ctx,
+                              uint64_t *nodes)
+{
+	assert(k < t->n);
+	const size_t *path = t->step + t->off[k];
+	size_t len = t->off[k + 1] - t->off[k];
+	start(b, max_nodes, visit, ctx);
+	size_t p = 0;
+	while (p < b->rlen && p < len && b->path[p] == path[p])
+		p++;
+	for (size_t d = b->rlen; d > p; d--)
+		b->rem[b->rtype[d - 1]]++;
+	b->rlen = p;
+	size_t type;
+	uint32_t i;
+	if (p == 0 && first_at_root(b)) {
+		/* the root's rule: the first type's rows before the one taken
+		 * are blanked out of level 0 (run) */
+		assert(len >= 1);
+		i = find_in_level(b, 0, path[0], &type);
+		assert(type == b->first);
+		uint32_t g0 = b->goff[type], want = i - g0;
+		if (want < b->rbl) {
+			unblank(b);
+			b->rbl = 0;
+		}
+		for (uint32_t j = g0 + b->rbl; j < i; j++)
+			blank(b, j);
+		b->rbl = want;
+	}
+	uint64_t filled[2] = {0, 0}, any[2] = {0, 0};
+	if (p) {
+		memcpy(filled, b->rfill + 2 * (p - 1), sizeof filled);
+		memcpy(any, b->rany + 2 * (p - 1), sizeof any);
+	}
+	size_t d = p;
+	for (; d < len; d++) {
+		i = find_in_level(b, d, path[d], &type);
+		size_t at = d * b->stride + i;
+		uint64_t m[2] = {b->lm[0][at], b->W == 2 ? b->lm[1][at] : 0};
+		b->path[d] = path[d];
+		filled[0] |= m[0];
+		filled[1] |= m[1];
+		if (filled[0] == b->full[0] && filled[1] == b->full[1]) {
+			assert(d + 1 == len);
+			b->covers++;
+			if (!b->visit(b->ctx, b->path, d + 1))
+				b->stop = XC_VISITOR;
+			break;
+		}
+		b->rem[type]--;
+		if (b->W == 1)
+			filter(b, d, m, any, 1);
+		else
+			filter(b, d, m, any, 2);
+		memcpy(b->rfill + 2 * d, filled, sizeof filled);
+		memcpy(b->rany + 2 * d, any, sizeof any);
+		b->rtype[d] = (uint32_t)type;
+		b->rlen = d + 1;
+	}
+	if (d == len)
+		node_at(b, len, filled, any);
+	*nodes = b->nodes;
+	return b->stop;
+}
+
+bb128 *bb128_clone(const bb128 *b)
+{
+	bb128 *c = malloc(sizeof *c);
+	if (!c)
+		return NULL;
+	*c = *b;
+	size_t nt = b->ntypes ? b->ntypes : 1, lists = (b->depth + 1) * b->stride;
+	if (!lists)
+		lists = 1;
+	/* every pointer replaced before any check, so bb128_free(c) frees
+	 * only c's own */
+	c->rem = malloc(nt * sizeof *c->rem);
+	c->count = malloc(nt * sizeof *c->count);
+	c->vol = malloc(nt * sizeof *c->vol);
+	c->rows = malloc((b->cap ? b->cap : 1) * sizeof *c->rows);
+	c->lm[0] = malloc(lists * sizeof *c->lm[0]);
+	c->lm[1] = b->W == 2 ? malloc(lists * sizeof *c->lm[1]) : NULL;
+	c->li = malloc(lists * sizeof *c->li);
+	c->goff = malloc((b->depth + 1) * (b->ntypes + 1) * sizeof *c->goff);
+	c->path = malloc(b->depth * sizeof *c->path);
+	c->rfill = malloc(2 * b->depth * sizeof *c->rfill);
+	c->rany = malloc(2 * b->depth * sizeof *c->rany);
+	c->rtype = malloc(b->depth * sizeof *c->rtype);
+	c->tasks = NULL;
+	c->cut = SIZE_MAX;
+	c->level0 = false;
+	c->rlen = 0;
+	c->rbl = 0;
+	if (!c->rem || !c->count || !c->vol || !c->rows || !c->lm[0] ||
+	    (b->W == 2 && !c->lm[1]) || !c->li || !c->goff || !c->path ||
+	    !c->rfill || !c->rany || !c->rtype) {
+		bb128_free(c);
+		return NULL;
+	}
+	/* counts as added: the original's replay (if any) is not copied */
+	memcpy(c->rem, b->count, b->ntypes * sizeof *c->rem);
+	memcpy(c->count, b->count, b->ntypes * sizeof *c->count);
+	memcpy(c->vol, b->vol, b->ntypes * sizeof *c->vol);
+	if (b->nrows)
+		memcpy(c->rows, b->rows, b->nrows * sizeof *c->rows);
+	/* the lists are rebuilt by the first search: nothing to copy */
+	return c;
 }
 
 uint64_t bb128_dead_ends(const bb128 *b)

@@ -22,7 +22,8 @@
  *
  * Ownership: bb128_new() returns a struct the caller frees with
  * bb128_free(). Errors: XC_ENOMEM, XC_ETOOBIG (xc.h); the search itself
- * allocates nothing, so it cannot fail.
+ * allocates nothing, so it cannot fail (bb128_split allocates the task
+ * list, bb128_clone a whole copy).
  */
 #ifndef CUBEGEN_BB128_H
 #define CUBEGEN_BB128_H
@@ -64,6 +65,25 @@ void bb128_set_flags(bb128 *b, unsigned flags);
 /* As xc_solve(): the visitor gets row numbers. */
 enum xc_stop bb128_solve(bb128 *b, uint64_t max_nodes, xc_visit visit,
                          void *ctx, uint64_t *nodes);
+/* A shared node budget, as xc_set_poll(). */
+void bb128_set_poll(bb128 *b, xc_poll poll, void *ctx);
+/* Split the search into tasks, as xc_split() and bb_split(): a task's
+ * steps are row numbers, the rows placed on the path to it. The tasks
+ * depend only on the rows, edges, flags and first type. */
+int bb128_split(bb128 *b, size_t want, uint64_t max_nodes,
+                struct xc_tasks *out, enum xc_stop *stop);
+/* Search task k's subtree, as xc_solve_task(): 't' from bb128_split on
+ * this engine or on one it was cloned from. Consecutive tasks share the
+ * start of their paths, which is kept between calls; the next
+ * bb128_solve or bb128_split drops it. The prunings run below the task
+ * as in a whole search, so its covers and nodes are the whole search's
+ * below that path. */
+enum xc_stop bb128_solve_task(bb128 *b, const struct xc_tasks *t, size_t k,
+                              uint64_t max_nodes, xc_visit visit, void *ctx,
+                              uint64_t *nodes);
+/* An independent copy with its rows, edges, flags, first type and poll
+ * (one per thread), NULL when out of memory. */
+bb128 *bb128_clone(const bb128 *b);
 /* Of the rows the last bb128_solve() placed, how many led to no cover
  * (as xc_dead_ends()). */
 uint64_t bb128_dead_ends(const bb128 *b);

@@ -905,7 +905,7 @@ static int build_bits(struct solver *s, bb **out)
 
 /* The same on bb128 (up to 128 cells), with the goal's adjacency for its
  * region pruning. */
-static int search_bits128(struct solver *s)
+static int build_bits128(struct solver *s, bb128 **out)
 {
 	unsigned rank[128];
 	fill_order(s, rank);
@@ -952,13 +952,10 @@ static int search_bits128(struct solver *s)
 		if (s->pin < s->ntypes)
 			bb128_set_first(b, s->pin);
 		s->res->rows = s->nsearched;
-		uint64_t nodes = 0;
-		enum xc_stop st = bb128_solve(b, s->o->max_nodes, solve_visit, s, &nodes);
-		s->res->nodes = nodes;
-		if (st == XC_NODES)
-			s->res->stop = SOLVE_MAX_NODES;
+		*out = b;
+	} else {
+		bb128_free(b);
 	}
-	bb128_free(b);
 	return rc;
 }
 
@@ -1117,38 +1114,28 @@ static int run_search(struct solver *s)
 	            !s->ndreg && !s->twin_colours;
 	for (size_t t = 0; t < s->ntypes; t++)
 		bits &= s->types[t].lo == s->types[t].count;
-	/* bb128 matches bb up to 64 cells, not faster (bench): bb there.
-	 * bb128 cannot split its search yet, so it runs whole on one thread,
-	 * and a shard (which must search only its part) takes DLX. */
+	/* bb128 matches bb up to 64 cells, not faster (bench): bb there. */
 	bool wide = bits && (s->o->engine == SOLVE_BITS128 ||
 	                     (s->ncells > 64 && s->o->engine == SOLVE_AUTO));
-	if (wide && s->o->shard_count)
-		wide = bits = false;
-	if (wide)
-		bits = false;
-	else if (s->ncells > 64)
-		bits = false;
-	bb *b = NULL;
-	xc *x = NULL;
-	int rc = wide ? search_bits128(s)
-	       : bits ? build_bits(s, &b) : build_dlx(s, &x);
-	if (wide) {
-		/* searched already */
-	} else if (rc == SOLVE_OK && (s->o->threads || s->o->shard_count)) {
-		rc = tasks_run(s, b, x);
+	struct engine e = {.kind = wide ? ENGINE_BB128
+	                         : bits && s->ncells <= 64 ? ENGINE_BB
+	                         : ENGINE_XC};
+	int rc = e.kind == ENGINE_BB128 ? build_bits128(s, &e.b128)
+	       : e.kind == ENGINE_BB ? build_bits(s, &e.b) : build_dlx(s, &e.x);
+	if (rc == SOLVE_OK && (s->o->threads || s->o->shard_count)) {
+		rc = tasks_run(s, e);
 	} else if (rc == SOLVE_OK) {
 		/* one plain search */
 		uint64_t nodes = 0;
-		s->dlx = x;
-		enum xc_stop st = b ? bb_solve(b, s->o->max_nodes, solve_visit, s, &nodes)
-		                    : xc_solve(x, s->o->max_nodes, solve_visit, s, &nodes);
+		s->dlx = e.kind == ENGINE_XC ? e.x : NULL;
+		enum xc_stop st = tasks_engine_solve(e, s->o->max_nodes,
+		                                     solve_visit, s, &nodes);
 		s->dlx = NULL;
 		s->res->nodes = nodes;
 		if (st == XC_NODES)
 			s->res->stop = SOLVE_MAX_NODES;
 	}
-	bb_free(b);
-	xc_free(x);
+	tasks_engine_free(e);
 	if (rc == SOLVE_OK && s->oom)
 		rc = SOLVE_ENOMEM;
 	if (rc == SOLVE_OK && s->overflow)

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "solver/bb.h"
+#include "solver/bb128.h"
 #include "solver/poly.h"
 #include "solver/solve.h"
 #include "solver/xc.h"
@@ -121,10 +122,29 @@ struct solver {
 /* solve.c: the visitor of both engines: weighs and counts a cover. */
 bool solve_visit(void *ctx, const size_t *xrows, size_t n);
 
-/* tasks.c: run the search of 's' on engine 'b' or 'x' (the other NULL),
- * split into tasks, as s->o asks (threads, shard); fills s->res's nodes,
- * stop, tasks and s's sums. SOLVE_OK, SOLVE_ENOMEM or SOLVE_EOVERFLOW. */
-int tasks_run(struct solver *s, bb *b, xc *x);
+/* The engine a search runs on, one of three (solve.c builds it; the
+ * engine_* calls, tasks.c, pick the engine's own function once per
+ * search or task, never inside its loops). The pointer may be NULL. */
+enum engine_kind { ENGINE_BB, ENGINE_BB128, ENGINE_XC };
+struct engine {
+	enum engine_kind kind;
+	union {
+		bb *b;
+		bb128 *b128;
+		xc *x;
+	};
+};
+
+/* tasks.c: one whole search (bb_solve, bb128_solve, xc_solve); free the
+ * engine. */
+enum xc_stop tasks_engine_solve(struct engine e, uint64_t max_nodes,
+                                xc_visit visit, void *ctx, uint64_t *nodes);
+void tasks_engine_free(struct engine e);
+
+/* tasks.c: run the search of 's' on engine 'e', split into tasks, as
+ * s->o asks (threads, shard); fills s->res's nodes, stop, tasks and s's
+ * sums. SOLVE_OK, SOLVE_ENOMEM or SOLVE_EOVERFLOW. */
+int tasks_run(struct solver *s, struct engine e);
 /* For solve_visit in a thread: whether this cover may be the first
  * (first cover of its task, and no lower task has one yet); keep the
  * labels as the first; call on_cover (serialised); count 'num' (the

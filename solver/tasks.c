@@ -6,7 +6,7 @@
  * to hours of search), on a machine's cores and across machines.
  *
  * The split. The engine walks the top of its search tree in its own order
- * (bb_split, xc_split) down to the first depth with SOLVE_TASKS or more
+ * (bb_split, bb128_split, xc_split) down to the first depth with SOLVE_TASKS or more
  * open nodes; each is a task, named by its path. The list depends only on
  * the puzzle and the options that shape the search, never on threads, so
  * shards agree on it: shard I of K takes the tasks t with t mod K == I
@@ -85,14 +85,122 @@ struct pool {
 struct worker {
 	struct solver s;   /* a copy, with its own search state */
 	struct pool *pool;
-	bb *b;             /* its own engine: one of these */
-	xc *x;
+	struct engine e;   /* its own engine */
 	uint64_t granted;  /* nodes drawn from the budget */
 	uint64_t used;     /* nodes tried */
 	bool caller;       /* runs in the caller's thread */
 	pthread_t thread;
 	bool started;      /* 'thread' was created */
 };
+
+/* ---- the engines: one switch per call, none in their loops -------------- */
+
+enum xc_stop tasks_engine_solve(struct engine e, uint64_t max_nodes,
+                                xc_visit visit, void *ctx, uint64_t *nodes)
+{
+	switch (e.kind) {
+	case ENGINE_BB:
+		return bb_solve(e.b, max_nodes, visit, ctx, nodes);
+	case ENGINE_BB128:
+		return bb128_solve(e.b128, max_nodes, visit, ctx, nodes);
+	case ENGINE_XC:
+		break;
+	}
+	return xc_solve(e.x, max_nodes, visit, ctx, nodes);
+}
+
+void tasks_engine_free(struct engine e)
+{
+	switch (e.kind) {
+	case ENGINE_BB:
+		bb_free(e.b);
+		return;
+	case ENGINE_BB128:
+		bb128_free(e.b128);
+		return;
+	case ENGINE_XC:
+		break;
+	}
+	xc_free(e.x);
+}
+
+static int engine_split(struct engine e, size_t want, uint64_t max_nodes,
+                        struct xc_tasks *out, enum xc_stop *stop)
+{
+	switch (e.kind) {
+	case ENGINE_BB:
+		return bb_split(e.b, want, max_nodes, out, stop);
+	case ENGINE_BB128:
+		return bb128_split(e.b128, want, max_nodes, out, stop);
+	case ENGINE_XC:
+		break;
+	}
+	return xc_split(e.x, want, max_nodes, out, stop);
+}
+
+static enum xc_stop engine_solve_task(struct engine e,
+                                      const struct xc_tasks *t, size_t k,
+                                      uint64_t max_nodes, xc_visit visit,
+                                      void *ctx, uint64_t *nodes)
+{
+	switch (e.kind) {
+	case ENGINE_BB:
+		return bb_solve_task(e.b, t, k, max_nodes, visit, ctx, nodes);
+	case ENGINE_BB128:
+		return bb128_solve_task(e.b128, t, k, max_nodes, visit, ctx, nodes);
+	case ENGINE_XC:
+		break;
+	}
+	return xc_solve_task(e.x, t, k, max_nodes, visit, ctx, nodes);
+}
+
+/* A copy of 'e' of the same kind; its pointer NULL when out of memory. */
+static struct engine engine_clone(struct engine e)
+{
+	struct engine c = {.kind = e.kind};
+	switch (e.kind) {
+	case ENGINE_BB:
+		c.b = bb_clone(e.b);
+		return c;
+	case ENGINE_BB128:
+		c.b128 = bb128_clone(e.b128);
+		return c;
+	case ENGINE_XC:
+		break;
+	}
+	c.x = xc_clone(e.x);
+	return c;
+}
+
+static bool engine_null(struct engine e)
+{
+	switch (e.kind) {
+	case ENGINE_BB:
+		return !e.b;
+	case ENGINE_BB128:
+		return !e.b128;
+	case ENGINE_XC:
+		break;
+	}
+	return !e.x;
+}
+
+static void engine_set_poll(struct engine e, xc_poll poll, void *ctx)
+{
+	switch (e.kind) {
+	case ENGINE_BB:
+		bb_set_poll(e.b, poll, ctx);
+		return;
+	case ENGINE_BB128:
+		bb128_set_poll(e.b128, poll, ctx);
+		return;
+	case ENGINE_XC:
+		break;
+	}
+	xc_set_poll(e.x, poll, ctx);
+}
+
+/* ---- the pool ------------------------------------------------------------- */
 
 static double now(void)
 {
@@ -169,9 +277,8 @@ static void *work(void *arg)
 		/* what is left of the allowances drawn (0: the engine draws
 		 * before its first node; a task may need none) */
 		uint64_t nodes = 0, budget = w->granted - w->used;
-		enum xc_stop st = w->b
-			? bb_solve_task(w->b, pl->t, k, budget, solve_visit, &w->s, &nodes)
-			: xc_solve_task(w->x, pl->t, k, budget, solve_visit, &w->s, &nodes);
+		enum xc_stop st = engine_solve_task(w->e, pl->t, k, budget,
+		                                    solve_visit, &w->s, &nodes);
 		w->used += nodes;
 		if (w->s.oom || w->s.overflow) {
 			halt(pl, WHY_ERROR);
@@ -247,15 +354,14 @@ static void worker_clear(struct worker *w)
 	free(c->cover_rows);
 	free(c->owner);
 	free(c->pcol);
-	bb_free(w->b);
-	xc_free(w->x);
+	tasks_engine_free(w->e);
 }
 
 /* A thread's copy of 's': the tables shared, its own search state and
- * engine (a clone of 'b' or 'x'), allocated whole so that the search
- * needs no more (row images come sized to the longest row). */
+ * engine (a clone of 'e'), allocated whole so that the search needs no
+ * more (row images come sized to the longest row). */
 static int worker_init(struct worker *w, struct solver *s, struct pool *pl,
-                       const bb *b, const xc *x, size_t maxrow)
+                       struct engine e, size_t maxrow)
 {
 	*w = (struct worker){.s = *s, .pool = pl};
 	struct solver *c = &w->s;
@@ -276,18 +382,14 @@ static int worker_init(struct worker *w, struct solver *s, struct pool *pl,
 	c->pcol = s->pcol ? malloc(nc) : NULL;
 	c->weighted = c->weighted_rc = c->assemblies = 0;
 	c->oom = c->overflow = false;
-	w->b = b ? bb_clone(b) : NULL;
-	w->x = x ? xc_clone(x) : NULL;
-	c->dlx = w->x;
+	w->e = engine_clone(e);
+	c->dlx = w->e.kind == ENGINE_XC ? w->e.x : NULL;
 	if (!c->stamp || !c->image || !c->image_col || !c->labels ||
 	    (s->colours && !c->colours) || !c->copies_used || !c->cover_rows ||
 	    (s->owner && !c->owner) || (s->pcol && !c->pcol) ||
-	    (b && !w->b) || (x && !w->x))
+	    engine_null(w->e))
 		return SOLVE_ENOMEM;
-	if (w->b)
-		bb_set_poll(w->b, poll_budget, w);
-	else
-		xc_set_poll(w->x, poll_budget, w);
+	engine_set_poll(w->e, poll_budget, w);
 	return SOLVE_OK;
 }
 
@@ -359,7 +461,7 @@ static int add_sums(struct solver *s, const struct worker *w, size_t n,
 	return SOLVE_OK;
 }
 
-int tasks_run(struct solver *s, bb *b, xc *x)
+int tasks_run(struct solver *s, struct engine e)
 {
 	const struct solve_opts *o = s->o;
 	struct solve_result *res = s->res;
@@ -370,8 +472,7 @@ int tasks_run(struct solver *s, bb *b, xc *x)
 	             ? s->gamma_order : (uint64_t)s->group_order;
 	struct xc_tasks t = {0};
 	enum xc_stop st;
-	int rc = b ? bb_split(b, SOLVE_TASKS, o->max_nodes, &t, &st)
-	           : xc_split(x, SOLVE_TASKS, o->max_nodes, &t, &st);
+	int rc = engine_split(e, SOLVE_TASKS, o->max_nodes, &t, &st);
 	if (rc != XC_OK)
 		return SOLVE_ENOMEM;
 	res->tasks = t.n;
@@ -415,7 +516,7 @@ int tasks_run(struct solver *s, bb *b, xc *x)
 			rc = SOLVE_ENOMEM;
 	}
 	for (; ready < n && rc == SOLVE_OK; ready++)
-		rc = worker_init(&w[ready], s, &pl, b, x, maxrow);
+		rc = worker_init(&w[ready], s, &pl, e, maxrow);
 	if (rc == SOLVE_OK && pthread_mutex_init(&pl.lock, NULL) != 0)
 		rc = SOLVE_ENOMEM;
 	if (rc == SOLVE_OK) {

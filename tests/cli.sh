@@ -725,6 +725,53 @@ for f in "${puzzles[@]}"; do
 		bad "$name: merge of $k shards differs from one run: $out"
 	done
 done
+# 65 to 128 cells: the 128-bit board splits its search too. A 70-cell box
+# of eight pentacubes and three slabs (155 solutions, 0.2 s) counted
+# whole, the first solution included; the 70-cell pentacube box (7.7
+# million nodes) under a node budget: one thread's lower bound is always
+# the same, more threads stop within the budget. The difficulty (dancing
+# links, seconds on these) is left out.
+if [ -z "${WRAP:-}" ]; then
+	f=$here/data/bench/slabs-2x5x7.puz
+	run 0 solve "$f" --threads 1 --print --difficulty-nodes 1 &&
+		contains "$out" "solutions: 155" "70-cell slabs box"
+	whole=$(printf '%s\n' "$out" | counts)
+	for t in 2 8; do
+		run 0 solve "$f" --threads $t --print --difficulty-nodes 1 &&
+		[ "$(printf '%s\n' "$out" | counts)" = "$whole" ] && ok ||
+		bad "slabs-2x5x7: --threads $t differs from --threads 1: $out"
+	done
+	run 0 solve "$f" --threads 1 --difficulty-nodes 1
+	whole=$(printf '%s\n' "$out" | counts)
+	rm -f "$tmp"/shard-*.json
+	for i in 1 2 3; do
+		run 0 solve "$f" --shard "$i/3" --json --threads $(( i % 2 + 1 )) \
+			--difficulty-nodes 1 && printf '%s\n' "$out" >"$tmp/shard-$i.json"
+	done
+	run 0 merge "$tmp"/shard-*.json &&
+	[ "$(printf '%s\n' "$out" | counts)" = "$whole" ] && ok ||
+	bad "slabs-2x5x7: merge of 3 shards differs from one run: $out"
+	f=$here/data/bench/pentacubes-2x5x7.puz
+	run 0 solve "$f" --threads 1 --max-nodes 300000 &&
+		contains "$out" "nodes: 300000" "2x5x7: one thread spends the budget" &&
+		contains "$out" "stopped: --max-nodes reached" "2x5x7: budget stop"
+	once=$(printf '%s\n' "$out" | counts)
+	run 0 solve "$f" --threads 1 --max-nodes 300000 &&
+	[ "$(printf '%s\n' "$out" | counts)" = "$once" ] && ok ||
+	bad "2x5x7: one thread's lower bound changed: $out"
+	run 0 solve "$f" --threads 2 --max-nodes 300000 --json &&
+		contains "$out" '"complete": false' "2x5x7: two threads stop" &&
+		[ "$(printf '%s\n' "$out" | sed 's/.*"nodes": \([0-9]*\).*/\1/')" -le 300000 ] &&
+		ok || bad "2x5x7: two threads passed the budget: $out"
+	# a shard stopped by its budget is refused by merge
+	rm -f "$tmp"/shard-*.json
+	for i in 1 2 3; do
+		run 0 solve "$f" --shard "$i/3" --json --max-nodes $(( i == 2 ? 300000 : 1 )) &&
+			printf '%s\n' "$out" >"$tmp/shard-$i.json"
+	done
+	usage_error merge "$tmp"/shard-*.json &&
+		contains "$err" "did not run to its end" "merge of stopped 70-cell shards"
+fi
 # renamings too, and merge --json reads like solve --json
 f="$examples/ninecolour.puz"
 run 0 solve "$f" --rename-colours --json

@@ -472,3 +472,104 @@ int randpuz_shell(uint64_t seed, int n, struct puzzle *out)
 	*out = p;
 	return 0;
 }
+
+/* ---- random puzzles of 65 to 128 cells ----------------------------- */
+
+/* Which piece each of the n cells of the d[0] x d[1] x d[2] box belongs
+ * to (-1 for a hole), grown from random seeds; the number of pieces. */
+static int grow_pieces(struct rng *r, const int d[3],
+                       const unsigned char *cells, int *piece)
+{
+	int n = d[0] * d[1] * d[2];
+	for (int c = 0; c < n; c++)
+		piece[c] = -1;
+	int np = n / (8 + rng_below(r, 6)), made = 0;
+	for (int k = 0; k < np; k++) {
+		int c = rng_below(r, n);
+		if (cells[c] && piece[c] < 0)
+			piece[c] = made++;
+	}
+	/* grow: an unassigned cell joins a random assigned neighbour */
+	for (bool grew = true; grew;) {
+		grew = false;
+		for (int k = 0; k < 4 * n; k++) {
+			int c = rng_below(r, n);
+			if (!cells[c] || piece[c] >= 0)
+				continue;
+			int v[3] = {c % d[0], c / d[0] % d[1], c / (d[0] * d[1])};
+			int k2 = rng_below(r, 6);
+			v[k2 / 2] += k2 % 2 ? 1 : -1;
+			if (v[0] < 0 || v[1] < 0 || v[2] < 0 || v[0] >= d[0] ||
+			    v[1] >= d[1] || v[2] >= d[2])
+				continue;
+			int e = (v[2] * d[1] + v[1]) * d[0] + v[0];
+			if (piece[e] >= 0) {
+				piece[c] = piece[e];
+				grew = true;
+			}
+		}
+	}
+	for (int c = 0; c < n; c++) /* cut off: a piece of its own */
+		if (cells[c] && piece[c] < 0)
+			piece[c] = made++;
+	return made;
+}
+
+int randpuz_box(uint64_t seed, struct puzzle *out)
+{
+	struct rng r = {seed};
+	struct puzzle p;
+	memset(&p, 0, sizeof p);
+	memset(out, 0, sizeof *out);
+	int d[3];
+	do {
+		for (int k = 0; k < 3; k++)
+			d[k] = 2 + rng_below(&r, 5);
+	} while (d[0] * d[1] * d[2] < 65 || d[0] * d[1] * d[2] > 128);
+	snprintf(p.name, sizeof p.name, "random %dx%dx%d, seed %" PRIu64, d[0],
+	         d[1], d[2], seed);
+	if (puz_grid_init(&p.goal, d[0], d[1], d[2]) != PUZ_OK)
+		return -1;
+	int n = d[0] * d[1] * d[2];
+	memset(p.goal.cells, PUZ_CELL, (size_t)n);
+	for (int k = rng_below(&r, 2) ? rng_below(&r, 4) : 0; k > 0; k--) {
+		int c = rng_below(&r, n);
+		if (puz_grid_volume(&p.goal) > 65)
+			p.goal.cells[c] = 0;
+	}
+	int piece[128];
+	int made = grow_pieces(&r, d, p.goal.cells, piece);
+	p.pieces = calloc((size_t)made, sizeof *p.pieces);
+	if (!p.pieces) {
+		puz_clear(&p);
+		return -1;
+	}
+	for (int k = 0; k < made; k++) {
+		int lo[3] = {99, 99, 99}, hi[3] = {-1, -1, -1};
+		for (int c = 0; c < n; c++) {
+			if (piece[c] != k)
+				continue;
+			int v[3] = {c % d[0], c / d[0] % d[1], c / (d[0] * d[1])};
+			for (int j = 0; j < 3; j++) {
+				lo[j] = v[j] < lo[j] ? v[j] : lo[j];
+				hi[j] = v[j] > hi[j] ? v[j] : hi[j];
+			}
+		}
+		struct puz_piece *pc = &p.pieces[k];
+		snprintf(pc->name, sizeof pc->name, "p%d", k + 1);
+		pc->count = 1;
+		if (puz_grid_init(&pc->shape, hi[0] - lo[0] + 1, hi[1] - lo[1] + 1,
+		                  hi[2] - lo[2] + 1) != PUZ_OK) {
+			puz_clear(&p);
+			return -1;
+		}
+		p.npieces++;
+		for (int c = 0; c < n; c++)
+			if (piece[c] == k)
+				pc->shape.cells[puz_grid_index(&pc->shape,
+				        c % d[0] - lo[0], c / d[0] % d[1] - lo[1],
+				        c / (d[0] * d[1]) - lo[2])] = PUZ_CELL;
+	}
+	*out = p;
+	return 0;
+}

@@ -37,4 +37,11 @@ int randpuz_polycubes(uint64_t seed, struct puzzle *out);
  * bad n or when out of memory. */
 int randpuz_shell(uint64_t seed, int n, struct puzzle *out);
 
+/* A random puzzle of 65 to 128 cells, for the 128-cell bitboard: a box
+ * of sides 2 to 6 (sometimes less up to three cells, never below 65),
+ * cut into connected pieces grown from random seeds, each written as it
+ * lies, count 1 (congruent pieces are then interchangeable). Always has
+ * an assembly. Returns 0, or -1 when out of memory. */
+int randpuz_box(uint64_t seed, struct puzzle *out);
+
 #endif

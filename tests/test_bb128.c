@@ -5,8 +5,9 @@
  * against dancing links on random puzzles of 65 to 128 cells (every cover
  * as a partition of the goal, every assembly with no_pin) and against the
  * independent brute force on small ones; known counts; the node budget,
- * the visitor stop and allocation failures; and checks that each
- * comparison can fail. */
+ * the visitor stop and allocation failures (building, splitting,
+ * cloning); and checks that each comparison can fail. The split itself
+ * is tested in test_tasks.c. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -523,93 +524,6 @@ static void test_bb128_regions_prune(void **state)
 
 /* ---- random puzzles of 65 to 128 cells ---------------------------------- */
 
-/* A random puzzle: a box of 65..128 cells (sometimes less a few cells),
- * cut into connected pieces grown from random seeds, each written as it
- * lies, count 1. Congruent pieces (two monocubes, say) are interchangeable,
- * which the partitions below allow for. */
-static void make_puzzle(uint64_t seed, struct puzzle *p)
-{
-	uint64_t s = seed;
-	int d[3];
-	do {
-		for (int k = 0; k < 3; k++)
-			d[k] = 2 + (int)below(&s, 5);
-	} while (d[0] * d[1] * d[2] < 65 || d[0] * d[1] * d[2] > 128);
-	memset(p, 0, sizeof *p);
-	snprintf(p->name, sizeof p->name, "random %dx%dx%d, seed %llu", d[0],
-	         d[1], d[2], (unsigned long long)seed);
-	assert_int_equal(puz_grid_init(&p->goal, d[0], d[1], d[2]), PUZ_OK);
-	size_t n = (size_t)d[0] * d[1] * d[2];
-	memset(p->goal.cells, PUZ_CELL, n);
-	for (unsigned k = below(&s, 2) ? below(&s, 4) : 0; k > 0; k--) {
-		size_t c = below(&s, (unsigned)n);
-		if (puz_grid_volume(&p->goal) > 65)
-			p->goal.cells[c] = 0;
-	}
-	int piece[128 * 8];
-	for (size_t c = 0; c < n; c++)
-		piece[c] = -1;
-	size_t np = n / (8 + below(&s, 6));
-	size_t made = 0;
-	for (size_t k = 0; k < np; k++) {
-		size_t c = below(&s, (unsigned)n);
-		if (p->goal.cells[c] && piece[c] < 0)
-			piece[c] = (int)made++;
-	}
-	/* grow: an unassigned cell joins a random assigned neighbour */
-	for (bool grew = true; grew;) {
-		grew = false;
-		for (size_t k = 0; k < 4 * n; k++) {
-			size_t c = below(&s, (unsigned)n);
-			if (!p->goal.cells[c] || piece[c] >= 0)
-				continue;
-			int x = (int)(c % (size_t)d[0]), y = (int)(c / (size_t)d[0] % (size_t)d[1]);
-			int z = (int)(c / ((size_t)d[0] * d[1]));
-			int v[3] = {x, y, z}, k2 = (int)below(&s, 6);
-			v[k2 / 2] += k2 % 2 ? 1 : -1;
-			if (v[0] < 0 || v[1] < 0 || v[2] < 0 || v[0] >= d[0] ||
-			    v[1] >= d[1] || v[2] >= d[2])
-				continue;
-			size_t e = puz_grid_index(&p->goal, v[0], v[1], v[2]);
-			if (piece[e] >= 0) {
-				piece[c] = piece[e];
-				grew = true;
-			}
-		}
-	}
-	for (size_t c = 0; c < n; c++) /* cut off: a piece of its own */
-		if (p->goal.cells[c] && piece[c] < 0)
-			piece[c] = (int)made++;
-	p->pieces = calloc(made, sizeof *p->pieces);
-	assert_non_null(p->pieces);
-	p->npieces = made;
-	for (size_t k = 0; k < made; k++) {
-		int lo[3] = {99, 99, 99}, hi[3] = {-1, -1, -1};
-		for (size_t c = 0; c < n; c++) {
-			if (piece[c] != (int)k)
-				continue;
-			int v[3] = {(int)(c % (size_t)d[0]), (int)(c / (size_t)d[0] % (size_t)d[1]),
-			            (int)(c / ((size_t)d[0] * d[1]))};
-			for (int j = 0; j < 3; j++) {
-				lo[j] = v[j] < lo[j] ? v[j] : lo[j];
-				hi[j] = v[j] > hi[j] ? v[j] : hi[j];
-			}
-		}
-		struct puz_piece *pc = &p->pieces[k];
-		snprintf(pc->name, sizeof pc->name, "p%zu", k + 1);
-		pc->count = 1;
-		assert_int_equal(puz_grid_init(&pc->shape, hi[0] - lo[0] + 1,
-		                               hi[1] - lo[1] + 1, hi[2] - lo[2] + 1),
-		                 PUZ_OK);
-		for (size_t c = 0; c < n; c++)
-			if (piece[c] == (int)k)
-				pc->shape.cells[puz_grid_index(&pc->shape,
-				        (int)(c % (size_t)d[0]) - lo[0],
-				        (int)(c / (size_t)d[0] % (size_t)d[1]) - lo[1],
-				        (int)(c / ((size_t)d[0] * d[1])) - lo[2])] = PUZ_CELL;
-	}
-}
-
 /* The covers a solver run reports, each as a partition of the goal grid:
  * pieces renumbered in order of first appearance, so that swapping two
  * interchangeable pieces gives the same record. */
@@ -685,7 +599,7 @@ static void test_bb128_puzzles_65_to_128(void **state)
 	int compared = 0, solvable = 0, several = 0, holes = 0, skipped = 0;
 	for (uint64_t seed = 1; seed <= 30; seed++) {
 		struct puzzle p;
-		make_puzzle(seed * 7919, &p);
+		assert_int_equal(randpuz_box(seed * 7919, &p), 0);
 		size_t vol = puz_grid_volume(&p.goal);
 		assert_true(vol >= 65 && vol <= 128);
 		/* keep the run short: skip puzzles with a big search */
@@ -984,6 +898,51 @@ static void test_bb128_out_of_memory(void **state)
 		assert_int_equal(live, before);
 		break;
 	}
+	/* bb128_split and bb128_clone: XC_ENOMEM or NULL, nothing leaked,
+	 * the engine as it was; or tasks that add up to the whole */
+	bb128 *b = bb128_of(&in, in.nrows, in.ntypes, true,
+	                    BB128_REGIONS | BB128_QUICK_COUNT);
+	assert_non_null(b);
+	uint64_t all = 0, full;
+	assert_int_equal(bb128_solve(b, 0, count_only, &all, &full), XC_DONE);
+	assert_int_equal(all, want.n);
+	int failed = 0;
+	for (long k = 0;; k++) {
+		long before = live;
+		struct xc_tasks t = {0};
+		enum xc_stop st;
+		fail_after = k;
+		int rc = bb128_split(b, 1000, 0, &t, &st);
+		bb128 *c = rc == XC_OK ? bb128_clone(b) : NULL;
+		fail_after = -1;
+		if (rc != XC_OK || !c) {
+			assert_true(rc == XC_OK || rc == XC_ENOMEM);
+			xc_tasks_clear(&t);
+			if (live != before)
+				fail_msg("allocation %ld failing: %ld blocks leaked", k,
+				         live - before);
+			failed++;
+			continue;
+		}
+		uint64_t covers = 0, nodes = t.nodes, n;
+		for (size_t j = 0; j < t.n; j++) {
+			assert_int_equal(bb128_solve_task(c, &t, j, 0, count_only,
+			                                  &covers, &n), XC_DONE);
+			nodes += n;
+		}
+		assert_int_equal(covers, all);
+		assert_int_equal(nodes, full);
+		bb128_free(c);
+		xc_tasks_clear(&t);
+		assert_int_equal(live, before);
+		break;
+	}
+	uint64_t again = 0, n2;
+	assert_int_equal(bb128_solve(b, 0, count_only, &again, &n2), XC_DONE);
+	assert_int_equal(again, all);
+	assert_int_equal(n2, full);
+	bb128_free(b);
+	assert_true(failed >= 12); /* the task lists, the clone's arrays */
 	covers_clear(&want);
 	/* through solve_puzzle: out of memory, or the right counts */
 	struct puzzle p;

@@ -1,11 +1,13 @@
 /* test_tasks.c: a search split into tasks (solver/tasks.c) counts exactly
  * what one plain search counts: with 1, 2 and 8 threads, and K = 1, 3, 7
- * shards added up, on the known puzzles (both engines, pinning on and
- * off, colour weights, renamings, the shell path) and on random ones;
- * shards find disjoint covers whose union is the whole; the first
- * solution is the plain search's; limits stay lower bounds. Also the
- * engines' own split (xc_split, bb_split): tasks replayed add up to the
- * whole search, node for node, and leave the engine intact. */
+ * shards added up, on the known puzzles (every engine, pinning on and
+ * off, colour weights, renamings, the shell path) and on random ones,
+ * among them puzzles of 65 to 128 cells (the 128-cell bitboard); shards
+ * find disjoint covers whose union is the whole; the first solution is
+ * the plain search's; limits stay lower bounds. Also the engines' own
+ * split (xc_split, bb_split, bb128_split): tasks replayed, in order or
+ * not, add up to the whole search, node for node and cover for cover,
+ * and leave the engine intact. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -19,6 +21,7 @@
 
 #include "formats/puz.h"
 #include "solver/bb.h"
+#include "solver/bb128.h"
 #include "solver/solve.h"
 #include "solver/xc.h"
 #include "tests/randpuz.h"
@@ -182,9 +185,12 @@ static const struct solve_opts ways[] = {
 	{.generic = true, .engine = SOLVE_BITS},
 	{.generic = true, .engine = SOLVE_DLX, .no_pin = true},
 	{.generic = true, .engine = SOLVE_BITS, .no_pin = true},
+	{.generic = true, .engine = SOLVE_BITS128},
+	{.generic = true, .engine = SOLVE_BITS128, .no_pin = true},
 };
 static const char *const way_names[] = {
-	"default", "dlx", "bits", "dlx, no pin", "bits, no pin",
+	"default", "dlx", "bits", "dlx, no pin", "bits, no pin", "bits128",
+	"bits128, no pin",
 };
 #define NWAYS (sizeof ways / sizeof ways[0])
 
@@ -286,6 +292,98 @@ static void test_tasks_random(void **state)
 	assert_true(counted > 100);
 }
 
+/* Random puzzles of 65 to 128 cells: the default engine is the 128-cell
+ * bitboard there. Puzzles with a big search are skipped (the run stays
+ * short); the others are compared until three of them split into 100
+ * tasks or more without pinning (pinned, most of these searches are too
+ * narrow to reach 1000 open nodes: the split walks them whole and their
+ * covers are the tasks). */
+static void test_tasks_bb128_puzzles(void **state)
+{
+	(void)state;
+	static const struct solve_opts bways[] = {
+		{0},
+		{.generic = true, .engine = SOLVE_BITS128, .no_pin = true},
+	};
+	static const char *const bnames[] = {"default", "bits128, no pin"};
+	int compared = 0, several = 0, split = 0;
+	uint64_t seed;
+	for (seed = 1; split < 3; seed++) {
+		assert_true(seed < 80);
+		struct puzzle p;
+		assert_int_equal(randpuz_box(seed * 104729, &p), 0);
+		struct solve_result r = run(&p, (struct solve_opts){
+			.generic = true, .engine = SOLVE_BITS128, .no_pin = true,
+			.max_nodes = 75000, .threads = 1});
+		bool small = r.complete;
+		split += small && r.tasks >= 100;
+		solve_result_clear(&r);
+		if (!small) {
+			puz_clear(&p);
+			continue;
+		}
+		/* the default is bb128 here: the same nodes as asking for it */
+		struct solve_result a = run(&p, (struct solve_opts){0});
+		r = run(&p, (struct solve_opts){.generic = true,
+		                                .engine = SOLVE_BITS128});
+		assert_int_equal(a.nodes, r.nodes);
+		assert_int_equal(a.solutions, r.solutions);
+		assert_true(a.solutions >= 1);
+		several += a.solutions > 1;
+		solve_result_clear(&r);
+		solve_result_clear(&a);
+		for (size_t w = 0; w < 2; w++) {
+			expect_same(&p, bways[w], bnames[w]);
+			for (unsigned k = 1; k <= 7; k += 2 + (k == 3))
+				expect_shards(&p, bways[w], k, bnames[w]);
+		}
+		compared++;
+		puz_clear(&p);
+	}
+	print_message("    %d puzzles of 65..128 cells (of %d), %d with several "
+	              "solutions\n", compared, (int)seed - 1, several);
+	assert_true(several >= 3 && compared >= 20);
+}
+
+/* The 70-cell pentacube box (1418 solutions, 7.7 million nodes whole):
+ * node budgets and solution limits stop every thread count with lower
+ * bounds, on the 128-cell bitboard. */
+static void test_tasks_bb128_limits(void **state)
+{
+	(void)state;
+	struct puzzle p;
+	test_load_puzzle("tests/data/bench/pentacubes-2x5x7.puz", &p);
+	static const uint64_t budgets[] = {1, 100, 5000, 70000, 400000};
+	for (unsigned th = 1; th <= 8; th *= 2) {
+		for (size_t b = 0; b < 5; b++) {
+			struct solve_result r = run(&p, (struct solve_opts){
+				.max_nodes = budgets[b], .threads = th, .keep_first = true});
+			assert_false(r.complete);
+			assert_int_equal(r.stop, SOLVE_MAX_NODES);
+			assert_true(r.nodes <= budgets[b]);
+			assert_true(r.solutions < 1418);
+			/* one thread spends the whole budget (more may hold part
+			 * of an allowance unused when another runs out) */
+			if (th == 1)
+				assert_int_equal(r.nodes, budgets[b]);
+			solve_result_clear(&r);
+		}
+		struct solve_result r = run(&p, (struct solve_opts){
+			.max_solutions = 5, .threads = th});
+		assert_int_equal(r.stop, SOLVE_MAX_SOLUTIONS);
+		assert_true(r.solutions >= 5 && r.solutions < 1418);
+		solve_result_clear(&r);
+	}
+	/* a shard stops on its budget as well */
+	struct solve_result r = run(&p, (struct solve_opts){
+		.max_nodes = 50000, .threads = 2, .shard_index = 1,
+		.shard_count = 3});
+	assert_int_equal(r.stop, SOLVE_MAX_NODES);
+	assert_true(r.nodes <= 50000 && r.tasks > 1000);
+	solve_result_clear(&r);
+	puz_clear(&p);
+}
+
 static void test_tasks_limits(void **state)
 {
 	(void)state;
@@ -372,7 +470,7 @@ static void test_tasks_progress(void **state)
 /* Threads meeting on everything they share, for ThreadSanitizer ('make
  * tsan' runs this test alone): 8 threads on a search of a few thousand
  * tasks, with the first solution kept, every cover reported, the limits
- * reached, and per-cover allocations (renamings). */
+ * reached, and per-cover allocations (renamings); on each engine. */
 static void test_tasks_stress(void **state)
 {
 	(void)state;
@@ -398,6 +496,19 @@ static void test_tasks_stress(void **state)
 	puz_clear(&p);
 	test_load_puzzle("examples/ninecolour.puz", &p);
 	expect_same(&p, (struct solve_opts){.rename_colours = true}, "stress");
+	puz_clear(&p);
+	/* the 128-cell bitboard: 72 cells, 1500 tasks without pinning */
+	assert_int_equal(randpuz_box(5 * 104729, &p), 0);
+	struct solve_opts wide = {.generic = true, .engine = SOLVE_BITS128,
+	                          .no_pin = true};
+	expect_same(&p, wide, "stress, bb128");
+	expect_shards(&p, wide, 3, "stress, bb128");
+	wide.threads = 8;
+	wide.max_nodes = 3000;
+	struct solve_result r = run(&p, wide);
+	assert_int_equal(r.stop, SOLVE_MAX_NODES);
+	assert_true(r.nodes <= 3000);
+	solve_result_clear(&r);
 	puz_clear(&p);
 }
 
@@ -446,16 +557,22 @@ static void test_tasks_engine_split(void **state)
 	for (unsigned c = 0; c < NI; c++)
 		rank[c] = c;
 	bb *b = bb_new(NI, rank, 1, counts);
+	bb128 *w = bb128_new(NI, rank, 1, counts);
 	assert_non_null(e);
 	assert_non_null(b);
+	assert_non_null(w);
 	for (size_t r = 0; r < NR; r++) {
 		assert_int_equal(xc_add_row(e, rows[r], len[r]), XC_OK);
 		assert_int_equal(bb_add_row(b, masks[r], 0), XC_OK);
+		assert_int_equal(bb128_add_row(w, (uint64_t[2]){masks[r], 0}, 0),
+		                 XC_OK);
 	}
-	for (int engine = 0; engine < 2; engine++) {
+	for (int engine = 0; engine < 3; engine++) {
 		struct tally whole = {0};
 		uint64_t nodes;
-		if (engine)
+		if (engine == 2)
+			bb128_solve(w, 0, tally_visit, &whole, &nodes);
+		else if (engine)
 			bb_solve(b, 0, tally_visit, &whole, &nodes);
 		else
 			xc_solve(e, 0, tally_visit, &whole, &nodes);
@@ -464,17 +581,21 @@ static void test_tasks_engine_split(void **state)
 		for (size_t wi = 0; wi < 6; wi++) {
 			struct xc_tasks t = {0};
 			enum xc_stop st;
-			int rc = engine ? bb_split(b, wants[wi], 0, &t, &st)
-			                : xc_split(e, wants[wi], 0, &t, &st);
+			int rc = engine == 2 ? bb128_split(w, wants[wi], 0, &t, &st)
+			       : engine ? bb_split(b, wants[wi], 0, &t, &st)
+			       : xc_split(e, wants[wi], 0, &t, &st);
 			assert_int_equal(rc, XC_OK);
 			assert_int_equal(st, XC_DONE);
 			struct tally sum = {0};
 			uint64_t total = t.nodes;
 			xc *ec = engine ? NULL : xc_clone(e);
-			bb *bc = engine ? bb_clone(b) : NULL;
+			bb *bc = engine == 1 ? bb_clone(b) : NULL;
+			bb128 *wc = engine == 2 ? bb128_clone(w) : NULL;
 			for (size_t k = 0; k < t.n; k++) {
 				uint64_t n;
-				assert_int_equal(engine
+				assert_int_equal(engine == 2
+					? bb128_solve_task(wc, &t, k, 0, tally_visit, &sum, &n)
+					: engine
 					? bb_solve_task(bc, &t, k, 0, tally_visit, &sum, &n)
 					: xc_solve_task(ec, &t, k, 0, tally_visit, &sum, &n),
 					XC_DONE);
@@ -489,24 +610,278 @@ static void test_tasks_engine_split(void **state)
 			}
 			xc_free(ec);
 			bb_free(bc);
+			bb128_free(wc);
 			xc_tasks_clear(&t);
 		}
 	}
 	xc_free(e);
 	bb_free(b);
+	bb128_free(w);
+}
+
+/* Covers in the order found, each as its rows in the order placed
+ * (c[i][0] the count). */
+struct seq {
+	size_t n, cap;
+	uint32_t (*c)[66];
+};
+
+static bool seq_visit(void *ctx, const size_t *rows, size_t n)
+{
+	struct seq *q = ctx;
+	assert_true(n <= 65);
+	if (q->n == q->cap) {
+		q->cap = q->cap ? 2 * q->cap : 256;
+		q->c = realloc(q->c, q->cap * sizeof *q->c);
+		assert_non_null(q->c);
+	}
+	memset(q->c[q->n], 0, sizeof q->c[0]);
+	q->c[q->n][0] = (uint32_t)n;
+	for (size_t i = 0; i < n; i++)
+		q->c[q->n][i + 1] = (uint32_t)rows[i];
+	q->n++;
+	return true;
+}
+
+static int seq_cmp(const void *a, const void *b)
+{
+	return memcmp(a, b, sizeof(uint32_t[66]));
+}
+
+/* Whether a and b hold the same covers, in any order (sorts both). */
+static bool seq_same_set(struct seq *a, struct seq *b)
+{
+	if (a->n != b->n)
+		return false;
+	if (a->n) {
+		qsort(a->c, a->n, sizeof a->c[0], seq_cmp);
+		qsort(b->c, b->n, sizeof b->c[0], seq_cmp);
+	}
+	return a->n == 0 || memcmp(a->c, b->c, a->n * sizeof a->c[0]) == 0;
+}
+
+/* Tilings of a line of n cells (numbered along it) by a rods of two
+ * cells and b of 'lb', every placement a row, with the line's edges (so
+ * the regions pruning runs when the fill order leaves few gaps). With
+ * 'mid', cell mid keeps only the two rows that start there: it then
+ * ties with the ends of the line for the fewest rows, and when it comes
+ * first in the fill order the search splits the line there into two
+ * regions, whose lengths the pruning checks. */
+static bool rod_row(unsigned n, unsigned mid, unsigned c, unsigned len)
+{
+	return c + len <= n && !(mid && c < mid && c + len > mid);
+}
+
+static bb128 *rods(unsigned n, unsigned a, unsigned b, unsigned lb,
+                   unsigned mid, const unsigned *rank)
+{
+	unsigned counts[2] = {a, b};
+	bb128 *e = bb128_new(n, rank, 2, counts);
+	assert_non_null(e);
+	for (unsigned t = 0; t < 2; t++)
+		for (unsigned c = 0, len = t ? lb : 2; c < n; c++) {
+			if (!rod_row(n, mid, c, len))
+				continue;
+			uint64_t m[2] = {0, 0};
+			for (unsigned k = c; k < c + len; k++)
+				m[k / 64] |= (uint64_t)1 << (k % 64);
+			assert_int_equal(bb128_add_row(e, m, t), XC_OK);
+		}
+	for (unsigned c = 0; c + 1 < n; c++)
+		bb128_add_edge(e, c, c + 1);
+	return e;
+}
+
+/* Their number, by counting along the line: f[c][j] tilings of cells
+ * 0..c-1 with j long rods. */
+static uint64_t rod_tilings(unsigned n, unsigned b, unsigned lb, unsigned mid)
+{
+	static uint64_t f[129][8];
+	memset(f, 0, sizeof f);
+	f[0][0] = 1;
+	for (unsigned c = 0; c < n; c++)
+		for (unsigned j = 0; j <= b && j < 7; j++) {
+			if (rod_row(n, mid, c, 2))
+				f[c + 2][j] += f[c][j];
+			if (rod_row(n, mid, c, lb))
+				f[c + lb][j + 1] += f[c][j];
+		}
+	return f[n][b];
+}
+
+static bool tally_count(void *ctx, const size_t *rows, size_t n)
+{
+	(void)rows;
+	(void)n;
+	(*(uint64_t *)ctx)++;
+	return true;
+}
+
+static uint64_t polls;
+static uint64_t poll_some(void *ctx)
+{
+	(void)ctx;
+	polls++;
+	return 37;
+}
+
+/* bb128_split on one and two words, with and without the regions
+ * pruning, the first type at the root (one copy of several, or none):
+ * the tasks replayed in order on a clone find exactly the whole search's
+ * covers, in its order (so the first is the whole's first), with its
+ * nodes; replayed in a shuffled order (the path kept between tasks
+ * shrinking and growing), the same set and nodes; and the engines are
+ * left as they were. */
+static void test_tasks_bb128_split(void **state)
+{
+	(void)state;
+	static const unsigned shape[][4] = {
+		/* n, a, b, lb */
+		{64, 29, 2, 3}, {70, 32, 2, 3}, {127, 62, 1, 3}, {128, 62, 1, 4},
+	};
+	uint64_t x = 99;
+	int bites = 0;
+	for (size_t i = 0; i < 4; i++)
+		for (int fill = 0; fill < 3; fill++)
+			for (size_t first = 0; first <= 2; first++) {
+				/* fill orders: along the line; from cell 'mid' (the
+				 * search splits the line there, so the regions
+				 * pruning cuts); shuffled (the pruning turns itself
+				 * off: too many gaps) */
+				unsigned n = shape[i][0], rank[128];
+				unsigned mid = fill == 1 ? n / 2 : 0;
+				for (unsigned c = 0; c < n; c++)
+					rank[c] = c < mid ? c + 1 : c == mid ? 0 : c;
+				for (unsigned c = n; fill == 2 && c > 1; c--) {
+					x = x * 6364136223846793005u + 1442695040888963407u;
+					unsigned j = (unsigned)(x >> 33) % c, t = rank[c - 1];
+					rank[c - 1] = rank[j];
+					rank[j] = t;
+				}
+				bb128 *e = rods(n, shape[i][1], shape[i][2], shape[i][3],
+				                mid, rank);
+				if (first < 2)
+					bb128_set_first(e, first);
+				struct seq whole = {0};
+				uint64_t nodes, n2;
+				assert_int_equal(bb128_solve(e, 0, seq_visit, &whole, &nodes),
+				                 XC_DONE);
+				assert_int_equal(whole.n, rod_tilings(n, shape[i][2],
+				                                      shape[i][3], mid));
+				assert_true(whole.n >= 2);
+				if (fill < 2) {
+					/* whether the pruning cut: the tasks below must
+					 * then cut alike to match the nodes */
+					bb128 *np = rods(n, shape[i][1], shape[i][2],
+					                 shape[i][3], mid, rank);
+					if (first < 2)
+						bb128_set_first(np, first);
+					bb128_set_flags(np, BB128_QUICK_COUNT);
+					uint64_t covers = 0;
+					assert_int_equal(bb128_solve(np, 0, tally_count, &covers,
+					                             &n2), XC_DONE);
+					assert_int_equal(covers, whole.n);
+					assert_true(n2 >= nodes);
+					bites += n2 > nodes;
+					bb128_free(np);
+				}
+				static const size_t wants[] = {1, 100, 100000};
+				for (size_t wi = 0; wi < 3; wi++) {
+					/* to the leaves (the split walks the tree once
+					 * per depth): with the root's rule only */
+					if (wi == 2 && first != 1)
+						continue;
+					struct xc_tasks t = {0};
+					enum xc_stop st;
+					assert_int_equal(bb128_split(e, wants[wi], 0, &t, &st),
+					                 XC_OK);
+					assert_int_equal(st, XC_DONE);
+					assert_true(t.n >= 1);
+					bb128 *c = bb128_clone(e);
+					assert_non_null(c);
+					struct seq got = {0};
+					uint64_t total = t.nodes;
+					for (size_t k = 0; k < t.n; k++) {
+						assert_int_equal(bb128_solve_task(c, &t, k, 0,
+						                 seq_visit, &got, &n2), XC_DONE);
+						total += n2;
+					}
+					assert_int_equal(total, nodes);
+					assert_int_equal(got.n, whole.n);
+					assert_memory_equal(got.c, whole.c, whole.n * sizeof whole.c[0]);
+					if (wi == 1) {
+						/* shuffled, with a poll of small allowances */
+						size_t *order = malloc(t.n * sizeof *order);
+						assert_non_null(order);
+						for (size_t k = 0; k < t.n; k++)
+							order[k] = k;
+						for (size_t k = t.n; k > 1; k--) {
+							x = x * 6364136223846793005u + 1442695040888963407u;
+							size_t j = (size_t)(x >> 33) % k, tmp = order[k - 1];
+							order[k - 1] = order[j];
+							order[j] = tmp;
+						}
+						bb128_set_poll(c, poll_some, NULL);
+						polls = 0;
+						struct seq any = {0};
+						total = t.nodes;
+						for (size_t k = 0; k < t.n; k++) {
+							assert_int_equal(bb128_solve_task(c, &t, order[k],
+							                 0, seq_visit, &any, &n2), XC_DONE);
+							total += n2;
+						}
+						assert_int_equal(total, nodes);
+						assert_true(polls >= (nodes - t.nodes) / 37);
+						struct seq w2 = {.n = whole.n, .cap = whole.n};
+						w2.c = malloc((whole.n ? whole.n : 1) * sizeof *w2.c);
+						assert_non_null(w2.c);
+						memcpy(w2.c, whole.c, whole.n * sizeof *w2.c);
+						assert_true(seq_same_set(&w2, &any));
+						free(w2.c);
+						free(any.c);
+						free(order);
+						bb128_set_poll(c, NULL, NULL);
+					}
+					/* a whole search on the clone after its tasks */
+					got.n = 0;
+					assert_int_equal(bb128_solve(c, 0, seq_visit, &got, &n2),
+					                 XC_DONE);
+					assert_int_equal(n2, nodes);
+					assert_int_equal(got.n, whole.n);
+					assert_memory_equal(got.c, whole.c, whole.n * sizeof whole.c[0]);
+					free(got.c);
+					bb128_free(c);
+					xc_tasks_clear(&t);
+				}
+				/* the split left the engine as it was */
+				struct seq again = {0};
+				assert_int_equal(bb128_solve(e, 0, seq_visit, &again, &n2),
+				                 XC_DONE);
+				assert_int_equal(n2, nodes);
+				assert_int_equal(again.n, whole.n);
+				assert_memory_equal(again.c, whole.c, whole.n * sizeof whole.c[0]);
+				free(again.c);
+				free(whole.c);
+				bb128_free(e);
+			}
+	print_message("    the regions pruning cut %d of 24 searches\n", bites);
+	assert_true(bites >= 4);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tasks_engine_split),
+		cmocka_unit_test(test_tasks_bb128_split),
 		cmocka_unit_test(test_tasks_soma),
 		cmocka_unit_test(test_tasks_pentacubes),
 		cmocka_unit_test(test_tasks_happy_cubes),
 		cmocka_unit_test(test_tasks_colours),
 		cmocka_unit_test(test_tasks_shell_is_one_task),
 		cmocka_unit_test(test_tasks_random),
+		cmocka_unit_test(test_tasks_bb128_puzzles),
 		cmocka_unit_test(test_tasks_limits),
+		cmocka_unit_test(test_tasks_bb128_limits),
 		cmocka_unit_test(test_tasks_progress),
 		cmocka_unit_test(test_tasks_stress),
 	};

@@ -287,6 +287,30 @@ static void test_fault_solve(void **state)
 	solve_every_fault("solve Soma, shard 2/3", DATA "soma.puz",
 	                  (struct solve_opts){.threads = 2, .shard_index = 1,
 	                                      .shard_count = 3}, 81, 3912);
+	/* the 128-cell bitboard split: its tasks and each thread's clone,
+	 * on one word (Soma) and on two (a strip of 66 cells: its two
+	 * squares and nine plates in any order, C(12, 3) assemblies) */
+	solve_every_fault("solve Soma, bb128, 3 threads", DATA "soma.puz",
+	                  (struct solve_opts){.threads = 3, .keep_first = true,
+	                                      .generic = true,
+	                                      .engine = SOLVE_BITS128},
+	                  240, 11520);
+	static const char strip[] = "puzzle v1\ngoal 33 2 1\n"
+		"#################################\n"
+		"#################################\n"
+		"piece S 2 2 1 count 3\n##\n##\npiece P 3 2 1 count 9\n###\n###\n";
+	struct solve_job js = {.o = {.threads = 2, .keep_first = true},
+	                       .solutions = 110, .assemblies = 220};
+	struct puz_error es;
+	assert_int_equal(puz_read_mem(strip, strlen(strip), &js.p, &es), PUZ_OK);
+	every_fault("solve 66-cell strip, 2 threads", job_solve, &js);
+	bytes_clear(&js.first);
+	js.o = (struct solve_opts){.threads = 2, .shard_index = 1,
+	                           .shard_count = 3};
+	js.solutions = 36;
+	js.assemblies = 73;
+	every_fault("solve 66-cell strip, shard 2/3", job_solve, &js);
+	puz_clear(&js.p);
 	/* a renaming keeps this one (ab <-> cd): each thread works out the
 	 * stabilisers of its covers, allocating as it goes */
 	static const char rename[] = "puzzle v1\ngoal 2 2 1\n##\n##\n"
