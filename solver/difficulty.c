@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "solver/bb.h"
+#include "solver/bb128.h"
 #include "solver/poly.h"
 #include "solver/shell_int.h"
 #include "solver/solve.h"
@@ -401,35 +402,41 @@ static int cells_search(struct cells *c, uint64_t max_nodes,
 			best = n;
 		}
 	}
-	/* Up to 64 cells the bitboard engine, beyond them dancing links:
-	 * both branch on the most constrained cell with ties to the lowest
-	 * canonical number, so either tree is a function of the canonical
+	/* Up to 64 cells the 64-bit board, up to 128 the 128-bit one (its
+	 * region pruning off: no edges), beyond them dancing links: all
+	 * branch on the most constrained cell with ties to the lowest
+	 * canonical number, so the tree is a function of the canonical
 	 * form. */
 	size_t n = c->goal.n;
-	bool bits = n <= 64;
-	unsigned rank[64];
-	for (size_t k = 0; k < n && bits; k++)
+	bool bits = n <= 64, wide = !bits && n <= BB128_MAX_CELLS;
+	unsigned rank[BB128_MAX_CELLS];
+	for (size_t k = 0; k < n && (bits || wide); k++)
 		rank[k] = (unsigned)k;
-	xc *x = bits ? NULL : xc_new(n, c->ntypes, c->counts);
+	xc *x = bits || wide ? NULL : xc_new(n, c->ntypes, c->counts);
 	bb *b = bits ? bb_new(n, rank, c->ntypes, c->counts) : NULL;
+	bb128 *w = wide ? bb128_new(n, rank, c->ntypes, c->counts) : NULL;
 	uint32_t *buf = malloc(n * sizeof *buf);
 	size_t *items = malloc((n + 1) * sizeof *items);
 	int rc = SOLVE_ENOMEM;
-	if ((!x && !b) || !buf || !items)
+	if ((!x && !b && !w) || !buf || !items)
 		goto out;
+	if (w)
+		bb128_set_flags(w, BB128_QUICK_COUNT);
 	rc = SOLVE_OK;
 	for (size_t i = 0; i < c->nrows && rc == SOLVE_OK; i++) {
 		if (c->rtype[i] == pin && !least_of_orbit(c, i, buf))
 			continue;
 		size_t k = 0;
-		uint64_t mask = 0;
+		uint64_t mask[2] = {0, 0};
 		for (size_t j = c->roff[i]; j < c->roff[i + 1]; j++) {
 			items[k++] = c->rcells[j];
-			if (bits)
-				mask |= (uint64_t)1 << c->rcells[j];
+			if (bits || wide)
+				mask[c->rcells[j] / 64] |= (uint64_t)1 << (c->rcells[j] % 64);
 		}
 		items[k++] = n + c->rtype[i];
-		int er = bits ? bb_add_row(b, mask, c->rtype[i]) : xc_add_row(x, items, k);
+		int er = bits ? bb_add_row(b, mask[0], c->rtype[i])
+		       : wide ? bb128_add_row(w, mask, c->rtype[i])
+		       : xc_add_row(x, items, k);
 		if (er != XC_OK)
 			rc = er == XC_ENOMEM ? SOLVE_ENOMEM : SOLVE_ETOOBIG;
 	}
@@ -437,17 +444,20 @@ static int cells_search(struct cells *c, uint64_t max_nodes,
 		goto out;
 	uint64_t nodes;
 	enum xc_stop stop = bits ? bb_solve(b, max_nodes, count_cover, c, &nodes)
+	                  : wide ? bb128_solve(w, max_nodes, count_cover, c, &nodes)
 	                         : xc_solve(x, max_nodes, count_cover, c, &nodes);
 	*out = (struct diff_result){
 		.method = DIFF_CELLS,
 		.complete = stop == XC_DONE,
-		.dead = bits ? bb_dead_ends(b) : xc_dead_ends(x),
+		.dead = bits ? bb_dead_ends(b) : wide ? bb128_dead_ends(w)
+		                                      : xc_dead_ends(x),
 		.wins = c->covers,
 		.nodes = nodes,
 	};
 out:
 	xc_free(x);
 	bb_free(b);
+	bb128_free(w);
 	free(buf);
 	free(items);
 	return rc;

@@ -317,11 +317,36 @@ static void covers_bb(const struct inst *in, size_t first, struct covers *out)
 	bb_free(b);
 }
 
+/* Without regions bb128 searches the tree bb does (the same cell or type
+ * at every node, the same rows in the same order): the same nodes and
+ * dead ends, which the difficulty measure relies on when it takes bb up
+ * to 64 cells and bb128 from 65 to 128. */
+static void same_tree(const struct inst *in, size_t first)
+{
+	bb *b = bb_new(in->ncells, in->rank, in->ntypes, in->counts);
+	assert_non_null(b);
+	for (size_t r = 0; r < in->nrows; r++)
+		assert_int_equal(bb_add_row(b, in->m[r][0], in->type[r]), XC_OK);
+	if (first < in->ntypes)
+		bb_set_first(b, first);
+	bb128 *w = bb128_of(in, in->nrows, first, false, BB128_QUICK_COUNT);
+	assert_non_null(w);
+	uint64_t n1 = 0, n2 = 0, c1 = 0, c2 = 0;
+	assert_int_equal(bb_solve(b, 0, count_only, &c1, &n1), XC_DONE);
+	assert_int_equal(bb128_solve(w, 0, count_only, &c2, &n2), XC_DONE);
+	assert_int_equal(c1, c2);
+	assert_int_equal(n1, n2);
+	assert_int_equal(bb_dead_ends(b), bb128_dead_ends(w));
+	bb_free(b);
+	bb128_free(w);
+}
+
 static void test_bb128_random_differential(void **state)
 {
 	(void)state;
 	static struct inst in;
 	int compared = 0, wide = 0, with_covers = 0, several = 0, chains = 0;
+	int same_trees = 0;
 	uint64_t nodes_regions = 0, nodes_plain = 0;
 	for (uint64_t seed = 1; seed <= 320; seed++) {
 		make_inst(seed * 1000003, &in);
@@ -365,6 +390,8 @@ static void test_bb128_random_differential(void **state)
 			covers_bb(&in, first, &got);
 			assert_int_equal(covers_diff(&ref, &got), 0);
 			covers_clear(&got);
+			same_tree(&in, first);
+			same_trees++;
 		}
 		compared++;
 		wide += in.ncells > 64;
@@ -380,8 +407,61 @@ static void test_bb128_random_differential(void **state)
 	              (unsigned long long)nodes_plain);
 	assert_true(compared >= 200 && wide >= 80 && chains >= 80);
 	assert_true(with_covers == compared && several >= 100);
+	assert_true(same_trees >= 80);
 	/* on a chain the forward check already sees what regions would */
 	assert_true(nodes_regions <= nodes_plain);
+}
+
+/* A dense instance, where every cell has 32 rows or more at the root
+ * (bb and bb128 then count exactly to pick the cell): the 15 cells of a
+ * cycle cut into 5 triples of one type, each triple within 7 cyclically
+ * consecutive cells, or within 8 when it holds cell 0: 243 rows, 63 on
+ * cell 0, 47 or 51 on the others (so the first cell is not the least),
+ * and 69456 partitions (counted by a memoised recursion outside this
+ * project). */
+static void test_bb128_dense_same_tree(void **state)
+{
+	(void)state;
+	static struct inst in;
+	memset(&in, 0, sizeof in);
+	in.ncells = 15;
+	in.ntypes = 1;
+	in.counts[0] = 5;
+	in.size[0] = 3;
+	for (unsigned c = 0; c < 15; c++)
+		in.rank[c] = c;
+	for (unsigned a = 0; a < 15; a++)
+		for (unsigned b = a + 1; b < 15; b++)
+			for (unsigned c = b + 1; c < 15; c++) {
+				unsigned w = a == 0 ? 7 : 6;
+				bool within = false;
+				for (unsigned st = 0; st < 15 && !within; st++)
+					within = (a + 15 - st) % 15 <= w &&
+					         (b + 15 - st) % 15 <= w &&
+					         (c + 15 - st) % 15 <= w;
+				if (!within)
+					continue;
+				set_cell(in.m[in.nrows], a);
+				set_cell(in.m[in.nrows], b);
+				set_cell(in.m[in.nrows], c);
+				in.type[in.nrows++] = 0;
+			}
+	assert_int_equal(in.nrows, 243);
+	xc *x = xc_new(in.ncells, in.ntypes, in.counts);
+	assert_non_null(x);
+	for (size_t r = 0; r < in.nrows; r++) {
+		size_t items[4], k = 0;
+		for (unsigned c = 0; c < 15; c++)
+			if (in.m[r][0] >> c & 1)
+				items[k++] = c;
+		items[k++] = 15;
+		assert_int_equal(xc_add_row(x, items, k), XC_OK);
+	}
+	uint64_t covers = 0, nodes;
+	assert_int_equal(xc_solve(x, 0, count_only, &covers, &nodes), XC_DONE);
+	assert_int_equal(covers, 69456);
+	xc_free(x);
+	same_tree(&in, in.ntypes);
 }
 
 /* The 128th cell, and rows wholly in the second word: a 2 x 64 ladder
@@ -976,6 +1056,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bb128_random_differential),
 		cmocka_unit_test(test_bb128_ladder_128),
+		cmocka_unit_test(test_bb128_dense_same_tree),
 		cmocka_unit_test(test_bb128_regions_prune),
 		cmocka_unit_test(test_bb128_puzzles_65_to_128),
 		cmocka_unit_test(test_bb128_small_puzzles_brute),
