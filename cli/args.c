@@ -244,7 +244,7 @@ int args_solve(int argc, char **argv, bool check, struct solve_args *s)
 			                             &s->problem))
 				return ARGS_BAD;
 		} else if (!check && cli_opt_value(&a, "--threads")) {
-			uint64_t v;
+			uint64_t v = 0; /* stays 0 when a.bad: the loop ends */
 			if (!a.bad && !cli_parse_u64("--threads", a.value, 1,
 			                             SOLVE_MAX_THREADS, &v))
 				return ARGS_BAD;
