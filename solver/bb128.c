@@ -675,32 +675,10 @@ static void node2(bb128 *b, size_t d, const uint64_t *filled,
 /* Splitting: the rows placed so far, path[0..len-1], are a task. */
 static void record(bb128 *b, size_t len)
 {
-	struct xc_tasks *t = b->tasks;
-	size_t used = t->n ? t->off[t->n] : 0;
-	if (t->n + 2 > t->ncap) {
-		size_t cap = t->ncap ? 2 * t->ncap : 256;
-		size_t *o = realloc(t->off, cap * sizeof *o);
-		if (!o)
-			goto oom;
-		t->off = o;
-		t->ncap = cap;
+	if (xc_tasks_add(b->tasks, b->path, len)) {
+		b->cut_hits += len == b->cut;
+		return;
 	}
-	if (used + len > t->scap) {
-		size_t cap = t->scap ? 2 * t->scap : 1024;
-		while (cap < used + len)
-			cap *= 2;
-		size_t *st = realloc(t->step, cap * sizeof *st);
-		if (!st)
-			goto oom;
-		t->step = st;
-		t->scap = cap;
-	}
-	memcpy(t->step + used, b->path, len * sizeof *t->step);
-	t->off[0] = 0;
-	t->off[++t->n] = used + len;
-	b->cut_hits += len == b->cut;
-	return;
-oom:
 	b->split_oom = true;
 	b->stop = XC_VISITOR;
 }

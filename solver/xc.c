@@ -443,32 +443,10 @@ static bool __attribute__((noinline)) spent(xc *x)
 /* Splitting: the path to this node, choice[0..depth-1], is a task. */
 static void record(xc *x, size_t depth)
 {
-	struct xc_tasks *t = x->tasks;
-	size_t used = t->n ? t->off[t->n] : 0;
-	if (t->n + 2 > t->ncap) {
-		size_t cap = t->ncap ? 2 * t->ncap : 256;
-		size_t *o = realloc(t->off, cap * sizeof *o);
-		if (!o)
-			goto oom;
-		t->off = o;
-		t->ncap = cap;
+	if (xc_tasks_add(x->tasks, x->choice, depth)) {
+		x->cut_hits += depth == x->cut;
+		return;
 	}
-	if (used + depth > t->scap) {
-		size_t cap = t->scap ? 2 * t->scap : 1024;
-		while (cap < used + depth)
-			cap *= 2;
-		size_t *st = realloc(t->step, cap * sizeof *st);
-		if (!st)
-			goto oom;
-		t->step = st;
-		t->scap = cap;
-	}
-	memcpy(t->step + used, x->choice, depth * sizeof *t->step);
-	t->off[0] = 0;
-	t->off[++t->n] = used + depth;
-	x->cut_hits += depth == x->cut;
-	return;
-oom:
 	x->split_oom = true;
 	x->stop = XC_VISITOR;
 }
@@ -646,6 +624,33 @@ void xc_set_poll(xc *x, xc_poll poll, void *ctx)
 {
 	x->poll = poll;
 	x->pctx = ctx;
+}
+
+bool xc_tasks_add(struct xc_tasks *t, const size_t *step, size_t len)
+{
+	size_t used = t->n ? t->off[t->n] : 0;
+	if (t->n + 2 > t->ncap) {
+		size_t cap = t->ncap ? 2 * t->ncap : 256;
+		size_t *o = realloc(t->off, cap * sizeof *o);
+		if (!o)
+			return false;
+		t->off = o;
+		t->ncap = cap;
+	}
+	if (used + len > t->scap) {
+		size_t cap = t->scap ? 2 * t->scap : 1024;
+		while (cap < used + len)
+			cap *= 2;
+		size_t *st = realloc(t->step, cap * sizeof *st);
+		if (!st)
+			return false;
+		t->step = st;
+		t->scap = cap;
+	}
+	memcpy(t->step + used, step, len * sizeof *t->step);
+	t->off[0] = 0;
+	t->off[++t->n] = used + len;
+	return true;
 }
 
 void xc_tasks_clear(struct xc_tasks *t)

@@ -108,6 +108,9 @@ struct xc_tasks {
 	size_t ncap, scap; /* capacities of off and step */
 };
 void xc_tasks_clear(struct xc_tasks *t);
+/* Append a task, the path step[0..len-1] (for the engines' splits).
+ * False when out of memory ('t' unchanged). */
+bool xc_tasks_add(struct xc_tasks *t, const size_t *step, size_t len);
 
 /* Split the search of 'x' into tasks ('*out', empty on entry). At most
  * 'max_nodes' nodes are tried (0: no limit); '*stop' says XC_NODES when
