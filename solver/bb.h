@@ -39,6 +39,10 @@ void bb_free(bb *b);
 int bb_add_row(bb *b, uint64_t cells, size_t type);
 /* Rows of 'type' are placed first, at the root (call before solving). */
 void bb_set_first(bb *b, size_t type);
+/* Whether the list passes run on AVX-512 (bbvec.h): by default they do
+ * where the CPU has it. 'on' false: the portable loops; the search is the
+ * same either way (tests compare them). Returns whether they now do. */
+bool bb_set_vector(bb *b, bool on);
 /* As xc_solve(): the visitor gets row numbers. */
 enum xc_stop bb_solve(bb *b, uint64_t max_nodes, xc_visit visit, void *ctx,
                       uint64_t *nodes);

@@ -243,10 +243,16 @@ static bool check_covers(const struct inst *in, size_t first,
                          struct covers *want, const char *what)
 {
 	bb *b = bb_of(in, in->nrows, first);
-	struct covers got = {0}, again = {0};
-	uint64_t nodes, nodes2;
+	struct covers got = {0}, again = {0}, port = {0};
+	uint64_t nodes, nodes2, nodes3;
 	enum xc_stop st = bb_solve(b, 0, collect, &got, &nodes);
+	uint64_t dead = bb_dead_ends(b);
 	enum xc_stop st2 = bb_solve(b, 0, collect, &again, &nodes2);
+	/* the portable list passes search the same tree as the vector
+	 * ones (where the CPU has them; else this is a third solve) */
+	bb_set_vector(b, false);
+	enum xc_stop st3 = bb_solve(b, 0, collect, &port, &nodes3);
+	uint64_t dead3 = bb_dead_ends(b);
 	bb_free(b);
 	bool ok = true;
 	if (st2 != st || nodes2 != nodes || again.n != got.n ||
@@ -254,6 +260,17 @@ static bool check_covers(const struct inst *in, size_t first,
 		print_message("%s: a second solve differs\n", what);
 		ok = false;
 	}
+	if (st3 != st || nodes3 != nodes || dead3 != dead ||
+	    port.n != got.n || !same_prefix(&got, &port, got.n)) {
+		print_message("%s: the portable passes differ (%llu nodes, "
+		              "%llu dead ends; vector %llu, %llu)\n", what,
+		              (unsigned long long)nodes3,
+		              (unsigned long long)dead3,
+		              (unsigned long long)nodes,
+		              (unsigned long long)dead);
+		ok = false;
+	}
+	covers_clear(&port);
 	size_t d = covers_diff(want, &got);
 	if (st != XC_DONE || d != 0) {
 		dump(in, first);
@@ -873,6 +890,76 @@ static void copy_covers(struct covers *dst, const struct covers *src)
 	assert_false(dst->bad);
 }
 
+/* Lists of thousands of rows, as real puzzles have (the random instances
+ * above stay under a few hundred): 8..12 single-copy types of 5 cells, a
+ * few hundred rows each, every row within 14 cells of the fill order (a
+ * polycube's reach), the first type pinned or not. The vector and the
+ * portable list passes must search the same tree: the same nodes, dead
+ * ends and covers in the same order, up to a node budget. */
+static void test_bb_vector_long_lists(void **state)
+{
+	(void)state;
+	uint64_t s = 0x766563u; /* "vec" */
+	uint64_t total = 0, covers = 0;
+	for (int trial = 0; trial < 24; trial++) {
+		size_t T = 8 + rnd(&s, 5), ncells = 5 * T;
+		unsigned counts[12], rank[64];
+		for (size_t t = 0; t < T; t++)
+			counts[t] = 1;
+		for (size_t c = 0; c < ncells; c++)
+			rank[c] = (unsigned)c;
+		bb *b[2];
+		for (int v = 0; v < 2; v++) {
+			b[v] = bb_new(ncells, rank, T, counts);
+			assert_non_null(b[v]);
+		}
+		bool vec = bb_set_vector(b[0], true);
+		assert_false(bb_set_vector(b[1], false));
+		for (size_t t = 0; t < T; t++) {
+			size_t n = 150 + rnd(&s, 250);
+			for (size_t r = 0; r < n; r++) {
+				size_t lo = rnd(&s, ncells - 13);
+				uint64_t m = 0;
+				while (popcount(m) < 5)
+					m |= (uint64_t)1 << (lo + rnd(&s, 14));
+				for (int v = 0; v < 2; v++)
+					assert_int_equal(bb_add_row(b[v], m, t), XC_OK);
+			}
+		}
+		if (trial % 2) {
+			bb_set_first(b[0], 0);
+			bb_set_first(b[1], 0);
+		}
+		/* a whole search would take millions of nodes; odd budgets
+		 * stop at different depths */
+		uint64_t budget = 20000 + rnd(&s, 30000);
+		struct covers got[2] = {{0}, {0}};
+		uint64_t nodes[2], dead[2];
+		enum xc_stop st[2];
+		for (int v = 0; v < 2; v++) {
+			st[v] = bb_solve(b[v], budget, collect, &got[v], &nodes[v]);
+			dead[v] = bb_dead_ends(b[v]);
+			bb_free(b[v]);
+		}
+		if (st[0] != st[1] || nodes[0] != nodes[1] || dead[0] != dead[1] ||
+		    got[0].n != got[1].n || !same_prefix(&got[0], &got[1], got[0].n))
+			fail_msg("trial %d (vector %d): stop %d/%d, nodes %llu/%llu, "
+			         "dead ends %llu/%llu, covers %zu/%zu", trial, vec,
+			         (int)st[0], (int)st[1], (unsigned long long)nodes[0],
+			         (unsigned long long)nodes[1],
+			         (unsigned long long)dead[0],
+			         (unsigned long long)dead[1], got[0].n, got[1].n);
+		total += nodes[0];
+		covers += got[0].n;
+		covers_clear(&got[0]);
+		covers_clear(&got[1]);
+	}
+	print_message("long lists: %llu nodes, %llu covers, each searched the "
+	              "same on both list passes\n", (unsigned long long)total,
+	              (unsigned long long)covers);
+	assert_true(total > 200000); /* deep enough to mean something */
+}
+
 static void test_bb_comparison_can_fail(void **state)
 {
 	(void)state;
@@ -920,6 +1007,7 @@ int main(void)
 		cmocka_unit_test(test_bb_random_differential),
 		cmocka_unit_test(test_bb_node_budget),
 		cmocka_unit_test(test_bb_visitor_stop),
+		cmocka_unit_test(test_bb_vector_long_lists),
 		cmocka_unit_test(test_bb_comparison_can_fail),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
