@@ -440,35 +440,45 @@ static void node(bb *b, size_t d, uint64_t filled, uint64_t any)
 		return;
 	size_t T = b->ntypes;
 	const uint32_t *g = b->goff + d * (T + 1);
-	for (size_t t = 0; t < T; t++)
-		if (g[t + 1] - g[t] < b->rem[t])
+	/* a type with fewer rows than copies ends the branch; else the
+	 * single-copy type with the fewest rows (the first of them) */
+	size_t bt = T;
+	unsigned tbest = UINT32_MAX;
+	for (size_t t = 0; t < T; t++) {
+		unsigned n = g[t + 1] - g[t];
+		if (n < b->rem[t])
 			return;
-	struct cnt cn = count(b, d);
-	uint64_t ns = ~cn.sat & empty;
-	uint64_t cand = 0;
-	unsigned best;
-	for (best = 1; best < 32; best++) {
-		cand = ns & (best & 1 ? cn.c0 : ~cn.c0) &
-		       (best & 2 ? cn.c1 : ~cn.c1) & (best & 4 ? cn.c2 : ~cn.c2) &
-		       (best & 8 ? cn.c3 : ~cn.c3) & (best & 16 ? cn.c4 : ~cn.c4);
-		if (cand)
-			break;
+		if (b->rem[t] && b->count[t] == 1 && n < tbest) {
+			tbest = n;
+			bt = t;
+		}
 	}
-	if (!cand) {
+	struct cnt cn = count(b, d);
+	/* The empty cells with the fewest rows, from the top slice down:
+	 * keep those with a 0 in slice j if there are any. Every empty cell
+	 * has a row (checked above). */
+	uint64_t cand = ~cn.sat & empty;
+	unsigned best = 0;
+	if (cand) {
+		const uint64_t sl[5] = {cn.c0, cn.c1, cn.c2, cn.c3, cn.c4};
+		for (int j = 4; j >= 0; j--) {
+			uint64_t x = cand & ~sl[j];
+			cand = x ? x : cand;
+		}
+		unsigned c = (unsigned)__builtin_ctzll(cand);
+		for (int j = 0; j < 5; j++)
+			best |= (unsigned)(sl[j] >> c & 1) << j;
+	} else {
 		/* Every empty cell has 32 rows or more (near the root): count
 		 * exactly, or the top of the tree would branch on the first
 		 * cell in the fill order whatever its count. */
 		unsigned c = least_exact(b, d, empty, &best);
 		cand = (uint64_t)1 << c;
 	}
-	size_t bt = T;
-	for (size_t t = 0; t < T; t++) {
-		unsigned n = g[t + 1] - g[t];
-		if (b->rem[t] && b->count[t] == 1 && n < best) {
-			best = n;
-			bt = t;
-		}
-	}
+	if (tbest < best)
+		best = tbest;
+	else
+		bt = T;
 	const uint64_t *lm = b->lm + d * b->stride;
 	if (bt < T) {
 		for (uint32_t i = g[bt]; i < g[bt + 1]; i++) {
