@@ -113,12 +113,34 @@ BBVEC bool bbvec_cover(const uint64_t *pm, uint32_t i, uint32_t end,
 		c4 = _mm512_xor_si512(c4, l_);                                 \
 	} while (0)
 
+/* Full adders in one instruction each: the sum and the carry of three. */
+#define BBVEC_XOR3(a, b, c) _mm512_ternarylogic_epi64(a, b, c, 0x96)
+#define BBVEC_MAJ(a, b, c) _mm512_ternarylogic_epi64(a, b, c, 0xe8)
+
 BBVEC void bbvec_count(const uint64_t *lm, uint32_t n, uint64_t out[6])
 {
 	__m512i c[6];
 	for (int j = 0; j < 6; j++)
 		c[j] = _mm512_setzero_si512();
-	for (uint32_t i = 0; i < n; i += 8) {
+	uint32_t i = 0;
+	/* Two blocks a step: a full adder takes both into the ones slice
+	 * and gives one carry for the rest (carry-save, as Harley and Seal
+	 * count bits): five instructions a block instead of ten. */
+	for (; n - i >= 16; i += 16) {
+		__m512i a = _mm512_loadu_si512(lm + i);
+		__m512i b = _mm512_loadu_si512(lm + i + 8);
+		__m512i cy = BBVEC_MAJ(c[0], a, b);
+		c[0] = BBVEC_XOR3(c[0], a, b);
+		__m512i k = _mm512_and_si512(c[1], cy);
+		c[1] = _mm512_xor_si512(c[1], cy);
+		__m512i l = _mm512_and_si512(c[2], k);
+		c[2] = _mm512_xor_si512(c[2], k);
+		k = _mm512_and_si512(c[3], l);
+		c[3] = _mm512_xor_si512(c[3], l);
+		c[5] = _mm512_or_si512(c[5], _mm512_and_si512(c[4], k));
+		c[4] = _mm512_xor_si512(c[4], k);
+	}
+	for (; i < n; i += 8) {
 		__m512i m = _mm512_maskz_loadu_epi64(lanes(i, n), lm + i);
 		BBVEC_ADD(c[0], c[1], c[2], c[3], c[4], c[5], m);
 	}
@@ -132,10 +154,8 @@ BBVEC void bbvec_count(const uint64_t *lm, uint32_t n, uint64_t out[6])
 			     : w == 1 ? _mm512_shuffle_i64x2(c[j], c[j], 0xb1)
 			              : _mm512_shuffle_epi32(c[j], 0x4e);
 		for (int j = 0; j < 5; j++) {
-			__m512i x = _mm512_xor_si512(c[j], h[j]);
-			__m512i s = _mm512_xor_si512(x, carry);
-			carry = _mm512_or_si512(_mm512_and_si512(c[j], h[j]),
-			                        _mm512_and_si512(carry, x));
+			__m512i s = BBVEC_XOR3(c[j], h[j], carry);
+			carry = BBVEC_MAJ(c[j], h[j], carry);
 			c[j] = s;
 		}
 		c[5] = _mm512_or_si512(_mm512_or_si512(c[5], h[5]), carry);
