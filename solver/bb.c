@@ -444,13 +444,18 @@ static void node(bb *b, size_t d, uint64_t filled, uint64_t any)
 	 * single-copy type with the fewest rows (the first of them) */
 	size_t bt = T;
 	unsigned tbest = UINT32_MAX;
-	for (size_t t = 0; t < T; t++) {
-		unsigned n = g[t + 1] - g[t];
-		if (n < b->rem[t])
+	if (b->vec) {
+		if (!bbvec_types(g, b->rem, b->count, T, &tbest, &bt))
 			return;
-		if (b->rem[t] && b->count[t] == 1 && n < tbest) {
-			tbest = n;
-			bt = t;
+	} else {
+		for (size_t t = 0; t < T; t++) {
+			unsigned n = g[t + 1] - g[t];
+			if (n < b->rem[t])
+				return;
+			if (b->rem[t] && b->count[t] == 1 && n < tbest) {
+				tbest = n;
+				bt = t;
+			}
 		}
 	}
 	struct cnt cn = count(b, d);
@@ -501,10 +506,9 @@ static void node(bb *b, size_t d, uint64_t filled, uint64_t any)
 				sel[nsel & 31] = i;
 				nsel += (unsigned)(lm[i] >> c & 1);
 			}
-		for (unsigned j = 0, t = 0; j < nsel; j++) {
-			while (g[t + 1] <= sel[j])
-				t++;
-			place(b, d, filled, sel[j], t);
+		const uint32_t *li = b->li + d * b->stride;
+		for (unsigned j = 0; j < nsel; j++) {
+			place(b, d, filled, sel[j], b->rows[li[sel[j]]].type);
 			if (b->stop != XC_DONE)
 				return;
 		}

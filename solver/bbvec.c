@@ -98,6 +98,38 @@ BBVEC bool bbvec_cover(const uint64_t *pm, uint32_t i, uint32_t end,
 	return a == empty;
 }
 
+BBVEC bool bbvec_types(const uint32_t *g, const unsigned *rem,
+                       const unsigned *count, size_t T, unsigned *tbest,
+                       size_t *bt)
+{
+	unsigned best = UINT32_MAX;
+	size_t at = T;
+	__m512i one = _mm512_set1_epi32(1), none = _mm512_set1_epi32(-1);
+	for (size_t t0 = 0; t0 < T; t0 += 16) {
+		__mmask16 in = T - t0 >= 16 ? (__mmask16)0xffff
+		                            : (__mmask16)((1u << (T - t0)) - 1);
+		__m512i n = _mm512_sub_epi32(_mm512_maskz_loadu_epi32(in, g + t0 + 1),
+		                             _mm512_maskz_loadu_epi32(in, g + t0));
+		__m512i r = _mm512_maskz_loadu_epi32(in, rem + t0);
+		if (_mm512_mask_cmplt_epu32_mask(in, n, r))
+			return false;
+		__mmask16 single = _mm512_mask_cmpneq_epu32_mask(
+		    _mm512_mask_cmpeq_epu32_mask(
+		        in, _mm512_maskz_loadu_epi32(in, count + t0), one),
+		    r, _mm512_setzero_si512());
+		__m512i v = _mm512_mask_mov_epi32(none, single, n);
+		unsigned low = (unsigned)_mm512_reduce_min_epu32(v);
+		if (low < best) {
+			best = low;
+			at = t0 + (size_t)__builtin_ctz(_mm512_mask_cmpeq_epu32_mask(
+			                  single, v, _mm512_set1_epi32((int)low)));
+		}
+	}
+	*tbest = best;
+	*bt = at;
+	return true;
+}
+
 /* Bit-sliced counters, one set per lane: x's bits added to c0..c4 (bit 0
  * to 4 of each cell's count), 'sat' set on a carry out of c4. */
 #define BBVEC_ADD(c0, c1, c2, c3, c4, sat, x) do {                            \
@@ -218,6 +250,15 @@ unsigned bbvec_gather(const uint64_t *lm, uint32_t n, uint64_t cell,
 {
 	(void)lm, (void)n, (void)cell, (void)sel;
 	return 0;
+}
+
+bool bbvec_types(const uint32_t *g, const unsigned *rem,
+                 const unsigned *count, size_t T, unsigned *tbest, size_t *bt)
+{
+	(void)g, (void)rem, (void)count, (void)T;
+	*tbest = 0;
+	*bt = 0;
+	return false;
 }
 
 #endif

@@ -45,4 +45,12 @@ void bbvec_count(const uint64_t *lm, uint32_t n, uint64_t out[6]);
 unsigned bbvec_gather(const uint64_t *lm, uint32_t n, uint64_t cell,
                       uint32_t *sel);
 
+/* Of T types with groups g (T + 1 offsets), rem[t] copies left of
+ * count[t]: false when some type has fewer rows than copies left; else
+ * '*bt' is the first type with one copy, left, and the fewest rows of
+ * those, '*tbest' its rows (T and UINT32_MAX when there is none). */
+bool bbvec_types(const uint32_t *g, const unsigned *rem,
+                 const unsigned *count, size_t T, unsigned *tbest,
+                 size_t *bt);
+
 #endif

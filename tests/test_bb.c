@@ -891,9 +891,10 @@ static void copy_covers(struct covers *dst, const struct covers *src)
 }
 
 /* Lists of thousands of rows, as real puzzles have (the random instances
- * above stay under a few hundred): 8..12 single-copy types of 5 cells, a
- * few hundred rows each, every row within 14 cells of the fill order (a
- * polycube's reach), the first type pinned or not. The vector and the
+ * above stay under a few hundred): pieces of 3 to 5 cells filling most of
+ * 64, in 8 to 21 types of one or two copies, a few hundred rows each,
+ * every row within 14 cells of the fill order (a polycube's reach), the
+ * first type pinned or not. The vector and the
  * portable list passes must search the same tree: the same nodes, dead
  * ends and covers in the same order, up to a node budget. */
 static void test_bb_vector_long_lists(void **state)
@@ -902,10 +903,15 @@ static void test_bb_vector_long_lists(void **state)
 	uint64_t s = 0x766563u; /* "vec" */
 	uint64_t total = 0, covers = 0;
 	for (int trial = 0; trial < 24; trial++) {
-		size_t T = 8 + rnd(&s, 5), ncells = 5 * T;
-		unsigned counts[12], rank[64];
-		for (size_t t = 0; t < T; t++)
-			counts[t] = 1;
+		/* pieces of k cells, P of them in T types of one or two
+		 * copies (k = 3 gives more than 16 types) */
+		size_t k = 3 + rnd(&s, 3), P = 64 / k - rnd(&s, 3), T = 0;
+		unsigned counts[32], rank[64];
+		for (size_t p = 0; p < P; T++) {
+			counts[T] = P - p >= 2 && rnd(&s, 4) == 0 ? 2 : 1;
+			p += counts[T];
+		}
+		size_t ncells = k * P;
 		for (size_t c = 0; c < ncells; c++)
 			rank[c] = (unsigned)c;
 		bb *b[2];
@@ -916,11 +922,11 @@ static void test_bb_vector_long_lists(void **state)
 		bool vec = bb_set_vector(b[0], true);
 		assert_false(bb_set_vector(b[1], false));
 		for (size_t t = 0; t < T; t++) {
-			size_t n = 150 + rnd(&s, 250);
+			size_t n = 100 + rnd(&s, 200);
 			for (size_t r = 0; r < n; r++) {
 				size_t lo = rnd(&s, ncells - 13);
 				uint64_t m = 0;
-				while (popcount(m) < 5)
+				while (popcount(m) < k)
 					m |= (uint64_t)1 << (lo + rnd(&s, 14));
 				for (int v = 0; v < 2; v++)
 					assert_int_equal(bb_add_row(b[v], m, t), XC_OK);
