@@ -561,6 +561,18 @@ static void test_bb128_ladder_128(void **state)
 	}
 }
 
+/* The neighbours on a w x h board, cell y * w + x. */
+static void grid_edges(bb128 *b, unsigned w, unsigned h)
+{
+	for (unsigned y = 0; y < h; y++)
+		for (unsigned x = 0; x < w; x++) {
+			if (x + 1 < w)
+				bb128_add_edge(b, y * w + x, y * w + x + 1);
+			if (y + 1 < h)
+				bb128_add_edge(b, y * w + x, (y + 1) * w + x);
+		}
+}
+
 /* The regions pruning prunes, and finds the same covers: straight and
  * L trominoes tiling a 5 x 6 board (one type, ten copies), counted by
  * dancing links. (Past 64 cells the random puzzles above run with it.) */
@@ -624,13 +636,7 @@ static void test_bb128_regions_prune(void **state)
 		for (int regions = 0; regions < 2; regions++) {
 			bb128 *b = bb128_of(&in, in.nrows, in.ntypes, false,
 			                    regions ? BB128_REGIONS : 0);
-			for (unsigned y = 0; y < h; y++)
-				for (unsigned xx = 0; xx < w; xx++) {
-					if (xx + 1 < w)
-						bb128_add_edge(b, y * w + xx, y * w + xx + 1);
-					if (y + 1 < h)
-						bb128_add_edge(b, y * w + xx, (y + 1) * w + xx);
-				}
+			grid_edges(b, w, h);
 			struct covers covers = {0};
 			assert_int_equal(solve_both(b, 0, &covers, &n[regions]), XC_DONE);
 			assert_int_equal(covers.n, want);
@@ -709,13 +715,7 @@ static void test_bb128_vector_long_lists(void **state)
 				rows++;
 			}
 		}
-		for (unsigned y = 0; y < h; y++)
-			for (unsigned x = 0; x < w; x++) {
-				if (x + 1 < w)
-					bb128_add_edge(b, y * w + x, y * w + x + 1);
-				if (y + 1 < h)
-					bb128_add_edge(b, y * w + x, (y + 1) * w + x);
-			}
+		grid_edges(b, w, h);
 		if (trial % 2)
 			bb128_set_first(b, 0);
 		bb128_set_flags(b, (trial / 2 % 2 ? BB128_REGIONS : 0) |
