@@ -26,6 +26,15 @@
  *     left can make (a flood fill by shifts, below); then copy the rows
  *     that go with it into the next level's list.
  *
+ * The passes over a list (filter, the cover check, the count, gathering a
+ * cell's rows, the type checks) run on AVX-512 where the CPU has it
+ * (bbvec.c, eight rows a step, both words of a row at once; the 70-cell
+ * pentacube box in 1.4 s instead of 2.5 on one thread, Bedlam on this
+ * engine 4.0 s instead of 7.5), else on the portable loops here; both give
+ * the same lists in the same order, so the same nodes and covers. The
+ * vector count goes to 32 at once: the quick count would pick the same
+ * cell, so it has no vector form.
+ *
  * Regions. The goal's adjacency, in fill-order numbering, is a few
  * "gaps": cell i and i + delta are neighbours for i in a mask src[delta]
  * (a box filled in raster order has three gaps: 1, X and XY). A flood
