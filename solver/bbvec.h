@@ -1,13 +1,16 @@
 /*
- * bbvec.h: the 64-cell bitboard's list kernels (bb.c) on AVX-512, eight
+ * bbvec.h: the bitboards' list kernels (bb.c, bb128.c) on AVX-512, eight
  * rows at a time. Private to solver/.
  *
  * A level's list is an array of row masks (uint64_t, one bit per cell) and
  * a parallel array of row numbers (uint32_t), grouped by type: type t's
- * rows are [g[t], g[t + 1]). Every kernel gives exactly what bb.c's
- * portable loop gives, in the same order, so a search visits the same
- * nodes whichever runs; bb.c takes these when bbvec_usable() says the CPU
- * has the instructions (x86-64 with AVX-512 F and VL), else its own.
+ * rows are [g[t], g[t + 1]). bb128.c's rows of two words are two such mask
+ * arrays (structure of arrays): filter and cover have two-word versions,
+ * count and gather run on one word's array at a time. Every kernel gives
+ * exactly what the engines' portable loops give, in the same order, so a
+ * search visits the same nodes whichever runs; the engines take these when
+ * bbvec_usable() says the CPU has the instructions (x86-64 with AVX-512 F
+ * and VL), else their own.
  *
  * Inputs are read only up to their end (masked loads); outputs are written
  * in blocks of eight, so every output array needs room for 8 entries past
@@ -35,6 +38,17 @@ uint64_t bbvec_filter(const uint64_t *pm, const uint32_t *pi,
  * they do ('*any' is then 'empty'). */
 bool bbvec_cover(const uint64_t *pm, uint32_t i, uint32_t end, uint64_t rm,
                  uint64_t empty, uint64_t *any);
+
+/* The same two on rows of two words (bb128.c: 65 to 128 cells), a list
+ * per word: p0/p1 word 0 and 1 of each row, o0/o1 likewise. A row clashes
+ * when either word does; 'any' has a word each. */
+void bbvec_filter2(const uint64_t *p0, const uint64_t *p1, const uint32_t *pi,
+                   const uint32_t *g, const unsigned *rem, size_t T,
+                   const uint64_t rm[2], uint64_t *o0, uint64_t *o1,
+                   uint32_t *oi, uint32_t *og, uint64_t any[2]);
+bool bbvec_cover2(const uint64_t *p0, const uint64_t *p1, uint32_t i,
+                  uint32_t end, const uint64_t rm[2], const uint64_t empty[2],
+                  uint64_t any[2]);
 
 /* Per-cell row counts of lm[0..n), bit-sliced: bit c of out[j] is bit j
  * of cell c's count (j = 0..4), out[5] bit c set when the count is 32 or

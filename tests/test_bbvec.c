@@ -1,5 +1,6 @@
-/* test_bbvec.c: the bitboard's AVX-512 list kernels (solver/bbvec.c), each
- * against a plain loop written here, on thousands of random lists: every
+/* test_bbvec.c: the bitboards' AVX-512 list kernels (solver/bbvec.c), each
+ * against a plain loop written here, filter and cover on rows of one word
+ * (bb.c) and of two (bb128.c), on thousands of random lists: every
  * length from 0 to 70 and longer ones up to 2000, lengths that are and are
  * not multiples of the block, random groups (empty ones too) and copies
  * left, counts past the 32 where counting saturates, and type tables
@@ -66,6 +67,41 @@ static void fill_list(uint64_t *s, uint64_t *pm, uint32_t *pi, uint32_t n)
 	}
 }
 
+/* A row of two words (cells 0..127): k random cells of 128, or of the 12
+ * cells 58..69 across the words' boundary (rows clash in both words). */
+static void row2(uint64_t *s, unsigned k, bool across, uint64_t m[2])
+{
+	m[0] = m[1] = 0;
+	for (unsigned j = 0; j < k;) {
+		unsigned c = across ? 58 + (unsigned)rnd(s, 12)
+		                    : (unsigned)rnd(s, 128);
+		if (!(m[c / 64] >> (c % 64) & 1)) {
+			m[c / 64] |= (uint64_t)1 << (c % 64);
+			j++;
+		}
+	}
+}
+
+/* fill_list's lists on W words: word 0 of each row in p0, word 1 in p1
+ * (rows of two words as row2 makes them). */
+static void fill_lists(uint64_t *s, int W, uint64_t *p0, uint64_t *p1,
+                       uint32_t *pi, uint32_t n)
+{
+	if (W == 1) {
+		fill_list(s, p0, pi, n);
+		return;
+	}
+	unsigned k = 1 + (unsigned)rnd(s, 6);
+	bool across = rnd(s, 2);
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t m[2];
+		row2(s, k, across, m);
+		p0[i] = m[0];
+		p1[i] = m[1];
+		pi[i] = (uint32_t)splitmix64(s);
+	}
+}
+
 static void skip_without_avx512(void)
 {
 	if (!bbvec_usable()) {
@@ -104,20 +140,24 @@ static void check_guards32(const uint32_t *buf, size_t used, size_t total)
 		assert_true(buf[i] == CANARY32);
 }
 
-static void test_filter(void **state)
+/* The filter on W words (bbvec_filter, bbvec_filter2) against the plain
+ * loop: groups at random cuts (some empty), copies left or not. */
+static void filter_trials(int W, uint64_t s)
 {
-	(void)state;
-	skip_without_avx512();
-	uint64_t s = 0x66696c74u; /* "filt" */
 	size_t total = MAXN + 2 * GUARD;
-	uint64_t *pm = malloc(MAXN * sizeof *pm), *om = malloc(total * sizeof *om);
+	uint64_t *p[2], *o[2], *wm[2];
+	for (int w = 0; w < 2; w++) {
+		p[w] = malloc(MAXN * sizeof *p[w]);
+		o[w] = malloc(total * sizeof *o[w]);
+		wm[w] = malloc(MAXN * sizeof *wm[w]);
+		assert_true(p[w] && o[w] && wm[w]);
+	}
 	uint32_t *pi = malloc(MAXN * sizeof *pi), *oi = malloc(total * sizeof *oi);
-	uint64_t *wm = malloc(MAXN * sizeof *wm);
 	uint32_t *wi = malloc(MAXN * sizeof *wi);
-	assert_true(pm && om && pi && oi && wm && wi);
+	assert_true(pi && oi && wi);
 	for (int trial = 0; trial < 3000; trial++) {
 		uint32_t n = length(&s, trial % 400);
-		fill_list(&s, pm, pi, n);
+		fill_lists(&s, W, p[0], p[1], pi, n);
 		size_t T = 1 + rnd(&s, 20);
 		uint32_t g[22], og[22 + GUARD], wg[22];
 		unsigned rem[21];
@@ -134,81 +174,154 @@ static void test_filter(void **state)
 			}
 		for (size_t t = 0; t < T; t++)
 			rem[t] = rnd(&s, 4) ? 1 + (unsigned)rnd(&s, 2) : 0;
-		uint64_t rm = rnd(&s, 8) ? row(&s, 1 + (unsigned)rnd(&s, 5), 64) : 0;
+		uint64_t rm[2] = {0, 0};
+		if (rnd(&s, 8)) {
+			if (W == 1)
+				rm[0] = row(&s, 1 + (unsigned)rnd(&s, 5), 64);
+			else
+				row2(&s, 1 + (unsigned)rnd(&s, 5), rnd(&s, 2), rm);
+		}
 		/* the plain loop */
-		uint64_t want = 0;
+		uint64_t want[2] = {0, 0};
 		uint32_t k = 0;
 		for (size_t t = 0; t < T; t++) {
 			wg[t] = k;
 			if (!rem[t])
 				continue;
 			for (uint32_t i = g[t]; i < g[t + 1]; i++)
-				if (!(pm[i] & rm)) {
-					wm[k] = pm[i];
+				if (!(p[0][i] & rm[0]) &&
+				    (W == 1 || !(p[1][i] & rm[1]))) {
+					for (int w = 0; w < W; w++) {
+						wm[w][k] = p[w][i];
+						want[w] |= p[w][i];
+					}
 					wi[k++] = pi[i];
-					want |= pm[i];
 				}
 		}
 		wg[T] = k;
-		guard64(om, total);
+		for (int w = 0; w < 2; w++)
+			guard64(o[w], total);
 		guard32(oi, total);
 		guard32(og, T + 1 + GUARD);
-		uint64_t got = bbvec_filter(pm, pi, g, rem, T, rm, om + GUARD,
-		                            oi + GUARD, og);
-		assert_true(got == want);
+		uint64_t got[2] = {0, 0};
+		if (W == 1)
+			got[0] = bbvec_filter(p[0], pi, g, rem, T, rm[0], o[0] + GUARD,
+			                      oi + GUARD, og);
+		else
+			bbvec_filter2(p[0], p[1], pi, g, rem, T, rm, o[0] + GUARD,
+			              o[1] + GUARD, oi + GUARD, og, got);
+		assert_memory_equal(got, want, sizeof want);
 		assert_memory_equal(og, wg, (T + 1) * sizeof *og);
 		assert_true(og[T + 1] == CANARY32);
-		if (k) {
-			assert_memory_equal(om + GUARD, wm, k * sizeof *wm);
+		for (int w = 0; w < W && k; w++)
+			assert_memory_equal(o[w] + GUARD, wm[w], k * sizeof *wm[w]);
+		if (k)
 			assert_memory_equal(oi + GUARD, wi, k * sizeof *wi);
-		}
-		check_guards64(om, k, total);
+		for (int w = 0; w < W; w++)
+			check_guards64(o[w], k, total);
+		/* one word: the second output untouched */
+		if (W == 1)
+			check_guards64(o[1], 0, GUARD);
 		check_guards32(oi, k, total);
 	}
-	free(pm);
-	free(om);
+	for (int w = 0; w < 2; w++) {
+		free(p[w]);
+		free(o[w]);
+		free(wm[w]);
+	}
 	free(pi);
 	free(oi);
-	free(wm);
 	free(wi);
+}
+
+static void test_filter(void **state)
+{
+	(void)state;
+	skip_without_avx512();
+	filter_trials(1, 0x66696c74u); /* "filt" */
+}
+
+static void test_filter2(void **state)
+{
+	(void)state;
+	skip_without_avx512();
+	filter_trials(2, 0x66696c7432u); /* "filt2" */
+}
+
+/* The cover check on W words (bbvec_cover, bbvec_cover2) against the
+ * plain loop, from a random start, covering or not. */
+static void cover_trials(int W, uint64_t s)
+{
+	uint64_t *p[2];
+	for (int w = 0; w < 2; w++) {
+		p[w] = malloc(MAXN * sizeof *p[w]);
+		assert_true(p[w]);
+	}
+	uint32_t *pi = malloc(MAXN * sizeof *pi);
+	assert_true(pi);
+	size_t yes = 0, no = 0;
+	for (int trial = 0; trial < 20000; trial++) {
+		uint32_t n = length(&s, trial % 300);
+		fill_lists(&s, W, p[0], p[1], pi, n);
+		uint32_t i = n ? (uint32_t)rnd(&s, n + 1) : 0;
+		uint64_t rm[2] = {0, 0};
+		if (W == 1)
+			rm[0] = row(&s, 1 + (unsigned)rnd(&s, 5), 64);
+		else
+			row2(&s, 1 + (unsigned)rnd(&s, 5), rnd(&s, 2), rm);
+		uint64_t all[2] = {0, 0};
+		for (uint32_t j = i; j < n; j++)
+			if (!(p[0][j] & rm[0]) && (W == 1 || !(p[1][j] & rm[1])))
+				for (int w = 0; w < W; w++)
+					all[w] |= p[w][j];
+		/* the engines' contract: the rows that go with rm lie within
+		 * 'empty' (as the cells not filled); 'any' holds some of it.
+		 * Half the time one cell more, that no row may cover. */
+		uint64_t any0[2] = {0, 0}, empty[2] = {0, 0};
+		bool any_given = rnd(&s, 2);
+		for (int w = 0; w < W; w++) {
+			if (any_given)
+				any0[w] = all[w] & splitmix64(&s);
+			empty[w] = all[w] | any0[w];
+		}
+		if (rnd(&s, 2)) {
+			int w = (int)rnd(&s, (size_t)W);
+			empty[w] |= (uint64_t)1 << rnd(&s, 64) & ~rm[w];
+		}
+		bool want = true;
+		for (int w = 0; w < W; w++)
+			want &= (all[w] | any0[w]) == empty[w];
+		uint64_t any[2] = {any0[0], any0[1]};
+		bool got = W == 1 ? bbvec_cover(p[0], i, n, rm[0], empty[0], any)
+		                  : bbvec_cover2(p[0], p[1], i, n, rm, empty, any);
+		assert_true(got == want);
+		for (int w = 0; w < W; w++)
+			assert_true(any[w] == (all[w] | any0[w]));
+		if (W == 1)
+			assert_true(any[1] == any0[1]); /* one word: untouched */
+		yes += want;
+		no += !want;
+	}
+	print_message("cover on %d word%s: %zu covered, %zu not\n", W,
+	              W > 1 ? "s" : "", yes, no);
+	assert_true(yes > 2000 && no > 2000);
+	for (int w = 0; w < 2; w++)
+		free(p[w]);
+	free(pi);
 }
 
 static void test_cover(void **state)
 {
 	(void)state;
 	skip_without_avx512();
-	uint64_t s = 0x636f76u; /* "cov" */
-	uint64_t *pm = malloc(MAXN * sizeof *pm);
-	uint32_t *pi = malloc(MAXN * sizeof *pi);
-	assert_true(pm && pi);
-	size_t yes = 0, no = 0;
-	for (int trial = 0; trial < 20000; trial++) {
-		uint32_t n = length(&s, trial % 300);
-		fill_list(&s, pm, pi, n);
-		uint32_t i = n ? (uint32_t)rnd(&s, n + 1) : 0;
-		uint64_t rm = row(&s, 1 + (unsigned)rnd(&s, 5), 64);
-		uint64_t all = 0;
-		for (uint32_t j = i; j < n; j++)
-			all |= (pm[j] & rm) ? 0 : pm[j];
-		/* bb's contract: the rows that go with rm lie within 'empty'
-		 * (as the cells not filled); 'any' holds some of it. Half the
-		 * time one cell more, that no row may cover. */
-		uint64_t any0 = rnd(&s, 2) ? all & splitmix64(&s) : 0;
-		uint64_t empty = all | any0;
-		if (rnd(&s, 2))
-			empty |= (uint64_t)1 << rnd(&s, 64) & ~rm;
-		bool want = (all | any0) == empty;
-		uint64_t any = any0;
-		bool got = bbvec_cover(pm, i, n, rm, empty, &any);
-		assert_true(got == want);
-		assert_true(any == (all | any0));
-		yes += want;
-		no += !want;
-	}
-	print_message("cover: %zu covered, %zu not\n", yes, no);
-	assert_true(yes > 2000 && no > 2000);
-	free(pm);
-	free(pi);
+	cover_trials(1, 0x636f76u); /* "cov" */
+}
+
+static void test_cover2(void **state)
+{
+	(void)state;
+	skip_without_avx512();
+	cover_trials(2, 0x636f7632u); /* "cov2" */
 }
 
 static void test_count(void **state)
@@ -352,7 +465,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_filter),
+		cmocka_unit_test(test_filter2),
 		cmocka_unit_test(test_cover),
+		cmocka_unit_test(test_cover2),
 		cmocka_unit_test(test_count),
 		cmocka_unit_test(test_gather),
 		cmocka_unit_test(test_types),
