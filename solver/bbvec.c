@@ -12,8 +12,8 @@
  *
  * The functions carry a target attribute instead of the file a compiler
  * flag: the rest of the program stays plain x86-64 and runs anywhere, and
- * bb.c calls these only when bbvec_usable(). Other compilers and CPUs get
- * stubs that are never called.
+ * bb.c calls these only when bbvec_avx512_usable(). Other compilers and
+ * CPUs get stubs that are never called.
  */
 #include "solver/bbvec.h"
 
@@ -23,7 +23,7 @@
 
 #define BBVEC __attribute__((target("avx512f,avx512vl,popcnt")))
 
-bool bbvec_usable(void)
+bool bbvec_avx512_usable(void)
 {
 	__builtin_cpu_init();
 	return __builtin_cpu_supports("avx512f") &&
@@ -37,10 +37,10 @@ BBVEC static inline __mmask8 lanes(uint32_t i, uint32_t n)
 	return n - i >= 8 ? (__mmask8)0xff : (__mmask8)((1u << (n - i)) - 1);
 }
 
-BBVEC uint64_t bbvec_filter(const uint64_t *pm, const uint32_t *pi,
-                            const uint32_t *g, const unsigned *rem,
-                            size_t T, uint64_t rm, uint64_t *om,
-                            uint32_t *oi, uint32_t *og)
+BBVEC uint64_t bbvec_avx512_filter(const uint64_t *pm, const uint32_t *pi,
+                                   const uint32_t *g, const unsigned *rem,
+                                   size_t T, uint64_t rm, uint64_t *om,
+                                   uint32_t *oi, uint32_t *og)
 {
 	__m512i rv = _mm512_set1_epi64((long long)rm);
 	__m512i any = _mm512_setzero_si512();
@@ -69,8 +69,8 @@ BBVEC uint64_t bbvec_filter(const uint64_t *pm, const uint32_t *pi,
 	return (uint64_t)_mm512_reduce_or_epi64(any);
 }
 
-BBVEC bool bbvec_cover(const uint64_t *pm, uint32_t i, uint32_t end,
-                       uint64_t rm, uint64_t empty, uint64_t *any)
+BBVEC bool bbvec_avx512_cover(const uint64_t *pm, uint32_t i, uint32_t end,
+                              uint64_t rm, uint64_t empty, uint64_t *any)
 {
 	__m512i rv = _mm512_set1_epi64((long long)rm);
 	__m512i acc = _mm512_setzero_si512();
@@ -113,7 +113,8 @@ BBVEC bool bbvec_cover(const uint64_t *pm, uint32_t i, uint32_t end,
 		c4 = _mm512_xor_si512(c4, l_);                                 \
 	} while (0)
 
-BBVEC void bbvec_count(const uint64_t *lm, uint32_t n, uint64_t out[6])
+BBVEC void bbvec_avx512_count(const uint64_t *lm, uint32_t n,
+                              uint64_t out[6])
 {
 	__m512i c[6];
 	for (int j = 0; j < 6; j++)
@@ -144,8 +145,8 @@ BBVEC void bbvec_count(const uint64_t *lm, uint32_t n, uint64_t out[6])
 		out[j] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(c[j]));
 }
 
-BBVEC unsigned bbvec_gather(const uint64_t *lm, uint32_t n, uint64_t cell,
-                            uint32_t *sel)
+BBVEC unsigned bbvec_avx512_gather(const uint64_t *lm, uint32_t n,
+                                   uint64_t cell, uint32_t *sel)
 {
 	__m512i cv = _mm512_set1_epi64((long long)cell);
 	__m256i idx = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
@@ -165,36 +166,37 @@ BBVEC unsigned bbvec_gather(const uint64_t *lm, uint32_t n, uint64_t cell,
 
 #else /* no AVX-512 kernels on this compiler or CPU: never called */
 
-bool bbvec_usable(void)
+bool bbvec_avx512_usable(void)
 {
 	return false;
 }
 
-uint64_t bbvec_filter(const uint64_t *pm, const uint32_t *pi,
-                      const uint32_t *g, const unsigned *rem, size_t T,
-                      uint64_t rm, uint64_t *om, uint32_t *oi, uint32_t *og)
+uint64_t bbvec_avx512_filter(const uint64_t *pm, const uint32_t *pi,
+                             const uint32_t *g, const unsigned *rem,
+                             size_t T, uint64_t rm, uint64_t *om,
+                             uint32_t *oi, uint32_t *og)
 {
 	(void)pm, (void)pi, (void)g, (void)rem, (void)T, (void)rm, (void)om;
 	(void)oi, (void)og;
 	return 0;
 }
 
-bool bbvec_cover(const uint64_t *pm, uint32_t i, uint32_t end, uint64_t rm,
-                 uint64_t empty, uint64_t *any)
+bool bbvec_avx512_cover(const uint64_t *pm, uint32_t i, uint32_t end,
+                        uint64_t rm, uint64_t empty, uint64_t *any)
 {
 	(void)pm, (void)i, (void)end, (void)rm, (void)empty, (void)any;
 	return true;
 }
 
-void bbvec_count(const uint64_t *lm, uint32_t n, uint64_t out[6])
+void bbvec_avx512_count(const uint64_t *lm, uint32_t n, uint64_t out[6])
 {
 	(void)lm, (void)n;
 	for (int j = 0; j < 6; j++)
 		out[j] = 0;
 }
 
-unsigned bbvec_gather(const uint64_t *lm, uint32_t n, uint64_t cell,
-                      uint32_t *sel)
+unsigned bbvec_avx512_gather(const uint64_t *lm, uint32_t n, uint64_t cell,
+                             uint32_t *sel)
 {
 	(void)lm, (void)n, (void)cell, (void)sel;
 	return 0;

@@ -1,0 +1,291 @@
+/*
+ * bbvec2.c: bb.c's list kernels on AVX2 (see bbvec.h), for the CPUs that
+ * have it but not AVX-512 (Intel since Alder Lake, AMD before Zen 4).
+ *
+ * Workload: as bbvec.c's, the same lists, four rows to a 256-bit
+ * register. AVX2 has no compress instruction, so the filter packs the
+ * rows it keeps with a table: the four rows' keep bits (movemask_pd) pick
+ * a VPERMD index vector that brings the kept 64-bit lanes to the front in
+ * order, and a 4-lane index vector that does the same for the four row
+ * numbers (VPERMILPS within 128 bits); both registers are stored whole at
+ * the output's end, which moves on by the kept rows' count. No branch per
+ * row, as on AVX-512. Block tails are masked loads (VPMASKMOVQ/D), so
+ * nothing past an input's end is read.
+ *
+ * The functions carry a target attribute instead of the file a compiler
+ * flag, as bbvec.c's: bb.c calls these only when bbvec_avx2_usable().
+ * Other compilers and CPUs get stubs that are never called.
+ */
+#include "solver/bbvec.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+
+#include <immintrin.h>
+
+#define BBVEC2 __attribute__((target("avx2,popcnt")))
+
+bool bbvec_avx2_usable(void)
+{
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("avx2") &&
+	       __builtin_cpu_supports("popcnt");
+}
+
+/* For each 4-bit set of lanes m (bit l: lane l), the lanes of m in
+ * increasing order, then zeros: the packing of a filter's row numbers and
+ * of a gather's indexes. */
+static _Alignas(16) const int32_t lanes_of[16][4] = {
+	{0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0},
+	{2, 0, 0, 0}, {0, 2, 0, 0}, {1, 2, 0, 0}, {0, 1, 2, 0},
+	{3, 0, 0, 0}, {0, 3, 0, 0}, {1, 3, 0, 0}, {0, 1, 3, 0},
+	{2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3},
+};
+
+/* The same for 64-bit lanes as VPERMD sees them: lane l is the 32-bit
+ * lanes 2l and 2l + 1. */
+static _Alignas(32) const int32_t pairs_of[16][8] = {
+	{0, 0, 0, 0, 0, 0, 0, 0}, {0, 1, 0, 0, 0, 0, 0, 0},
+	{2, 3, 0, 0, 0, 0, 0, 0}, {0, 1, 2, 3, 0, 0, 0, 0},
+	{4, 5, 0, 0, 0, 0, 0, 0}, {0, 1, 4, 5, 0, 0, 0, 0},
+	{2, 3, 4, 5, 0, 0, 0, 0}, {0, 1, 2, 3, 4, 5, 0, 0},
+	{6, 7, 0, 0, 0, 0, 0, 0}, {0, 1, 6, 7, 0, 0, 0, 0},
+	{2, 3, 6, 7, 0, 0, 0, 0}, {0, 1, 2, 3, 6, 7, 0, 0},
+	{4, 5, 6, 7, 0, 0, 0, 0}, {0, 1, 4, 5, 6, 7, 0, 0},
+	{2, 3, 4, 5, 6, 7, 0, 0}, {0, 1, 2, 3, 4, 5, 6, 7},
+};
+
+/* All ones in the first r < 4 64-bit lanes: the tail of a list. */
+BBVEC2 static inline __m256i tail64(uint32_t r)
+{
+	return _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)r),
+	                          _mm256_setr_epi64x(0, 1, 2, 3));
+}
+
+/* The same for 32-bit lanes of 128 bits. */
+BBVEC2 static inline __m128i tail32(uint32_t r)
+{
+	return _mm_cmpgt_epi32(_mm_set1_epi32((int)r),
+	                       _mm_setr_epi32(0, 1, 2, 3));
+}
+
+/* The OR of the four lanes. */
+BBVEC2 static inline uint64_t or4(__m256i v)
+{
+	__m128i x = _mm_or_si128(_mm256_castsi256_si128(v),
+	                         _mm256_extracti128_si256(v, 1));
+	return (uint64_t)_mm_cvtsi128_si64(
+	    _mm_or_si128(x, _mm_unpackhi_epi64(x, x)));
+}
+
+/* Store the rows 'm' of the lanes of 'keep', in order, with their
+ * numbers 'id', at om + k and oi + k (four lanes each, whole). */
+BBVEC2 static inline void pack(__m256i m, __m128i id, unsigned keep,
+                                  uint64_t *om, uint32_t *oi, uint32_t k)
+{
+	__m256i p = _mm256_load_si256((const __m256i *)pairs_of[keep]);
+	__m128i q = _mm_load_si128((const __m128i *)lanes_of[keep]);
+	_mm256_storeu_si256((__m256i *)(om + k),
+	                    _mm256_permutevar8x32_epi32(m, p));
+	_mm_storeu_si128((__m128i *)(oi + k),
+	                 _mm_castps_si128(_mm_permutevar_ps(
+	                     _mm_castsi128_ps(id), q)));
+}
+
+BBVEC2 uint64_t bbvec_avx2_filter(const uint64_t *pm, const uint32_t *pi,
+                                  const uint32_t *g, const unsigned *rem,
+                                  size_t T, uint64_t rm, uint64_t *om,
+                                  uint32_t *oi, uint32_t *og)
+{
+	__m256i rv = _mm256_set1_epi64x((long long)rm);
+	__m256i zero = _mm256_setzero_si256();
+	__m256i any = zero;
+	uint32_t k = 0;
+	for (size_t t = 0; t < T; t++) {
+		og[t] = k;
+		if (!rem[t])
+			continue;
+		uint32_t i = g[t], end = g[t + 1];
+		for (; end - i >= 4; i += 4) {
+			__m256i m = _mm256_loadu_si256((const __m256i *)(pm + i));
+			__m128i id = _mm_loadu_si128((const __m128i *)(pi + i));
+			__m256i ok = _mm256_cmpeq_epi64(_mm256_and_si256(m, rv),
+			                                zero);
+			unsigned keep = (unsigned)_mm256_movemask_pd(
+			    _mm256_castsi256_pd(ok));
+			pack(m, id, keep, om, oi, k);
+			any = _mm256_or_si256(any, _mm256_and_si256(m, ok));
+			k += (uint32_t)__builtin_popcount(keep);
+		}
+		if (i < end) {
+			/* the lanes past the end load as 0, which clashes
+			 * with nothing: take them out of 'ok' */
+			__m256i in = tail64(end - i);
+			__m256i m = _mm256_maskload_epi64((const long long *)(pm + i),
+			                                  in);
+			__m128i id = _mm_maskload_epi32((const int *)(pi + i),
+			                                tail32(end - i));
+			__m256i ok = _mm256_and_si256(
+			    in, _mm256_cmpeq_epi64(_mm256_and_si256(m, rv), zero));
+			unsigned keep = (unsigned)_mm256_movemask_pd(
+			    _mm256_castsi256_pd(ok));
+			pack(m, id, keep, om, oi, k);
+			any = _mm256_or_si256(any, _mm256_and_si256(m, ok));
+			k += (uint32_t)__builtin_popcount(keep);
+		}
+	}
+	og[T] = k;
+	return or4(any);
+}
+
+/* acc | the rows of m that do not clash with rv. */
+BBVEC2 static inline __m256i cover_add(__m256i acc, __m256i m, __m256i rv)
+{
+	__m256i ok = _mm256_cmpeq_epi64(_mm256_and_si256(m, rv),
+	                                _mm256_setzero_si256());
+	return _mm256_or_si256(acc, _mm256_and_si256(m, ok));
+}
+
+BBVEC2 bool bbvec_avx2_cover(const uint64_t *pm, uint32_t i, uint32_t end,
+                             uint64_t rm, uint64_t empty, uint64_t *any)
+{
+	__m256i rv = _mm256_set1_epi64x((long long)rm);
+	__m256i a0 = _mm256_setzero_si256(), a1 = a0;
+	uint64_t a = *any;
+	while (end - i >= 16) {
+		/* the check every four blocks: it costs a reduction */
+		for (int j = 0; j < 2; j++, i += 8) {
+			a0 = cover_add(a0, _mm256_loadu_si256(
+			                       (const __m256i *)(pm + i)), rv);
+			a1 = cover_add(a1, _mm256_loadu_si256(
+			                       (const __m256i *)(pm + i + 4)), rv);
+		}
+		if ((a | or4(_mm256_or_si256(a0, a1))) == empty) {
+			*any = empty;
+			return true;
+		}
+	}
+	for (; end - i >= 4; i += 4)
+		a0 = cover_add(a0, _mm256_loadu_si256((const __m256i *)(pm + i)),
+		               rv);
+	if (i < end)
+		/* lanes past the end load as 0: they add nothing */
+		a1 = cover_add(a1, _mm256_maskload_epi64(
+		                       (const long long *)(pm + i), tail64(end - i)),
+		               rv);
+	a |= or4(_mm256_or_si256(a0, a1));
+	*any = a;
+	return a == empty;
+}
+
+/* Bit-sliced counters, one set per lane, as bbvec.c's BBVEC_ADD. */
+#define BBVEC2_ADD(c0, c1, c2, c3, c4, sat, x) do {                           \
+		__m256i k_ = _mm256_and_si256(c0, x);                          \
+		c0 = _mm256_xor_si256(c0, x);                                  \
+		__m256i l_ = _mm256_and_si256(c1, k_);                         \
+		c1 = _mm256_xor_si256(c1, k_);                                 \
+		k_ = _mm256_and_si256(c2, l_);                                 \
+		c2 = _mm256_xor_si256(c2, l_);                                 \
+		l_ = _mm256_and_si256(c3, k_);                                 \
+		c3 = _mm256_xor_si256(c3, k_);                                 \
+		sat = _mm256_or_si256(sat, _mm256_and_si256(c4, l_));          \
+		c4 = _mm256_xor_si256(c4, l_);                                 \
+	} while (0)
+
+BBVEC2 void bbvec_avx2_count(const uint64_t *lm, uint32_t n, uint64_t out[6])
+{
+	__m256i c[6];
+	for (int j = 0; j < 6; j++)
+		c[j] = _mm256_setzero_si256();
+	uint32_t i = 0;
+	for (; n - i >= 4; i += 4) {
+		__m256i m = _mm256_loadu_si256((const __m256i *)(lm + i));
+		BBVEC2_ADD(c[0], c[1], c[2], c[3], c[4], c[5], m);
+	}
+	if (i < n) {
+		__m256i m = _mm256_maskload_epi64((const long long *)(lm + i),
+		                                  tail64(n - i));
+		BBVEC2_ADD(c[0], c[1], c[2], c[3], c[4], c[5], m);
+	}
+	/* Fold the four lanes' counters into one: add the upper half of the
+	 * lanes to the lower, twice (ripple carry over the five slices,
+	 * saturating at 32). */
+	for (int w = 0; w < 2; w++) {
+		__m256i h[6], carry = _mm256_setzero_si256();
+		for (int j = 0; j < 6; j++)
+			h[j] = w == 0 ? _mm256_permute2x128_si256(c[j], c[j], 1)
+			              : _mm256_shuffle_epi32(c[j], 0x4e);
+		for (int j = 0; j < 5; j++) {
+			__m256i x = _mm256_xor_si256(c[j], h[j]);
+			__m256i s = _mm256_xor_si256(x, carry);
+			carry = _mm256_or_si256(_mm256_and_si256(c[j], h[j]),
+			                        _mm256_and_si256(carry, x));
+			c[j] = s;
+		}
+		c[5] = _mm256_or_si256(_mm256_or_si256(c[5], h[5]), carry);
+	}
+	for (int j = 0; j < 6; j++)
+		out[j] = (uint64_t)_mm_cvtsi128_si64(_mm256_castsi256_si128(c[j]));
+}
+
+BBVEC2 unsigned bbvec_avx2_gather(const uint64_t *lm, uint32_t n,
+                                  uint64_t cell, uint32_t *sel)
+{
+	__m256i cv = _mm256_set1_epi64x((long long)cell);
+	__m256i zero = _mm256_setzero_si256();
+	unsigned k = 0;
+	for (uint32_t i = 0; i < n; i += 4) {
+		/* lanes past the end load as 0: never a hit */
+		__m256i m = n - i >= 4
+		    ? _mm256_loadu_si256((const __m256i *)(lm + i))
+		    : _mm256_maskload_epi64((const long long *)(lm + i),
+		                            tail64(n - i));
+		unsigned hit = 15u ^ (unsigned)_mm256_movemask_pd(
+		    _mm256_castsi256_pd(_mm256_cmpeq_epi64(
+		        _mm256_and_si256(m, cv), zero)));
+		__m128i q = _mm_load_si128((const __m128i *)lanes_of[hit]);
+		_mm_storeu_si128((__m128i *)(sel + k),
+		                 _mm_add_epi32(q, _mm_set1_epi32((int)i)));
+		k += (unsigned)__builtin_popcount(hit);
+	}
+	return k;
+}
+
+#else /* no AVX2 kernels on this compiler or CPU: never called */
+
+bool bbvec_avx2_usable(void)
+{
+	return false;
+}
+
+uint64_t bbvec_avx2_filter(const uint64_t *pm, const uint32_t *pi,
+                           const uint32_t *g, const unsigned *rem, size_t T,
+                           uint64_t rm, uint64_t *om, uint32_t *oi,
+                           uint32_t *og)
+{
+	(void)pm, (void)pi, (void)g, (void)rem, (void)T, (void)rm, (void)om;
+	(void)oi, (void)og;
+	return 0;
+}
+
+bool bbvec_avx2_cover(const uint64_t *pm, uint32_t i, uint32_t end,
+                      uint64_t rm, uint64_t empty, uint64_t *any)
+{
+	(void)pm, (void)i, (void)end, (void)rm, (void)empty, (void)any;
+	return true;
+}
+
+void bbvec_avx2_count(const uint64_t *lm, uint32_t n, uint64_t out[6])
+{
+	(void)lm, (void)n;
+	for (int j = 0; j < 6; j++)
+		out[j] = 0;
+}
+
+unsigned bbvec_avx2_gather(const uint64_t *lm, uint32_t n, uint64_t cell,
+                           uint32_t *sel)
+{
+	(void)lm, (void)n, (void)cell, (void)sel;
+	return 0;
+}
+
+#endif
