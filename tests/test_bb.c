@@ -16,6 +16,8 @@
 #include <string.h>
 
 #include "solver/bb.h"
+/* bb's private list kernels, tested alone below */
+#include "solver/bbvec.h"
 
 #define MAX_ROWS 2048
 #define MAX_TYPES 8
@@ -988,6 +990,162 @@ static void test_bb_vector_long_lists(void **state)
 	assert_true(total > 200000); /* deep enough to mean something */
 }
 
+/* ---- the list kernels alone ---- */
+
+/* One level of list kernels (bbvec.h). */
+struct kernels {
+	const char *name;
+	bool (*usable)(void);
+	uint64_t (*filter)(const uint64_t *, const uint32_t *, const uint32_t *,
+	                   const unsigned *, size_t, uint64_t, uint64_t *,
+	                   uint32_t *, uint32_t *);
+	bool (*cover)(const uint64_t *, uint32_t, uint32_t, uint64_t, uint64_t,
+	              uint64_t *);
+	void (*count)(const uint64_t *, uint32_t, uint64_t[6]);
+	unsigned (*gather)(const uint64_t *, uint32_t, uint64_t, uint32_t *);
+};
+
+static const struct kernels kernel_levels[] = {
+	{"AVX2", bbvec_avx2_usable, bbvec_avx2_filter, bbvec_avx2_cover,
+	 bbvec_avx2_count, bbvec_avx2_gather},
+	{"AVX-512", bbvec_avx512_usable, bbvec_avx512_filter,
+	 bbvec_avx512_cover, bbvec_avx512_count, bbvec_avx512_gather},
+};
+
+/* A row of about 'bits' of 64 cells set (8 or 48). */
+static uint64_t sparse_row(uint64_t *s, int bits)
+{
+	uint64_t m = splitmix64(s) & splitmix64(s) & splitmix64(s);
+	return bits > 32 ? ~m : m;
+}
+
+/* Each kernel of every level the CPU has against a plain loop written
+ * here, on lists of 0 to a few hundred rows in up to six groups (some
+ * empty, some of exhausted types), sparse and dense rows: the same rows
+ * kept in the same order with the same groups and union (filter), the
+ * same answer (cover: its early stop too, which the search cannot see,
+ * as node() checks the filtered union again), the same bit-sliced counts
+ * saturating at 32, the same indexes in order (gather). Every input is a
+ * block of its exact size, so valgrind sees any read past an end; the
+ * outputs have the 8 entries of room bbvec.h asks for. */
+static void test_bb_kernels_model(void **state)
+{
+	(void)state;
+	uint64_t s = 0x6b726e6cu; /* "krnl" */
+	int levels = 0;
+	for (size_t v = 0; v < 2; v++) {
+		const struct kernels *K = &kernel_levels[v];
+		if (!K->usable())
+			continue;
+		levels++;
+		for (int trial = 0; trial < 3000; trial++) {
+			size_t T = 1 + rnd(&s, 6);
+			uint32_t g[7], og[7];
+			unsigned rem[6];
+			size_t most = trial % 8 == 0 ? 90 : 20;
+			g[0] = 0;
+			for (size_t t = 0; t < T; t++) {
+				g[t + 1] = g[t] + (uint32_t)rnd(&s, most + 1);
+				rem[t] = (unsigned)rnd(&s, 3);
+			}
+			uint32_t n = g[T];
+			int bits = trial % 3 == 0 ? 48 : 8;
+			uint64_t *pm = malloc((n ? n : 1) * sizeof *pm);
+			uint32_t *pi = malloc((n ? n : 1) * sizeof *pi);
+			uint64_t *om = malloc((n + 8) * sizeof *om);
+			uint32_t *oi = malloc((n + 8) * sizeof *oi);
+			uint32_t *sel = malloc((n + 8) * sizeof *sel);
+			assert_true(pm && pi && om && oi && sel);
+			for (uint32_t i = 0; i < n; i++) {
+				pm[i] = sparse_row(&s, bits);
+				pi[i] = (uint32_t)splitmix64(&s);
+			}
+			uint64_t rm = sparse_row(&s, 8);
+
+			/* filter */
+			uint64_t any = 0, got = K->filter(pm, pi, g, rem, T, rm,
+			                                   om, oi, og);
+			uint32_t k = 0;
+			for (size_t t = 0; t < T; t++) {
+				if (og[t] != k)
+					fail_msg("%s filter, trial %d: group %zu "
+					         "at %u, not %u", K->name, trial,
+					         t, og[t], k);
+				for (uint32_t i = g[t]; rem[t] && i < g[t + 1]; i++) {
+					if (pm[i] & rm)
+						continue;
+					if (om[k] != pm[i] || oi[k] != pi[i])
+						fail_msg("%s filter, trial %d: "
+						         "row %u kept as %u "
+						         "differs", K->name,
+						         trial, i, k);
+					any |= pm[i];
+					k++;
+				}
+			}
+			if (og[T] != k || got != any)
+				fail_msg("%s filter, trial %d: %u rows kept, not "
+				         "%u, or another union", K->name, trial,
+				         og[T], k);
+
+			/* cover, on a random range, with and without every
+			 * cell of 'empty' covered */
+			uint32_t i0 = (uint32_t)rnd(&s, n + 1);
+			uint32_t end = i0 + (uint32_t)rnd(&s, n - i0 + 1);
+			uint64_t a0 = sparse_row(&s, 8), u = a0;
+			for (uint32_t i = i0; i < end; i++)
+				u |= pm[i] & rm ? 0 : pm[i];
+			uint64_t empty = u;
+			if (trial % 2)
+				empty |= (uint64_t)1 << rnd(&s, 64);
+			uint64_t a = a0;
+			bool c = K->cover(pm, i0, end, rm, empty, &a);
+			if (c != (u == empty) || a != (c ? empty : u))
+				fail_msg("%s cover, trial %d: rows %u..%u gave "
+				         "%d, 0x%llx", K->name, trial, i0, end,
+				         (int)c, (unsigned long long)a);
+
+			/* count */
+			uint64_t out[6], want[6] = {0};
+			K->count(pm, n, out);
+			for (unsigned cell = 0; cell < 64; cell++) {
+				unsigned cnt = 0;
+				for (uint32_t i = 0; i < n; i++)
+					cnt += (unsigned)(pm[i] >> cell & 1);
+				for (int j = 0; j < 5; j++)
+					want[j] |= (uint64_t)(cnt >> j & 1) << cell;
+				want[5] |= (uint64_t)(cnt >= 32) << cell;
+			}
+			if (memcmp(out, want, sizeof out) != 0)
+				fail_msg("%s count, trial %d (%u rows) differs",
+				         K->name, trial, n);
+
+			/* gather */
+			uint64_t cell = (uint64_t)1 << rnd(&s, 64);
+			unsigned h = K->gather(pm, n, cell, sel), w = 0;
+			for (uint32_t i = 0; i < n; i++) {
+				if (!(pm[i] & cell))
+					continue;
+				if (w >= h || sel[w] != i)
+					fail_msg("%s gather, trial %d: hit %u "
+					         "is not row %u", K->name, trial,
+					         w, i);
+				w++;
+			}
+			if (h != w)
+				fail_msg("%s gather, trial %d: %u hits, not %u",
+				         K->name, trial, h, w);
+			free(pm);
+			free(pi);
+			free(om);
+			free(oi);
+			free(sel);
+		}
+	}
+	print_message("kernels: %d vector level(s) checked against the "
+	              "model\n", levels);
+}
+
 static void test_bb_comparison_can_fail(void **state)
 {
 	(void)state;
@@ -1036,6 +1194,7 @@ int main(void)
 		cmocka_unit_test(test_bb_node_budget),
 		cmocka_unit_test(test_bb_visitor_stop),
 		cmocka_unit_test(test_bb_vector_long_lists),
+		cmocka_unit_test(test_bb_kernels_model),
 		cmocka_unit_test(test_bb_comparison_can_fail),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
