@@ -1,9 +1,10 @@
 /* test_bb.c: the bitboard exact-cover engine against known answers and,
  * cover for cover, against a plain recursive enumeration written here (it
  * shares no code with solver/bb.c) on hundreds of seeded random instances,
- * with random fill orders and with and without a pinned type; then its
- * node budget, its visitor stop, and a check that the comparison itself
- * can fail. */
+ * with random fill orders and with and without a pinned type, on every
+ * level of list passes the CPU has (bb.h's bb_set_kernels); then its node
+ * budget, its visitor stop, each vector list kernel against a plain model,
+ * and a check that the comparison itself can fail. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
