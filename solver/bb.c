@@ -199,7 +199,7 @@ void bb_set_first(bb *b, size_t type)
 enum bb_kernels bb_set_kernels(bb *b, enum bb_kernels k)
 {
 	assert(k == BB_PORTABLE || k == BB_AVX2 || k == BB_AVX512);
-	if (k == BB_AVX512 && !bbvec_avx512_usable())
+	if (k == BB_AVX512 && !bbvec_usable())
 		k = BB_AVX2;
 	if (k == BB_AVX2 && !bbvec_avx2_usable())
 		k = BB_PORTABLE;
@@ -221,7 +221,7 @@ static uint64_t filter(bb *b, size_t d, uint64_t rm)
 	const unsigned *restrict rem = b->rem;
 	switch (b->kern) {
 	case BB_AVX512:
-		return bbvec_avx512_filter(pm, pi, g, rem, T, rm, om, oi, og);
+		return bbvec_filter(pm, pi, g, rem, T, rm, om, oi, og);
 	case BB_AVX2:
 		return bbvec_avx2_filter(pm, pi, g, rem, T, rm, om, oi, og);
 	case BB_PORTABLE:
@@ -296,7 +296,7 @@ static bool cover_on(const bb *b, const uint64_t *pm, uint32_t i,
 {
 	switch (b->kern) {
 	case BB_AVX512:
-		return bbvec_avx512_cover(pm, i, end, rm, empty, any);
+		return bbvec_cover(pm, i, end, rm, empty, any);
 	case BB_AVX2:
 		return bbvec_avx2_cover(pm, i, end, rm, empty, any);
 	case BB_PORTABLE:
@@ -366,7 +366,7 @@ static struct cnt count(const bb *b, size_t d)
 	if (b->kern != BB_PORTABLE) {
 		uint64_t c[6];
 		if (b->kern == BB_AVX512)
-			bbvec_avx512_count(lm, n, c);
+			bbvec_count(lm, n, c);
 		else
 			bbvec_avx2_count(lm, n, c);
 		return (struct cnt){c[0], c[1], c[2], c[3], c[4], c[5]};
@@ -471,13 +471,18 @@ static void node(bb *b, size_t d, uint64_t filled, uint64_t any)
 	 * single-copy type with the fewest rows (the first of them) */
 	size_t bt = T;
 	unsigned tbest = UINT32_MAX;
-	for (size_t t = 0; t < T; t++) {
-		unsigned n = g[t + 1] - g[t];
-		if (n < b->rem[t])
+	if (b->kern == BB_AVX512) {
+		if (!bbvec_types(g, b->rem, b->count, T, &tbest, &bt))
 			return;
-		if (b->rem[t] && b->count[t] == 1 && n < tbest) {
-			tbest = n;
-			bt = t;
+	} else {
+		for (size_t t = 0; t < T; t++) {
+			unsigned n = g[t + 1] - g[t];
+			if (n < b->rem[t])
+				return;
+			if (b->rem[t] && b->count[t] == 1 && n < tbest) {
+				tbest = n;
+				bt = t;
+			}
 		}
 	}
 	struct cnt cn = count(b, d);
@@ -522,7 +527,7 @@ static void node(bb *b, size_t d, uint64_t filled, uint64_t any)
 		uint32_t sel[32 + 8];
 		unsigned c = (unsigned)__builtin_ctzll(cell), nsel = 0;
 		if (b->kern == BB_AVX512)
-			nsel = bbvec_avx512_gather(lm, g[T], cell, sel);
+			nsel = bbvec_gather(lm, g[T], cell, sel);
 		else if (b->kern == BB_AVX2)
 			nsel = bbvec_avx2_gather(lm, g[T], cell, sel);
 		else
@@ -530,10 +535,9 @@ static void node(bb *b, size_t d, uint64_t filled, uint64_t any)
 				sel[nsel & 31] = i;
 				nsel += (unsigned)(lm[i] >> c & 1);
 			}
-		for (unsigned j = 0, t = 0; j < nsel; j++) {
-			while (g[t + 1] <= sel[j])
-				t++;
-			place(b, d, filled, sel[j], t);
+		const uint32_t *li = b->li + d * b->stride;
+		for (unsigned j = 0; j < nsel; j++) {
+			place(b, d, filled, sel[j], b->rows[li[sel[j]]].type);
 			if (b->stop != XC_DONE)
 				return;
 		}

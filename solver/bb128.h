@@ -62,6 +62,10 @@ void bb128_add_edge(bb128 *b, size_t a, size_t c);
 void bb128_set_first(bb128 *b, size_t type);
 /* Which prunings run (BB128_* bits; for benchmarks and tests). */
 void bb128_set_flags(bb128 *b, unsigned flags);
+/* Whether the list passes run on AVX-512 (bbvec.h): by default they do
+ * where the CPU has it. 'on' false: the portable loops; the search is the
+ * same either way (tests compare them). Returns whether they now do. */
+bool bb128_set_vector(bb128 *b, bool on);
 /* As xc_solve(): the visitor gets row numbers. */
 enum xc_stop bb128_solve(bb128 *b, uint64_t max_nodes, xc_visit visit,
                          void *ctx, uint64_t *nodes);

@@ -12,9 +12,9 @@
  *
  * The functions carry a target attribute instead of the file a compiler
  * flag: the rest of the program stays plain x86-64 and runs anywhere, and
- * bb.c calls these only when bbvec_avx512_usable(). Other compilers and
- * CPUs get stubs that are never called. A CPU with AVX2 but not AVX-512
- * runs bbvec2.c's kernels, four rows at a time, the same lists again.
+ * bb.c calls these only when bbvec_usable(). Other compilers and CPUs get
+ * stubs that are never called. A CPU with AVX2 but not AVX-512 runs
+ * bbvec2.c's kernels, four rows at a time, the same lists again.
  */
 #include "solver/bbvec.h"
 
@@ -24,7 +24,7 @@
 
 #define BBVEC __attribute__((target("avx512f,avx512vl,popcnt")))
 
-bool bbvec_avx512_usable(void)
+bool bbvec_usable(void)
 {
 	__builtin_cpu_init();
 	return __builtin_cpu_supports("avx512f") &&
@@ -38,13 +38,18 @@ BBVEC static inline __mmask8 lanes(uint32_t i, uint32_t n)
 	return n - i >= 8 ? (__mmask8)0xff : (__mmask8)((1u << (n - i)) - 1);
 }
 
-BBVEC uint64_t bbvec_avx512_filter(const uint64_t *pm, const uint32_t *pi,
-                                   const uint32_t *g, const unsigned *rem,
-                                   size_t T, uint64_t rm, uint64_t *om,
-                                   uint32_t *oi, uint32_t *og)
+/* The filter on W words (1 or 2, a constant where it is inlined): the
+ * rows of p0/p1 (word 0 and 1 of each mask) kept when neither word clashes
+ * with r0/r1; any[0..W) gets their union. */
+BBVEC static inline __attribute__((always_inline)) void
+filter_w(const uint64_t *p0, const uint64_t *p1, const uint32_t *pi,
+         const uint32_t *g, const unsigned *rem, size_t T, uint64_t r0,
+         uint64_t r1, uint64_t *o0, uint64_t *o1, uint32_t *oi, uint32_t *og,
+         uint64_t *any, int W)
 {
-	__m512i rv = _mm512_set1_epi64((long long)rm);
-	__m512i any = _mm512_setzero_si512();
+	__m512i rv0 = _mm512_set1_epi64((long long)r0);
+	__m512i rv1 = _mm512_set1_epi64((long long)r1);
+	__m512i a0 = _mm512_setzero_si512(), a1 = a0;
 	uint32_t k = 0;
 	for (size_t t = 0; t < T; t++) {
 		og[t] = k;
@@ -52,51 +57,150 @@ BBVEC uint64_t bbvec_avx512_filter(const uint64_t *pm, const uint32_t *pi,
 			continue;
 		for (uint32_t i = g[t], end = g[t + 1]; i < end; i += 8) {
 			__mmask8 in = lanes(i, end);
-			__m512i m = _mm512_maskz_loadu_epi64(in, pm + i);
+			__m512i m0 = _mm512_maskz_loadu_epi64(in, p0 + i);
+			__m512i m1 = _mm512_setzero_si512();
 			__m256i id = _mm256_maskz_loadu_epi32(in, pi + i);
-			__mmask8 keep = _mm512_mask_testn_epi64_mask(in, m, rv);
-			__m512i km = _mm512_maskz_compress_epi64(keep, m);
+			__mmask8 keep = _mm512_mask_testn_epi64_mask(in, m0, rv0);
+			if (W == 2) {
+				m1 = _mm512_maskz_loadu_epi64(in, p1 + i);
+				keep = _mm512_mask_testn_epi64_mask(keep, m1, rv1);
+			}
+			__m512i k0 = _mm512_maskz_compress_epi64(keep, m0);
 			/* a compressing store to memory is slow on some
 			 * CPUs (AMD Zen 4): compress in a register, store
 			 * whole */
-			_mm512_storeu_si512(om + k, km);
+			_mm512_storeu_si512(o0 + k, k0);
+			a0 = _mm512_or_si512(a0, k0);
+			if (W == 2) {
+				__m512i k1 = _mm512_maskz_compress_epi64(keep, m1);
+				_mm512_storeu_si512(o1 + k, k1);
+				a1 = _mm512_or_si512(a1, k1);
+			}
 			_mm256_storeu_si256((__m256i *)(oi + k),
 			                    _mm256_maskz_compress_epi32(keep, id));
-			any = _mm512_or_si512(any, km);
 			k += (uint32_t)__builtin_popcount(keep);
 		}
 	}
 	og[T] = k;
-	return (uint64_t)_mm512_reduce_or_epi64(any);
+	any[0] = (uint64_t)_mm512_reduce_or_epi64(a0);
+	if (W == 2)
+		any[1] = (uint64_t)_mm512_reduce_or_epi64(a1);
 }
 
-BBVEC bool bbvec_avx512_cover(const uint64_t *pm, uint32_t i, uint32_t end,
-                              uint64_t rm, uint64_t empty, uint64_t *any)
+BBVEC uint64_t bbvec_filter(const uint64_t *pm, const uint32_t *pi,
+                            const uint32_t *g, const unsigned *rem,
+                            size_t T, uint64_t rm, uint64_t *om,
+                            uint32_t *oi, uint32_t *og)
 {
-	__m512i rv = _mm512_set1_epi64((long long)rm);
-	__m512i acc = _mm512_setzero_si512();
-	uint64_t a = *any;
+	uint64_t any;
+	filter_w(pm, NULL, pi, g, rem, T, rm, 0, om, NULL, oi, og, &any, 1);
+	return any;
+}
+
+BBVEC void bbvec_filter2(const uint64_t *p0, const uint64_t *p1,
+                         const uint32_t *pi, const uint32_t *g,
+                         const unsigned *rem, size_t T, const uint64_t rm[2],
+                         uint64_t *o0, uint64_t *o1, uint32_t *oi,
+                         uint32_t *og, uint64_t any[2])
+{
+	filter_w(p0, p1, pi, g, rem, T, rm[0], rm[1], o0, o1, oi, og, any, 2);
+}
+
+/* The cover check on W words, as filter_w: any[0..W) collects the union
+ * of the rows that go with r0/r1; true when it is empty[0..W). */
+BBVEC static inline __attribute__((always_inline)) bool
+cover_w(const uint64_t *p0, const uint64_t *p1, uint32_t i, uint32_t end,
+        uint64_t r0, uint64_t r1, const uint64_t *empty, uint64_t *any, int W)
+{
+	__m512i rv0 = _mm512_set1_epi64((long long)r0);
+	__m512i rv1 = _mm512_set1_epi64((long long)r1);
+	__m512i c0 = _mm512_setzero_si512(), c1 = c0;
+	uint64_t e0 = empty[0], e1 = W == 2 ? empty[1] : 0;
+	uint64_t a0 = any[0], a1 = W == 2 ? any[1] : 0;
 	while (end - i >= 32) {
 		/* the check every four blocks: it costs a reduction */
 		for (int j = 0; j < 4; j++, i += 8) {
-			__m512i m = _mm512_loadu_si512(pm + i);
-			acc = _mm512_mask_or_epi64(
-			    acc, _mm512_testn_epi64_mask(m, rv), acc, m);
+			__m512i m0 = _mm512_loadu_si512(p0 + i);
+			__mmask8 ok = _mm512_testn_epi64_mask(m0, rv0);
+			if (W == 2) {
+				__m512i m1 = _mm512_loadu_si512(p1 + i);
+				ok = _mm512_mask_testn_epi64_mask(ok, m1, rv1);
+				c1 = _mm512_mask_or_epi64(c1, ok, c1, m1);
+			}
+			c0 = _mm512_mask_or_epi64(c0, ok, c0, m0);
 		}
-		if ((a | (uint64_t)_mm512_reduce_or_epi64(acc)) == empty) {
-			*any = empty;
+		if ((a0 | (uint64_t)_mm512_reduce_or_epi64(c0)) == e0 &&
+		    (W == 1 ||
+		     (a1 | (uint64_t)_mm512_reduce_or_epi64(c1)) == e1)) {
+			any[0] = e0;
+			if (W == 2)
+				any[1] = e1;
 			return true;
 		}
 	}
 	for (; i < end; i += 8) {
 		__mmask8 in = lanes(i, end);
-		__m512i m = _mm512_maskz_loadu_epi64(in, pm + i);
-		acc = _mm512_mask_or_epi64(
-		    acc, _mm512_mask_testn_epi64_mask(in, m, rv), acc, m);
+		__m512i m0 = _mm512_maskz_loadu_epi64(in, p0 + i);
+		__mmask8 ok = _mm512_mask_testn_epi64_mask(in, m0, rv0);
+		if (W == 2) {
+			__m512i m1 = _mm512_maskz_loadu_epi64(in, p1 + i);
+			ok = _mm512_mask_testn_epi64_mask(ok, m1, rv1);
+			c1 = _mm512_mask_or_epi64(c1, ok, c1, m1);
+		}
+		c0 = _mm512_mask_or_epi64(c0, ok, c0, m0);
 	}
-	a |= (uint64_t)_mm512_reduce_or_epi64(acc);
-	*any = a;
-	return a == empty;
+	a0 |= (uint64_t)_mm512_reduce_or_epi64(c0);
+	any[0] = a0;
+	if (W == 2) {
+		a1 |= (uint64_t)_mm512_reduce_or_epi64(c1);
+		any[1] = a1;
+	}
+	return a0 == e0 && (W == 1 || a1 == e1);
+}
+
+BBVEC bool bbvec_cover(const uint64_t *pm, uint32_t i, uint32_t end,
+                       uint64_t rm, uint64_t empty, uint64_t *any)
+{
+	return cover_w(pm, NULL, i, end, rm, 0, &empty, any, 1);
+}
+
+BBVEC bool bbvec_cover2(const uint64_t *p0, const uint64_t *p1, uint32_t i,
+                        uint32_t end, const uint64_t rm[2],
+                        const uint64_t empty[2], uint64_t any[2])
+{
+	return cover_w(p0, p1, i, end, rm[0], rm[1], empty, any, 2);
+}
+
+BBVEC bool bbvec_types(const uint32_t *g, const unsigned *rem,
+                       const unsigned *count, size_t T, unsigned *tbest,
+                       size_t *bt)
+{
+	unsigned best = UINT32_MAX;
+	size_t at = T;
+	__m512i one = _mm512_set1_epi32(1), none = _mm512_set1_epi32(-1);
+	for (size_t t0 = 0; t0 < T; t0 += 16) {
+		__mmask16 in = T - t0 >= 16 ? (__mmask16)0xffff
+		                            : (__mmask16)((1u << (T - t0)) - 1);
+		__m512i n = _mm512_sub_epi32(_mm512_maskz_loadu_epi32(in, g + t0 + 1),
+		                             _mm512_maskz_loadu_epi32(in, g + t0));
+		__m512i r = _mm512_maskz_loadu_epi32(in, rem + t0);
+		if (_mm512_mask_cmplt_epu32_mask(in, n, r))
+			return false;
+		__mmask16 single = _mm512_mask_cmpneq_epu32_mask(
+		    _mm512_mask_cmpeq_epu32_mask(
+		        in, _mm512_maskz_loadu_epi32(in, count + t0), one),
+		    r, _mm512_setzero_si512());
+		__m512i v = _mm512_mask_mov_epi32(none, single, n);
+		unsigned low = (unsigned)_mm512_reduce_min_epu32(v);
+		if (low < best) {
+			best = low;
+			at = t0 + (size_t)__builtin_ctz(_mm512_mask_cmpeq_epu32_mask(
+			                  single, v, _mm512_set1_epi32((int)low)));
+		}
+	}
+	*tbest = best;
+	*bt = at;
+	return true;
 }
 
 /* Bit-sliced counters, one set per lane: x's bits added to c0..c4 (bit 0
@@ -114,13 +218,34 @@ BBVEC bool bbvec_avx512_cover(const uint64_t *pm, uint32_t i, uint32_t end,
 		c4 = _mm512_xor_si512(c4, l_);                                 \
 	} while (0)
 
-BBVEC void bbvec_avx512_count(const uint64_t *lm, uint32_t n,
-                              uint64_t out[6])
+/* Full adders in one instruction each: the sum and the carry of three. */
+#define BBVEC_XOR3(a, b, c) _mm512_ternarylogic_epi64(a, b, c, 0x96)
+#define BBVEC_MAJ(a, b, c) _mm512_ternarylogic_epi64(a, b, c, 0xe8)
+
+BBVEC void bbvec_count(const uint64_t *lm, uint32_t n, uint64_t out[6])
 {
 	__m512i c[6];
 	for (int j = 0; j < 6; j++)
 		c[j] = _mm512_setzero_si512();
-	for (uint32_t i = 0; i < n; i += 8) {
+	uint32_t i = 0;
+	/* Two blocks a step: a full adder takes both into the ones slice
+	 * and gives one carry for the rest (carry-save, as Harley and Seal
+	 * count bits): five instructions a block instead of ten. */
+	for (; n - i >= 16; i += 16) {
+		__m512i a = _mm512_loadu_si512(lm + i);
+		__m512i b = _mm512_loadu_si512(lm + i + 8);
+		__m512i cy = BBVEC_MAJ(c[0], a, b);
+		c[0] = BBVEC_XOR3(c[0], a, b);
+		__m512i k = _mm512_and_si512(c[1], cy);
+		c[1] = _mm512_xor_si512(c[1], cy);
+		__m512i l = _mm512_and_si512(c[2], k);
+		c[2] = _mm512_xor_si512(c[2], k);
+		k = _mm512_and_si512(c[3], l);
+		c[3] = _mm512_xor_si512(c[3], l);
+		c[5] = _mm512_or_si512(c[5], _mm512_and_si512(c[4], k));
+		c[4] = _mm512_xor_si512(c[4], k);
+	}
+	for (; i < n; i += 8) {
 		__m512i m = _mm512_maskz_loadu_epi64(lanes(i, n), lm + i);
 		BBVEC_ADD(c[0], c[1], c[2], c[3], c[4], c[5], m);
 	}
@@ -134,10 +259,8 @@ BBVEC void bbvec_avx512_count(const uint64_t *lm, uint32_t n,
 			     : w == 1 ? _mm512_shuffle_i64x2(c[j], c[j], 0xb1)
 			              : _mm512_shuffle_epi32(c[j], 0x4e);
 		for (int j = 0; j < 5; j++) {
-			__m512i x = _mm512_xor_si512(c[j], h[j]);
-			__m512i s = _mm512_xor_si512(x, carry);
-			carry = _mm512_or_si512(_mm512_and_si512(c[j], h[j]),
-			                        _mm512_and_si512(carry, x));
+			__m512i s = BBVEC_XOR3(c[j], h[j], carry);
+			carry = BBVEC_MAJ(c[j], h[j], carry);
 			c[j] = s;
 		}
 		c[5] = _mm512_or_si512(_mm512_or_si512(c[5], h[5]), carry);
@@ -146,8 +269,8 @@ BBVEC void bbvec_avx512_count(const uint64_t *lm, uint32_t n,
 		out[j] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(c[j]));
 }
 
-BBVEC unsigned bbvec_avx512_gather(const uint64_t *lm, uint32_t n,
-                                   uint64_t cell, uint32_t *sel)
+BBVEC unsigned bbvec_gather(const uint64_t *lm, uint32_t n, uint64_t cell,
+                            uint32_t *sel)
 {
 	__m512i cv = _mm512_set1_epi64((long long)cell);
 	__m256i idx = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
@@ -167,40 +290,66 @@ BBVEC unsigned bbvec_avx512_gather(const uint64_t *lm, uint32_t n,
 
 #else /* no AVX-512 kernels on this compiler or CPU: never called */
 
-bool bbvec_avx512_usable(void)
+bool bbvec_usable(void)
 {
 	return false;
 }
 
-uint64_t bbvec_avx512_filter(const uint64_t *pm, const uint32_t *pi,
-                             const uint32_t *g, const unsigned *rem,
-                             size_t T, uint64_t rm, uint64_t *om,
-                             uint32_t *oi, uint32_t *og)
+uint64_t bbvec_filter(const uint64_t *pm, const uint32_t *pi,
+                      const uint32_t *g, const unsigned *rem, size_t T,
+                      uint64_t rm, uint64_t *om, uint32_t *oi, uint32_t *og)
 {
 	(void)pm, (void)pi, (void)g, (void)rem, (void)T, (void)rm, (void)om;
 	(void)oi, (void)og;
 	return 0;
 }
 
-bool bbvec_avx512_cover(const uint64_t *pm, uint32_t i, uint32_t end,
-                        uint64_t rm, uint64_t empty, uint64_t *any)
+bool bbvec_cover(const uint64_t *pm, uint32_t i, uint32_t end, uint64_t rm,
+                 uint64_t empty, uint64_t *any)
 {
 	(void)pm, (void)i, (void)end, (void)rm, (void)empty, (void)any;
 	return true;
 }
 
-void bbvec_avx512_count(const uint64_t *lm, uint32_t n, uint64_t out[6])
+void bbvec_filter2(const uint64_t *p0, const uint64_t *p1, const uint32_t *pi,
+                   const uint32_t *g, const unsigned *rem, size_t T,
+                   const uint64_t rm[2], uint64_t *o0, uint64_t *o1,
+                   uint32_t *oi, uint32_t *og, uint64_t any[2])
+{
+	(void)p0, (void)p1, (void)pi, (void)g, (void)rem, (void)T, (void)rm;
+	(void)o0, (void)o1, (void)oi, (void)og;
+	any[0] = any[1] = 0;
+}
+
+bool bbvec_cover2(const uint64_t *p0, const uint64_t *p1, uint32_t i,
+                  uint32_t end, const uint64_t rm[2], const uint64_t empty[2],
+                  uint64_t any[2])
+{
+	(void)p0, (void)p1, (void)i, (void)end, (void)rm, (void)empty, (void)any;
+	return true;
+}
+
+void bbvec_count(const uint64_t *lm, uint32_t n, uint64_t out[6])
 {
 	(void)lm, (void)n;
 	for (int j = 0; j < 6; j++)
 		out[j] = 0;
 }
 
-unsigned bbvec_avx512_gather(const uint64_t *lm, uint32_t n, uint64_t cell,
-                             uint32_t *sel)
+unsigned bbvec_gather(const uint64_t *lm, uint32_t n, uint64_t cell,
+                      uint32_t *sel)
 {
 	(void)lm, (void)n, (void)cell, (void)sel;
 	return 0;
+}
+
+bool bbvec_types(const uint32_t *g, const unsigned *rem,
+                 const unsigned *count, size_t T, unsigned *tbest, size_t *bt)
+{
+	(void)g, (void)rem, (void)count, (void)T;
+	*tbest = 0;
+	*bt = 0;
+	return false;
 }
 
 #endif

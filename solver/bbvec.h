@@ -1,16 +1,18 @@
 /*
- * bbvec.h: the 64-cell bitboard's list kernels (bb.c) on AVX-512, eight
- * rows at a time (bbvec.c), and on AVX2, four at a time (bbvec2.c).
- * Private to solver/.
+ * bbvec.h: the bitboards' list kernels (bb.c, bb128.c) on AVX-512, eight
+ * rows at a time (bbvec_*, bbvec.c), and bb.c's on AVX2, four at a time
+ * (bbvec_avx2_*, bbvec2.c). Private to solver/.
  *
  * A level's list is an array of row masks (uint64_t, one bit per cell) and
  * a parallel array of row numbers (uint32_t), grouped by type: type t's
- * rows are [g[t], g[t + 1]). Every kernel gives exactly what bb.c's
- * portable loop gives, in the same order, so a search visits the same
- * nodes whichever runs; bb.c takes the AVX-512 set when
- * bbvec_avx512_usable() says the CPU has the instructions (x86-64 with
- * AVX-512 F and VL), else the AVX2 set when bbvec_avx2_usable(), else its
- * own loops.
+ * rows are [g[t], g[t + 1]). bb128.c's rows of two words are two such mask
+ * arrays (structure of arrays): filter and cover have two-word versions,
+ * count and gather run on one word's array at a time. Every kernel gives
+ * exactly what the engines' portable loops give, in the same order, so a
+ * search visits the same nodes whichever runs; the engines take the
+ * AVX-512 set when bbvec_usable() says the CPU has the instructions
+ * (x86-64 with AVX-512 F and VL), else bb.c the AVX2 set when
+ * bbvec_avx2_usable(), else their own loops.
  *
  * Inputs are read only up to their end (masked loads); outputs are written
  * in blocks (of eight on AVX-512, four on AVX2), so every output array
@@ -23,17 +25,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Whether this CPU runs the kernels below (asked once per call; cheap). */
-bool bbvec_avx512_usable(void);
+/* Whether this CPU runs the kernels below: bbvec_usable() the AVX-512
+ * ones, bbvec_avx2_usable() the AVX2 ones (asked once per call; cheap). */
+bool bbvec_usable(void);
 bool bbvec_avx2_usable(void);
 
 /* The rows of pm/pi (T types, groups g) of types with rem[t] != 0 that do
  * not clash with 'rm', in order, to om/oi with their groups in og[0..T];
  * returns the union of the rows kept. */
-uint64_t bbvec_avx512_filter(const uint64_t *pm, const uint32_t *pi,
-                             const uint32_t *g, const unsigned *rem,
-                             size_t T, uint64_t rm, uint64_t *om,
-                             uint32_t *oi, uint32_t *og);
+uint64_t bbvec_filter(const uint64_t *pm, const uint32_t *pi,
+                      const uint32_t *g, const unsigned *rem, size_t T,
+                      uint64_t rm, uint64_t *om, uint32_t *oi, uint32_t *og);
 uint64_t bbvec_avx2_filter(const uint64_t *pm, const uint32_t *pi,
                            const uint32_t *g, const unsigned *rem, size_t T,
                            uint64_t rm, uint64_t *om, uint32_t *oi,
@@ -42,21 +44,40 @@ uint64_t bbvec_avx2_filter(const uint64_t *pm, const uint32_t *pi,
 /* Whether the rows of pm[i..end) that do not clash with 'rm', with
  * '*any', cover 'empty'; '*any' collects their union. May stop as soon as
  * they do ('*any' is then 'empty'). */
-bool bbvec_avx512_cover(const uint64_t *pm, uint32_t i, uint32_t end,
-                        uint64_t rm, uint64_t empty, uint64_t *any);
+bool bbvec_cover(const uint64_t *pm, uint32_t i, uint32_t end, uint64_t rm,
+                 uint64_t empty, uint64_t *any);
 bool bbvec_avx2_cover(const uint64_t *pm, uint32_t i, uint32_t end,
                       uint64_t rm, uint64_t empty, uint64_t *any);
+
+/* The same two on rows of two words (bb128.c: 65 to 128 cells), a list
+ * per word: p0/p1 word 0 and 1 of each row, o0/o1 likewise. A row clashes
+ * when either word does; 'any' has a word each. */
+void bbvec_filter2(const uint64_t *p0, const uint64_t *p1, const uint32_t *pi,
+                   const uint32_t *g, const unsigned *rem, size_t T,
+                   const uint64_t rm[2], uint64_t *o0, uint64_t *o1,
+                   uint32_t *oi, uint32_t *og, uint64_t any[2]);
+bool bbvec_cover2(const uint64_t *p0, const uint64_t *p1, uint32_t i,
+                  uint32_t end, const uint64_t rm[2], const uint64_t empty[2],
+                  uint64_t any[2]);
 
 /* Per-cell row counts of lm[0..n), bit-sliced: bit c of out[j] is bit j
  * of cell c's count (j = 0..4), out[5] bit c set when the count is 32 or
  * more. */
-void bbvec_avx512_count(const uint64_t *lm, uint32_t n, uint64_t out[6]);
+void bbvec_count(const uint64_t *lm, uint32_t n, uint64_t out[6]);
 void bbvec_avx2_count(const uint64_t *lm, uint32_t n, uint64_t out[6]);
 
 /* The indexes i < n with lm[i] & cell, in order, to sel; returns how many. */
-unsigned bbvec_avx512_gather(const uint64_t *lm, uint32_t n, uint64_t cell,
-                             uint32_t *sel);
+unsigned bbvec_gather(const uint64_t *lm, uint32_t n, uint64_t cell,
+                      uint32_t *sel);
 unsigned bbvec_avx2_gather(const uint64_t *lm, uint32_t n, uint64_t cell,
                            uint32_t *sel);
+
+/* Of T types with groups g (T + 1 offsets), rem[t] copies left of
+ * count[t]: false when some type has fewer rows than copies left; else
+ * '*bt' is the first type with one copy, left, and the fewest rows of
+ * those, '*tbest' its rows (T and UINT32_MAX when there is none). */
+bool bbvec_types(const uint32_t *g, const unsigned *rem,
+                 const unsigned *count, size_t T, unsigned *tbest,
+                 size_t *bt);
 
 #endif

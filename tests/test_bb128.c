@@ -271,6 +271,47 @@ static bool covers_xc(const struct inst *in, struct covers *out)
 	return st == XC_DONE;
 }
 
+/* Searches solve_both() compared, and how many ran the vector passes. */
+static unsigned long both_runs, both_vector;
+
+/* bb128_solve(), then the same search on the portable list passes: the
+ * same stop, nodes, dead ends and covers in the same order, or the test
+ * fails (where the CPU has no AVX-512 both runs are portable). The covers
+ * go to 'out', which starts empty (its stop_after is used). Leaves 'b' on
+ * the vector passes where the CPU has them, as bb128_new does. */
+static enum xc_stop solve_both(bb128 *b, uint64_t max_nodes,
+                               struct covers *out, uint64_t *nodes)
+{
+	assert_int_equal(out->n, 0);
+	bool vec = bb128_set_vector(b, true);
+	enum xc_stop st = bb128_solve(b, max_nodes, collect, out, nodes);
+	uint64_t dead = bb128_dead_ends(b);
+	assert_false(bb128_set_vector(b, false));
+	struct covers port = {.stop_after = out->stop_after};
+	uint64_t n2;
+	enum xc_stop st2 = bb128_solve(b, max_nodes, collect, &port, &n2);
+	uint64_t dead2 = bb128_dead_ends(b);
+	bb128_set_vector(b, true);
+	size_t first_diff = 0;
+	while (first_diff < out->n && first_diff < port.n &&
+	       cover_cmp(&out->c[first_diff], &port.c[first_diff]) == 0)
+		first_diff++;
+	bool same = st2 == st && n2 == *nodes && dead2 == dead &&
+	            port.n == out->n && first_diff == out->n && !port.bad;
+	size_t np = port.n;
+	covers_clear(&port);
+	if (!same)
+		fail_msg("vector passes (on: %d): stop %d, %llu nodes, %llu dead "
+		         "ends, %zu covers; portable: stop %d, %llu, %llu, %zu; "
+		         "covers agree up to %zu", vec, (int)st,
+		         (unsigned long long)*nodes, (unsigned long long)dead,
+		         out->n, (int)st2, (unsigned long long)n2,
+		         (unsigned long long)dead2, np, first_diff);
+	both_runs++;
+	both_vector += vec;
+	return st;
+}
+
 static bb128 *bb128_of(const struct inst *in, size_t nrows, size_t first,
                        bool edges, unsigned flags)
 {
@@ -299,7 +340,7 @@ static enum xc_stop covers_bb128(const struct inst *in, size_t first,
 {
 	bb128 *b = bb128_of(in, in->nrows, first, edges, flags);
 	assert_non_null(b);
-	enum xc_stop st = bb128_solve(b, 0, collect, out, nodes);
+	enum xc_stop st = solve_both(b, 0, out, nodes);
 	bb128_free(b);
 	return st;
 }
@@ -331,12 +372,14 @@ static void same_tree(const struct inst *in, size_t first)
 		bb_set_first(b, first);
 	bb128 *w = bb128_of(in, in->nrows, first, false, BB128_QUICK_COUNT);
 	assert_non_null(w);
-	uint64_t n1 = 0, n2 = 0, c1 = 0, c2 = 0;
+	uint64_t n1 = 0, n2 = 0, c1 = 0;
+	struct covers c2 = {0};
 	assert_int_equal(bb_solve(b, 0, count_only, &c1, &n1), XC_DONE);
-	assert_int_equal(bb128_solve(w, 0, count_only, &c2, &n2), XC_DONE);
-	assert_int_equal(c1, c2);
+	assert_int_equal(solve_both(w, 0, &c2, &n2), XC_DONE);
+	assert_int_equal(c1, c2.n);
 	assert_int_equal(n1, n2);
 	assert_int_equal(bb_dead_ends(b), bb128_dead_ends(w));
+	covers_clear(&c2);
 	bb_free(b);
 	bb128_free(w);
 }
@@ -509,12 +552,25 @@ static void test_bb128_ladder_128(void **state)
 					bb128_add_edge(b, 64 + x, 64 + x + 1);
 				}
 			}
-		uint64_t covers = 0, nodes;
-		assert_int_equal(bb128_solve(b, 0, count_only, &covers, &nodes),
-		                 XC_DONE);
-		assert_int_equal(covers, f[64]);
+		struct covers covers = {0};
+		uint64_t nodes;
+		assert_int_equal(solve_both(b, 0, &covers, &nodes), XC_DONE);
+		assert_int_equal(covers.n, f[64]);
+		covers_clear(&covers);
 		bb128_free(b);
 	}
+}
+
+/* The neighbours on a w x h board, cell y * w + x. */
+static void grid_edges(bb128 *b, unsigned w, unsigned h)
+{
+	for (unsigned y = 0; y < h; y++)
+		for (unsigned x = 0; x < w; x++) {
+			if (x + 1 < w)
+				bb128_add_edge(b, y * w + x, y * w + x + 1);
+			if (y + 1 < h)
+				bb128_add_edge(b, y * w + x, (y + 1) * w + x);
+		}
 }
 
 /* The regions pruning prunes, and finds the same covers: straight and
@@ -580,17 +636,11 @@ static void test_bb128_regions_prune(void **state)
 		for (int regions = 0; regions < 2; regions++) {
 			bb128 *b = bb128_of(&in, in.nrows, in.ntypes, false,
 			                    regions ? BB128_REGIONS : 0);
-			for (unsigned y = 0; y < h; y++)
-				for (unsigned xx = 0; xx < w; xx++) {
-					if (xx + 1 < w)
-						bb128_add_edge(b, y * w + xx, y * w + xx + 1);
-					if (y + 1 < h)
-						bb128_add_edge(b, y * w + xx, (y + 1) * w + xx);
-				}
-			uint64_t covers = 0;
-			assert_int_equal(bb128_solve(b, 0, count_only, &covers, &n[regions]),
-			                 XC_DONE);
-			assert_int_equal(covers, want);
+			grid_edges(b, w, h);
+			struct covers covers = {0};
+			assert_int_equal(solve_both(b, 0, &covers, &n[regions]), XC_DONE);
+			assert_int_equal(covers.n, want);
+			covers_clear(&covers);
 			bb128_free(b);
 		}
 		print_message("    %u x %u trominoes: %llu tilings, %llu nodes, %llu "
@@ -600,6 +650,94 @@ static void test_bb128_regions_prune(void **state)
 		assert_true(n[1] < n[0]);
 		covers_clear(&ref);
 	}
+}
+
+/* ---- the vector and the portable list passes ------------------------------ */
+
+/* Lists of thousands of rows, as real puzzles of 70 to 128 cells have (the
+ * random instances above stay under 1200): a w x h board, w a multiple of
+ * the piece size k (3 to 5), most boards past 64 cells and some under (one
+ * word); per type 100 to 400 random placements of one random polyomino of
+ * k cells (grown cell by cell, so rows are connected and the regions
+ * pruning runs), one or two copies, enough pieces to fill the board; the
+ * first type pinned or not, each pruning on or off. solve_both() checks
+ * that the vector and the portable passes search the same tree, up to a
+ * node budget (a whole search would take millions of nodes). */
+static void test_bb128_vector_long_lists(void **state)
+{
+	(void)state;
+	uint64_t s = 0x766563313238u; /* "vec128" */
+	uint64_t total = 0, covers = 0;
+	unsigned long runs = both_runs, wide = 0, longest = 0;
+	for (int trial = 0; trial < 24; trial++) {
+		unsigned k = 3 + below(&s, 3), w = k * (2 + below(&s, 2));
+		unsigned hmax = 128 / w, h = hmax - below(&s, 3);
+		if (trial % 6 == 5)
+			h = 64 / w; /* one word */
+		unsigned n = w * h, P = n / k, T = 0, counts[64], rank[128];
+		for (unsigned p = 0; p < P; T++) {
+			counts[T] = P - p >= 2 && below(&s, 4) == 0 ? 2 : 1;
+			p += counts[T];
+		}
+		for (unsigned c = 0; c < n; c++)
+			rank[c] = c;
+		bb128 *b = bb128_new(n, rank, T, counts);
+		assert_non_null(b);
+		unsigned rows = 0;
+		for (unsigned t = 0; t < T; t++) {
+			/* a polyomino of k cells within a k x k box */
+			int px[5] = {0}, py[5] = {0};
+			for (unsigned j = 1; j < k;) {
+				unsigned from = below(&s, j), dir = below(&s, 4);
+				int x = px[from] + (dir == 0) - (dir == 1);
+				int y = py[from] + (dir == 2) - (dir == 3);
+				bool taken = false;
+				for (unsigned i = 0; i < j; i++)
+					taken |= px[i] == x && py[i] == y;
+				if (!taken) {
+					px[j] = x;
+					py[j++] = y;
+				}
+			}
+			for (unsigned r = 100 + below(&s, 300); r > 0; r--) {
+				int ox = (int)below(&s, w), oy = (int)below(&s, h);
+				uint64_t m[2] = {0, 0};
+				bool fits = true;
+				for (unsigned j = 0; j < k && fits; j++) {
+					int x = ox + px[j], y = oy + py[j];
+					fits = x >= 0 && y >= 0 && x < (int)w && y < (int)h;
+					if (fits)
+						set_cell(m, (unsigned)(y * (int)w + x));
+				}
+				if (!fits)
+					continue; /* fewer rows, same distribution */
+				assert_int_equal(bb128_add_row(b, m, t), XC_OK);
+				rows++;
+			}
+		}
+		grid_edges(b, w, h);
+		if (trial % 2)
+			bb128_set_first(b, 0);
+		bb128_set_flags(b, (trial / 2 % 2 ? BB128_REGIONS : 0) |
+		                   (trial / 4 % 2 ? BB128_QUICK_COUNT : 0));
+		uint64_t budget = 20000 + below(&s, 30000), nodes;
+		struct covers got = {0};
+		solve_both(b, budget, &got, &nodes);
+		total += nodes;
+		covers += got.n;
+		wide += n > 64;
+		longest = rows > longest ? rows : longest;
+		covers_clear(&got);
+		bb128_free(b);
+	}
+	print_message("    long lists (up to %lu rows, %lu of 24 boards past 64 "
+	              "cells): %llu nodes, %llu covers, each searched the same "
+	              "on both list passes (%lu of %lu solves compared on "
+	              "AVX-512 so far)\n", longest, wide,
+	              (unsigned long long)total, (unsigned long long)covers,
+	              both_vector, both_runs);
+	assert_true(both_runs - runs == 24);
+	assert_true(total > 200000 && wide >= 16 && longest >= 2000);
 }
 
 /* ---- random puzzles of 65 to 128 cells ---------------------------------- */
@@ -871,9 +1009,11 @@ static void test_bb128_node_budget(void **state)
 	for (uint64_t k = 1; k < full; k += full / 7 + 1) {
 		bb128 *b = bb128_of(&in, in.nrows, in.ntypes, false, BB128_QUICK_COUNT);
 		uint64_t covers = 0, nodes;
-		assert_int_equal(bb128_solve(b, k, count_only, &covers, &nodes), XC_NODES);
+		struct covers some = {0};
+		assert_int_equal(solve_both(b, k, &some, &nodes), XC_NODES);
 		assert_int_equal(nodes, k);
-		assert_true(covers <= all);
+		assert_true(some.n <= all);
+		covers_clear(&some);
 		/* solving again, without a budget, is complete */
 		covers = 0;
 		assert_int_equal(bb128_solve(b, 0, count_only, &covers, &nodes), XC_DONE);
@@ -934,6 +1074,10 @@ static void test_bb128_sizes(void **state)
 	assert_int_equal(bb128_add_row(b, m, 0), XC_OK);
 	assert_int_equal(bb128_solve(b, 0, count_only, &covers, &nodes), XC_DONE);
 	assert_int_equal(covers, 1);
+	struct covers one = {0};
+	assert_int_equal(solve_both(b, 0, &one, &nodes), XC_DONE);
+	assert_int_equal(one.n, 1);
+	covers_clear(&one);
 	bb128_free(b);
 	bb128_free(NULL);
 }
@@ -1058,6 +1202,7 @@ int main(void)
 		cmocka_unit_test(test_bb128_ladder_128),
 		cmocka_unit_test(test_bb128_dense_same_tree),
 		cmocka_unit_test(test_bb128_regions_prune),
+		cmocka_unit_test(test_bb128_vector_long_lists),
 		cmocka_unit_test(test_bb128_puzzles_65_to_128),
 		cmocka_unit_test(test_bb128_small_puzzles_brute),
 		cmocka_unit_test(test_bb128_comparison_can_fail),

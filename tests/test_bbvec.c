@@ -1,0 +1,557 @@
+/* test_bbvec.c: the bitboards' list kernels, on AVX-512 (solver/bbvec.c)
+ * and on AVX2 (solver/bbvec2.c), each against a plain loop written here,
+ * filter and cover on rows of one word (bb.c, both levels) and of two
+ * (bb128.c, AVX-512), on thousands of random lists: every length from 0
+ * to 70 and longer ones up to 2000, lengths that are and are not
+ * multiples of the block, random groups (empty ones too) and copies left,
+ * counts past the 32 where counting saturates, and type tables longer
+ * than one 16-lane block. Outputs must match entry for entry, and nothing
+ * may be written before an output or more than 8 entries past what was
+ * kept (guards around every buffer); the one-word kernels read their
+ * lists from blocks of the lists' exact size, so valgrind (which runs
+ * AVX2 but hides AVX-512) sees a read past an end. Each level the CPU
+ * lacks is skipped: solver/bb.c never calls its kernels there. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "solver/bbvec.h"
+
+#define MAXN 2048
+#define GUARD 16 /* entries of canary before and after each output */
+#define CANARY64 0xa5a5a5a5a5a5a5a5u
+#define CANARY32 0x5a5a5a5au
+
+static uint64_t splitmix64(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15u);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+	return z ^ (z >> 31);
+}
+
+static size_t rnd(uint64_t *s, size_t n)
+{
+	return (size_t)(splitmix64(s) % n);
+}
+
+/* A row of k random cells of 64, or of the first 'span' cells. */
+static uint64_t row(uint64_t *s, unsigned k, unsigned span)
+{
+	uint64_t m = 0;
+	while ((unsigned)__builtin_popcountll(m) < k)
+		m |= (uint64_t)1 << rnd(s, span);
+	return m;
+}
+
+/* The i-th list length of a run: 0..70 in turn, then random up to MAXN. */
+static uint32_t length(uint64_t *s, int i)
+{
+	return i <= 70 ? (uint32_t)i : (uint32_t)rnd(s, MAXN - 8);
+}
+
+/* Lists of masks with few cells (many rows clash) or spread over 12
+ * cells (counts past 32), and row numbers. */
+static void fill_list(uint64_t *s, uint64_t *pm, uint32_t *pi, uint32_t n)
+{
+	unsigned k = 1 + (unsigned)rnd(s, 6), span = rnd(s, 2) ? 64 : 12;
+	if (k > span)
+		k = span;
+	for (uint32_t i = 0; i < n; i++) {
+		pm[i] = row(s, k, span);
+		pi[i] = (uint32_t)splitmix64(s);
+	}
+}
+
+/* A row of two words (cells 0..127): k random cells of 128, or of the 12
+ * cells 58..69 across the words' boundary (rows clash in both words). */
+static void row2(uint64_t *s, unsigned k, bool across, uint64_t m[2])
+{
+	m[0] = m[1] = 0;
+	for (unsigned j = 0; j < k;) {
+		unsigned c = across ? 58 + (unsigned)rnd(s, 12)
+		                    : (unsigned)rnd(s, 128);
+		if (!(m[c / 64] >> (c % 64) & 1)) {
+			m[c / 64] |= (uint64_t)1 << (c % 64);
+			j++;
+		}
+	}
+}
+
+/* fill_list's lists on W words: word 0 of each row in p0, word 1 in p1
+ * (rows of two words as row2 makes them). */
+static void fill_lists(uint64_t *s, int W, uint64_t *p0, uint64_t *p1,
+                       uint32_t *pi, uint32_t n)
+{
+	if (W == 1) {
+		fill_list(s, p0, pi, n);
+		return;
+	}
+	unsigned k = 1 + (unsigned)rnd(s, 6);
+	bool across = rnd(s, 2);
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t m[2];
+		row2(s, k, across, m);
+		p0[i] = m[0];
+		p1[i] = m[1];
+		pi[i] = (uint32_t)splitmix64(s);
+	}
+}
+
+/* The one-word kernels of a level (bbvec.h). */
+struct level {
+	const char *name;
+	bool (*usable)(void);
+	uint64_t (*filter)(const uint64_t *, const uint32_t *, const uint32_t *,
+	                   const unsigned *, size_t, uint64_t, uint64_t *,
+	                   uint32_t *, uint32_t *);
+	bool (*cover)(const uint64_t *, uint32_t, uint32_t, uint64_t, uint64_t,
+	              uint64_t *);
+	void (*count)(const uint64_t *, uint32_t, uint64_t[6]);
+	unsigned (*gather)(const uint64_t *, uint32_t, uint64_t, uint32_t *);
+};
+
+static const struct level levels[] = {
+	{"AVX-512", bbvec_usable, bbvec_filter, bbvec_cover, bbvec_count,
+	 bbvec_gather},
+	{"AVX2", bbvec_avx2_usable, bbvec_avx2_filter, bbvec_avx2_cover,
+	 bbvec_avx2_count, bbvec_avx2_gather},
+};
+#define NLEVELS (sizeof levels / sizeof levels[0])
+
+/* Level v, or NULL (said so) when the CPU lacks it. */
+static const struct level *level(size_t v)
+{
+	if (levels[v].usable())
+		return &levels[v];
+	print_message("no %s on this CPU: its kernels are never called\n",
+	              levels[v].name);
+	return NULL;
+}
+
+/* A copy of a[0..n) in a block of exactly n entries (one when n is 0),
+ * that the caller frees: a kernel reading past the end of it is caught
+ * by valgrind. */
+static void *exact(const void *a, size_t n, size_t size)
+{
+	void *x = malloc(n ? n * size : 1);
+	assert_non_null(x);
+	if (n)
+		memcpy(x, a, n * size);
+	return x;
+}
+
+static void skip_without_avx512(void)
+{
+	if (!bbvec_usable()) {
+		print_message("no AVX-512 on this CPU: the kernels are never "
+		              "called, nothing to test\n");
+		skip();
+	}
+}
+
+static void guard64(uint64_t *buf, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		buf[i] = CANARY64;
+}
+
+static void guard32(uint32_t *buf, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		buf[i] = CANARY32;
+}
+
+/* Canaries intact outside [GUARD, GUARD + used + 8). */
+static void check_guards64(const uint64_t *buf, size_t used, size_t total)
+{
+	for (size_t i = 0; i < GUARD; i++)
+		assert_true(buf[i] == CANARY64);
+	for (size_t i = GUARD + used + 8; i < total; i++)
+		assert_true(buf[i] == CANARY64);
+}
+
+static void check_guards32(const uint32_t *buf, size_t used, size_t total)
+{
+	for (size_t i = 0; i < GUARD; i++)
+		assert_true(buf[i] == CANARY32);
+	for (size_t i = GUARD + used + 8; i < total; i++)
+		assert_true(buf[i] == CANARY32);
+}
+
+/* The filter on W words (L's one-word filter, bbvec_filter2) against the
+ * plain loop: groups at random cuts (some empty), copies left or not. */
+static void filter_trials(int W, const struct level *L, uint64_t s)
+{
+	size_t total = MAXN + 2 * GUARD;
+	uint64_t *p[2], *o[2], *wm[2];
+	for (int w = 0; w < 2; w++) {
+		p[w] = malloc(MAXN * sizeof *p[w]);
+		o[w] = malloc(total * sizeof *o[w]);
+		wm[w] = malloc(MAXN * sizeof *wm[w]);
+		assert_true(p[w] && o[w] && wm[w]);
+	}
+	uint32_t *pi = malloc(MAXN * sizeof *pi), *oi = malloc(total * sizeof *oi);
+	uint32_t *wi = malloc(MAXN * sizeof *wi);
+	assert_true(pi && oi && wi);
+	for (int trial = 0; trial < 3000; trial++) {
+		uint32_t n = length(&s, trial % 400);
+		fill_lists(&s, W, p[0], p[1], pi, n);
+		size_t T = 1 + rnd(&s, 20);
+		uint32_t g[22], og[22 + GUARD], wg[22];
+		unsigned rem[21];
+		/* T - 1 random cuts of [0, n], sorted: groups, some empty */
+		g[0] = 0;
+		g[T] = n;
+		for (size_t t = 1; t < T; t++)
+			g[t] = (uint32_t)rnd(&s, n + 1);
+		for (size_t t = 1; t < T; t++)
+			for (size_t u = t; u > 1 && g[u - 1] > g[u]; u--) {
+				uint32_t x = g[u];
+				g[u] = g[u - 1];
+				g[u - 1] = x;
+			}
+		for (size_t t = 0; t < T; t++)
+			rem[t] = rnd(&s, 4) ? 1 + (unsigned)rnd(&s, 2) : 0;
+		uint64_t rm[2] = {0, 0};
+		if (rnd(&s, 8)) {
+			if (W == 1)
+				rm[0] = row(&s, 1 + (unsigned)rnd(&s, 5), 64);
+			else
+				row2(&s, 1 + (unsigned)rnd(&s, 5), rnd(&s, 2), rm);
+		}
+		/* the plain loop */
+		uint64_t want[2] = {0, 0};
+		uint32_t k = 0;
+		for (size_t t = 0; t < T; t++) {
+			wg[t] = k;
+			if (!rem[t])
+				continue;
+			for (uint32_t i = g[t]; i < g[t + 1]; i++)
+				if (!(p[0][i] & rm[0]) &&
+				    (W == 1 || !(p[1][i] & rm[1]))) {
+					for (int w = 0; w < W; w++) {
+						wm[w][k] = p[w][i];
+						want[w] |= p[w][i];
+					}
+					wi[k++] = pi[i];
+				}
+		}
+		wg[T] = k;
+		for (int w = 0; w < 2; w++)
+			guard64(o[w], total);
+		guard32(oi, total);
+		guard32(og, T + 1 + GUARD);
+		uint64_t got[2] = {0, 0};
+		if (W == 1) {
+			uint64_t *x = exact(p[0], n, sizeof *x);
+			uint32_t *xi = exact(pi, n, sizeof *xi);
+			got[0] = L->filter(x, xi, g, rem, T, rm[0], o[0] + GUARD,
+			                   oi + GUARD, og);
+			free(x);
+			free(xi);
+		} else
+			bbvec_filter2(p[0], p[1], pi, g, rem, T, rm, o[0] + GUARD,
+			              o[1] + GUARD, oi + GUARD, og, got);
+		assert_memory_equal(got, want, sizeof want);
+		assert_memory_equal(og, wg, (T + 1) * sizeof *og);
+		assert_true(og[T + 1] == CANARY32);
+		for (int w = 0; w < W && k; w++)
+			assert_memory_equal(o[w] + GUARD, wm[w], k * sizeof *wm[w]);
+		if (k)
+			assert_memory_equal(oi + GUARD, wi, k * sizeof *wi);
+		for (int w = 0; w < W; w++)
+			check_guards64(o[w], k, total);
+		/* one word: the second output untouched */
+		if (W == 1)
+			check_guards64(o[1], 0, GUARD);
+		check_guards32(oi, k, total);
+	}
+	for (int w = 0; w < 2; w++) {
+		free(p[w]);
+		free(o[w]);
+		free(wm[w]);
+	}
+	free(pi);
+	free(oi);
+	free(wi);
+}
+
+static void test_filter(void **state)
+{
+	(void)state;
+	for (size_t v = 0; v < NLEVELS; v++)
+		if (level(v))
+			filter_trials(1, &levels[v], 0x66696c74u); /* "filt" */
+}
+
+static void test_filter2(void **state)
+{
+	(void)state;
+	skip_without_avx512();
+	filter_trials(2, NULL, 0x66696c7432u); /* "filt2" */
+}
+
+/* The cover check on W words (L's one-word cover, bbvec_cover2) against
+ * the plain loop, from a random start, covering or not. */
+static void cover_trials(int W, const struct level *L, uint64_t s)
+{
+	uint64_t *p[2];
+	for (int w = 0; w < 2; w++) {
+		p[w] = malloc(MAXN * sizeof *p[w]);
+		assert_true(p[w]);
+	}
+	uint32_t *pi = malloc(MAXN * sizeof *pi);
+	assert_true(pi);
+	size_t yes = 0, no = 0;
+	for (int trial = 0; trial < 20000; trial++) {
+		uint32_t n = length(&s, trial % 300);
+		fill_lists(&s, W, p[0], p[1], pi, n);
+		uint32_t i = n ? (uint32_t)rnd(&s, n + 1) : 0;
+		uint64_t rm[2] = {0, 0};
+		if (W == 1)
+			rm[0] = row(&s, 1 + (unsigned)rnd(&s, 5), 64);
+		else
+			row2(&s, 1 + (unsigned)rnd(&s, 5), rnd(&s, 2), rm);
+		uint64_t all[2] = {0, 0};
+		for (uint32_t j = i; j < n; j++)
+			if (!(p[0][j] & rm[0]) && (W == 1 || !(p[1][j] & rm[1])))
+				for (int w = 0; w < W; w++)
+					all[w] |= p[w][j];
+		/* the engines' contract: the rows that go with rm lie within
+		 * 'empty' (as the cells not filled); 'any' holds some of it.
+		 * Half the time one cell more, that no row may cover. */
+		uint64_t any0[2] = {0, 0}, empty[2] = {0, 0};
+		bool any_given = rnd(&s, 2);
+		for (int w = 0; w < W; w++) {
+			if (any_given)
+				any0[w] = all[w] & splitmix64(&s);
+			empty[w] = all[w] | any0[w];
+		}
+		if (rnd(&s, 2)) {
+			int w = (int)rnd(&s, (size_t)W);
+			empty[w] |= (uint64_t)1 << rnd(&s, 64) & ~rm[w];
+		}
+		bool want = true;
+		for (int w = 0; w < W; w++)
+			want &= (all[w] | any0[w]) == empty[w];
+		uint64_t any[2] = {any0[0], any0[1]};
+		bool got;
+		if (W == 1) {
+			uint64_t *x = exact(p[0], n, sizeof *x);
+			got = L->cover(x, i, n, rm[0], empty[0], any);
+			free(x);
+		} else
+			got = bbvec_cover2(p[0], p[1], i, n, rm, empty, any);
+		assert_true(got == want);
+		for (int w = 0; w < W; w++)
+			assert_true(any[w] == (all[w] | any0[w]));
+		if (W == 1)
+			assert_true(any[1] == any0[1]); /* one word: untouched */
+		yes += want;
+		no += !want;
+	}
+	print_message("%s cover on %d word%s: %zu covered, %zu not\n",
+	              W == 1 ? L->name : "AVX-512", W, W > 1 ? "s" : "", yes,
+	              no);
+	assert_true(yes > 2000 && no > 2000);
+	for (int w = 0; w < 2; w++)
+		free(p[w]);
+	free(pi);
+}
+
+static void test_cover(void **state)
+{
+	(void)state;
+	for (size_t v = 0; v < NLEVELS; v++)
+		if (level(v))
+			cover_trials(1, &levels[v], 0x636f76u); /* "cov" */
+}
+
+static void test_cover2(void **state)
+{
+	(void)state;
+	skip_without_avx512();
+	cover_trials(2, NULL, 0x636f7632u); /* "cov2" */
+}
+
+static void count_trials(const struct level *L)
+{
+	uint64_t s = 0x636e74u; /* "cnt" */
+	uint64_t *pm = malloc(MAXN * sizeof *pm);
+	uint32_t *pi = malloc(MAXN * sizeof *pi);
+	assert_true(pm && pi);
+	size_t saturated = 0;
+	for (int trial = 0; trial < 4000; trial++) {
+		uint32_t n = length(&s, trial % 300);
+		fill_list(&s, pm, pi, n);
+		uint64_t want[6] = {0}, got[6];
+		for (int c = 0; c < 64; c++) {
+			unsigned k = 0;
+			for (uint32_t i = 0; i < n; i++)
+				k += (unsigned)(pm[i] >> c & 1);
+			if (k >= 32) {
+				want[5] |= (uint64_t)1 << c;
+				saturated++;
+			}
+			for (int j = 0; j < 5; j++)
+				want[j] |= (uint64_t)(k >> j & 1) << c;
+		}
+		uint64_t *x = exact(pm, n, sizeof *x);
+		L->count(x, n, got);
+		free(x);
+		/* a saturated cell's low bits are the count mod 32 */
+		assert_memory_equal(got, want, sizeof want);
+	}
+	assert_true(saturated > 1000);
+	free(pm);
+	free(pi);
+}
+
+static void test_count(void **state)
+{
+	(void)state;
+	for (size_t v = 0; v < NLEVELS; v++)
+		if (level(v))
+			count_trials(&levels[v]);
+}
+
+static void gather_trials(const struct level *L)
+{
+	uint64_t s = 0x676174u; /* "gat" */
+	size_t total = MAXN + 2 * GUARD;
+	uint64_t *pm = malloc(MAXN * sizeof *pm);
+	uint32_t *pi = malloc(MAXN * sizeof *pi), *sel = malloc(total * sizeof *sel);
+	uint32_t *want = malloc(MAXN * sizeof *want);
+	assert_true(pm && pi && sel && want);
+	for (int trial = 0; trial < 4000; trial++) {
+		uint32_t n = length(&s, trial % 300);
+		fill_list(&s, pm, pi, n);
+		uint64_t cell = (uint64_t)1 << rnd(&s, 64);
+		unsigned k = 0;
+		for (uint32_t i = 0; i < n; i++)
+			if (pm[i] & cell)
+				want[k++] = i;
+		guard32(sel, total);
+		uint64_t *x = exact(pm, n, sizeof *x);
+		assert_int_equal(L->gather(x, n, cell, sel + GUARD), k);
+		free(x);
+		if (k)
+			assert_memory_equal(sel + GUARD, want, k * sizeof *want);
+		check_guards32(sel, k, total);
+	}
+	free(pm);
+	free(pi);
+	free(sel);
+	free(want);
+}
+
+static void test_gather(void **state)
+{
+	(void)state;
+	for (size_t v = 0; v < NLEVELS; v++)
+		if (level(v))
+			gather_trials(&levels[v]);
+}
+
+static void test_types(void **state)
+{
+	(void)state;
+	skip_without_avx512();
+	uint64_t s = 0x747970u; /* "typ" */
+	size_t some = 0, none = 0, dead = 0, far = 0;
+	for (int trial = 0; trial < 20000; trial++) {
+		size_t T = 1 + rnd(&s, 40);
+		uint32_t g[41];
+		unsigned rem[40], count[40];
+		g[0] = 0;
+		for (size_t t = 0; t < T; t++) {
+			/* few rows so that ties are common */
+			g[t + 1] = g[t] + (uint32_t)rnd(&s, rnd(&s, 2) ? 4 : 40);
+			count[t] = 1 + (unsigned)(rnd(&s, 4) == 0);
+			rem[t] = (unsigned)rnd(&s, count[t] + 1);
+			if (rnd(&s, 3) && g[t + 1] - g[t] < rem[t])
+				g[t + 1] = g[t] + rem[t]; /* mostly alive */
+		}
+		bool want_ok = true;
+		unsigned want_best = UINT32_MAX;
+		size_t want_bt = T;
+		for (size_t t = 0; t < T; t++) {
+			unsigned n = g[t + 1] - g[t];
+			if (n < rem[t])
+				want_ok = false;
+			if (rem[t] && count[t] == 1 && n < want_best) {
+				want_best = n;
+				want_bt = t;
+			}
+		}
+		unsigned best = 7;
+		size_t bt = 7;
+		bool ok = bbvec_types(g, rem, count, T, &best, &bt);
+		assert_true(ok == want_ok);
+		if (!ok) {
+			dead++;
+			continue;
+		}
+		assert_int_equal(best, want_best);
+		assert_int_equal(bt, want_bt);
+		some += want_bt < T;
+		none += want_bt == T;
+		far += want_bt >= 16;
+	}
+	print_message("types: %zu ended, %zu with a type to branch on (%zu "
+	              "past the first 16), %zu without\n", dead, some, far, none);
+	assert_true(dead > 1000 && some > 1000 && far > 100 && none > 100);
+}
+
+/* The comparisons can fail: a plain loop that differs from the kernel in
+ * one entry is caught. */
+static void comparison_trial(const struct level *L)
+{
+	uint64_t pm[20], want[6] = {0}, got[6];
+	for (int i = 0; i < 20; i++)
+		pm[i] = (uint64_t)1 << (i % 3);
+	for (int c = 0; c < 3; c++) {
+		unsigned k = c < 2 ? 7 : 6;
+		for (int j = 0; j < 5; j++)
+			want[j] |= (uint64_t)(k >> j & 1) << c;
+	}
+	L->count(pm, 20, got);
+	assert_memory_equal(got, want, sizeof want);
+	want[0] ^= 1; /* cell 0 counted 6 */
+	assert_memory_not_equal(got, want, sizeof want);
+	uint32_t sel[32];
+	assert_int_equal(L->gather(pm, 20, 4, sel), 6);
+	assert_int_equal(sel[5], 17);
+	assert_int_not_equal(L->gather(pm, 19, 4, sel), 7);
+}
+
+static void test_comparison_can_fail(void **state)
+{
+	(void)state;
+	for (size_t v = 0; v < NLEVELS; v++)
+		if (level(v))
+			comparison_trial(&levels[v]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_filter),
+		cmocka_unit_test(test_filter2),
+		cmocka_unit_test(test_cover),
+		cmocka_unit_test(test_cover2),
+		cmocka_unit_test(test_count),
+		cmocka_unit_test(test_gather),
+		cmocka_unit_test(test_types),
+		cmocka_unit_test(test_comparison_can_fail),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
