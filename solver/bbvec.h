@@ -79,5 +79,8 @@ unsigned bbvec_avx2_gather(const uint64_t *lm, uint32_t n, uint64_t cell,
 bool bbvec_types(const uint32_t *g, const unsigned *rem,
                  const unsigned *count, size_t T, unsigned *tbest,
                  size_t *bt);
+bool bbvec_avx2_types(const uint32_t *g, const unsigned *rem,
+                      const unsigned *count, size_t T, unsigned *tbest,
+                      size_t *bt);
 
 #endif

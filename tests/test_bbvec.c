@@ -5,7 +5,7 @@
  * to 70 and longer ones up to 2000, lengths that are and are not
  * multiples of the block, random groups (empty ones too) and copies left,
  * counts past the 32 where counting saturates, and type tables longer
- * than one 16-lane block. Outputs must match entry for entry, and nothing
+ * than one block of lanes. Outputs must match entry for entry, and nothing
  * may be written before an output or more than 8 entries past what was
  * kept (guards around every buffer); the one-word kernels read their
  * lists from blocks of the lists' exact size, so valgrind (which runs
@@ -116,13 +116,15 @@ struct level {
 	              uint64_t *);
 	void (*count)(const uint64_t *, uint32_t, uint64_t[6]);
 	unsigned (*gather)(const uint64_t *, uint32_t, uint64_t, uint32_t *);
+	bool (*types)(const uint32_t *, const unsigned *, const unsigned *,
+	              size_t, unsigned *, size_t *);
 };
 
 static const struct level levels[] = {
 	{"AVX-512", bbvec_usable, bbvec_filter, bbvec_cover, bbvec_count,
-	 bbvec_gather},
+	 bbvec_gather, bbvec_types},
 	{"AVX2", bbvec_avx2_usable, bbvec_avx2_filter, bbvec_avx2_cover,
-	 bbvec_avx2_count, bbvec_avx2_gather},
+	 bbvec_avx2_count, bbvec_avx2_gather, bbvec_avx2_types},
 };
 #define NLEVELS (sizeof levels / sizeof levels[0])
 
@@ -461,10 +463,8 @@ static void test_gather(void **state)
 			gather_trials(&levels[v]);
 }
 
-static void test_types(void **state)
+static void types_trials(const struct level *L)
 {
-	(void)state;
-	skip_without_avx512();
 	uint64_t s = 0x747970u; /* "typ" */
 	size_t some = 0, none = 0, dead = 0, far = 0;
 	for (int trial = 0; trial < 20000; trial++) {
@@ -494,7 +494,13 @@ static void test_types(void **state)
 		}
 		unsigned best = 7;
 		size_t bt = 7;
-		bool ok = bbvec_types(g, rem, count, T, &best, &bt);
+		uint32_t *xg = exact(g, T + 1, sizeof *xg);
+		unsigned *xr = exact(rem, T, sizeof *xr);
+		unsigned *xc = exact(count, T, sizeof *xc);
+		bool ok = L->types(xg, xr, xc, T, &best, &bt);
+		free(xg);
+		free(xr);
+		free(xc);
 		assert_true(ok == want_ok);
 		if (!ok) {
 			dead++;
@@ -506,9 +512,18 @@ static void test_types(void **state)
 		none += want_bt == T;
 		far += want_bt >= 16;
 	}
-	print_message("types: %zu ended, %zu with a type to branch on (%zu "
-	              "past the first 16), %zu without\n", dead, some, far, none);
+	print_message("%s types: %zu ended, %zu with a type to branch on "
+	              "(%zu past the first 16), %zu without\n", L->name, dead,
+	              some, far, none);
 	assert_true(dead > 1000 && some > 1000 && far > 100 && none > 100);
+}
+
+static void test_types(void **state)
+{
+	(void)state;
+	for (size_t v = 0; v < NLEVELS; v++)
+		if (level(v))
+			types_trials(&levels[v]);
 }
 
 /* The comparisons can fail: a plain loop that differs from the kernel in
