@@ -21,9 +21,12 @@
  * ends the branch.
  *
  * The three passes over a list (and the gathering of a cell's rows) run
- * on AVX-512 where the CPU has it (bbvec.c, eight rows at a time; Bedlam
- * in 4.0 s instead of 7.0), else on the portable loops here; both give the
- * same lists in the same order, so the same nodes and covers.
+ * on the best the CPU has: AVX-512 (bbvec.c, eight rows at a time), AVX2
+ * (bbvec2.c, four at a time) or the portable loops here (Bedlam on one
+ * thread of an AMD Zen 4: 3.6 s, 3.6 s, 6.7 s); so do the type checks of
+ * a node. All give the same lists in the same order, so the same nodes
+ * and covers; bb_set_kernels() picks a lower level, which the tests
+ * compare with the portable one.
  *
  * Every cover is found exactly once: at each node every cover extending
  * the partial one covers the chosen cell (or places the chosen single-copy
@@ -55,7 +58,7 @@ struct bb {
 	size_t nrows, cap, stride;
 	size_t first; /* type placed at the root; ntypes if none */
 	size_t depth; /* pieces in a cover + 1: levels of lists */
-	bool vec;     /* the list passes on AVX-512 (bbvec.h) */
+	enum bb_kernels kern; /* what the list passes run on (bbvec.h) */
 
 	/* search: level d's list is lm/li[d * stride ..] (masks, row
 	 * numbers), type t's group in it [goff[d * (ntypes + 1) + t],
@@ -109,7 +112,7 @@ bb *bb_new(size_t ncells, const unsigned *rank, size_t ntypes,
 	b->ntypes = ntypes;
 	b->first = ntypes;
 	b->cut = SIZE_MAX;
-	b->vec = bbvec_usable();
+	bb_set_kernels(b, BB_AVX512);
 	size_t nt = ntypes ? ntypes : 1;
 	b->rem = malloc(nt * sizeof *b->rem);
 	b->count = malloc(nt * sizeof *b->count);
@@ -159,7 +162,9 @@ int bb_add_row(bb *b, uint64_t cells, size_t type)
 			return XC_ETOOBIG;
 		/* Levels are 'stride' apart, not a power of two, so that the
 		 * loads of one level and the stores of the next do not alias
-		 * in the cache (4K aliasing). */
+		 * in the cache (4K aliasing); the 40 spare entries also take
+		 * the vector filters' last block (bbvec.h: 8 past a list of
+		 * at most 'cap' rows). */
 		size_t stride = cap + 40;
 		struct brow *r = realloc(b->rows, cap * sizeof *r);
 		if (!r)
@@ -192,10 +197,15 @@ void bb_set_first(bb *b, size_t type)
 	b->first = type;
 }
 
-bool bb_set_vector(bb *b, bool on)
+enum bb_kernels bb_set_kernels(bb *b, enum bb_kernels k)
 {
-	b->vec = on && bbvec_usable();
-	return b->vec;
+	assert(k == BB_PORTABLE || k == BB_AVX2 || k == BB_AVX512);
+	if (k == BB_AVX512 && !bbvec_usable())
+		k = BB_AVX2;
+	if (k == BB_AVX2 && !bbvec_avx2_usable())
+		k = BB_PORTABLE;
+	b->kern = k;
+	return k;
 }
 
 /* Filter level d's list by the placed row 'rm' (its type already counted
@@ -210,8 +220,14 @@ static uint64_t filter(bb *b, size_t d, uint64_t rm)
 	uint64_t *restrict om = b->lm + (d + 1) * b->stride;
 	uint32_t *restrict oi = b->li + (d + 1) * b->stride;
 	const unsigned *restrict rem = b->rem;
-	if (b->vec)
+	switch (b->kern) {
+	case BB_AVX512:
 		return bbvec_filter(pm, pi, g, rem, T, rm, om, oi, og);
+	case BB_AVX2:
+		return bbvec_avx2_filter(pm, pi, g, rem, T, rm, om, oi, og);
+	case BB_PORTABLE:
+		break;
+	}
 	uint64_t any = 0;
 	uint32_t k = 0;
 	for (size_t t = 0; t < T; t++) {
@@ -275,6 +291,21 @@ static bool cover_range(const uint64_t *pm, uint32_t i, uint32_t end,
 	return a == empty;
 }
 
+/* cover_range() on b's kernels. */
+static bool cover_on(const bb *b, const uint64_t *pm, uint32_t i,
+                     uint32_t end, uint64_t rm, uint64_t empty, uint64_t *any)
+{
+	switch (b->kern) {
+	case BB_AVX512:
+		return bbvec_cover(pm, i, end, rm, empty, any);
+	case BB_AVX2:
+		return bbvec_avx2_cover(pm, i, end, rm, empty, any);
+	case BB_PORTABLE:
+		break;
+	}
+	return cover_range(pm, i, end, rm, empty, any);
+}
+
 /* Whether, once the row 'rm' of type 'rt' is placed (and counted down),
  * every cell of 'empty' is still covered by some row of level d's list
  * that could go with it: a cheaper test than filter(), that most dead
@@ -287,16 +318,10 @@ static bool covered(const bb *b, size_t d, uint64_t rm, size_t rt,
 	const uint32_t *g = b->goff + d * (T + 1);
 	const uint64_t *pm = b->lm + d * b->stride;
 	uint64_t any = 0;
-	if (b->vec) {
-		if (b->rem[rt])
-			return bbvec_cover(pm, 0, g[T], rm, empty, &any);
-		return bbvec_cover(pm, 0, g[rt], rm, empty, &any) ||
-		       bbvec_cover(pm, g[rt + 1], g[T], rm, empty, &any);
-	}
 	if (b->rem[rt])
-		return cover_range(pm, 0, g[T], rm, empty, &any);
-	return cover_range(pm, 0, g[rt], rm, empty, &any) ||
-	       cover_range(pm, g[rt + 1], g[T], rm, empty, &any);
+		return cover_on(b, pm, 0, g[T], rm, empty, &any);
+	return cover_on(b, pm, 0, g[rt], rm, empty, &any) ||
+	       cover_on(b, pm, g[rt + 1], g[T], rm, empty, &any);
 }
 
 /* Cell counters of level d's list: bit c of c0..c4 is bit 0..4 of the
@@ -339,9 +364,12 @@ static struct cnt count(const bb *b, size_t d)
 {
 	const uint64_t *restrict lm = b->lm + d * b->stride;
 	uint32_t n = b->goff[d * (b->ntypes + 1) + b->ntypes];
-	if (b->vec) {
+	if (b->kern != BB_PORTABLE) {
 		uint64_t c[6];
-		bbvec_count(lm, n, c);
+		if (b->kern == BB_AVX512)
+			bbvec_count(lm, n, c);
+		else
+			bbvec_avx2_count(lm, n, c);
 		return (struct cnt){c[0], c[1], c[2], c[3], c[4], c[5]};
 	}
 	uint64_t c0 = 0, c1 = 0, c2 = 0, c3 = 0, c4 = 0, sat = 0;
@@ -444,8 +472,11 @@ static void node(bb *b, size_t d, uint64_t filled, uint64_t any)
 	 * single-copy type with the fewest rows (the first of them) */
 	size_t bt = T;
 	unsigned tbest = UINT32_MAX;
-	if (b->vec) {
+	if (b->kern == BB_AVX512) {
 		if (!bbvec_types(g, b->rem, b->count, T, &tbest, &bt))
+			return;
+	} else if (b->kern == BB_AVX2) {
+		if (!bbvec_avx2_types(g, b->rem, b->count, T, &tbest, &bt))
 			return;
 	} else {
 		for (size_t t = 0; t < T; t++) {
@@ -496,11 +527,13 @@ static void node(bb *b, size_t d, uint64_t filled, uint64_t any)
 	uint64_t cell = cand & -cand;
 	if (best < 32) {
 		/* Gather the rows covering 'cell' first: fewer than 32
-		 * (and room for bbvec_gather's last block of 8). */
+		 * (and room for bbvec.h's last block of 8). */
 		uint32_t sel[32 + 8];
 		unsigned c = (unsigned)__builtin_ctzll(cell), nsel = 0;
-		if (b->vec)
+		if (b->kern == BB_AVX512)
 			nsel = bbvec_gather(lm, g[T], cell, sel);
+		else if (b->kern == BB_AVX2)
+			nsel = bbvec_avx2_gather(lm, g[T], cell, sel);
 		else
 			for (uint32_t i = 0, n = g[T]; i < n; i++) {
 				sel[nsel & 31] = i;

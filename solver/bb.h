@@ -39,10 +39,14 @@ void bb_free(bb *b);
 int bb_add_row(bb *b, uint64_t cells, size_t type);
 /* Rows of 'type' are placed first, at the root (call before solving). */
 void bb_set_first(bb *b, size_t type);
-/* Whether the list passes run on AVX-512 (bbvec.h): by default they do
- * where the CPU has it. 'on' false: the portable loops; the search is the
- * same either way (tests compare them). Returns whether they now do. */
-bool bb_set_vector(bb *b, bool on);
+/* The instructions the list passes run on (bbvec.h), from the fewest:
+ * the portable loops, AVX2, AVX-512 (F and VL). */
+enum bb_kernels { BB_PORTABLE, BB_AVX2, BB_AVX512 };
+/* Run the list passes on 'k', or on the best below it that the CPU has
+ * (BB_PORTABLE always runs); returns the level taken. By default they run
+ * on the best the CPU has. The search is the same on every level (tests
+ * compare them): only its speed differs. */
+enum bb_kernels bb_set_kernels(bb *b, enum bb_kernels k);
 /* As xc_solve(): the visitor gets row numbers. */
 enum xc_stop bb_solve(bb *b, uint64_t max_nodes, xc_visit visit, void *ctx,
                       uint64_t *nodes);

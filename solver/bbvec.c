@@ -13,7 +13,8 @@
  * The functions carry a target attribute instead of the file a compiler
  * flag: the rest of the program stays plain x86-64 and runs anywhere, and
  * bb.c calls these only when bbvec_usable(). Other compilers and CPUs get
- * stubs that are never called.
+ * stubs that are never called. A CPU with AVX2 but not AVX-512 runs
+ * bbvec2.c's kernels, four rows at a time, the same lists again.
  */
 #include "solver/bbvec.h"
 

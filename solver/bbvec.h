@@ -1,6 +1,7 @@
 /*
  * bbvec.h: the bitboards' list kernels (bb.c, bb128.c) on AVX-512, eight
- * rows at a time. Private to solver/.
+ * rows at a time (bbvec_*, bbvec.c), and bb.c's on AVX2, four at a time
+ * (bbvec_avx2_*, bbvec2.c). Private to solver/.
  *
  * A level's list is an array of row masks (uint64_t, one bit per cell) and
  * a parallel array of row numbers (uint32_t), grouped by type: type t's
@@ -8,13 +9,14 @@
  * arrays (structure of arrays): filter and cover have two-word versions,
  * count and gather run on one word's array at a time. Every kernel gives
  * exactly what the engines' portable loops give, in the same order, so a
- * search visits the same nodes whichever runs; the engines take these when
- * bbvec_usable() says the CPU has the instructions (x86-64 with AVX-512 F
- * and VL), else their own.
+ * search visits the same nodes whichever runs; the engines take the
+ * AVX-512 set when bbvec_usable() says the CPU has the instructions
+ * (x86-64 with AVX-512 F and VL), else bb.c the AVX2 set when
+ * bbvec_avx2_usable(), else their own loops.
  *
  * Inputs are read only up to their end (masked loads); outputs are written
- * in blocks of eight, so every output array needs room for 8 entries past
- * what is kept.
+ * in blocks (of eight on AVX-512, four on AVX2), so every output array
+ * needs room for 8 entries past what is kept.
  */
 #ifndef CUBEGEN_BBVEC_H
 #define CUBEGEN_BBVEC_H
@@ -23,8 +25,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Whether this CPU runs the kernels below (asked once per call; cheap). */
+/* Whether this CPU runs the kernels below: bbvec_usable() the AVX-512
+ * ones, bbvec_avx2_usable() the AVX2 ones (asked once per call; cheap). */
 bool bbvec_usable(void);
+bool bbvec_avx2_usable(void);
 
 /* The rows of pm/pi (T types, groups g) of types with rem[t] != 0 that do
  * not clash with 'rm', in order, to om/oi with their groups in og[0..T];
@@ -32,12 +36,18 @@ bool bbvec_usable(void);
 uint64_t bbvec_filter(const uint64_t *pm, const uint32_t *pi,
                       const uint32_t *g, const unsigned *rem, size_t T,
                       uint64_t rm, uint64_t *om, uint32_t *oi, uint32_t *og);
+uint64_t bbvec_avx2_filter(const uint64_t *pm, const uint32_t *pi,
+                           const uint32_t *g, const unsigned *rem, size_t T,
+                           uint64_t rm, uint64_t *om, uint32_t *oi,
+                           uint32_t *og);
 
 /* Whether the rows of pm[i..end) that do not clash with 'rm', with
  * '*any', cover 'empty'; '*any' collects their union. May stop as soon as
  * they do ('*any' is then 'empty'). */
 bool bbvec_cover(const uint64_t *pm, uint32_t i, uint32_t end, uint64_t rm,
                  uint64_t empty, uint64_t *any);
+bool bbvec_avx2_cover(const uint64_t *pm, uint32_t i, uint32_t end,
+                      uint64_t rm, uint64_t empty, uint64_t *any);
 
 /* The same two on rows of two words (bb128.c: 65 to 128 cells), a list
  * per word: p0/p1 word 0 and 1 of each row, o0/o1 likewise. A row clashes
@@ -54,10 +64,13 @@ bool bbvec_cover2(const uint64_t *p0, const uint64_t *p1, uint32_t i,
  * of cell c's count (j = 0..4), out[5] bit c set when the count is 32 or
  * more. */
 void bbvec_count(const uint64_t *lm, uint32_t n, uint64_t out[6]);
+void bbvec_avx2_count(const uint64_t *lm, uint32_t n, uint64_t out[6]);
 
 /* The indexes i < n with lm[i] & cell, in order, to sel; returns how many. */
 unsigned bbvec_gather(const uint64_t *lm, uint32_t n, uint64_t cell,
                       uint32_t *sel);
+unsigned bbvec_avx2_gather(const uint64_t *lm, uint32_t n, uint64_t cell,
+                           uint32_t *sel);
 
 /* Of T types with groups g (T + 1 offsets), rem[t] copies left of
  * count[t]: false when some type has fewer rows than copies left; else
@@ -66,5 +79,8 @@ unsigned bbvec_gather(const uint64_t *lm, uint32_t n, uint64_t cell,
 bool bbvec_types(const uint32_t *g, const unsigned *rem,
                  const unsigned *count, size_t T, unsigned *tbest,
                  size_t *bt);
+bool bbvec_avx2_types(const uint32_t *g, const unsigned *rem,
+                      const unsigned *count, size_t T, unsigned *tbest,
+                      size_t *bt);
 
 #endif

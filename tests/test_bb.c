@@ -1,9 +1,10 @@
 /* test_bb.c: the bitboard exact-cover engine against known answers and,
  * cover for cover, against a plain recursive enumeration written here (it
  * shares no code with solver/bb.c) on hundreds of seeded random instances,
- * with random fill orders and with and without a pinned type; then its
- * node budget, its visitor stop, and a check that the comparison itself
- * can fail. */
+ * with random fill orders and with and without a pinned type, on every
+ * level of list passes the CPU has (bb.h's bb_set_kernels); then its node
+ * budget, its visitor stop, and a check that the comparison itself can
+ * fail. (test_bbvec.c tests the vector list kernels alone.) */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -235,42 +236,56 @@ static void dump(const struct inst *in, size_t first)
 		              (unsigned long long)in->mask[r], in->type[r]);
 }
 
+/* The list passes' levels above the portable one (bb.h), with names. */
+static const enum bb_kernels vector_kernels[] = {BB_AVX2, BB_AVX512};
+static const char *const kernel_name[] = {"portable", "AVX2", "AVX-512"};
+
 /* Whether bb's covers of 'in' are the set 'want' (sorted by the call),
  * each found once, and solving the same bb twice visits them in the same
- * order with the same nodes; says what differs when not. Leaves nothing
- * to free, so that a caller can release its own before failing. */
+ * order with the same nodes; and whether every level of list passes the
+ * CPU has searches the same tree as the portable ones (the same stop,
+ * nodes, dead ends, covers in the same order). Says what differs when
+ * not. Leaves nothing to free, so that a caller can release its own
+ * before failing. */
 static bool check_covers(const struct inst *in, size_t first,
                          struct covers *want, const char *what)
 {
 	bb *b = bb_of(in, in->nrows, first);
-	struct covers got = {0}, again = {0}, port = {0};
-	uint64_t nodes, nodes2, nodes3;
+	struct covers got = {0}, again = {0};
+	uint64_t nodes, nodes2;
+	assert_int_equal(bb_set_kernels(b, BB_PORTABLE), BB_PORTABLE);
 	enum xc_stop st = bb_solve(b, 0, collect, &got, &nodes);
 	uint64_t dead = bb_dead_ends(b);
 	enum xc_stop st2 = bb_solve(b, 0, collect, &again, &nodes2);
-	/* the portable list passes search the same tree as the vector
-	 * ones (where the CPU has them; else this is a third solve) */
-	bb_set_vector(b, false);
-	enum xc_stop st3 = bb_solve(b, 0, collect, &port, &nodes3);
-	uint64_t dead3 = bb_dead_ends(b);
-	bb_free(b);
 	bool ok = true;
 	if (st2 != st || nodes2 != nodes || again.n != got.n ||
 	    !same_prefix(&got, &again, got.n)) {
 		print_message("%s: a second solve differs\n", what);
 		ok = false;
 	}
-	if (st3 != st || nodes3 != nodes || dead3 != dead ||
-	    port.n != got.n || !same_prefix(&got, &port, got.n)) {
-		print_message("%s: the portable passes differ (%llu nodes, "
-		              "%llu dead ends; vector %llu, %llu)\n", what,
-		              (unsigned long long)nodes3,
-		              (unsigned long long)dead3,
-		              (unsigned long long)nodes,
-		              (unsigned long long)dead);
-		ok = false;
+	covers_clear(&again);
+	for (size_t v = 0; v < 2; v++) {
+		enum bb_kernels k = vector_kernels[v];
+		if (bb_set_kernels(b, k) != k)
+			continue; /* not on this CPU */
+		struct covers vec = {0};
+		uint64_t nodes3;
+		enum xc_stop st3 = bb_solve(b, 0, collect, &vec, &nodes3);
+		uint64_t dead3 = bb_dead_ends(b);
+		if (st3 != st || nodes3 != nodes || dead3 != dead ||
+		    vec.n != got.n || !same_prefix(&got, &vec, got.n)) {
+			print_message("%s: the %s list passes differ (%llu "
+			              "nodes, %llu dead ends, %zu covers; "
+			              "portable %llu, %llu, %zu)\n", what,
+			              kernel_name[k], (unsigned long long)nodes3,
+			              (unsigned long long)dead3, vec.n,
+			              (unsigned long long)nodes,
+			              (unsigned long long)dead, got.n);
+			ok = false;
+		}
+		covers_clear(&vec);
 	}
-	covers_clear(&port);
+	bb_free(b);
 	size_t d = covers_diff(want, &got);
 	if (st != XC_DONE || d != 0) {
 		dump(in, first);
@@ -280,7 +295,6 @@ static bool check_covers(const struct inst *in, size_t first,
 		ok = false;
 	}
 	covers_clear(&got);
-	covers_clear(&again);
 	return ok;
 }
 
@@ -894,14 +908,15 @@ static void copy_covers(struct covers *dst, const struct covers *src)
  * above stay under a few hundred): pieces of 3 to 5 cells filling most of
  * 64, in 8 to 21 types of one or two copies, a few hundred rows each,
  * every row within 14 cells of the fill order (a polycube's reach), the
- * first type pinned or not. The vector and the
- * portable list passes must search the same tree: the same nodes, dead
- * ends and covers in the same order, up to a node budget. */
+ * first type pinned or not. Every level of list passes the CPU has must
+ * search the same tree as the portable ones: the same nodes, dead ends
+ * and covers in the same order, up to a node budget. */
 static void test_bb_vector_long_lists(void **state)
 {
 	(void)state;
 	uint64_t s = 0x766563u; /* "vec" */
 	uint64_t total = 0, covers = 0;
+	int levels = 0;
 	for (int trial = 0; trial < 24; trial++) {
 		/* pieces of k cells, P of them in T types of one or two
 		 * copies (k = 3 gives more than 16 types) */
@@ -914,13 +929,17 @@ static void test_bb_vector_long_lists(void **state)
 		size_t ncells = k * P;
 		for (size_t c = 0; c < ncells; c++)
 			rank[c] = (unsigned)c;
-		bb *b[2];
-		for (int v = 0; v < 2; v++) {
+		/* b[v]: the list passes on level v (bb.h's order) */
+		bb *b[3];
+		bool has[3];
+		for (int v = 0; v < 3; v++) {
 			b[v] = bb_new(ncells, rank, T, counts);
 			assert_non_null(b[v]);
+			has[v] = bb_set_kernels(b[v], (enum bb_kernels)v) ==
+			         (enum bb_kernels)v;
 		}
-		bool vec = bb_set_vector(b[0], true);
-		assert_false(bb_set_vector(b[1], false));
+		assert_true(has[BB_PORTABLE]);
+		levels = has[BB_AVX2] + has[BB_AVX512];
 		for (size_t t = 0; t < T; t++) {
 			size_t n = 100 + rnd(&s, 200);
 			for (size_t r = 0; r < n; r++) {
@@ -928,41 +947,50 @@ static void test_bb_vector_long_lists(void **state)
 				uint64_t m = 0;
 				while (popcount(m) < k)
 					m |= (uint64_t)1 << (lo + rnd(&s, 14));
-				for (int v = 0; v < 2; v++)
+				for (int v = 0; v < 3; v++)
 					assert_int_equal(bb_add_row(b[v], m, t), XC_OK);
 			}
 		}
-		if (trial % 2) {
-			bb_set_first(b[0], 0);
-			bb_set_first(b[1], 0);
-		}
+		if (trial % 2)
+			for (int v = 0; v < 3; v++)
+				bb_set_first(b[v], 0);
 		/* a whole search would take millions of nodes; odd budgets
 		 * stop at different depths */
 		uint64_t budget = 20000 + rnd(&s, 30000);
-		struct covers got[2] = {{0}, {0}};
-		uint64_t nodes[2], dead[2];
-		enum xc_stop st[2];
-		for (int v = 0; v < 2; v++) {
-			st[v] = bb_solve(b[v], budget, collect, &got[v], &nodes[v]);
-			dead[v] = bb_dead_ends(b[v]);
+		struct covers got[3] = {{0}, {0}, {0}};
+		uint64_t nodes[3], dead[3];
+		enum xc_stop st[3];
+		for (int v = 0; v < 3; v++) {
+			if (has[v]) {
+				st[v] = bb_solve(b[v], budget, collect, &got[v],
+				                 &nodes[v]);
+				dead[v] = bb_dead_ends(b[v]);
+			}
 			bb_free(b[v]);
 		}
-		if (st[0] != st[1] || nodes[0] != nodes[1] || dead[0] != dead[1] ||
-		    got[0].n != got[1].n || !same_prefix(&got[0], &got[1], got[0].n))
-			fail_msg("trial %d (vector %d): stop %d/%d, nodes %llu/%llu, "
-			         "dead ends %llu/%llu, covers %zu/%zu", trial, vec,
-			         (int)st[0], (int)st[1], (unsigned long long)nodes[0],
-			         (unsigned long long)nodes[1],
-			         (unsigned long long)dead[0],
-			         (unsigned long long)dead[1], got[0].n, got[1].n);
+		for (int v = 1; v < 3; v++)
+			if (has[v] &&
+			    (st[v] != st[0] || nodes[v] != nodes[0] ||
+			     dead[v] != dead[0] || got[v].n != got[0].n ||
+			     !same_prefix(&got[v], &got[0], got[0].n)))
+				fail_msg("trial %d, %s against portable: stop "
+				         "%d/%d, nodes %llu/%llu, dead ends "
+				         "%llu/%llu, covers %zu/%zu", trial,
+				         kernel_name[v], (int)st[v], (int)st[0],
+				         (unsigned long long)nodes[v],
+				         (unsigned long long)nodes[0],
+				         (unsigned long long)dead[v],
+				         (unsigned long long)dead[0], got[v].n,
+				         got[0].n);
 		total += nodes[0];
 		covers += got[0].n;
-		covers_clear(&got[0]);
-		covers_clear(&got[1]);
+		for (int v = 0; v < 3; v++)
+			covers_clear(&got[v]);
 	}
 	print_message("long lists: %llu nodes, %llu covers, each searched the "
-	              "same on both list passes\n", (unsigned long long)total,
-	              (unsigned long long)covers);
+	              "same on the portable list passes and %d vector "
+	              "level(s)\n", (unsigned long long)total,
+	              (unsigned long long)covers, levels);
 	assert_true(total > 200000); /* deep enough to mean something */
 }
 
