@@ -18,6 +18,7 @@
 #include "gen/gen.h"
 #include "draw/draw.h"
 #include "mesh/mesh.h"
+#include "solver/bb.h"
 #include "solver/difficulty.h"
 #include "solver/solve.h"
 
@@ -206,6 +207,19 @@ static void bench_solve_with(const char *path, const char *label, int runs,
 	solve_result_clear(&r);
 	bench_time_row(label, bench_median(t, (size_t)runs), note);
 	puz_clear(&p);
+}
+
+/* The instructions the bitboards' list passes run on here (bb.h): the
+ * solver rows depend on it. */
+static const char *bench_kernels(void)
+{
+	unsigned rank = 0, count = 1;
+	bb *b = bb_new(1, &rank, 1, &count);
+	if (!b)
+		return "unknown (out of memory)";
+	enum bb_kernels k = bb_set_kernels(b, BB_AVX512);
+	bb_free(b);
+	return k == BB_AVX512 ? "AVX-512" : k == BB_AVX2 ? "AVX2" : "portable loops";
 }
 
 /* One engine, without the shell path: the engines side by side. */
@@ -603,8 +617,9 @@ static void bench_batch_command(const char *size, const char *seeds,
 int main(int argc, char **argv)
 {
 	bool quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
-	printf("cubegen bench: %ld cores online; medians of repeated runs\n\n",
-	       sysconf(_SC_NPROCESSORS_ONLN));
+	printf("cubegen bench: %ld cores online; medians of repeated runs; "
+	       "list passes on %s\n\n", sysconf(_SC_NPROCESSORS_ONLN),
+	       bench_kernels());
 	printf("| %-50s | %18s | %-36s |\n", "what", "figure", "note");
 	printf("|%s|%s|%s|\n", "----------------------------------------------------",
 	       "--------------------", "--------------------------------------");
