@@ -80,6 +80,16 @@ BBVEC2 static inline __m256i load_first(const uint64_t *p, long long r)
 	return _mm256_maskload_epi64((const long long *)p, tail64(r));
 }
 
+/* load_first(p + k, r), where p + k may lie past the array's end when
+ * r <= 0: C allows a pointer only up to one past the end, so the address
+ * is formed as an integer; nothing is read from it then. */
+BBVEC2 static inline __m256i load_after(const uint64_t *p, size_t k,
+                                        long long r)
+{
+	return load_first((const uint64_t *)((uintptr_t)p + 8 * (uintptr_t)k),
+	                  r);
+}
+
 /* The OR of the four lanes. */
 BBVEC2 static inline uint64_t or4(__m256i v)
 {
@@ -184,9 +194,9 @@ BBVEC2 bool bbvec_avx2_cover(const uint64_t *pm, uint32_t i, uint32_t end,
 	 * add nothing */
 	long long r = (long long)end - i;
 	a0 = cover4(a0, load_first(pm + i, r), rv);
-	a1 = cover4(a1, load_first(pm + i + 4, r - 4), rv);
-	a0 = cover4(a0, load_first(pm + i + 8, r - 8), rv);
-	a1 = cover4(a1, load_first(pm + i + 12, r - 12), rv);
+	a1 = cover4(a1, load_after(pm, i + 4, r - 4), rv);
+	a0 = cover4(a0, load_after(pm, i + 8, r - 8), rv);
+	a1 = cover4(a1, load_after(pm, i + 12, r - 12), rv);
 	a |= or4(_mm256_or_si256(a0, a1));
 	*any = a;
 	return a == empty;
@@ -222,7 +232,7 @@ BBVEC2 void bbvec_avx2_count(const uint64_t *lm, uint32_t n, uint64_t out[6])
 		       _mm256_loadu_si256((const __m256i *)(lm + i + 4)));
 	/* 0..7 rows: the lanes past the end load as 0 and count nothing */
 	long long r = (long long)n - i;
-	count8(c, load_first(lm + i, r), load_first(lm + i + 4, r - 4));
+	count8(c, load_first(lm + i, r), load_after(lm, i + 4, r - 4));
 	/* Fold the four lanes' counters into one: add the upper half of the
 	 * lanes to the lower, twice (ripple carry over the five slices,
 	 * saturating at 32). */
