@@ -23,23 +23,17 @@
 #include <string.h>
 
 #include "solver/bbvec.h"
+#include "tests/testrand.h"
 
 #define MAXN 2048
 #define GUARD 16 /* entries of canary before and after each output */
 #define CANARY64 0xa5a5a5a5a5a5a5a5u
 #define CANARY32 0x5a5a5a5au
 
-static uint64_t splitmix64(uint64_t *s)
+/* A number in [0, n), n >= 1, for sizes (testrand.h's draw() is int). */
+static size_t draw(uint64_t *s, size_t n)
 {
-	uint64_t z = (*s += 0x9e3779b97f4a7c15u);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-	return z ^ (z >> 31);
-}
-
-static size_t rnd(uint64_t *s, size_t n)
-{
-	return (size_t)(splitmix64(s) % n);
+	return (size_t)(splitmix(s) % n);
 }
 
 /* A row of k random cells of 64, or of the first 'span' cells. */
@@ -47,26 +41,26 @@ static uint64_t row(uint64_t *s, unsigned k, unsigned span)
 {
 	uint64_t m = 0;
 	while ((unsigned)__builtin_popcountll(m) < k)
-		m |= (uint64_t)1 << rnd(s, span);
+		m |= (uint64_t)1 << draw(s, span);
 	return m;
 }
 
 /* The i-th list length of a run: 0..70 in turn, then random up to MAXN. */
 static uint32_t length(uint64_t *s, int i)
 {
-	return i <= 70 ? (uint32_t)i : (uint32_t)rnd(s, MAXN - 8);
+	return i <= 70 ? (uint32_t)i : (uint32_t)draw(s, MAXN - 8);
 }
 
 /* Lists of masks with few cells (many rows clash) or spread over 12
  * cells (counts past 32), and row numbers. */
 static void fill_list(uint64_t *s, uint64_t *pm, uint32_t *pi, uint32_t n)
 {
-	unsigned k = 1 + (unsigned)rnd(s, 6), span = rnd(s, 2) ? 64 : 12;
+	unsigned k = 1 + (unsigned)draw(s, 6), span = draw(s, 2) ? 64 : 12;
 	if (k > span)
 		k = span;
 	for (uint32_t i = 0; i < n; i++) {
 		pm[i] = row(s, k, span);
-		pi[i] = (uint32_t)splitmix64(s);
+		pi[i] = (uint32_t)splitmix(s);
 	}
 }
 
@@ -76,8 +70,8 @@ static void row2(uint64_t *s, unsigned k, bool across, uint64_t m[2])
 {
 	m[0] = m[1] = 0;
 	for (unsigned j = 0; j < k;) {
-		unsigned c = across ? 58 + (unsigned)rnd(s, 12)
-		                    : (unsigned)rnd(s, 128);
+		unsigned c = across ? 58 + (unsigned)draw(s, 12)
+		                    : (unsigned)draw(s, 128);
 		if (!(m[c / 64] >> (c % 64) & 1)) {
 			m[c / 64] |= (uint64_t)1 << (c % 64);
 			j++;
@@ -94,14 +88,14 @@ static void fill_lists(uint64_t *s, int W, uint64_t *p0, uint64_t *p1,
 		fill_list(s, p0, pi, n);
 		return;
 	}
-	unsigned k = 1 + (unsigned)rnd(s, 6);
-	bool across = rnd(s, 2);
+	unsigned k = 1 + (unsigned)draw(s, 6);
+	bool across = draw(s, 2);
 	for (uint32_t i = 0; i < n; i++) {
 		uint64_t m[2];
 		row2(s, k, across, m);
 		p0[i] = m[0];
 		p1[i] = m[1];
-		pi[i] = (uint32_t)splitmix64(s);
+		pi[i] = (uint32_t)splitmix(s);
 	}
 }
 
@@ -206,14 +200,14 @@ static void filter_trials(int W, const struct level *L, uint64_t s)
 	for (int trial = 0; trial < 3000; trial++) {
 		uint32_t n = length(&s, trial % 400);
 		fill_lists(&s, W, p[0], p[1], pi, n);
-		size_t T = 1 + rnd(&s, 20);
+		size_t T = 1 + draw(&s, 20);
 		uint32_t g[22], og[22 + GUARD], wg[22];
 		unsigned rem[21];
 		/* T - 1 random cuts of [0, n], sorted: groups, some empty */
 		g[0] = 0;
 		g[T] = n;
 		for (size_t t = 1; t < T; t++)
-			g[t] = (uint32_t)rnd(&s, n + 1);
+			g[t] = (uint32_t)draw(&s, n + 1);
 		for (size_t t = 1; t < T; t++)
 			for (size_t u = t; u > 1 && g[u - 1] > g[u]; u--) {
 				uint32_t x = g[u];
@@ -221,13 +215,13 @@ static void filter_trials(int W, const struct level *L, uint64_t s)
 				g[u - 1] = x;
 			}
 		for (size_t t = 0; t < T; t++)
-			rem[t] = rnd(&s, 4) ? 1 + (unsigned)rnd(&s, 2) : 0;
+			rem[t] = draw(&s, 4) ? 1 + (unsigned)draw(&s, 2) : 0;
 		uint64_t rm[2] = {0, 0};
-		if (rnd(&s, 8)) {
+		if (draw(&s, 8)) {
 			if (W == 1)
-				rm[0] = row(&s, 1 + (unsigned)rnd(&s, 5), 64);
+				rm[0] = row(&s, 1 + (unsigned)draw(&s, 5), 64);
 			else
-				row2(&s, 1 + (unsigned)rnd(&s, 5), rnd(&s, 2), rm);
+				row2(&s, 1 + (unsigned)draw(&s, 5), draw(&s, 2), rm);
 		}
 		/* the plain loop */
 		uint64_t want[2] = {0, 0};
@@ -316,12 +310,12 @@ static void cover_trials(int W, const struct level *L, uint64_t s)
 	for (int trial = 0; trial < 20000; trial++) {
 		uint32_t n = length(&s, trial % 300);
 		fill_lists(&s, W, p[0], p[1], pi, n);
-		uint32_t i = n ? (uint32_t)rnd(&s, n + 1) : 0;
+		uint32_t i = n ? (uint32_t)draw(&s, n + 1) : 0;
 		uint64_t rm[2] = {0, 0};
 		if (W == 1)
-			rm[0] = row(&s, 1 + (unsigned)rnd(&s, 5), 64);
+			rm[0] = row(&s, 1 + (unsigned)draw(&s, 5), 64);
 		else
-			row2(&s, 1 + (unsigned)rnd(&s, 5), rnd(&s, 2), rm);
+			row2(&s, 1 + (unsigned)draw(&s, 5), draw(&s, 2), rm);
 		uint64_t all[2] = {0, 0};
 		for (uint32_t j = i; j < n; j++)
 			if (!(p[0][j] & rm[0]) && (W == 1 || !(p[1][j] & rm[1])))
@@ -331,15 +325,15 @@ static void cover_trials(int W, const struct level *L, uint64_t s)
 		 * 'empty' (as the cells not filled); 'any' holds some of it.
 		 * Half the time one cell more, that no row may cover. */
 		uint64_t any0[2] = {0, 0}, empty[2] = {0, 0};
-		bool any_given = rnd(&s, 2);
+		bool any_given = draw(&s, 2);
 		for (int w = 0; w < W; w++) {
 			if (any_given)
-				any0[w] = all[w] & splitmix64(&s);
+				any0[w] = all[w] & splitmix(&s);
 			empty[w] = all[w] | any0[w];
 		}
-		if (rnd(&s, 2)) {
-			int w = (int)rnd(&s, (size_t)W);
-			empty[w] |= (uint64_t)1 << rnd(&s, 64) & ~rm[w];
+		if (draw(&s, 2)) {
+			int w = (int)draw(&s, (size_t)W);
+			empty[w] |= (uint64_t)1 << draw(&s, 64) & ~rm[w];
 		}
 		bool want = true;
 		for (int w = 0; w < W; w++)
@@ -436,7 +430,7 @@ static void gather_trials(const struct level *L)
 	for (int trial = 0; trial < 4000; trial++) {
 		uint32_t n = length(&s, trial % 300);
 		fill_list(&s, pm, pi, n);
-		uint64_t cell = (uint64_t)1 << rnd(&s, 64);
+		uint64_t cell = (uint64_t)1 << draw(&s, 64);
 		unsigned k = 0;
 		for (uint32_t i = 0; i < n; i++)
 			if (pm[i] & cell)
@@ -468,16 +462,16 @@ static void types_trials(const struct level *L)
 	uint64_t s = 0x747970u; /* "typ" */
 	size_t some = 0, none = 0, dead = 0, far = 0;
 	for (int trial = 0; trial < 20000; trial++) {
-		size_t T = 1 + rnd(&s, 40);
+		size_t T = 1 + draw(&s, 40);
 		uint32_t g[41];
 		unsigned rem[40], count[40];
 		g[0] = 0;
 		for (size_t t = 0; t < T; t++) {
 			/* few rows so that ties are common */
-			g[t + 1] = g[t] + (uint32_t)rnd(&s, rnd(&s, 2) ? 4 : 40);
-			count[t] = 1 + (unsigned)(rnd(&s, 4) == 0);
-			rem[t] = (unsigned)rnd(&s, count[t] + 1);
-			if (rnd(&s, 3) && g[t + 1] - g[t] < rem[t])
+			g[t + 1] = g[t] + (uint32_t)draw(&s, draw(&s, 2) ? 4 : 40);
+			count[t] = 1 + (unsigned)(draw(&s, 4) == 0);
+			rem[t] = (unsigned)draw(&s, count[t] + 1);
+			if (draw(&s, 3) && g[t + 1] - g[t] < rem[t])
 				g[t + 1] = g[t] + rem[t]; /* mostly alive */
 		}
 		bool want_ok = true;
