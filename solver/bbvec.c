@@ -250,23 +250,38 @@ BBVEC void bbvec_count(const uint64_t *lm, uint32_t n, uint64_t out[6])
 		BBVEC_ADD(c[0], c[1], c[2], c[3], c[4], c[5], m);
 	}
 	/* Fold the eight lanes' counters into one: add the upper half of
-	 * the lanes to the lower, three times (ripple carry over the five
-	 * slices, saturating at 32). */
-	for (int w = 0; w < 3; w++) {
-		__m512i h[6], carry = _mm512_setzero_si512();
-		for (int j = 0; j < 6; j++)
-			h[j] = w == 0 ? _mm512_shuffle_i64x2(c[j], c[j], 0x4e)
-			     : w == 1 ? _mm512_shuffle_i64x2(c[j], c[j], 0xb1)
-			              : _mm512_shuffle_epi32(c[j], 0x4e);
-		for (int j = 0; j < 5; j++) {
-			__m512i s = BBVEC_XOR3(c[j], h[j], carry);
-			carry = BBVEC_MAJ(c[j], h[j], carry);
-			c[j] = s;
-		}
-		c[5] = _mm512_or_si512(_mm512_or_si512(c[5], h[5]), carry);
+	 * the lanes to the lower (ripple carry over the five slices,
+	 * saturating at 32), on ever narrower registers. */
+	__m256i d[6], cy = _mm256_setzero_si256();
+	for (int j = 0; j < 5; j++) {
+		__m256i lo = _mm512_castsi512_si256(c[j]);
+		__m256i hi = _mm512_extracti64x4_epi64(c[j], 1);
+		d[j] = _mm256_ternarylogic_epi64(lo, hi, cy, 0x96);
+		cy = _mm256_ternarylogic_epi64(lo, hi, cy, 0xe8);
 	}
-	for (int j = 0; j < 6; j++)
-		out[j] = (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(c[j]));
+	d[5] = _mm256_or_si256(_mm256_or_si256(_mm512_castsi512_si256(c[5]),
+	                                       _mm512_extracti64x4_epi64(c[5], 1)),
+	                       cy);
+	__m128i e[6], cx = _mm_setzero_si128();
+	for (int j = 0; j < 5; j++) {
+		__m128i lo = _mm256_castsi256_si128(d[j]);
+		__m128i hi = _mm256_extracti128_si256(d[j], 1);
+		e[j] = _mm_ternarylogic_epi64(lo, hi, cx, 0x96);
+		cx = _mm_ternarylogic_epi64(lo, hi, cx, 0xe8);
+	}
+	e[5] = _mm_or_si128(_mm_or_si128(_mm256_castsi256_si128(d[5]),
+	                                 _mm256_extracti128_si256(d[5], 1)),
+	                    cx);
+	uint64_t carry = 0;
+	for (int j = 0; j < 5; j++) {
+		uint64_t lo = (uint64_t)_mm_cvtsi128_si64(e[j]);
+		uint64_t hi = (uint64_t)_mm_extract_epi64(e[j], 1);
+		uint64_t h = lo ^ hi;
+		out[j] = h ^ carry;
+		carry = (lo & hi) | (carry & h);
+	}
+	out[5] = (uint64_t)_mm_cvtsi128_si64(e[5]) |
+	         (uint64_t)_mm_extract_epi64(e[5], 1) | carry;
 }
 
 BBVEC unsigned bbvec_gather(const uint64_t *lm, uint32_t n, uint64_t cell,

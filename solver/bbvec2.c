@@ -234,24 +234,30 @@ BBVEC2 void bbvec_avx2_count(const uint64_t *lm, uint32_t n, uint64_t out[6])
 	long long r = (long long)n - i;
 	count8(c, load_first(lm + i, r), load_after(lm, i + 4, r - 4));
 	/* Fold the four lanes' counters into one: add the upper half of the
-	 * lanes to the lower, twice (ripple carry over the five slices,
-	 * saturating at 32). */
-	for (int w = 0; w < 2; w++) {
-		__m256i h[6], carry = _mm256_setzero_si256();
-		for (int j = 0; j < 6; j++)
-			h[j] = w == 0 ? _mm256_permute2x128_si256(c[j], c[j], 1)
-			              : _mm256_shuffle_epi32(c[j], 0x4e);
-		for (int j = 0; j < 5; j++) {
-			__m256i x = _mm256_xor_si256(c[j], h[j]);
-			__m256i s = _mm256_xor_si256(x, carry);
-			carry = _mm256_or_si256(_mm256_and_si256(c[j], h[j]),
-			                        _mm256_and_si256(carry, x));
-			c[j] = s;
-		}
-		c[5] = _mm256_or_si256(_mm256_or_si256(c[5], h[5]), carry);
+	 * lanes to the lower (ripple carry over the five slices, saturating
+	 * at 32), on ever narrower registers: a 128-bit extract and scalar
+	 * words are cheaper than in-register shuffles. */
+	__m128i e[6], cx = _mm_setzero_si128();
+	for (int j = 0; j < 5; j++) {
+		__m128i lo = _mm256_castsi256_si128(c[j]);
+		__m128i hi = _mm256_extracti128_si256(c[j], 1);
+		__m128i x = _mm_xor_si128(lo, hi);
+		e[j] = _mm_xor_si128(x, cx);
+		cx = _mm_or_si128(_mm_and_si128(lo, hi), _mm_and_si128(cx, x));
 	}
-	for (int j = 0; j < 6; j++)
-		out[j] = (uint64_t)_mm_cvtsi128_si64(_mm256_castsi256_si128(c[j]));
+	e[5] = _mm_or_si128(_mm_or_si128(_mm256_castsi256_si128(c[5]),
+	                                 _mm256_extracti128_si256(c[5], 1)),
+	                    cx);
+	uint64_t carry = 0;
+	for (int j = 0; j < 5; j++) {
+		uint64_t lo = (uint64_t)_mm_cvtsi128_si64(e[j]);
+		uint64_t hi = (uint64_t)_mm_extract_epi64(e[j], 1);
+		uint64_t h = lo ^ hi;
+		out[j] = h ^ carry;
+		carry = (lo & hi) | (carry & h);
+	}
+	out[5] = (uint64_t)_mm_cvtsi128_si64(e[5]) |
+	         (uint64_t)_mm_extract_epi64(e[5], 1) | carry;
 }
 
 /* One block of a gather: the indexes i + l of the lanes l of the rows 'm'
