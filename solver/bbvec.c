@@ -48,12 +48,13 @@ BBVEC static inline const void *after(const uint64_t *p, size_t k)
 
 /* The filter on W words (1 or 2, a constant where it is inlined): the
  * rows of p0/p1 (word 0 and 1 of each mask) kept when neither word clashes
- * with r0/r1; any[0..W) gets their union. */
+ * with r0/r1, with their numbers pi when I (a constant too); any[0..W)
+ * gets their union. */
 BBVEC static inline __attribute__((always_inline)) void
 filter_w(const uint64_t *p0, const uint64_t *p1, const uint32_t *pi,
          const uint32_t *g, const unsigned *rem, size_t T, uint64_t r0,
          uint64_t r1, uint64_t *o0, uint64_t *o1, uint32_t *oi, uint32_t *og,
-         uint64_t *any, int W)
+         uint64_t *any, int W, int I)
 {
 	__m512i rv0 = _mm512_set1_epi64((long long)r0);
 	__m512i rv1 = _mm512_set1_epi64((long long)r1);
@@ -71,7 +72,9 @@ filter_w(const uint64_t *p0, const uint64_t *p1, const uint32_t *pi,
 			__mmask8 in = lanes(i, end);
 			__m512i m0 = _mm512_maskz_loadu_epi64(in, p0 + i);
 			__m512i m1 = _mm512_setzero_si512();
-			__m256i id = _mm256_maskz_loadu_epi32(in, pi + i);
+			__m256i id = _mm256_setzero_si256();
+			if (I)
+				id = _mm256_maskz_loadu_epi32(in, pi + i);
 			__mmask8 keep = _mm512_mask_testn_epi64_mask(in, m0, rv0);
 			if (W == 2) {
 				m1 = _mm512_maskz_loadu_epi64(in, p1 + i);
@@ -88,8 +91,10 @@ filter_w(const uint64_t *p0, const uint64_t *p1, const uint32_t *pi,
 				_mm512_storeu_si512(o1 + k, k1);
 				a1 = _mm512_or_si512(a1, k1);
 			}
-			_mm256_storeu_si256((__m256i *)(oi + k),
-			                    _mm256_maskz_compress_epi32(keep, id));
+			if (I)
+				_mm256_storeu_si256(
+				    (__m256i *)(oi + k),
+				    _mm256_maskz_compress_epi32(keep, id));
 			k += (uint32_t)__builtin_popcount(keep);
 			if (end - i < 8)
 				break;
@@ -107,7 +112,12 @@ BBVEC uint64_t bbvec_filter(const uint64_t *pm, const uint32_t *pi,
                             uint32_t *oi, uint32_t *og)
 {
 	uint64_t any;
-	filter_w(pm, NULL, pi, g, rem, T, rm, 0, om, NULL, oi, og, &any, 1);
+	if (pi)
+		filter_w(pm, NULL, pi, g, rem, T, rm, 0, om, NULL, oi, og, &any,
+		         1, 1);
+	else
+		filter_w(pm, NULL, NULL, g, rem, T, rm, 0, om, NULL, NULL, og,
+		         &any, 1, 0);
 	return any;
 }
 
@@ -117,7 +127,8 @@ BBVEC void bbvec_filter2(const uint64_t *p0, const uint64_t *p1,
                          uint64_t *o0, uint64_t *o1, uint32_t *oi,
                          uint32_t *og, uint64_t any[2])
 {
-	filter_w(p0, p1, pi, g, rem, T, rm[0], rm[1], o0, o1, oi, og, any, 2);
+	filter_w(p0, p1, pi, g, rem, T, rm[0], rm[1], o0, o1, oi, og, any, 2,
+	         1);
 }
 
 /* The cover check on W words, as filter_w: any[0..W) collects the union

@@ -32,7 +32,8 @@ bool bbvec_avx2_usable(void);
 
 /* The rows of pm/pi (T types, groups g) of types with rem[t] != 0 that do
  * not clash with 'rm', in order, to om/oi with their groups in og[0..T];
- * returns the union of the rows kept. */
+ * returns the union of the rows kept. pi and oi NULL: masks only (bb.c's
+ * lists without row numbers). */
 uint64_t bbvec_filter(const uint64_t *pm, const uint32_t *pi,
                       const uint32_t *g, const unsigned *rem, size_t T,
                       uint64_t rm, uint64_t *om, uint32_t *oi, uint32_t *og);

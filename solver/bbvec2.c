@@ -103,21 +103,23 @@ BBVEC2 static inline uint64_t or4(__m256i v)
  * lanes 'in' that do not clash with 'rv' go, in order, to om + k and
  * oi + k (four lanes stored whole); '*any' collects them. Returns how
  * many. */
-BBVEC2 static inline uint32_t filter4(__m256i m, __m128i id, __m256i in,
-                                      __m256i rv, uint64_t *om, uint32_t *oi,
-                                      uint32_t k, __m256i *any)
+BBVEC2 static inline __attribute__((always_inline)) uint32_t
+filter4(__m256i m, __m128i id, __m256i in, __m256i rv, uint64_t *om,
+        uint32_t *oi, uint32_t k, __m256i *any, int I)
 {
 	__m256i ok = _mm256_and_si256(
 	    in, _mm256_cmpeq_epi64(_mm256_and_si256(m, rv),
 	                           _mm256_setzero_si256()));
 	unsigned keep = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(ok));
 	__m256i p = _mm256_load_si256((const __m256i *)pairs_of[keep]);
-	__m128i q = _mm_load_si128((const __m128i *)lanes_of[keep]);
 	_mm256_storeu_si256((__m256i *)(om + k),
 	                    _mm256_permutevar8x32_epi32(m, p));
-	_mm_storeu_si128((__m128i *)(oi + k),
-	                 _mm_castps_si128(_mm_permutevar_ps(
-	                     _mm_castsi128_ps(id), q)));
+	if (I) {
+		__m128i q = _mm_load_si128((const __m128i *)lanes_of[keep]);
+		_mm_storeu_si128((__m128i *)(oi + k),
+		                 _mm_castps_si128(_mm_permutevar_ps(
+		                     _mm_castsi128_ps(id), q)));
+	}
 	*any = _mm256_or_si256(*any, _mm256_and_si256(m, ok));
 	return (uint32_t)__builtin_popcount(keep);
 }
@@ -132,14 +134,16 @@ BBVEC2 static inline uint32_t filter4(__m256i m, __m128i id, __m256i in,
  * measurable in the filter.
  */
 
-BBVEC2 uint64_t bbvec_avx2_filter(const uint64_t *pm, const uint32_t *pi,
-                                  const uint32_t *g, const unsigned *rem,
-                                  size_t T, uint64_t rm, uint64_t *om,
-                                  uint32_t *oi, uint32_t *og)
+/* The filter, with the row numbers when I (a constant where inlined). */
+BBVEC2 static inline __attribute__((always_inline)) uint64_t
+filter_i(const uint64_t *pm, const uint32_t *pi, const uint32_t *g,
+         const unsigned *rem, size_t T, uint64_t rm, uint64_t *om,
+         uint32_t *oi, uint32_t *og, int I)
 {
 	__m256i rv = _mm256_set1_epi64x((long long)rm);
 	__m256i all = _mm256_set1_epi64x(-1);
 	__m256i any = _mm256_setzero_si256();
+	__m128i none = _mm_setzero_si128();
 	uint32_t k = 0;
 	for (size_t t = 0; t < T; t++) {
 		og[t] = k;
@@ -148,18 +152,30 @@ BBVEC2 uint64_t bbvec_avx2_filter(const uint64_t *pm, const uint32_t *pi,
 		uint32_t i = g[t], end = g[t + 1];
 		for (; end - i >= 4; i += 4)
 			k += filter4(_mm256_loadu_si256((const __m256i *)(pm + i)),
-			             _mm_loadu_si128((const __m128i *)(pi + i)),
-			             all, rv, om, oi, k, &any);
+			             I ? _mm_loadu_si128((const __m128i *)(pi + i))
+			               : none,
+			             all, rv, om, oi, k, &any, I);
 		/* 0..3 rows: the lanes past the end load as 0, which
 		 * clashes with nothing: 'in' keeps them out */
 		__m256i in = tail64(end - i);
 		k += filter4(load_first(pm + i, end - i),
-		             _mm_maskload_epi32((const int *)(pi + i),
-		                                tail32(end - i)),
-		             in, rv, om, oi, k, &any);
+		             I ? _mm_maskload_epi32((const int *)(pi + i),
+		                                    tail32(end - i))
+		               : none,
+		             in, rv, om, oi, k, &any, I);
 	}
 	og[T] = k;
 	return or4(any);
+}
+
+BBVEC2 uint64_t bbvec_avx2_filter(const uint64_t *pm, const uint32_t *pi,
+                                  const uint32_t *g, const unsigned *rem,
+                                  size_t T, uint64_t rm, uint64_t *om,
+                                  uint32_t *oi, uint32_t *og)
+{
+	if (pi)
+		return filter_i(pm, pi, g, rem, T, rm, om, oi, og, 1);
+	return filter_i(pm, NULL, g, rem, T, rm, om, NULL, og, 0);
 }
 
 /* acc | the rows of m that do not clash with rv. */

@@ -622,6 +622,34 @@ static void test_bb_dominoes(void **state)
 	}
 }
 
+/* bb names a row by its type and mask, keeping row numbers in its lists
+ * only when two rows of a type share a mask. Both ways, every cover comes
+ * back with the numbers of the rows placed: dominoes of a 2x4 board with
+ * every placement added twice have 5 tilings of 4 dominoes, 5 * 2^4 = 80
+ * covers by number; with the copies a second type of one copy, each
+ * tiling takes the second type once: 5 * 4 = 20. */
+static void test_bb_duplicate_rows(void **state)
+{
+	(void)state;
+	for (int second = 0; second < 2; second++) {
+		struct inst in;
+		dominoes(&in, 2, 4, second ? 3 : 4);
+		size_t n = in.nrows;
+		for (size_t r = 0; r < n; r++)
+			add(&in, in.mask[r], (size_t)second);
+		if (second) {
+			in.ntypes = 2;
+			in.counts[1] = 1;
+		}
+		struct covers want = {0};
+		assert_true(brute(&in, &want));
+		assert_int_equal(want.n, second ? 20 : 80);
+		expect_covers(&in, NO_FIRST, &want, "dominoes twice");
+		expect_covers(&in, 0, &want, "dominoes twice, pinned");
+		covers_clear(&want);
+	}
+}
+
 /* All 64 cells: a 4x16 board has 95 tilings by 1x4 bars
  * (a(n) = a(n-1) + a(n-4)). */
 static void test_bb_full_board(void **state)
@@ -1035,6 +1063,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bb_knuth_example),
 		cmocka_unit_test(test_bb_dominoes),
+		cmocka_unit_test(test_bb_duplicate_rows),
 		cmocka_unit_test(test_bb_full_board),
 		cmocka_unit_test(test_bb_all_subsets),
 		cmocka_unit_test(test_bb_zero_count_fills_board),

@@ -183,7 +183,9 @@ static void check_guards32(const uint32_t *buf, size_t used, size_t total)
 }
 
 /* The filter on W words (L's one-word filter, bbvec_filter2) against the
- * plain loop: groups at random cuts (some empty), copies left or not. */
+ * plain loop: groups at random cuts (some empty), copies left or not; the
+ * one-word filter every other time without row numbers (bb.c's lists),
+ * when it must leave the numbers' output alone. */
 static void filter_trials(int W, const struct level *L, uint64_t s)
 {
 	size_t total = MAXN + 2 * GUARD;
@@ -246,11 +248,12 @@ static void filter_trials(int W, const struct level *L, uint64_t s)
 		guard32(oi, total);
 		guard32(og, T + 1 + GUARD);
 		uint64_t got[2] = {0, 0};
+		bool ids = W == 2 || trial % 2;
 		if (W == 1) {
 			uint64_t *x = exact(p[0], n, sizeof *x);
-			uint32_t *xi = exact(pi, n, sizeof *xi);
+			uint32_t *xi = ids ? exact(pi, n, sizeof *xi) : NULL;
 			got[0] = L->filter(x, xi, g, rem, T, rm[0], o[0] + GUARD,
-			                   oi + GUARD, og);
+			                   ids ? oi + GUARD : NULL, og);
 			free(x);
 			free(xi);
 		} else
@@ -261,14 +264,18 @@ static void filter_trials(int W, const struct level *L, uint64_t s)
 		assert_true(og[T + 1] == CANARY32);
 		for (int w = 0; w < W && k; w++)
 			assert_memory_equal(o[w] + GUARD, wm[w], k * sizeof *wm[w]);
-		if (k)
+		if (k && ids)
 			assert_memory_equal(oi + GUARD, wi, k * sizeof *wi);
 		for (int w = 0; w < W; w++)
 			check_guards64(o[w], k, total);
 		/* one word: the second output untouched */
 		if (W == 1)
 			check_guards64(o[1], 0, GUARD);
-		check_guards32(oi, k, total);
+		if (ids)
+			check_guards32(oi, k, total);
+		else
+			for (size_t i = 0; i < total; i++)
+				assert_true(oi[i] == CANARY32);
 	}
 	for (int w = 0; w < 2; w++) {
 		free(p[w]);
