@@ -209,17 +209,20 @@ static void bench_solve_with(const char *path, const char *label, int runs,
 	puz_clear(&p);
 }
 
-/* The instructions the bitboards' list passes run on here (bb.h): the
- * solver rows depend on it. */
+/* The instructions the bitboards' search runs on here (bb.h): the solver
+ * rows depend on it. */
 static const char *bench_kernels(void)
 {
 	unsigned rank = 0, count = 1;
 	bb *b = bb_new(1, &rank, 1, &count);
 	if (!b)
 		return "unknown (out of memory)";
-	enum bb_kernels k = bb_set_kernels(b, BB_AVX512);
+	enum bb_kernels k = bb_set_kernels(b, BB_MATRIX);
 	bb_free(b);
-	return k == BB_AVX512 ? "AVX-512" : k == BB_AVX2 ? "AVX2" : "portable loops";
+	return k == BB_MATRIX ? "AVX-512, with the matrix phase"
+	     : k == BB_AVX512 ? "AVX-512"
+	     : k == BB_AVX2   ? "AVX2"
+	                      : "portable loops";
 }
 
 /* One engine, without the shell path: the engines side by side. */

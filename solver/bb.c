@@ -35,79 +35,12 @@
  * rows is never found in two orders.
  */
 #include "solver/bb.h"
+#include "solver/bb_int.h"
 #include "solver/bbvec.h"
 
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct brow {
-	uint64_t mask; /* cells, renumbered */
-	uint32_t type;
-	uint32_t id;   /* row number as added */
-};
-
-struct bb {
-	size_t ncells;
-	uint64_t full;
-	unsigned rank[64];
-	size_t ntypes;
-	unsigned *rem;   /* copies left per type */
-	unsigned *count; /* copies per type */
-	struct brow *rows;
-	size_t nrows, cap, stride;
-	size_t first; /* type placed at the root; ntypes if none */
-	size_t depth; /* pieces in a cover + 1: levels of lists */
-	enum bb_kernels kern; /* what the list passes run on (bbvec.h) */
-
-	/* search: level d's list is lm/li[d * stride ..] (masks, row
-	 * numbers), type t's group in it [goff[d * (ntypes + 1) + t],
-	 * goff[d * (ntypes + 1) + t + 1]). The row numbers are kept only
-	 * when 'ids': else a row is known by its type and mask, and numbered
-	 * only where a cover or a task is handed out (by 'byk', the rows
-	 * sorted by type and mask), which spares the filter a third of its
-	 * stores (Bedlam up to 3 % faster). 'ids' is set when two rows of a
-	 * type have one mask. */
-	uint64_t *lm;
-	uint32_t *li;
-	uint32_t *goff;
-	bool ids;
-	struct brow *byk; /* the rows by type, then mask, then number */
-	uint32_t *pos0;   /* row number -> its index in level 0 */
-	size_t *path;     /* the rows placed, by number (path_of()) */
-	uint64_t *pmask;  /* ... by mask and type, as place() puts them */
-	uint32_t *ptype;
-	uint64_t nodes, max_nodes;
-	uint64_t limit;     /* nodes allowed so far: max_nodes, raised by
-	                     * poll; UINT64_MAX for no limit */
-	uint64_t covers; /* covers visited */
-	uint64_t dead;   /* rows placed that led to no cover */
-	xc_visit visit;
-	void *ctx;
-	enum xc_stop stop;
-	xc_poll poll;    /* more budget (bb_set_poll); NULL: none */
-	void *pctx;
-
-	/* splitting (bb_split): node() records the path to each node at
-	 * level 'cut', and place() each cover above it, instead of going
-	 * on; SIZE_MAX: off */
-	size_t cut;
-	size_t cut_hits; /* tasks recorded at level 'cut' */
-	struct xc_tasks *tasks;
-	bool split_oom;
-
-	/* Replaying (bb_solve_task): consecutive tasks share the start of
-	 * their paths, so the path replayed last is kept: levels 1..rlen
-	 * hold its lists, 'rem' is counted down by its rows, and per step
-	 * the cells filled, the union of the next level's rows and the row's
-	 * type; level 0's first 'rbl' rows of the first type are blanked
-	 * (the root's rule). Dropped by bb_solve and bb_split. */
-	bool level0;     /* level 0 holds every row: start() need not sort */
-	size_t rlen;
-	uint64_t *rfill, *rany;
-	uint32_t *rtype;
-	uint32_t rbl;
-};
 
 bb *bb_new(size_t ncells, const unsigned *rank, size_t ntypes,
            const unsigned *counts)
@@ -122,7 +55,7 @@ bb *bb_new(size_t ncells, const unsigned *rank, size_t ntypes,
 	b->ntypes = ntypes;
 	b->first = ntypes;
 	b->cut = SIZE_MAX;
-	bb_set_kernels(b, BB_AVX512);
+	bb_set_kernels(b, BB_MATRIX);
 	size_t nt = ntypes ? ntypes : 1;
 	b->rem = malloc(nt * sizeof *b->rem);
 	b->count = malloc(nt * sizeof *b->count);
@@ -223,12 +156,16 @@ void bb_set_first(bb *b, size_t type)
 
 enum bb_kernels bb_set_kernels(bb *b, enum bb_kernels k)
 {
-	assert(k == BB_PORTABLE || k == BB_AVX2 || k == BB_AVX512);
+	assert(k == BB_PORTABLE || k == BB_AVX2 || k == BB_AVX512 ||
+	       k == BB_MATRIX);
+	if (k == BB_MATRIX && !(bbvec_usable() && bbmx_usable()))
+		k = BB_AVX512;
 	if (k == BB_AVX512 && !bbvec_usable())
 		k = BB_AVX2;
 	if (k == BB_AVX2 && !bbvec_avx2_usable())
 		k = BB_PORTABLE;
-	b->kern = k;
+	b->matrix = k == BB_MATRIX;
+	b->kern = b->matrix ? BB_AVX512 : k;
 	return k;
 }
 
@@ -245,6 +182,7 @@ static uint64_t filter(bb *b, size_t d, uint64_t rm)
 	uint32_t *restrict oi = b->ids ? b->li + (d + 1) * b->stride : NULL;
 	const unsigned *restrict rem = b->rem;
 	switch (b->kern) {
+	case BB_MATRIX: /* never: 'matrix' says so, the lists are AVX-512's */
 	case BB_AVX512:
 		return bbvec_filter(pm, pi, g, rem, T, rm, om, oi, og);
 	case BB_AVX2:
@@ -329,6 +267,7 @@ static bool cover_on(const bb *b, const uint64_t *pm, uint32_t i,
                      uint32_t end, uint64_t rm, uint64_t empty, uint64_t *any)
 {
 	switch (b->kern) {
+	case BB_MATRIX: /* never, as in filter() */
 	case BB_AVX512:
 		return bbvec_cover(pm, i, end, rm, empty, any);
 	case BB_AVX2:
@@ -478,8 +417,7 @@ static size_t row_number(const bb *b, size_t t, uint64_t m)
 	return b->byk[lo].id;
 }
 
-/* The rows placed, path[0..len), by number. */
-static const size_t *path_of(bb *b, size_t len)
+const size_t *bb_path_of(bb *b, size_t len)
 {
 	if (!b->ids)
 		for (size_t k = 0; k < len; k++)
@@ -490,7 +428,7 @@ static const size_t *path_of(bb *b, size_t len)
 /* Splitting: the rows placed so far, path[0..len-1], are a task. */
 static void record(bb *b, size_t len)
 {
-	if (xc_tasks_add(b->tasks, path_of(b, len), len)) {
+	if (xc_tasks_add(b->tasks, bb_path_of(b, len), len)) {
 		b->cut_hits += len == b->cut;
 		return;
 	}
@@ -498,8 +436,7 @@ static void record(bb *b, size_t len)
 	b->stop = XC_VISITOR;
 }
 
-/* Whether the node budget is spent (as xc.c's). */
-static bool __attribute__((noinline)) spent(bb *b)
+bool __attribute__((noinline)) bb_spent(bb *b)
 {
 	if (b->poll) {
 		uint64_t more = b->poll(b->pctx);
@@ -525,6 +462,11 @@ static void node(bb *b, size_t d, uint64_t filled, uint64_t any)
 		return;
 	size_t T = b->ntypes;
 	const uint32_t *g = b->goff + d * (T + 1);
+	if (b->matrix && d > 0 && g[T] <= BBMX_ROWS &&
+	    T <= BBMX_TYPES && b->cut == SIZE_MAX) {
+		bbmx_node(b, d, filled);
+		return;
+	}
 	/* a type with fewer rows than copies ends the branch; else the
 	 * single-copy type with the fewest rows (the first of them) */
 	size_t bt = T;
@@ -624,7 +566,7 @@ static void place(bb *b, size_t d, uint64_t filled, uint32_t i, size_t t)
 	 * a type given count 0 still has its rows (test_bb's regression). */
 	if (!b->rem[t])
 		return;
-	if (b->nodes >= b->limit && spent(b))
+	if (b->nodes >= b->limit && bb_spent(b))
 		return;
 	b->nodes++;
 	uint64_t m = b->lm[d * b->stride + i];
@@ -639,7 +581,7 @@ static void place(bb *b, size_t d, uint64_t filled, uint32_t i, size_t t)
 			return;
 		}
 		b->covers++;
-		if (!b->visit(b->ctx, path_of(b, d + 1), d + 1))
+		if (!b->visit(b->ctx, bb_path_of(b, d + 1), d + 1))
 			b->stop = XC_VISITOR;
 		return;
 	}
@@ -697,8 +639,10 @@ static void start(bb *b, uint64_t max_nodes, xc_visit visit, void *ctx)
 	/* each type's rows by mask (then number), for row_number() */
 	b->ids = false;
 	for (size_t t = 0; t < T; t++) {
-		struct brow *r = b->byk + g[t];
 		size_t n = g[t + 1] - g[t];
+		if (n < 2)
+			continue; /* (no rows at all: no table either) */
+		struct brow *r = b->byk + g[t];
 		qsort(r, n, sizeof *r, by_mask);
 		for (size_t i = 1; i < n; i++)
 			b->ids |= r[i].mask == r[i - 1].mask;

@@ -40,10 +40,12 @@ int bb_add_row(bb *b, uint64_t cells, size_t type);
 /* Rows of 'type' are placed first, at the root (call before solving). */
 void bb_set_first(bb *b, size_t type);
 /* The instructions the list passes run on (bbvec.h), from the fewest:
- * the portable loops, AVX2, AVX-512 (F and VL). */
-enum bb_kernels { BB_PORTABLE, BB_AVX2, BB_AVX512 };
-/* Run the list passes on 'k', or on the best below it that the CPU has
- * (BB_PORTABLE always runs); returns the level taken. By default they run
+ * the portable loops, AVX2, AVX-512 (F and VL); then those with the
+ * matrix phase below nodes of at most 128 rows (bbmx.c: AVX-512 with BW,
+ * VBMI, BITALG, VPOPCNTDQ and GFNI). */
+enum bb_kernels { BB_PORTABLE, BB_AVX2, BB_AVX512, BB_MATRIX };
+/* Run the search on 'k', or on the best below it that the CPU has
+ * (BB_PORTABLE always runs); returns the level taken. By default it runs
  * on the best the CPU has. The search is the same on every level (tests
  * compare them): only its speed differs. */
 enum bb_kernels bb_set_kernels(bb *b, enum bb_kernels k);

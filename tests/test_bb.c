@@ -2,9 +2,10 @@
  * cover for cover, against a plain recursive enumeration written here (it
  * shares no code with solver/bb.c) on hundreds of seeded random instances,
  * with random fill orders and with and without a pinned type, on every
- * level of list passes the CPU has (bb.h's bb_set_kernels); then its node
- * budget, its visitor stop, and a check that the comparison itself can
- * fail. (test_bbvec.c tests the vector list kernels alone.) */
+ * level of list passes the CPU has and with the matrix phase (bb.h's
+ * bb_set_kernels); then its node budget, its visitor stop, and a check
+ * that the comparison itself can fail. (test_bbvec.c tests the vector
+ * list kernels alone.) */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -237,8 +238,11 @@ static void dump(const struct inst *in, size_t first)
 }
 
 /* The list passes' levels above the portable one (bb.h), with names. */
-static const enum bb_kernels vector_kernels[] = {BB_AVX2, BB_AVX512};
-static const char *const kernel_name[] = {"portable", "AVX2", "AVX-512"};
+static const enum bb_kernels vector_kernels[] = {BB_AVX2, BB_AVX512,
+                                                 BB_MATRIX};
+static const char *const kernel_name[] = {"portable", "AVX2", "AVX-512",
+                                          "AVX-512 with the matrix phase"};
+#define NKERNELS 4
 
 /* Whether bb's covers of 'in' are the set 'want' (sorted by the call),
  * each found once, and solving the same bb twice visits them in the same
@@ -264,7 +268,7 @@ static bool check_covers(const struct inst *in, size_t first,
 		ok = false;
 	}
 	covers_clear(&again);
-	for (size_t v = 0; v < 2; v++) {
+	for (size_t v = 0; v < NKERNELS - 1; v++) {
 		enum bb_kernels k = vector_kernels[v];
 		if (bb_set_kernels(b, k) != k)
 			continue; /* not on this CPU */
@@ -957,17 +961,17 @@ static void test_bb_vector_long_lists(void **state)
 		size_t ncells = k * P;
 		for (size_t c = 0; c < ncells; c++)
 			rank[c] = (unsigned)c;
-		/* b[v]: the list passes on level v (bb.h's order) */
-		bb *b[3];
-		bool has[3];
-		for (int v = 0; v < 3; v++) {
+		/* b[v]: the search on level v (bb.h's order) */
+		bb *b[NKERNELS];
+		bool has[NKERNELS];
+		for (int v = 0; v < NKERNELS; v++) {
 			b[v] = bb_new(ncells, rank, T, counts);
 			assert_non_null(b[v]);
 			has[v] = bb_set_kernels(b[v], (enum bb_kernels)v) ==
 			         (enum bb_kernels)v;
 		}
 		assert_true(has[BB_PORTABLE]);
-		levels = has[BB_AVX2] + has[BB_AVX512];
+		levels = has[BB_AVX2] + has[BB_AVX512] + has[BB_MATRIX];
 		for (size_t t = 0; t < T; t++) {
 			size_t n = 100 + rnd(&s, 200);
 			for (size_t r = 0; r < n; r++) {
@@ -975,20 +979,20 @@ static void test_bb_vector_long_lists(void **state)
 				uint64_t m = 0;
 				while (popcount(m) < k)
 					m |= (uint64_t)1 << (lo + rnd(&s, 14));
-				for (int v = 0; v < 3; v++)
+				for (int v = 0; v < NKERNELS; v++)
 					assert_int_equal(bb_add_row(b[v], m, t), XC_OK);
 			}
 		}
 		if (trial % 2)
-			for (int v = 0; v < 3; v++)
+			for (int v = 0; v < NKERNELS; v++)
 				bb_set_first(b[v], 0);
 		/* a whole search would take millions of nodes; odd budgets
 		 * stop at different depths */
 		uint64_t budget = 20000 + rnd(&s, 30000);
-		struct covers got[3] = {{0}, {0}, {0}};
-		uint64_t nodes[3], dead[3];
-		enum xc_stop st[3];
-		for (int v = 0; v < 3; v++) {
+		struct covers got[NKERNELS] = {{0}};
+		uint64_t nodes[NKERNELS], dead[NKERNELS];
+		enum xc_stop st[NKERNELS];
+		for (int v = 0; v < NKERNELS; v++) {
 			if (has[v]) {
 				st[v] = bb_solve(b[v], budget, collect, &got[v],
 				                 &nodes[v]);
@@ -996,7 +1000,7 @@ static void test_bb_vector_long_lists(void **state)
 			}
 			bb_free(b[v]);
 		}
-		for (int v = 1; v < 3; v++)
+		for (int v = 1; v < NKERNELS; v++)
 			if (has[v] &&
 			    (st[v] != st[0] || nodes[v] != nodes[0] ||
 			     dead[v] != dead[0] || got[v].n != got[0].n ||
@@ -1012,7 +1016,7 @@ static void test_bb_vector_long_lists(void **state)
 				         got[0].n);
 		total += nodes[0];
 		covers += got[0].n;
-		for (int v = 0; v < 3; v++)
+		for (int v = 0; v < NKERNELS; v++)
 			covers_clear(&got[v]);
 	}
 	print_message("long lists: %llu nodes, %llu covers, each searched the "
