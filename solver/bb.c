@@ -562,18 +562,9 @@ static void node(bb *b, size_t d, uint64_t filled, uint64_t any)
 /* Place level d's i-th row (of type t) and search below it. */
 static void place(bb *b, size_t d, uint64_t filled, uint32_t i, size_t t)
 {
-	/* Below the root a used-up type's rows are filtered out; at the root
-	 * a type given count 0 still has its rows (test_bb's regression). */
-	if (!b->rem[t])
-		return;
-	if (b->nodes >= b->limit && bb_spent(b))
-		return;
-	b->nodes++;
 	uint64_t m = b->lm[d * b->stride + i];
-	b->pmask[d] = m;
-	b->ptype[d] = (uint32_t)t;
-	if (b->ids)
-		b->path[d] = b->li[d * b->stride + i];
+	if (!bb_step(b, d, m, t, b->ids ? b->li + d * b->stride : NULL, i))
+		return;
 	uint64_t nf = filled | m;
 	if (nf == b->full) {
 		if (b->cut != SIZE_MAX) {

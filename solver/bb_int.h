@@ -87,6 +87,27 @@ bool bb_spent(bb *b);
 /* The rows placed, path[0..len), by number. */
 const size_t *bb_path_of(bb *b, size_t len);
 
+/* The start of place() on row i of level d (mask m, type t; 'ids' the
+ * level's row numbers when the lists keep them, else NULL), shared by
+ * bb.c and bbmx.c: false when the type is used up (at the root a type
+ * given count 0 still has its rows: test_bb's regression) or the node
+ * budget is spent; else the node is counted and the row noted in the
+ * path. */
+static inline bool bb_step(bb *b, size_t d, uint64_t m, size_t t,
+                           const uint32_t *ids, uint32_t i)
+{
+	if (!b->rem[t])
+		return false;
+	if (b->nodes >= b->limit && bb_spent(b))
+		return false;
+	b->nodes++;
+	b->pmask[d] = m;
+	b->ptype[d] = (uint32_t)t;
+	if (ids)
+		b->path[d] = ids[i];
+	return true;
+}
+
 /* The matrix phase (bbmx.c) takes over below a node whose list has at
  * most BBMX_ROWS rows, of at most BBMX_TYPES types. */
 #define BBMX_ROWS 128

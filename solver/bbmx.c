@@ -64,6 +64,7 @@ struct mx {
 	__m512i z[16];   /* byte-sliced cell -> rows (above) */
 	__m512i l[16];   /* the rows' masks, eight a vector */
 	uint64_t tm[2][TPAD]; /* word w of type t's rows; 0 past the types */
+	const uint64_t *rows; /* the list (level d's, untouched below it) */
 	const uint32_t *ids;  /* the rows' numbers when b->ids, else NULL */
 	size_t ntypes;
 	__mmask8 single[TPAD / 8]; /* types of one copy */
@@ -154,16 +155,9 @@ static void node2(bb *b, const struct mx *x, size_t d, uint64_t filled,
 MXI void place_w(bb *b, const struct mx *x, size_t d, uint64_t filled,
                  struct rows live, uint32_t i, size_t t, int W)
 {
-	if (!b->rem[t])
+	uint64_t m = x->rows[i];
+	if (!bb_step(b, d, m, t, x->ids, i))
 		return;
-	if (b->nodes >= b->limit && bb_spent(b))
-		return;
-	b->nodes++;
-	uint64_t m = ((const uint64_t *)x->l)[i];
-	b->pmask[d] = m;
-	b->ptype[d] = (uint32_t)t;
-	if (x->ids)
-		b->path[d] = x->ids[i];
 	uint64_t nf = filled | m;
 	if (nf == b->full) {
 		b->covers++;
@@ -275,6 +269,7 @@ MX void bbmx_node(bb *b, size_t d, uint64_t filled)
 	assert(d > 0 && n > 0 && n <= BBMX_ROWS && T > 0 && T <= BBMX_TYPES);
 	int W = n <= 64 ? 1 : 2;
 	x.ntypes = T;
+	x.rows = lm;
 	x.ids = b->ids ? b->li + d * b->stride : NULL;
 	/* The transpose. Within each vector of eight rows, VPERMB makes word
 	 * j the 8 x 8 block of cells 8j..8j+7 (byte 7 - r of it: row r's

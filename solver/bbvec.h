@@ -67,6 +67,20 @@ bool bbvec_cover2(const uint64_t *p0, const uint64_t *p1, uint32_t i,
 void bbvec_count(const uint64_t *lm, uint32_t n, uint64_t out[6]);
 void bbvec_avx2_count(const uint64_t *lm, uint32_t n, uint64_t out[6]);
 
+/* a + b of two such counts, saturating at 32: the last step of both
+ * counts' folds (ripple carry over the five slices). */
+static inline void bbvec_add_counts(const uint64_t a[6], const uint64_t b[6],
+                                    uint64_t out[6])
+{
+	uint64_t carry = 0;
+	for (int j = 0; j < 5; j++) {
+		uint64_t h = a[j] ^ b[j];
+		out[j] = h ^ carry;
+		carry = (a[j] & b[j]) | (carry & h);
+	}
+	out[5] = a[5] | b[5] | carry;
+}
+
 /* The indexes i < n with lm[i] & cell, in order, to sel; returns how many. */
 unsigned bbvec_gather(const uint64_t *lm, uint32_t n, uint64_t cell,
                       uint32_t *sel);

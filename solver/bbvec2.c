@@ -264,16 +264,12 @@ BBVEC2 void bbvec_avx2_count(const uint64_t *lm, uint32_t n, uint64_t out[6])
 	e[5] = _mm_or_si128(_mm_or_si128(_mm256_castsi256_si128(c[5]),
 	                                 _mm256_extracti128_si256(c[5], 1)),
 	                    cx);
-	uint64_t carry = 0;
-	for (int j = 0; j < 5; j++) {
-		uint64_t lo = (uint64_t)_mm_cvtsi128_si64(e[j]);
-		uint64_t hi = (uint64_t)_mm_extract_epi64(e[j], 1);
-		uint64_t h = lo ^ hi;
-		out[j] = h ^ carry;
-		carry = (lo & hi) | (carry & h);
+	uint64_t lo[6], hi[6];
+	for (int j = 0; j < 6; j++) {
+		lo[j] = (uint64_t)_mm_cvtsi128_si64(e[j]);
+		hi[j] = (uint64_t)_mm_extract_epi64(e[j], 1);
 	}
-	out[5] = (uint64_t)_mm_cvtsi128_si64(e[5]) |
-	         (uint64_t)_mm_extract_epi64(e[5], 1) | carry;
+	bbvec_add_counts(lo, hi, out);
 }
 
 /* One block of a gather: the indexes i + l of the lanes l of the rows 'm'
