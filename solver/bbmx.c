@@ -27,7 +27,7 @@
  * leave every empty cell a row; a node, every type its copies), the same
  * nodes, dead ends and covers. So everything written is the same; the
  * tests compare it with the portable loops on every instance they solve.
- * Bedlam on one thread of an AMD Zen 4: 2.80 s instead of 3.15 (3x4x5
+ * Bedlam on one thread of an AMD Zen 4: 2.76 s instead of 3.15 (3x4x5
  * pentacubes 1.05 s instead of 1.21). Up to 64 rows take one word, up to
  * 128 two; three or four words, up to 254 rows, were slower than the
  * lists, and so was reading the rows from the list instead of a copy.
