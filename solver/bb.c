@@ -100,6 +100,7 @@ void bb_free(bb *b)
 	free(b->ptype);
 	free(b->byk);
 	free(b->pos0);
+	drops_clear(&b->drops);
 	free(b->rfill);
 	free(b->rany);
 	free(b->rtype);
@@ -155,6 +156,11 @@ int bb_add_row(bb *b, uint64_t cells, size_t type)
 void bb_set_first(bb *b, size_t type)
 {
 	b->first = type;
+}
+
+int bb_drop_below(bb *b, size_t root, const size_t *drop, size_t n)
+{
+	return drops_add(&b->drops, b->nrows, root, drop, n);
 }
 
 enum bb_kernels bb_set_kernels(bb *b, enum bb_kernels k)
@@ -419,6 +425,37 @@ const size_t *bb_path_of(bb *b, size_t len)
 	return b->path;
 }
 
+/* Level 1's list without the rows left out below the root row 'root'
+ * (bb_drop_below); returns the union of the rows kept ('any', that of
+ * the list as it is, when none are left out there). */
+static uint64_t drop_below(bb *b, size_t root, uint64_t any)
+{
+	const uint64_t *bits = drops_of(&b->drops, root);
+	if (!bits)
+		return any;
+	size_t T = b->ntypes;
+	uint32_t *g = b->goff + (T + 1);
+	uint64_t *lm = b->lm + b->stride;
+	uint32_t *li = b->ids ? b->li + b->stride : NULL;
+	uint32_t k = 0;
+	any = 0;
+	for (size_t t = 0; t < T; t++) {
+		uint32_t i = g[t], end = g[t + 1];
+		g[t] = k;
+		for (; i < end; i++) {
+			size_t id = li ? li[i] : row_number(b, t, lm[i]);
+			if (id < 64 * b->drops.words && drops_has(bits, id))
+				continue;
+			lm[k] = lm[i];
+			if (li)
+				li[k] = li[i];
+			any |= lm[k++];
+		}
+	}
+	g[T] = k;
+	return any;
+}
+
 /* Splitting: the rows placed so far, path[0..len-1], are a task. */
 static void record(bb *b, size_t len)
 {
@@ -574,6 +611,8 @@ static void place(bb *b, size_t d, uint64_t filled, uint32_t i, size_t t)
 	b->rem[t]--;
 	if (covered(b, d, m, t, b->full & ~nf)) {
 		uint64_t any = filter(b, d, m);
+		if (d == 0 && b->drops.n)
+			any = drop_below(b, b->li[i], any);
 		node(b, d + 1, nf, any);
 	}
 	b->rem[t]++;
@@ -814,6 +853,8 @@ enum xc_stop bb_solve_task(bb *b, const struct xc_tasks *t, size_t k,
 		}
 		b->rem[type]--;
 		any = filter(b, d, m);
+		if (d == 0 && b->drops.n)
+			any = drop_below(b, path[0], any);
 		b->rfill[d] = filled;
 		b->rany[d] = any;
 		b->rtype[d] = (uint32_t)type;
@@ -846,13 +887,14 @@ bb *bb_clone(const bb *b)
 	c->rfill = malloc(b->depth * sizeof *c->rfill);
 	c->rany = malloc(b->depth * sizeof *c->rany);
 	c->rtype = malloc(b->depth * sizeof *c->rtype);
+	int dr = drops_copy(&c->drops, &b->drops);
 	c->tasks = NULL;
 	c->level0 = false;
 	c->rlen = 0;
 	c->rbl = 0;
 	if (!c->rem || !c->count || !c->rows || !c->byk || !c->pos0 ||
 	    !c->lm || !c->li || !c->goff || !c->path || !c->pmask ||
-	    !c->ptype || !c->rfill || !c->rany || !c->rtype) {
+	    !c->ptype || !c->rfill || !c->rany || !c->rtype || dr != XC_OK) {
 		bb_free(c);
 		return NULL;
 	}

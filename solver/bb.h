@@ -39,6 +39,10 @@ void bb_free(bb *b);
 int bb_add_row(bb *b, uint64_t cells, size_t type);
 /* Rows of 'type' are placed first, at the root (call before solving). */
 void bb_set_first(bb *b, size_t type);
+/* Below row 'root' of that type, the rows drop[0..n) take no part in the
+ * search (solve.c's symmetry breaking one level down). Rows are numbers
+ * of rows added already. XC_OK, or XC_ENOMEM with nothing changed. */
+int bb_drop_below(bb *b, size_t root, const size_t *drop, size_t n);
 /* The instructions the list passes run on (bbvec.h), from the fewest:
  * the portable loops, AVX2, AVX-512 (F and VL); then those with the
  * matrix phase below nodes of at most 128 rows (bbmx.c: AVX-512 with BW,

@@ -59,6 +59,7 @@
  */
 #include "solver/bb128.h"
 #include "solver/bbvec.h"
+#include "solver/drops.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -102,6 +103,7 @@ struct bb128 {
 	struct brow *rows;
 	size_t nrows, cap, stride;
 	size_t first;     /* type placed at the root; ntypes if none */
+	struct drops drops; /* rows left out below a root row */
 	size_t depth;     /* pieces in a cover + 1: levels of lists */
 	unsigned flags;   /* BB128_* prunings asked for */
 	bool regions;     /* the regions pruning runs in this solve */
@@ -213,6 +215,7 @@ void bb128_free(bb128 *b)
 	free(b->rfill);
 	free(b->rany);
 	free(b->rtype);
+	drops_clear(&b->drops);
 	free(b);
 }
 
@@ -314,6 +317,12 @@ void bb128_set_first(bb128 *b, size_t type)
 	b->first = type;
 }
 
+int bb128_drop_below(bb128 *b, size_t root, const size_t *drop, size_t n)
+{
+	invalidate(b);
+	return drops_add(&b->drops, b->nrows, root, drop, n);
+}
+
 void bb128_set_flags(bb128 *b, unsigned flags)
 {
 	invalidate(b);
@@ -406,6 +415,37 @@ BB_INLINE void filter(bb128 *b, size_t d, const uint64_t *rm, uint64_t *any,
 	any[0] = a0;
 	if (W == 2)
 		any[1] = a1;
+}
+
+/* Level 1's list without the rows left out below the root row 'root'
+ * (bb128_drop_below); 'any' becomes the union of the rows kept. */
+static void drop_below(bb128 *b, size_t root, uint64_t *any)
+{
+	const uint64_t *bits = drops_of(&b->drops, root);
+	if (!bits)
+		return;
+	size_t T = b->ntypes, s = b->stride;
+	uint32_t *g = b->goff + (T + 1);
+	uint64_t *m0 = b->lm[0] + s, *m1 = b->W == 2 ? b->lm[1] + s : NULL;
+	uint32_t *li = b->li + s;
+	uint32_t k = 0;
+	any[0] = any[1] = 0;
+	for (size_t t = 0; t < T; t++) {
+		uint32_t i = g[t], end = g[t + 1];
+		g[t] = k;
+		for (; i < end; i++) {
+			if (li[i] < 64 * b->drops.words && drops_has(bits, li[i]))
+				continue;
+			m0[k] = m0[i];
+			any[0] |= m0[k];
+			if (m1) {
+				m1[k] = m1[i];
+				any[1] |= m1[k];
+			}
+			li[k++] = li[i];
+		}
+	}
+	g[T] = k;
 }
 
 /* Whether some row of the list [i, end) that does not clash with 'rm'
@@ -808,6 +848,8 @@ BB_INLINE void place(bb128 *b, size_t d, const uint64_t *filled, uint32_t i,
 	    (!b->regions || regions_ok(b, empty, W))) {
 		uint64_t any[2] = {0, 0};
 		filter(b, d, m, any, W);
+		if (d == 0 && b->drops.n)
+			drop_below(b, b->li[at], any);
 		if (W == 1)
 			node1(b, d + 1, nf, any);
 		else
@@ -1216,6 +1258,8 @@ enum xc_stop bb128_solve_task(bb128 *b, const struct xc_tasks *t, size_t k,
 			filter(b, d, m, any, 1);
 		else
 			filter(b, d, m, any, 2);
+		if (d == 0 && b->drops.n)
+			drop_below(b, path[0], any);
 		memcpy(b->rfill + 2 * d, filled, sizeof filled);
 		memcpy(b->rany + 2 * d, any, sizeof any);
 		b->rtype[d] = (uint32_t)type;
@@ -1250,6 +1294,7 @@ bb128 *bb128_clone(const bb128 *b)
 	c->rfill = malloc(2 * b->depth * sizeof *c->rfill);
 	c->rany = malloc(2 * b->depth * sizeof *c->rany);
 	c->rtype = malloc(b->depth * sizeof *c->rtype);
+	int dr = drops_copy(&c->drops, &b->drops);
 	c->tasks = NULL;
 	c->cut = SIZE_MAX;
 	c->level0 = false;
@@ -1257,7 +1302,7 @@ bb128 *bb128_clone(const bb128 *b)
 	c->rbl = 0;
 	if (!c->rem || !c->count || !c->vol || !c->rows || !c->lm[0] ||
 	    (b->W == 2 && !c->lm[1]) || !c->li || !c->goff || !c->path ||
-	    !c->rfill || !c->rany || !c->rtype) {
+	    !c->rfill || !c->rany || !c->rtype || dr != XC_OK) {
 		bb128_free(c);
 		return NULL;
 	}

@@ -60,6 +60,9 @@ int bb128_add_row(bb128 *b, const uint64_t cells[2], size_t type);
 void bb128_add_edge(bb128 *b, size_t a, size_t c);
 /* Rows of 'type' are placed first, at the root (call before solving). */
 void bb128_set_first(bb128 *b, size_t type);
+/* Below row 'root' of that type, the rows drop[0..n) take no part in the
+ * search (as bb_drop_below). XC_OK, or XC_ENOMEM with nothing changed. */
+int bb128_drop_below(bb128 *b, size_t root, const size_t *drop, size_t n);
 /* Which prunings run (BB128_* bits; for benchmarks and tests). */
 void bb128_set_flags(bb128 *b, unsigned flags);
 /* Whether the list passes run on AVX-512 (bbvec.h): by default they do

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "solver/bb.h"
+#include "solver/drops.h"
 
 struct brow {
 	uint64_t mask; /* cells, renumbered */
@@ -28,6 +29,7 @@ struct bb {
 	struct brow *rows;
 	size_t nrows, cap, stride;
 	size_t first; /* type placed at the root; ntypes if none */
+	struct drops drops; /* rows left out below a root row (bb_drop_below) */
 	size_t depth; /* pieces in a cover + 1: levels of lists */
 	enum bb_kernels kern; /* what the list passes run on (bbvec.h) */
 	bool matrix;          /* the matrix phase below small lists (bbmx.c) */

@@ -72,6 +72,7 @@ struct mx {
 	const uint32_t *ids;  /* the rows' numbers when b->ids, else NULL */
 	size_t ntypes;
 	__mmask8 single[TPAD / 8]; /* types of one copy */
+	uint8_t type[BBMX_ROWS];   /* each row's */
 };
 
 /* A set of rows: word w holds rows 64w..64w+63. */
@@ -158,9 +159,28 @@ static void node1(bb *b, const struct mx *x, size_t d, uint64_t filled,
 static void node2(bb *b, const struct mx *x, size_t d, uint64_t filled,
                   struct rows live);
 
-/* bb.c's place() on row i of type t. */
+/* f placements that failed their check: the nodes and dead ends bb_step()
+ * and place() count one by one; false when the budget ran out first. */
+static inline bool failed(bb *b, unsigned f)
+{
+	if (b->nodes + f <= b->limit) {
+		b->nodes += f;
+		b->dead += f;
+		return true;
+	}
+	for (unsigned q = 0; q < f; q++) {
+		if (b->nodes >= b->limit && bb_spent(b))
+			return false;
+		b->nodes++;
+		b->dead++;
+	}
+	return true;
+}
+
+/* bb.c's place() on row i of type t, once its check has passed: 'next'
+ * the rows that go with it. */
 MXI void place_w(bb *b, const struct mx *x, size_t d, uint64_t filled,
-                 struct rows live, uint32_t i, size_t t, int W)
+                 struct rows next, uint32_t i, size_t t, int W)
 {
 	uint64_t m = x->rows[i];
 	if (!bb_step(b, d, m, t, x->ids, i))
@@ -174,18 +194,10 @@ MXI void place_w(bb *b, const struct mx *x, size_t d, uint64_t filled,
 	}
 	uint64_t before = b->covers;
 	b->rem[t]--;
-	/* the rows that go with m: bb.c's covered() and filter() */
-	struct rows k = clash(x, m, W), next = {{0, 0}};
-#pragma GCC unroll 2
-	for (int w = 0; w < W; w++)
-		next.w[w] = live.w[w] & ~k.w[w] & (b->rem[t] ? ~0ull : ~x->tm[w][t]);
-	uint64_t empty = b->full & ~nf;
-	if ((covered_cells(x, next, W) & empty) == empty) {
-		if (W == 1)
-			node1(b, x, d + 1, nf, next);
-		else
-			node2(b, x, d + 1, nf, next);
-	}
+	if (W == 1)
+		node1(b, x, d + 1, nf, next);
+	else
+		node2(b, x, d + 1, nf, next);
 	b->rem[t]++;
 	b->dead += b->covers == before;
 }
@@ -245,18 +257,61 @@ MXI void node_w(bb *b, const struct mx *x, size_t d, uint64_t filled,
 		for (int w = 0; w < W; w++)
 			sel.w[w] &= live.w[w];
 	}
-	/* in order, as bb.c's gather; the types only go up */
-	size_t t = 0;
+	/* Every branch's check first (bb.c's covered(): the rows that go
+	 * with it leave every empty cell a row): they are independent, and
+	 * in a loop without a branch on their outcome, which fails about
+	 * half the time, they overlap (8 % on Bedlam). */
+	struct rows pass = {{0, 0}}, fail;
+	struct rows next[BBMX_ROWS];
+	unsigned nb = 0;
 #pragma GCC unroll 2
 	for (int w = 0; w < W; w++)
-		for (uint64_t s = sel.w[w]; s; s &= s - 1) {
-			uint32_t i = (uint32_t)__builtin_ctzll(s);
-			while (!(x->tm[w][t] >> i & 1))
-				t++;
-			place_w(b, x, d, filled, live, 64 * (uint32_t)w + i, t, W);
+		for (uint64_t s = sel.w[w]; s; s &= s - 1, nb++) {
+			uint32_t i = 64 * (uint32_t)w + (uint32_t)__builtin_ctzll(s);
+			uint64_t m = x->rows[i];
+			size_t t = x->type[i];
+			/* its type's rows go too when this is its last copy */
+			uint64_t last = -(uint64_t)(b->rem[t] == 1);
+			struct rows k = clash(x, m, W);
+#pragma GCC unroll 2
+			for (int v = 0; v < W; v++)
+				next[nb].w[v] = live.w[v] & ~k.w[v] &
+				               ~(x->tm[v][t] & last);
+			/* (a cover: nothing empty, it passes) */
+			uint64_t left = b->full & ~(filled | m);
+			uint64_t ok = (covered_cells(x, next[nb], W) & left) == left;
+			pass.w[w] |= ok << (i & 63);
+		}
+	/* Then the branches in order, as bb.c takes them: a run of failed
+	 * ones counts its nodes and dead ends at once. */
+#pragma GCC unroll 2
+	for (int w = 0; w < W; w++)
+		fail.w[w] = sel.w[w] & ~pass.w[w];
+	unsigned j = 0; /* branches before the next */
+#pragma GCC unroll 2
+	for (int w = 0; w < W; w++)
+		for (uint64_t s = pass.w[w]; s; s &= s - 1) {
+			uint64_t below = (s & -s) - 1;
+			unsigned f = (unsigned)__builtin_popcountll(fail.w[w] & below);
+			fail.w[w] &= ~below;
+			if (w == 1) {
+				f += (unsigned)__builtin_popcountll(fail.w[0]);
+				fail.w[0] = 0;
+			}
+			if (f && !failed(b, f))
+				return;
+			j += f;
+			uint32_t i = 64 * (uint32_t)w + (uint32_t)__builtin_ctzll(s);
+			place_w(b, x, d, filled, next[j++], i, x->type[i], W);
 			if (b->stop != XC_DONE)
 				return;
 		}
+	unsigned f = 0;
+#pragma GCC unroll 2
+	for (int w = 0; w < W; w++)
+		f += (unsigned)__builtin_popcountll(fail.w[w]);
+	if (f)
+		failed(b, f);
 }
 
 MX static void node1(bb *b, const struct mx *x, size_t d, uint64_t filled,
@@ -328,6 +383,9 @@ MX void bbmx_node(bb *b, size_t d, uint64_t filled)
 		    in, _mm256_maskz_loadu_epi32(in, b->count + t0),
 		    _mm256_set1_epi32(1));
 	}
+	for (size_t t = 0; t < T; t++)
+		for (uint32_t i = g[t]; i < g[t + 1]; i++)
+			x.type[i] = (uint8_t)t;
 	struct rows live = {{n >= 64 ? ~0ull : (1ull << n) - 1,
 	                     n >= 128 ? ~0ull : n > 64 ? (1ull << (n - 64)) - 1 : 0}};
 	if (W == 1)

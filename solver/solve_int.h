@@ -73,6 +73,15 @@ struct solver {
 	int nkeep;            /* |H| */
 	uint32_t *orbit;      /* per row of P: |H r| for representatives, else 0 */
 	uint64_t *fixes;      /* per row of P: bit k set when group[k] fixes it */
+	/* One level down (choose_second): below a representative r whose
+	 * stabilizer S in H is more than {e}, one other single-copy type Q
+	 * keeps one row per orbit of S' (the elements of S mapping Q to
+	 * itself), when the engine can leave the others out (bb, bb128). */
+	size_t *sec_type;     /* per row of P: Q, or ntypes for none */
+	size_t *sec_off;      /* per row of P: its rows' entries in sec_orbit */
+	uint32_t *sec_orbit;  /* per row q of Q: |S' q| for the rows kept,
+	                       * 0 for those left out */
+	bool sec_on;          /* the engine leaves them out */
 	size_t *table_row;    /* searched row number -> table row */
 	size_t nsearched;     /* rows given to the engine */
 	size_t *cover_rows;   /* a cover's table rows, one per piece */

@@ -840,6 +840,114 @@ static void test_bb_random_differential(void **state)
 	free(half);
 }
 
+/* ---- rows left out below a root row ---- */
+
+/* bb_drop_below(): a cover goes only when none of its rows is left out
+ * below its root row (the first row of the first type in it, as the root
+ * places them). Random instances, random sets left out below some of the
+ * first type's rows, against the brute force's covers filtered so: on
+ * every level of list passes, and split into tasks replayed on a clone,
+ * in order and from the last task back (the root's step replayed anew). */
+static void test_bb_drop_below(void **state)
+{
+	(void)state;
+	uint64_t s = 0x64726f70u; /* "drop" */
+	struct inst *in = malloc(sizeof *in);
+	assert_non_null(in);
+	size_t done = 0, cut = 0, kept = 0;
+	for (int trial = 0; done < 150; trial++) {
+		assert_true(trial < 600);
+		if (trial % 3 == 2)
+			gen_dense(in, &s);
+		else
+			gen_planted(in, &s, 4, 40, true);
+		size_t f = rnd(&s, in->ntypes);
+		struct covers all = {0};
+		if (in->counts[f] == 0 || !brute(in, &all) || all.n < 2) {
+			covers_clear(&all);
+			continue;
+		}
+		done++;
+		/* below some rows of type f, a random third of the rows */
+		static bool out[MAX_ROWS][MAX_ROWS / 8];
+		bb *b = bb_of(in, in->nrows, f);
+		for (size_t r = 0; r < in->nrows; r++) {
+			memset(out[r], 0, sizeof out[r]);
+			if (in->type[r] != f || rnd(&s, 3) == 0)
+				continue;
+			size_t drop[MAX_ROWS], n = 0;
+			for (size_t q = 0; q < in->nrows && q < MAX_ROWS / 8; q++)
+				if (q != r && rnd(&s, 3) == 0) {
+					drop[n++] = q;
+					out[r][q] = true;
+				}
+			assert_int_equal(bb_drop_below(b, r, drop, n), XC_OK);
+		}
+		struct covers want = {0};
+		for (size_t i = 0; i < all.n; i++) {
+			const struct cover *c = &all.c[i];
+			size_t root = SIZE_MAX;
+			bool gone = false;
+			for (size_t j = 0; j < c->len; j++)
+				if (in->type[c->row[j]] == f && root == SIZE_MAX)
+					root = c->row[j]; /* rows ascend */
+			for (size_t j = 0; j < c->len; j++)
+				gone |= c->row[j] < MAX_ROWS / 8 &&
+				        out[root][c->row[j]];
+			if (!gone) {
+				size_t rows[64];
+				for (size_t j = 0; j < c->len; j++)
+					rows[j] = c->row[j];
+				covers_add(&want, rows, c->len);
+			}
+		}
+		cut += want.n < all.n;
+		kept += want.n > 0;
+		for (int v = 0; v < NKERNELS; v++) {
+			if (bb_set_kernels(b, (enum bb_kernels)v) != (enum bb_kernels)v)
+				continue;
+			struct covers got = {0};
+			uint64_t nodes;
+			assert_int_equal(bb_solve(b, 0, collect, &got, &nodes), XC_DONE);
+			if (covers_diff(&want, &got) != 0) {
+				dump(in, f);
+				fail_msg("trial %d (%s): %zu covers, %zu expected",
+				         trial, kernel_name[v], got.n, want.n);
+			}
+			covers_clear(&got);
+		}
+		struct xc_tasks t = {0};
+		enum xc_stop st;
+		assert_int_equal(bb_split(b, 12, 0, &t, &st), XC_OK);
+		assert_int_equal(st, XC_DONE);
+		bb *c = bb_clone(b);
+		assert_non_null(c);
+		for (int back = 0; back < 2; back++) {
+			struct covers got = {0};
+			for (size_t k = 0; k < t.n; k++) {
+				uint64_t nodes;
+				size_t task = back ? t.n - 1 - k : k;
+				assert_int_equal(bb_solve_task(c, &t, task, 0, collect,
+				                               &got, &nodes), XC_DONE);
+			}
+			if (covers_diff(&want, &got) != 0)
+				fail_msg("trial %d: %zu tasks found %zu covers, %zu "
+				         "expected", trial, t.n, got.n, want.n);
+			covers_clear(&got);
+		}
+		bb_free(c);
+		xc_tasks_clear(&t);
+		bb_free(b);
+		covers_clear(&want);
+		covers_clear(&all);
+	}
+	print_message("drops: %zu instances, %zu lost covers to them, %zu "
+	              "kept some\n", done, cut, kept);
+	assert_true(cut > 50);
+	assert_true(kept > 50);
+	free(in);
+}
+
 /* ---- limits ---- */
 
 /* A budget of k nodes stops with XC_NODES after exactly k nodes (the
@@ -886,6 +994,104 @@ static void test_bb_node_budget(void **state)
 		covers_clear(&all);
 		bb_free(b);
 	}
+}
+
+/* A poll function handing out a few nodes at a time; then none. */
+struct dole {
+	uint64_t s, left;
+};
+
+static uint64_t dole_out(void *ctx)
+{
+	struct dole *d = ctx;
+	uint64_t k = 1 + rnd(&d->s, 3);
+	if (k > d->left)
+		k = d->left;
+	d->left -= k;
+	return k;
+}
+
+/* Budgets on every level of list passes: on random instances, each
+ * budget from 1 node to the whole search stops every level at the same
+ * node as the portable loops (the same stop, nodes, dead ends and covers
+ * in order; the matrix phase counts runs of failed branches at once, and
+ * must stop inside a run as the loops do). And a poll function doling
+ * the nodes out a few at a time gives the whole search. */
+static void test_bb_budget_every_node(void **state)
+{
+	(void)state;
+	uint64_t s = 0x627564u; /* "bud" */
+	struct inst *in = malloc(sizeof *in);
+	assert_non_null(in);
+	int done = 0, levels = 0;
+	uint64_t budgets = 0;
+	for (int trial = 0; done < 40; trial++) {
+		assert_true(trial < 2000);
+		gen_planted(in, &s, 16, 48, true);
+		size_t f = trial % 2 ? rnd(&s, in->ntypes) : NO_FIRST;
+		bb *b[NKERNELS];
+		bool has[NKERNELS];
+		for (int v = 0; v < NKERNELS; v++) {
+			b[v] = bb_of(in, in->nrows, f);
+			has[v] = bb_set_kernels(b[v], (enum bb_kernels)v) ==
+			         (enum bb_kernels)v;
+		}
+		uint64_t total;
+		struct covers all = {0};
+		assert_int_equal(bb_solve(b[0], 0, collect, &all, &total), XC_DONE);
+		if (total < 50 || total > 1500) {
+			covers_clear(&all);
+			for (int v = 0; v < NKERNELS; v++)
+				bb_free(b[v]);
+			continue;
+		}
+		done++;
+		levels = has[1] + has[2] + has[3];
+		for (uint64_t k = 1; k <= total; k++) {
+			struct covers ref = {0};
+			uint64_t n0;
+			enum xc_stop st0 = bb_solve(b[0], k, collect, &ref, &n0);
+			uint64_t d0 = bb_dead_ends(b[0]);
+			for (int v = 1; v < NKERNELS; v++) {
+				if (!has[v])
+					continue;
+				struct covers got = {0};
+				uint64_t n;
+				enum xc_stop st = bb_solve(b[v], k, collect, &got, &n);
+				if (st != st0 || n != n0 || bb_dead_ends(b[v]) != d0 ||
+				    got.n != ref.n || !same_prefix(&got, &ref, ref.n))
+					fail_msg("trial %d, budget %llu: %s stops %d after "
+					         "%llu nodes with %zu covers, portable %d "
+					         "after %llu with %zu", trial,
+					         (unsigned long long)k, kernel_name[v],
+					         (int)st, (unsigned long long)n, got.n,
+					         (int)st0, (unsigned long long)n0, ref.n);
+				covers_clear(&got);
+				budgets++;
+			}
+			covers_clear(&ref);
+		}
+		for (int v = 0; v < NKERNELS; v++) {
+			if (has[v]) {
+				struct dole d = {s + (uint64_t)v, total};
+				bb_set_poll(b[v], dole_out, &d);
+				struct covers got = {0};
+				uint64_t n;
+				assert_int_equal(bb_solve(b[v], 1, collect, &got, &n),
+				                 XC_DONE);
+				assert_int_equal(n, total);
+				assert_true(got.n == all.n &&
+				            same_prefix(&got, &all, all.n));
+				covers_clear(&got);
+			}
+			bb_free(b[v]);
+		}
+		covers_clear(&all);
+	}
+	print_message("budgets: %d instances, %llu budgets compared on %d "
+	              "level(s) above the portable one\n", done,
+	              (unsigned long long)budgets, levels);
+	free(in);
 }
 
 /* A visitor returning false stops the search at once, even on the last
@@ -1072,7 +1278,9 @@ int main(void)
 		cmocka_unit_test(test_bb_all_subsets),
 		cmocka_unit_test(test_bb_zero_count_fills_board),
 		cmocka_unit_test(test_bb_random_differential),
+		cmocka_unit_test(test_bb_drop_below),
 		cmocka_unit_test(test_bb_node_budget),
+		cmocka_unit_test(test_bb_budget_every_node),
 		cmocka_unit_test(test_bb_visitor_stop),
 		cmocka_unit_test(test_bb_vector_long_lists),
 		cmocka_unit_test(test_bb_comparison_can_fail),

@@ -455,6 +455,101 @@ static void test_bb128_random_differential(void **state)
 	assert_true(nodes_regions <= nodes_plain);
 }
 
+/* bb128_drop_below(), as test_bb.c's test of bb_drop_below: a cover goes
+ * only when none of its rows is left out below its root row (its first
+ * row of the first type). Random instances against dancing links' covers
+ * filtered so, solved whole (with and without the regions pruning) and
+ * split into tasks replayed on a clone, forwards and backwards. */
+static void test_bb128_drop_below(void **state)
+{
+	(void)state;
+	static struct inst in;
+	static bool out[MAX_ROWS][MAX_ROWS];
+	uint64_t s = 0x64726f70u;
+	int done = 0, cut = 0, wide = 0;
+	for (uint64_t seed = 1; seed <= 200 && done < 80; seed++) {
+		make_inst(seed * 7919 + 11, &in);
+		size_t f = below(&s, (unsigned)in.ntypes);
+		struct covers all = {0};
+		if (in.counts[f] == 0 || !covers_xc(&in, &all) || all.n < 2) {
+			covers_clear(&all);
+			continue;
+		}
+		done++;
+		wide += in.ncells > 64;
+		for (int edges = 0; edges < 2; edges++) {
+			bb128 *b = bb128_of(&in, in.nrows, f, edges,
+			                    edges ? BB128_REGIONS | BB128_QUICK_COUNT
+			                          : BB128_QUICK_COUNT);
+			assert_non_null(b);
+			uint64_t ds = seed; /* the same drops both ways */
+			for (size_t r = 0; r < in.nrows; r++) {
+				memset(out[r], 0, sizeof out[r]);
+				if (in.type[r] != f || below(&ds, 3) == 0)
+					continue;
+				size_t drop[MAX_ROWS], n = 0;
+				for (size_t q = 0; q < in.nrows; q++)
+					if (q != r && below(&ds, 3) == 0) {
+						drop[n++] = q;
+						out[r][q] = true;
+					}
+				assert_int_equal(bb128_drop_below(b, r, drop, n), XC_OK);
+			}
+			struct covers want = {0};
+			for (size_t i = 0; i < all.n; i++) {
+				const struct cover *c = &all.c[i];
+				size_t root = SIZE_MAX;
+				bool gone = false;
+				for (size_t j = 0; j < c->len; j++)
+					if (in.type[c->row[j]] == f && root == SIZE_MAX)
+						root = c->row[j]; /* rows ascend */
+				for (size_t j = 0; j < c->len; j++)
+					gone |= out[root][c->row[j]];
+				if (!gone) {
+					size_t rows[128];
+					for (size_t j = 0; j < c->len; j++)
+						rows[j] = c->row[j];
+					collect(&want, rows, c->len);
+				}
+			}
+			cut += edges && want.n < all.n;
+			struct covers got = {0};
+			uint64_t nodes;
+			assert_int_equal(solve_both(b, 0, &got, &nodes), XC_DONE);
+			if (covers_diff(&want, &got) != 0)
+				fail_msg("seed %llu (edges %d): %zu covers, %zu expected",
+				         (unsigned long long)seed, edges, got.n, want.n);
+			covers_clear(&got);
+			struct xc_tasks t = {0};
+			enum xc_stop st;
+			assert_int_equal(bb128_split(b, 12, 0, &t, &st), XC_OK);
+			assert_int_equal(st, XC_DONE);
+			bb128 *c = bb128_clone(b);
+			assert_non_null(c);
+			for (int back = 0; back < 2; back++) {
+				for (size_t k = 0; k < t.n; k++)
+					assert_int_equal(bb128_solve_task(c, &t,
+					        back ? t.n - 1 - k : k, 0, collect, &got,
+					        &nodes), XC_DONE);
+				if (covers_diff(&want, &got) != 0)
+					fail_msg("seed %llu (edges %d): %zu tasks found %zu "
+					         "covers, %zu expected",
+					         (unsigned long long)seed, edges, t.n, got.n,
+					         want.n);
+				covers_clear(&got);
+			}
+			bb128_free(c);
+			xc_tasks_clear(&t);
+			covers_clear(&want);
+			bb128_free(b);
+		}
+		covers_clear(&all);
+	}
+	print_message("    drops: %d instances (%d past 64 cells), %d lost covers "
+	              "to them\n", done, wide, cut);
+	assert_true(done == 80 && wide >= 20 && cut >= 30);
+}
+
 /* A dense instance, where every cell has 32 rows or more at the root
  * (bb and bb128 then count exactly to pick the cell): the 15 cells of a
  * cycle cut into 5 triples of one type, each triple within 7 cyclically
@@ -920,7 +1015,7 @@ static void test_bb128_comparison_can_fail(void **state)
 	struct parts a, b;
 	struct solve_opts o = {.generic = true, .engine = SOLVE_BITS128};
 	struct solve_result ra = run_parts(&p, o, &a);
-	o.engine = SOLVE_DLX;
+	o.engine = SOLVE_BITS; /* the same covers: both drop rows alike */
 	memset(&b, 0, sizeof b);
 	b.len = a.len;
 	b.tamper = true;
@@ -1199,6 +1294,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bb128_random_differential),
+		cmocka_unit_test(test_bb128_drop_below),
 		cmocka_unit_test(test_bb128_ladder_128),
 		cmocka_unit_test(test_bb128_dense_same_tree),
 		cmocka_unit_test(test_bb128_regions_prune),
