@@ -98,6 +98,16 @@ void free(void *p)
 	uncount(p);
 	__libc_free(p);
 }
+
+/* Whether these functions are the program's malloc: not under valgrind,
+ * which replaces malloc whatever the program defines (the tests that need
+ * them then skip). */
+static int failmalloc_active(void)
+{
+	long before = alloc_calls;
+	free(malloc(1));
+	return alloc_calls != before;
+}
 #endif
 
 #endif
