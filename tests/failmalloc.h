@@ -102,7 +102,7 @@ void free(void *p)
 /* Whether these functions are the program's malloc: not under valgrind,
  * which replaces malloc whatever the program defines (the tests that need
  * them then skip). */
-static int failmalloc_active(void)
+static inline int failmalloc_active(void)
 {
 	long before = alloc_calls;
 	free(malloc(1));

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "solver/bb.h"
+#include "tests/dropref.h"
 
 #define MAX_ROWS 2048
 #define MAX_TYPES 8
@@ -842,6 +843,11 @@ static void test_bb_random_differential(void **state)
 
 /* ---- rows left out below a root row ---- */
 
+static void drop_bb(void *b, size_t root, const size_t *rows, size_t n)
+{
+	assert_int_equal(bb_drop_below(b, root, rows, n), XC_OK);
+}
+
 /* bb_drop_below(): a cover goes only when none of its rows is left out
  * below its root row (the first row of the first type in it, as the root
  * places them). Random instances, random sets left out below some of the
@@ -853,7 +859,9 @@ static void test_bb_drop_below(void **state)
 	(void)state;
 	uint64_t s = 0x64726f70u; /* "drop" */
 	struct inst *in = malloc(sizeof *in);
-	assert_non_null(in);
+	bool *out = malloc((size_t)MAX_ROWS * MAX_ROWS * sizeof *out);
+	size_t *buf = malloc(MAX_ROWS * sizeof *buf);
+	assert_true(in && out && buf);
 	size_t done = 0, cut = 0, kept = 0;
 	for (int trial = 0; done < 150; trial++) {
 		assert_true(trial < 600);
@@ -868,33 +876,13 @@ static void test_bb_drop_below(void **state)
 			continue;
 		}
 		done++;
-		/* below some rows of type f, a random third of the rows */
-		static bool out[MAX_ROWS][MAX_ROWS / 8];
 		bb *b = bb_of(in, in->nrows, f);
-		for (size_t r = 0; r < in->nrows; r++) {
-			memset(out[r], 0, sizeof out[r]);
-			if (in->type[r] != f || rnd(&s, 3) == 0)
-				continue;
-			size_t drop[MAX_ROWS], n = 0;
-			for (size_t q = 0; q < in->nrows && q < MAX_ROWS / 8; q++)
-				if (q != r && rnd(&s, 3) == 0) {
-					drop[n++] = q;
-					out[r][q] = true;
-				}
-			assert_int_equal(bb_drop_below(b, r, drop, n), XC_OK);
-		}
+		dropref_draw(in->nrows, in->type, f, rnd, &s, out, buf, drop_bb, b);
 		struct covers want = {0};
 		for (size_t i = 0; i < all.n; i++) {
 			const struct cover *c = &all.c[i];
-			size_t root = SIZE_MAX;
-			bool gone = false;
-			for (size_t j = 0; j < c->len; j++)
-				if (in->type[c->row[j]] == f && root == SIZE_MAX)
-					root = c->row[j]; /* rows ascend */
-			for (size_t j = 0; j < c->len; j++)
-				gone |= c->row[j] < MAX_ROWS / 8 &&
-				        out[root][c->row[j]];
-			if (!gone) {
+			if (dropref_keeps(c->row, c->len, in->type, f, out,
+			                  in->nrows)) {
 				size_t rows[64];
 				for (size_t j = 0; j < c->len; j++)
 					rows[j] = c->row[j];
@@ -946,6 +934,8 @@ static void test_bb_drop_below(void **state)
 	assert_true(cut > 50);
 	assert_true(kept > 50);
 	free(in);
+	free(out);
+	free(buf);
 }
 
 /* ---- limits ---- */

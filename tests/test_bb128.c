@@ -25,6 +25,7 @@
 #include "solver/solve.h"
 #include "solver/xc.h"
 #include "tests/brute.h"
+#include "tests/dropref.h"
 #include "tests/failmalloc.h"
 #include "tests/randpuz.h"
 #include "tests/testload.h"
@@ -455,6 +456,16 @@ static void test_bb128_random_differential(void **state)
 	assert_true(nodes_regions <= nodes_plain);
 }
 
+static void drop_bb128(void *b, size_t root, const size_t *rows, size_t n)
+{
+	assert_int_equal(bb128_drop_below(b, root, rows, n), XC_OK);
+}
+
+static size_t draw(uint64_t *s, size_t n)
+{
+	return below(s, (unsigned)n);
+}
+
 /* bb128_drop_below(), as test_bb.c's test of bb_drop_below: a cover goes
  * only when none of its rows is left out below its root row (its first
  * row of the first type). Random instances against dancing links' covers
@@ -464,7 +475,9 @@ static void test_bb128_drop_below(void **state)
 {
 	(void)state;
 	static struct inst in;
-	static bool out[MAX_ROWS][MAX_ROWS];
+	bool *out = malloc((size_t)MAX_ROWS * MAX_ROWS * sizeof *out);
+	size_t *buf = malloc(MAX_ROWS * sizeof *buf);
+	assert_true(out && buf);
 	uint64_t s = 0x64726f70u;
 	int done = 0, cut = 0, wide = 0;
 	for (uint64_t seed = 1; seed <= 200 && done < 80; seed++) {
@@ -483,29 +496,13 @@ static void test_bb128_drop_below(void **state)
 			                          : BB128_QUICK_COUNT);
 			assert_non_null(b);
 			uint64_t ds = seed; /* the same drops both ways */
-			for (size_t r = 0; r < in.nrows; r++) {
-				memset(out[r], 0, sizeof out[r]);
-				if (in.type[r] != f || below(&ds, 3) == 0)
-					continue;
-				size_t drop[MAX_ROWS], n = 0;
-				for (size_t q = 0; q < in.nrows; q++)
-					if (q != r && below(&ds, 3) == 0) {
-						drop[n++] = q;
-						out[r][q] = true;
-					}
-				assert_int_equal(bb128_drop_below(b, r, drop, n), XC_OK);
-			}
+			dropref_draw(in.nrows, in.type, f, draw, &ds, out, buf,
+			             drop_bb128, b);
 			struct covers want = {0};
 			for (size_t i = 0; i < all.n; i++) {
 				const struct cover *c = &all.c[i];
-				size_t root = SIZE_MAX;
-				bool gone = false;
-				for (size_t j = 0; j < c->len; j++)
-					if (in.type[c->row[j]] == f && root == SIZE_MAX)
-						root = c->row[j]; /* rows ascend */
-				for (size_t j = 0; j < c->len; j++)
-					gone |= out[root][c->row[j]];
-				if (!gone) {
+				if (dropref_keeps(c->row, c->len, in.type, f, out,
+				                  in.nrows)) {
 					size_t rows[128];
 					for (size_t j = 0; j < c->len; j++)
 						rows[j] = c->row[j];
@@ -547,6 +544,8 @@ static void test_bb128_drop_below(void **state)
 	}
 	print_message("    drops: %d instances (%d past 64 cells), %d lost covers "
 	              "to them\n", done, wide, cut);
+	free(out);
+	free(buf);
 	assert_true(done == 80 && wide >= 20 && cut >= 30);
 }
 
