@@ -27,8 +27,8 @@
  * leave every empty cell a row; a node, every type its copies), the same
  * nodes, dead ends and covers. So everything written is the same; the
  * tests compare it with the portable loops on every instance they solve.
- * Bedlam on one thread of an AMD Zen 4: 2.76 s instead of 3.15 (3x4x5
- * pentacubes 1.05 s instead of 1.21). Up to 64 rows take one word, up to
+ * Bedlam on one thread of an AMD Zen 4: 2.80 s instead of 3.28 (3x4x5
+ * pentacubes 0.60 s instead of 0.73). Up to 64 rows take one word, up to
  * 128 two; three or four words, up to 254 rows, were slower than the
  * lists, and so was reading the rows from the list instead of a copy.
  */
@@ -260,7 +260,7 @@ MXI void node_w(bb *b, const struct mx *x, size_t d, uint64_t filled,
 	/* Every branch's check first (bb.c's covered(): the rows that go
 	 * with it leave every empty cell a row): they are independent, and
 	 * in a loop without a branch on their outcome, which fails about
-	 * half the time, they overlap (8 % on Bedlam). */
+	 * half the time, they overlap (2 % on Bedlam). */
 	struct rows pass = {{0, 0}}, fail;
 	struct rows next[BBMX_ROWS];
 	unsigned nb = 0;

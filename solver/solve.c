@@ -16,6 +16,8 @@
  *
  * Stab_G(y): g fixes y only if g maps P's region to P's region or g is not
  * in H, so only the h in H fixing r and the elements outside H are tried.
+ * Where Stab_H(r) is more than {e}, a second piece is pinned below r the
+ * same way, and |H r| gains a factor (choose_second()).
  */
 #include "solver/solve.h"
 
