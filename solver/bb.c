@@ -158,6 +158,29 @@ void bb_set_first(bb *b, size_t type)
 	b->first = type;
 }
 
+bool bb_set_grid(bb *b, unsigned X, unsigned Y, unsigned Z)
+{
+	if (!X || !Y || !Z || (uint64_t)X * Y * Z != b->ncells)
+		return false;
+	const unsigned ext[3] = {X, Y, Z}, step[3] = {1, X, X * Y};
+	struct bb_holes *h = &b->grid;
+	*h = (struct bb_holes){0};
+	for (unsigned c = 0; c < b->ncells; c++) {
+		const unsigned at[3] = {c % X, c / X % Y, c / (X * Y)};
+		for (int k = 0; k < 3; k++) {
+			h->lo[k] |= (uint64_t)(at[k] == 0) << c;
+			h->hi[k] |= (uint64_t)(at[k] == ext[k] - 1) << c;
+		}
+	}
+	/* an axis of one cell has no neighbours along it: its masks are
+	 * every cell, and a step of 0 keeps every shift below 64 */
+	for (int k = 0; k < 3; k++)
+		h->sh[k] = ext[k] > 1 ? step[k] : 0;
+	b->gridded = true;
+	b->level0 = false; /* start() checks the rows again */
+	return true;
+}
+
 int bb_drop_below(bb *b, size_t root, const size_t *drop, size_t n)
 {
 	return drops_add(&b->drops, b->nrows, root, drop, n);
@@ -179,11 +202,21 @@ enum bb_kernels bb_set_kernels(bb *b, enum bb_kernels k)
 }
 
 /* Filter level d's list by the placed row 'rm' (its type already counted
- * down) into level d + 1; returns the union of the rows kept. */
-static uint64_t filter(bb *b, size_t d, uint64_t rm)
+ * down; 'empty' the cells left) into level d + 1; returns the union of the
+ * rows kept. Below a node of more than BBMX_ROWS rows the rule against
+ * holes applies, when it does at all: above the matrix phase, which does
+ * not apply it, so that every level of kernels gives the same lists. */
+static uint64_t filter(bb *b, size_t d, uint64_t rm, uint64_t empty)
 {
 	size_t T = b->ntypes;
 	const uint32_t *restrict g = b->goff + d * (T + 1);
+	struct bb_holes hv;
+	const struct bb_holes *h = NULL;
+	if (b->holes && g[T] > BBMX_ROWS) {
+		hv = b->grid;
+		hv.empty = empty;
+		h = &hv;
+	}
 	uint32_t *restrict og = b->goff + (d + 1) * (T + 1);
 	const uint64_t *restrict pm = b->lm + d * b->stride;
 	const uint32_t *restrict pi = b->ids ? b->li + d * b->stride : NULL;
@@ -193,9 +226,9 @@ static uint64_t filter(bb *b, size_t d, uint64_t rm)
 	switch (b->kern) {
 	case BB_MATRIX: /* never: 'matrix' says so, the lists are AVX-512's */
 	case BB_AVX512:
-		return bbvec_filter(pm, pi, g, rem, T, rm, om, oi, og);
+		return bbvec_filter(pm, pi, g, rem, T, rm, h, om, oi, og);
 	case BB_AVX2:
-		return bbvec_avx2_filter(pm, pi, g, rem, T, rm, om, oi, og);
+		return bbvec_avx2_filter(pm, pi, g, rem, T, rm, h, om, oi, og);
 	case BB_PORTABLE:
 		break;
 	}
@@ -207,7 +240,7 @@ static uint64_t filter(bb *b, size_t d, uint64_t rm)
 			continue;
 		for (uint32_t i = g[t], end = g[t + 1]; i < end; i++) {
 			uint64_t m = pm[i];
-			uint64_t keep = (m & rm) == 0;
+			uint64_t keep = (m & rm) == 0 && !(h && bb_isolates(h, m));
 			om[k] = m;
 			if (oi)
 				oi[k] = pi[i];
@@ -610,7 +643,7 @@ static void place(bb *b, size_t d, uint64_t filled, uint32_t i, size_t t)
 	uint64_t before = b->covers;
 	b->rem[t]--;
 	if (covered(b, d, m, t, b->full & ~nf)) {
-		uint64_t any = filter(b, d, m);
+		uint64_t any = filter(b, d, m, b->full & ~nf);
 		if (d == 0 && b->drops.n)
 			any = drop_below(b, b->li[i], any);
 		node(b, d + 1, nf, any);
@@ -670,6 +703,13 @@ static void start(bb *b, uint64_t max_nodes, xc_visit visit, void *ctx)
 		qsort(r, n, sizeof *r, by_mask);
 		for (size_t i = 1; i < n; i++)
 			b->ids |= r[i].mask == r[i - 1].mask;
+	}
+	/* the rule against holes holds when no row has a cell without a
+	 * neighbour in it: then a cell with no empty neighbour has no row */
+	b->holes = b->gridded;
+	for (size_t i = 0; i < b->nrows && b->holes; i++) {
+		uint64_t m = b->rows[i].mask;
+		b->holes = !(m & ~bb_near(&b->grid, m));
 	}
 }
 
@@ -852,7 +892,7 @@ enum xc_stop bb_solve_task(bb *b, const struct xc_tasks *t, size_t k,
 			break;
 		}
 		b->rem[type]--;
-		any = filter(b, d, m);
+		any = filter(b, d, m, b->full & ~filled);
 		if (d == 0 && b->drops.n)
 			any = drop_below(b, path[0], any);
 		b->rfill[d] = filled;

@@ -387,7 +387,8 @@ BB_INLINE void filter(bb128 *b, size_t d, const uint64_t *rm, uint64_t *any,
 	const unsigned *restrict rem = b->rem;
 	if (b->vec) {
 		if (W == 1)
-			any[0] = bbvec_filter(p0, pi, g, rem, T, rm[0], o0, oi, og);
+			any[0] = bbvec_filter(p0, pi, g, rem, T, rm[0], NULL, o0, oi,
+			                      og);
 		else
 			bbvec_filter2(p0, p1, pi, g, rem, T, rm, o0, o1, oi, og, any);
 		return;

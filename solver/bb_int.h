@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "solver/bb.h"
+#include "solver/bbvec.h"
 #include "solver/drops.h"
 
 struct brow {
@@ -33,6 +34,11 @@ struct bb {
 	size_t depth; /* pieces in a cover + 1: levels of lists */
 	enum bb_kernels kern; /* what the list passes run on (bbvec.h) */
 	bool matrix;          /* the matrix phase below small lists (bbmx.c) */
+	/* the rule against holes (bb_set_grid(), bbvec.h): 'grid' its
+	 * geometry when 'gridded'; 'holes' when it applies, that is also
+	 * when every row's cells are face-connected (start() checks) */
+	bool gridded, holes;
+	struct bb_holes grid;
 
 	/* search: level d's list is lm/li[d * stride ..] (masks, row
 	 * numbers), type t's group in it [goff[d * (ntypes + 1) + t],

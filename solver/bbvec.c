@@ -46,15 +46,36 @@ BBVEC static inline const void *after(const uint64_t *p, size_t k)
 	return (const void *)((uintptr_t)p + 8 * (uintptr_t)k);
 }
 
+/* The lanes of m0 (one-word rows) that leave a hole by h's rule
+ * (bbvec.h), of the lanes 'in'. */
+struct holes_v {
+	__m512i empty, lo[3], hi[3];
+	__m128i sh[3];
+};
+
+BBVEC static inline __attribute__((always_inline)) __mmask8
+holes_of(const struct holes_v *hv, __mmask8 in, __m512i m0)
+{
+	__m512i e = _mm512_andnot_si512(m0, hv->empty);
+	__m512i n = _mm512_setzero_si512();
+	for (int k = 0; k < 3; k++)
+		n = _mm512_ternarylogic_epi64(
+		    n, _mm512_sll_epi64(_mm512_andnot_si512(hv->hi[k], e), hv->sh[k]),
+		    _mm512_srl_epi64(_mm512_andnot_si512(hv->lo[k], e), hv->sh[k]),
+		    0xfe);
+	return _mm512_mask_test_epi64_mask(in, _mm512_andnot_si512(n, e), e);
+}
+
 /* The filter on W words (1 or 2, a constant where it is inlined): the
  * rows of p0/p1 (word 0 and 1 of each mask) kept when neither word clashes
  * with r0/r1, with their numbers pi when I (a constant too); any[0..W)
- * gets their union. */
+ * gets their union. When H (one word only), rows that leave a hole by
+ * hv's rule go too. */
 BBVEC static inline __attribute__((always_inline)) void
 filter_w(const uint64_t *p0, const uint64_t *p1, const uint32_t *pi,
          const uint32_t *g, const unsigned *rem, size_t T, uint64_t r0,
-         uint64_t r1, uint64_t *o0, uint64_t *o1, uint32_t *oi, uint32_t *og,
-         uint64_t *any, int W, int I)
+         uint64_t r1, const struct holes_v *hv, uint64_t *o0, uint64_t *o1,
+         uint32_t *oi, uint32_t *og, uint64_t *any, int W, int I, int H)
 {
 	__m512i rv0 = _mm512_set1_epi64((long long)r0);
 	__m512i rv1 = _mm512_set1_epi64((long long)r1);
@@ -76,6 +97,8 @@ filter_w(const uint64_t *p0, const uint64_t *p1, const uint32_t *pi,
 			if (I)
 				id = _mm256_maskz_loadu_epi32(in, pi + i);
 			__mmask8 keep = _mm512_mask_testn_epi64_mask(in, m0, rv0);
+			if (H)
+				keep &= (__mmask8)~holes_of(hv, keep, m0);
 			if (W == 2) {
 				m1 = _mm512_maskz_loadu_epi64(in, p1 + i);
 				keep = _mm512_mask_testn_epi64_mask(keep, m1, rv1);
@@ -108,16 +131,31 @@ filter_w(const uint64_t *p0, const uint64_t *p1, const uint32_t *pi,
 
 BBVEC uint64_t bbvec_filter(const uint64_t *pm, const uint32_t *pi,
                             const uint32_t *g, const unsigned *rem,
-                            size_t T, uint64_t rm, uint64_t *om,
-                            uint32_t *oi, uint32_t *og)
+                            size_t T, uint64_t rm, const struct bb_holes *h,
+                            uint64_t *om, uint32_t *oi, uint32_t *og)
 {
 	uint64_t any;
-	if (pi)
-		filter_w(pm, NULL, pi, g, rem, T, rm, 0, om, NULL, oi, og, &any,
-		         1, 1);
-	else
-		filter_w(pm, NULL, NULL, g, rem, T, rm, 0, om, NULL, NULL, og,
-		         &any, 1, 0);
+	if (h) {
+		struct holes_v hv;
+		hv.empty = _mm512_set1_epi64((long long)h->empty);
+		for (int k = 0; k < 3; k++) {
+			hv.lo[k] = _mm512_set1_epi64((long long)h->lo[k]);
+			hv.hi[k] = _mm512_set1_epi64((long long)h->hi[k]);
+			hv.sh[k] = _mm_cvtsi32_si128((int)h->sh[k]);
+		}
+		if (pi)
+			filter_w(pm, NULL, pi, g, rem, T, rm, 0, &hv, om, NULL,
+			         oi, og, &any, 1, 1, 1);
+		else
+			filter_w(pm, NULL, NULL, g, rem, T, rm, 0, &hv, om, NULL,
+			         NULL, og, &any, 1, 0, 1);
+	} else if (pi) {
+		filter_w(pm, NULL, pi, g, rem, T, rm, 0, NULL, om, NULL, oi,
+		         og, &any, 1, 1, 0);
+	} else {
+		filter_w(pm, NULL, NULL, g, rem, T, rm, 0, NULL, om, NULL, NULL,
+		         og, &any, 1, 0, 0);
+	}
 	return any;
 }
 
@@ -127,8 +165,8 @@ BBVEC void bbvec_filter2(const uint64_t *p0, const uint64_t *p1,
                          uint64_t *o0, uint64_t *o1, uint32_t *oi,
                          uint32_t *og, uint64_t any[2])
 {
-	filter_w(p0, p1, pi, g, rem, T, rm[0], rm[1], o0, o1, oi, og, any, 2,
-	         1);
+	filter_w(p0, p1, pi, g, rem, T, rm[0], rm[1], NULL, o0, o1, oi, og,
+	         any, 2, 1, 0);
 }
 
 /* The cover check on W words, as filter_w: any[0..W) collects the union
@@ -337,10 +375,11 @@ bool bbvec_usable(void)
 
 uint64_t bbvec_filter(const uint64_t *pm, const uint32_t *pi,
                       const uint32_t *g, const unsigned *rem, size_t T,
-                      uint64_t rm, uint64_t *om, uint32_t *oi, uint32_t *og)
+                      uint64_t rm, const struct bb_holes *h, uint64_t *om,
+                      uint32_t *oi, uint32_t *og)
 {
-	(void)pm, (void)pi, (void)g, (void)rem, (void)T, (void)rm, (void)om;
-	(void)oi, (void)og;
+	(void)pm, (void)pi, (void)g, (void)rem, (void)T, (void)rm, (void)h;
+	(void)om, (void)oi, (void)og;
 	return 0;
 }
 

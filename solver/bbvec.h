@@ -30,17 +30,48 @@
 bool bbvec_usable(void);
 bool bbvec_avx2_usable(void);
 
+/* bb.c's rule against holes: its cells, in fill order, are an X x Y x Z
+ * box (cell (x, y, z) at (z * Y + y) * X + x), and no row kept may leave
+ * a cell of 'empty' (the cells empty once the row placed is in) with no
+ * empty face neighbour: every row's cells are face-connected, so no row
+ * could fill that cell. Along axis k (x, y, z) a cell's neighbours are
+ * sh[k] bits up and down; lo[k] and hi[k] are the cells with no neighbour
+ * below or above (an axis one cell long: every cell, and sh[k] 0). */
+struct bb_holes {
+	uint64_t empty;
+	uint64_t lo[3], hi[3];
+	unsigned sh[3];
+};
+
+/* The face neighbours of the cells x. */
+static inline uint64_t bb_near(const struct bb_holes *h, uint64_t x)
+{
+	uint64_t n = 0;
+	for (int k = 0; k < 3; k++)
+		n |= (x & ~h->hi[k]) << h->sh[k] | (x & ~h->lo[k]) >> h->sh[k];
+	return n;
+}
+
+/* Whether row m leaves a cell of h->empty with no empty neighbour. */
+static inline bool bb_isolates(const struct bb_holes *h, uint64_t m)
+{
+	uint64_t e = h->empty & ~m;
+	return (e & ~bb_near(h, e)) != 0;
+}
+
 /* The rows of pm/pi (T types, groups g) of types with rem[t] != 0 that do
- * not clash with 'rm', in order, to om/oi with their groups in og[0..T];
- * returns the union of the rows kept. pi and oi NULL: masks only (bb.c's
- * lists without row numbers). */
+ * not clash with 'rm' (nor, when h is not NULL, leave a hole by its rule),
+ * in order, to om/oi with their groups in og[0..T]; returns the union of
+ * the rows kept. pi and oi NULL: masks only (bb.c's lists without row
+ * numbers). */
 uint64_t bbvec_filter(const uint64_t *pm, const uint32_t *pi,
                       const uint32_t *g, const unsigned *rem, size_t T,
-                      uint64_t rm, uint64_t *om, uint32_t *oi, uint32_t *og);
+                      uint64_t rm, const struct bb_holes *h, uint64_t *om,
+                      uint32_t *oi, uint32_t *og);
 uint64_t bbvec_avx2_filter(const uint64_t *pm, const uint32_t *pi,
                            const uint32_t *g, const unsigned *rem, size_t T,
-                           uint64_t rm, uint64_t *om, uint32_t *oi,
-                           uint32_t *og);
+                           uint64_t rm, const struct bb_holes *h,
+                           uint64_t *om, uint32_t *oi, uint32_t *og);
 
 /* Whether the rows of pm[i..end) that do not clash with 'rm', with
  * '*any', cover 'empty'; '*any' collects their union. May stop as soon as

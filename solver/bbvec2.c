@@ -99,17 +99,45 @@ BBVEC2 static inline uint64_t or4(__m256i v)
 	    _mm_or_si128(x, _mm_unpackhi_epi64(x, x)));
 }
 
+/* h's rule (bbvec.h) in registers. */
+struct holes4 {
+	__m256i empty, lo[3], hi[3];
+	__m128i sh[3];
+};
+
+/* All ones in the lanes of m that leave a hole by hv's rule. */
+BBVEC2 static inline __attribute__((always_inline)) __m256i
+holes4_of(const struct holes4 *hv, __m256i m)
+{
+	__m256i e = _mm256_andnot_si256(m, hv->empty);
+	__m256i n = _mm256_setzero_si256();
+	for (int k = 0; k < 3; k++)
+		n = _mm256_or_si256(
+		    n, _mm256_or_si256(
+		           _mm256_sll_epi64(_mm256_andnot_si256(hv->hi[k], e),
+		                            hv->sh[k]),
+		           _mm256_srl_epi64(_mm256_andnot_si256(hv->lo[k], e),
+		                            hv->sh[k])));
+	__m256i zero = _mm256_setzero_si256();
+	return _mm256_xor_si256(
+	    _mm256_cmpeq_epi64(_mm256_andnot_si256(n, e), zero),
+	    _mm256_set1_epi64x(-1));
+}
+
 /* One block of a filter: of the rows 'm' with numbers 'id', those of the
- * lanes 'in' that do not clash with 'rv' go, in order, to om + k and
- * oi + k (four lanes stored whole); '*any' collects them. Returns how
- * many. */
+ * lanes 'in' that do not clash with 'rv' (nor, when H, leave a hole by
+ * hv's rule) go, in order, to om + k and oi + k (four lanes stored
+ * whole); '*any' collects them. Returns how many. */
 BBVEC2 static inline __attribute__((always_inline)) uint32_t
-filter4(__m256i m, __m128i id, __m256i in, __m256i rv, uint64_t *om,
-        uint32_t *oi, uint32_t k, __m256i *any, int I)
+filter4(__m256i m, __m128i id, __m256i in, __m256i rv,
+        const struct holes4 *hv, uint64_t *om, uint32_t *oi, uint32_t k,
+        __m256i *any, int I, int H)
 {
 	__m256i ok = _mm256_and_si256(
 	    in, _mm256_cmpeq_epi64(_mm256_and_si256(m, rv),
 	                           _mm256_setzero_si256()));
+	if (H)
+		ok = _mm256_andnot_si256(holes4_of(hv, m), ok);
 	unsigned keep = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(ok));
 	__m256i p = _mm256_load_si256((const __m256i *)pairs_of[keep]);
 	_mm256_storeu_si256((__m256i *)(om + k),
@@ -134,11 +162,12 @@ filter4(__m256i m, __m128i id, __m256i in, __m256i rv, uint64_t *om,
  * measurable in the filter.
  */
 
-/* The filter, with the row numbers when I (a constant where inlined). */
+/* The filter, with the row numbers when I and h's rule when H (constants
+ * where inlined). */
 BBVEC2 static inline __attribute__((always_inline)) uint64_t
 filter_i(const uint64_t *pm, const uint32_t *pi, const uint32_t *g,
-         const unsigned *rem, size_t T, uint64_t rm, uint64_t *om,
-         uint32_t *oi, uint32_t *og, int I)
+         const unsigned *rem, size_t T, uint64_t rm, const struct holes4 *hv,
+         uint64_t *om, uint32_t *oi, uint32_t *og, int I, int H)
 {
 	__m256i rv = _mm256_set1_epi64x((long long)rm);
 	__m256i all = _mm256_set1_epi64x(-1);
@@ -154,7 +183,7 @@ filter_i(const uint64_t *pm, const uint32_t *pi, const uint32_t *g,
 			k += filter4(_mm256_loadu_si256((const __m256i *)(pm + i)),
 			             I ? _mm_loadu_si128((const __m128i *)(pi + i))
 			               : none,
-			             all, rv, om, oi, k, &any, I);
+			             all, rv, hv, om, oi, k, &any, I, H);
 		/* 0..3 rows: the lanes past the end load as 0, which
 		 * clashes with nothing: 'in' keeps them out */
 		__m256i in = tail64(end - i);
@@ -162,7 +191,7 @@ filter_i(const uint64_t *pm, const uint32_t *pi, const uint32_t *g,
 		             I ? _mm_maskload_epi32((const int *)(pi + i),
 		                                    tail32(end - i))
 		               : none,
-		             in, rv, om, oi, k, &any, I);
+		             in, rv, hv, om, oi, k, &any, I, H);
 	}
 	og[T] = k;
 	return or4(any);
@@ -170,12 +199,27 @@ filter_i(const uint64_t *pm, const uint32_t *pi, const uint32_t *g,
 
 BBVEC2 uint64_t bbvec_avx2_filter(const uint64_t *pm, const uint32_t *pi,
                                   const uint32_t *g, const unsigned *rem,
-                                  size_t T, uint64_t rm, uint64_t *om,
+                                  size_t T, uint64_t rm,
+                                  const struct bb_holes *h, uint64_t *om,
                                   uint32_t *oi, uint32_t *og)
 {
+	if (h) {
+		struct holes4 hv;
+		hv.empty = _mm256_set1_epi64x((long long)h->empty);
+		for (int k = 0; k < 3; k++) {
+			hv.lo[k] = _mm256_set1_epi64x((long long)h->lo[k]);
+			hv.hi[k] = _mm256_set1_epi64x((long long)h->hi[k]);
+			hv.sh[k] = _mm_cvtsi32_si128((int)h->sh[k]);
+		}
+		if (pi)
+			return filter_i(pm, pi, g, rem, T, rm, &hv, om, oi, og,
+			                1, 1);
+		return filter_i(pm, NULL, g, rem, T, rm, &hv, om, NULL, og, 0,
+		                1);
+	}
 	if (pi)
-		return filter_i(pm, pi, g, rem, T, rm, om, oi, og, 1);
-	return filter_i(pm, NULL, g, rem, T, rm, om, NULL, og, 0);
+		return filter_i(pm, pi, g, rem, T, rm, NULL, om, oi, og, 1, 0);
+	return filter_i(pm, NULL, g, rem, T, rm, NULL, om, NULL, og, 0, 0);
 }
 
 /* acc | the rows of m that do not clash with rv. */
@@ -353,11 +397,11 @@ bool bbvec_avx2_usable(void)
 
 uint64_t bbvec_avx2_filter(const uint64_t *pm, const uint32_t *pi,
                            const uint32_t *g, const unsigned *rem, size_t T,
-                           uint64_t rm, uint64_t *om, uint32_t *oi,
-                           uint32_t *og)
+                           uint64_t rm, const struct bb_holes *h,
+                           uint64_t *om, uint32_t *oi, uint32_t *og)
 {
-	(void)pm, (void)pi, (void)g, (void)rem, (void)T, (void)rm, (void)om;
-	(void)oi, (void)og;
+	(void)pm, (void)pi, (void)g, (void)rem, (void)T, (void)rm, (void)h;
+	(void)om, (void)oi, (void)og;
 	return 0;
 }
 

@@ -983,8 +983,10 @@ bool solve_visit(void *ctx, const size_t *xrows, size_t n)
 }
 
 /* The fill order for the bitboard: along the goal's longest axis last,
- * so the front of filled cells stays small (a cross-section). */
-static void fill_order(const struct solver *s, unsigned *rank)
+ * so the front of filled cells stays small (a cross-section). 'dims' gets
+ * the bounding box's sides in that order, the fastest first. */
+static void fill_order(const struct solver *s, unsigned *rank,
+                       unsigned dims[3])
 {
 	int ext[3], ax[3] = {0, 1, 2};
 	for (int k = 0; k < 3; k++)
@@ -1013,6 +1015,8 @@ static void fill_order(const struct solver *s, unsigned *rank)
 		}
 	for (size_t r = 0; r < s->ncells; r++)
 		rank[idx[r]] = (unsigned)r;
+	for (int k = 0; k < 3; k++)
+		dims[k] = (unsigned)(ext[ax[k]] + 1);
 }
 
 /* Whether row r goes to the search: every row but the pinned type's
@@ -1026,8 +1030,8 @@ static bool searched(const struct solver *s, size_t r)
 /* The bitboard engine with the searched rows, into '*out'. */
 static int build_bits(struct solver *s, bb **out)
 {
-	unsigned rank[64];
-	fill_order(s, rank);
+	unsigned rank[64], dims[3];
+	fill_order(s, rank, dims);
 	unsigned *counts = malloc((s->ntypes ? s->ntypes : 1) * sizeof *counts);
 	bb *b = NULL;
 	if (counts) {
@@ -1053,6 +1057,9 @@ static int build_bits(struct solver *s, bb **out)
 	if (rc == SOLVE_OK) {
 		if (s->pin < s->ntypes)
 			bb_set_first(b, s->pin);
+		/* a whole box: the rule against holes (bb.h); false, and no
+		 * rule, for any other goal */
+		(void)bb_set_grid(b, dims[0], dims[1], dims[2]);
 		rc = drop_seconds(s, b, bb_drop);
 	}
 	if (rc == SOLVE_OK) {
@@ -1068,8 +1075,8 @@ static int build_bits(struct solver *s, bb **out)
  * region pruning. */
 static int build_bits128(struct solver *s, bb128 **out)
 {
-	unsigned rank[128];
-	fill_order(s, rank);
+	unsigned rank[128], dims[3];
+	fill_order(s, rank, dims);
 	unsigned *counts = malloc((s->ntypes ? s->ntypes : 1) * sizeof *counts);
 	bb128 *b = NULL;
 	if (counts) {

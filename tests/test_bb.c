@@ -39,6 +39,7 @@ struct inst {
 	size_t nrows;
 	uint64_t mask[MAX_ROWS];
 	size_t type[MAX_ROWS];
+	unsigned grid[3]; /* bb_set_grid()'s box when grid[0] != 0 */
 };
 
 /* One cover: its row numbers, ascending (the canonical form). */
@@ -206,6 +207,8 @@ static bb *bb_of(const struct inst *in, size_t nrows, size_t first)
 		assert_int_equal(bb_add_row(b, in->mask[r], in->type[r]), XC_OK);
 	if (first != NO_FIRST)
 		bb_set_first(b, first);
+	if (in->grid[0])
+		assert_true(bb_set_grid(b, in->grid[0], in->grid[1], in->grid[2]));
 	return b;
 }
 
@@ -938,6 +941,205 @@ static void test_bb_drop_below(void **state)
 	free(buf);
 }
 
+/* ---- the rule against holes ---- */
+
+/* Every placement of the polyomino 'shape' (cells of a board w x h, x
+ * fastest), in its eight turns and flips, anywhere on the board, as rows
+ * of type t, each mask once. */
+static void add_placements(struct inst *in, uint64_t shape, size_t w,
+                           size_t h, size_t t)
+{
+	int c[64][2];
+	size_t k = 0;
+	for (size_t i = 0; i < 64; i++)
+		if (shape >> i & 1) {
+			c[k][0] = (int)(i % w);
+			c[k++][1] = (int)(i / w);
+		}
+	size_t from = in->nrows;
+	for (int o = 0; o < 8; o++) {
+		int p[64][2], minx = 64, miny = 64, maxx = -64, maxy = -64;
+		for (size_t i = 0; i < k; i++) {
+			int x = o & 4 ? -c[i][0] : c[i][0], y = c[i][1];
+			for (int r = 0; r < (o & 3); r++) {
+				int x0 = x;
+				x = -y;
+				y = x0;
+			}
+			p[i][0] = x;
+			p[i][1] = y;
+			minx = x < minx ? x : minx;
+			miny = y < miny ? y : miny;
+			maxx = x > maxx ? x : maxx;
+			maxy = y > maxy ? y : maxy;
+		}
+		for (int dy = 0; dy + maxy - miny < (int)h; dy++)
+			for (int dx = 0; dx + maxx - minx < (int)w; dx++) {
+				uint64_t m = 0;
+				for (size_t i = 0; i < k; i++)
+					m |= (uint64_t)1 << ((size_t)(p[i][1] - miny + dy) * w +
+					                     (size_t)(p[i][0] - minx + dx));
+				bool seen = false;
+				for (size_t r = from; r < in->nrows && !seen; r++)
+					seen = in->mask[r] == m;
+				if (!seen)
+					add(in, m, t);
+			}
+	}
+}
+
+/* A board of w x h cells (w, h >= 3; 20 to 30 cells) cut into 3 to 8
+ * pieces of 2 to 6 face-connected cells, each a type of one copy with
+ * every placement of its shape for rows, the board as bb_set_grid()'s box
+ * (the identity fill order). With 'mono', one piece of 3 cells or more
+ * gives up a cell at its end to a piece of one cell, with which the rule
+ * against holes must stand down. */
+static void gen_tiled(struct inst *in, uint64_t *s, bool mono)
+{
+	for (;;) {
+		memset(in, 0, sizeof *in);
+		size_t w = 3 + rnd(s, 6), h = 3 + rnd(s, 6), n = w * h;
+		if (n < 20 || n > 30)
+			continue;
+		in->ncells = n;
+		uint64_t all = ((uint64_t)1 << n) - 1, filled = 0;
+		uint64_t piece[MAX_TYPES];
+		size_t np = 0;
+		bool ok = true;
+		while (filled != all && ok) {
+			size_t want = 2 + rnd(s, 5), c = 0;
+			while (filled >> c & 1)
+				c++;
+			uint64_t m = (uint64_t)1 << c;
+			while (popcount(m) < want) {
+				uint64_t cand = around(m, n, w) & ~m & ~filled;
+				if (!cand)
+					break;
+				m |= (uint64_t)1 << pick(s, cand);
+			}
+			ok = popcount(m) >= 2 && np < MAX_TYPES - (mono ? 1 : 0);
+			filled |= m;
+			piece[np++] = m;
+		}
+		if (!ok || np < 3)
+			continue;
+		if (mono) {
+			/* a cell of a piece of 3 or more with one neighbour
+			 * in it: the rest stays connected */
+			size_t i = 0;
+			uint64_t leaf = 0;
+			for (; i < np && !leaf; i++)
+				if (popcount(piece[i]) >= 3)
+					for (uint64_t x = piece[i]; x && !leaf;
+					     x &= x - 1) {
+						uint64_t b = x & -x;
+						if (popcount(around(b, n, w) & piece[i]) == 1)
+							leaf = b;
+					}
+			if (!leaf)
+				continue;
+			piece[i - 1] &= ~leaf;
+			piece[np++] = leaf;
+		}
+		in->ntypes = np;
+		for (size_t t = 0; t < np; t++) {
+			in->counts[t] = 1;
+			add_placements(in, piece[t], w, h, t);
+		}
+		shuffle_rows(in, s);
+		identity_rank(in);
+		in->grid[0] = (unsigned)w;
+		in->grid[1] = (unsigned)h;
+		in->grid[2] = 1;
+		return;
+	}
+}
+
+/* bb_set_grid()'s rule against holes (bb.h): on boards tiled by
+ * polyominoes, the covers are the brute force's, on every level of list
+ * passes (check_covers(): the same nodes on each) and split into tasks
+ * replayed on a clone, and the rule cuts nodes; with a piece of one cell
+ * (a row with a cell that has no neighbour in it) it stands down: the
+ * same nodes as without a grid. bb_set_grid() refuses a box that is not
+ * the board. */
+static void test_bb_holes(void **state)
+{
+	(void)state;
+	uint64_t s = 0x686f6c65u; /* "hole" */
+	struct inst *in = malloc(sizeof *in), *plain = malloc(sizeof *plain);
+	assert_true(in && plain);
+	size_t done = 0, cut = 0, monos = 0;
+	uint64_t with = 0, without = 0;
+	for (int trial = 0; done < 40; trial++) {
+		assert_true(trial < 200);
+		bool mono = trial % 4 == 3;
+		gen_tiled(in, &s, mono);
+		struct covers want = {0};
+		if (!brute(in, &want)) {
+			covers_clear(&want);
+			continue;
+		}
+		done++;
+		size_t first = rnd(&s, 2) ? rnd(&s, in->ntypes) : NO_FIRST;
+		expect_covers(in, first, &want, "holes");
+		*plain = *in;
+		plain->grid[0] = 0;
+		struct covers a = {0}, b0 = {0};
+		uint64_t n1, n0;
+		assert_int_equal(run_bb(in, first, 0, &a, &n1), XC_DONE);
+		assert_int_equal(run_bb(plain, first, 0, &b0, &n0), XC_DONE);
+		assert_int_equal(covers_diff(&a, &b0), 0);
+		if (mono) {
+			assert_true(n1 == n0);
+			monos++;
+		} else {
+			with += n1;
+			without += n0;
+			cut += n1 < n0;
+		}
+		covers_clear(&a);
+		covers_clear(&b0);
+		bb *b = bb_of(in, in->nrows, first);
+		struct xc_tasks t = {0};
+		enum xc_stop st;
+		assert_int_equal(bb_split(b, 12, 0, &t, &st), XC_OK);
+		assert_int_equal(st, XC_DONE);
+		bb *c = bb_clone(b);
+		assert_non_null(c);
+		for (int back = 0; back < 2; back++) {
+			struct covers got = {0};
+			for (size_t k = 0; k < t.n; k++) {
+				uint64_t nodes;
+				size_t task = back ? t.n - 1 - k : k;
+				assert_int_equal(bb_solve_task(c, &t, task, 0, collect,
+				                               &got, &nodes), XC_DONE);
+			}
+			if (covers_diff(&want, &got) != 0)
+				fail_msg("trial %d: %zu tasks found %zu covers, %zu "
+				         "expected", trial, t.n, got.n, want.n);
+			covers_clear(&got);
+		}
+		bb_free(c);
+		xc_tasks_clear(&t);
+		bb_free(b);
+		covers_clear(&want);
+	}
+	print_message("holes: %zu boards, the rule cut nodes on %zu (%llu "
+	              "nodes, %llu without it); %zu with a piece of one cell\n",
+	              done, cut, (unsigned long long)with,
+	              (unsigned long long)without, monos);
+	assert_true(cut >= 15);
+	assert_true(with < without);
+	assert_true(monos >= 5);
+	/* a box that is not the board */
+	bb *b = bb_of(in, in->nrows, NO_FIRST);
+	assert_false(bb_set_grid(b, in->grid[0] + 1, in->grid[1], 1));
+	assert_false(bb_set_grid(b, 0, in->grid[1], in->grid[2]));
+	bb_free(b);
+	free(in);
+	free(plain);
+}
+
 /* ---- limits ---- */
 
 /* A budget of k nodes stops with XC_NODES after exactly k nodes (the
@@ -1269,6 +1471,7 @@ int main(void)
 		cmocka_unit_test(test_bb_zero_count_fills_board),
 		cmocka_unit_test(test_bb_random_differential),
 		cmocka_unit_test(test_bb_drop_below),
+		cmocka_unit_test(test_bb_holes),
 		cmocka_unit_test(test_bb_node_budget),
 		cmocka_unit_test(test_bb_budget_every_node),
 		cmocka_unit_test(test_bb_visitor_stop),

@@ -104,8 +104,9 @@ struct level {
 	const char *name;
 	bool (*usable)(void);
 	uint64_t (*filter)(const uint64_t *, const uint32_t *, const uint32_t *,
-	                   const unsigned *, size_t, uint64_t, uint64_t *,
-	                   uint32_t *, uint32_t *);
+	                   const unsigned *, size_t, uint64_t,
+	                   const struct bb_holes *, uint64_t *, uint32_t *,
+	                   uint32_t *);
 	bool (*cover)(const uint64_t *, uint32_t, uint32_t, uint64_t, uint64_t,
 	              uint64_t *);
 	void (*count)(const uint64_t *, uint32_t, uint64_t[6]);
@@ -182,10 +183,67 @@ static void check_guards32(const uint32_t *buf, size_t used, size_t total)
 		assert_true(buf[i] == CANARY32);
 }
 
+/* A random box of at most 64 cells (sides 1 to 8) for the rule against
+ * holes, its masks as bbvec.h describes them, and a random set of empty
+ * cells in it; dims[0..3) its sides. Returns its cells. */
+static uint64_t random_holes(uint64_t *s, struct bb_holes *h,
+                             unsigned dims[3])
+{
+	do
+		for (int k = 0; k < 3; k++)
+			dims[k] = 1 + (unsigned)draw(s, 8);
+	while (dims[0] * dims[1] * dims[2] > 64);
+	unsigned n = dims[0] * dims[1] * dims[2];
+	*h = (struct bb_holes){0};
+	unsigned step = 1;
+	for (int k = 0; k < 3; k++) {
+		for (unsigned c = 0; c < n; c++) {
+			unsigned at = c / step % dims[k];
+			h->lo[k] |= (uint64_t)(at == 0) << c;
+			h->hi[k] |= (uint64_t)(at == dims[k] - 1) << c;
+		}
+		h->sh[k] = dims[k] > 1 ? step : 0;
+		step *= dims[k];
+	}
+	uint64_t cells = n == 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
+	/* mostly full, so that a row makes holes now and then */
+	h->empty = cells & ~(splitmix(s) & splitmix(s) & splitmix(s));
+	return cells;
+}
+
+/* Whether m leaves a cell of 'empty' with no empty face neighbour in the
+ * box dims, by coordinates. */
+static bool isolates_ref(const unsigned dims[3], uint64_t empty, uint64_t m)
+{
+	uint64_t e = empty & ~m;
+	for (unsigned c = 0; c < 64; c++) {
+		if (!(e >> c & 1))
+			continue;
+		unsigned at[3] = {c % dims[0], c / dims[0] % dims[1],
+		                  c / (dims[0] * dims[1])};
+		bool alone = true;
+		for (int k = 0; k < 3 && alone; k++)
+			for (int dir = -1; dir <= 1; dir += 2) {
+				int v = (int)at[k] + dir;
+				if (v < 0 || v >= (int)dims[k])
+					continue;
+				unsigned b[3] = {at[0], at[1], at[2]};
+				b[k] = (unsigned)v;
+				unsigned nb = (b[2] * dims[1] + b[1]) * dims[0] + b[0];
+				if (e >> nb & 1)
+					alone = false;
+			}
+		if (alone)
+			return true;
+	}
+	return false;
+}
+
 /* The filter on W words (L's one-word filter, bbvec_filter2) against the
  * plain loop: groups at random cuts (some empty), copies left or not; the
  * one-word filter every other time without row numbers (bb.c's lists),
- * when it must leave the numbers' output alone. */
+ * when it must leave the numbers' output alone, and every third time with
+ * the rule against holes (rows within a random box). */
 static void filter_trials(int W, const struct level *L, uint64_t s)
 {
 	size_t total = MAXN + 2 * GUARD;
@@ -225,6 +283,15 @@ static void filter_trials(int W, const struct level *L, uint64_t s)
 			else
 				row2(&s, 1 + (unsigned)draw(&s, 5), draw(&s, 2), rm);
 		}
+		struct bb_holes h;
+		unsigned dims[3];
+		bool holes = W == 1 && trial % 3 == 0;
+		if (holes) {
+			uint64_t box = random_holes(&s, &h, dims);
+			for (uint32_t i = 0; i < n; i++)
+				p[0][i] &= box;
+			rm[0] &= box;
+		}
 		/* the plain loop */
 		uint64_t want[2] = {0, 0};
 		uint32_t k = 0;
@@ -234,7 +301,8 @@ static void filter_trials(int W, const struct level *L, uint64_t s)
 				continue;
 			for (uint32_t i = g[t]; i < g[t + 1]; i++)
 				if (!(p[0][i] & rm[0]) &&
-				    (W == 1 || !(p[1][i] & rm[1]))) {
+				    (W == 1 || !(p[1][i] & rm[1])) &&
+				    !(holes && isolates_ref(dims, h.empty, p[0][i]))) {
 					for (int w = 0; w < W; w++) {
 						wm[w][k] = p[w][i];
 						want[w] |= p[w][i];
@@ -252,7 +320,8 @@ static void filter_trials(int W, const struct level *L, uint64_t s)
 		if (W == 1) {
 			uint64_t *x = exact(p[0], n, sizeof *x);
 			uint32_t *xi = ids ? exact(pi, n, sizeof *xi) : NULL;
-			got[0] = L->filter(x, xi, g, rem, T, rm[0], o[0] + GUARD,
+			got[0] = L->filter(x, xi, g, rem, T, rm[0],
+			                   holes ? &h : NULL, o[0] + GUARD,
 			                   ids ? oi + GUARD : NULL, og);
 			free(x);
 			free(xi);

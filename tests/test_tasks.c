@@ -396,7 +396,7 @@ static void test_tasks_limits(void **state)
 		assert_int_equal(r.stop, SOLVE_MAX_SOLUTIONS);
 		assert_true(r.solutions >= 3 && r.solutions <= 12);
 		solve_result_clear(&r);
-		static const uint64_t budgets[] = {1, 100, 5000, 70000};
+		static const uint64_t budgets[] = {1, 100, 5000, 40000};
 		for (size_t b = 0; b < 4; b++) {
 			r = run(&p, (struct solve_opts){.max_nodes = budgets[b],
 			                                .threads = th});

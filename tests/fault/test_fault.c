@@ -286,7 +286,7 @@ static void test_fault_solve(void **state)
 	                                      .generic = true}, 240, 11520);
 	solve_every_fault("solve Soma, shard 2/3", DATA "soma.puz",
 	                  (struct solve_opts){.threads = 2, .shard_index = 1,
-	                                      .shard_count = 3}, 91, 4368);
+	                                      .shard_count = 3}, 80, 3840);
 	/* the 128-cell bitboard split: its tasks and each thread's clone,
 	 * on one word (Soma) and on two (a strip of 66 cells: its two
 	 * squares and nine plates in any order, C(12, 3) assemblies) */
