@@ -201,6 +201,13 @@ enum bb_kernels bb_set_kernels(bb *b, enum bb_kernels k)
 	return k;
 }
 
+#if defined(__GNUC__) && !defined(BB_NO_VEC)
+/* Two rows at a time with GCC's generic vectors (SSE2 on a plain x86-64
+ * build); the scalar loops alone elsewhere, or with -DBB_NO_VEC. */
+typedef uint64_t v2 __attribute__((vector_size(16)));
+#define BB_VEC 1
+#endif
+
 /* Filter level d's list by the placed row 'rm' (its type already counted
  * down; 'empty' the cells left) into level d + 1; returns the union of the
  * rows kept. Below a node of more than BBMX_ROWS rows the rule against
@@ -238,9 +245,32 @@ static uint64_t filter(bb *b, size_t d, uint64_t rm, uint64_t empty)
 		og[t] = k;
 		if (!rem[t])
 			continue;
-		for (uint32_t i = g[t], end = g[t + 1]; i < end; i++) {
+		uint32_t i = g[t], end = g[t + 1];
+#ifdef BB_VEC
+		/* the rule, two rows at a time: no branch on its outcome,
+		 * which is random */
+		for (; h && end - i >= 2; i += 2) {
+			v2 m, e, n = {0, 0};
+			memcpy(&m, pm + i, sizeof m);
+			e = hv.empty & ~m;
+			for (int a = 0; a < 3; a++)
+				n |= (e & ~hv.hi[a]) << hv.sh[a] |
+				     (e & ~hv.lo[a]) >> hv.sh[a];
+			v2 bad = (m & rm) | (e & ~n);
+			for (int j = 0; j < 2; j++) {
+				uint64_t keep = bad[j] == 0;
+				om[k] = m[j];
+				if (oi)
+					oi[k] = pi[i + (uint32_t)j];
+				k += (uint32_t)keep;
+				any |= m[j] & -keep;
+			}
+		}
+#endif
+		for (; i < end; i++) {
 			uint64_t m = pm[i];
-			uint64_t keep = (m & rm) == 0 && !(h && bb_isolates(h, m));
+			uint64_t keep = ((m & rm) == 0) &
+			                (uint64_t)!(h && bb_isolates(h, m));
 			om[k] = m;
 			if (oi)
 				oi[k] = pi[i];
@@ -252,12 +282,6 @@ static uint64_t filter(bb *b, size_t d, uint64_t rm, uint64_t empty)
 	return any;
 }
 
-#if defined(__GNUC__) && !defined(BB_NO_VEC)
-/* Two rows at a time with GCC's generic vectors (SSE2 on a plain x86-64
- * build); the scalar loops alone elsewhere, or with -DBB_NO_VEC. */
-typedef uint64_t v2 __attribute__((vector_size(16)));
-#define BB_VEC 1
-#endif
 
 /* Whether some row of pm[i..end) that does not clash with rm covers each
  * cell of 'empty' not in '*any' (which collects the rows' union); stops
