@@ -23,10 +23,10 @@
  * The three passes over a list (and the gathering of a cell's rows) run
  * on the best the CPU has: AVX-512 (bbvec.c, eight rows at a time), AVX2
  * (bbvec2.c, four at a time) or the portable loops here (Bedlam on one
- * thread of an AMD Zen 4: 3.28 s, 3.55 s, 6.55 s); so do the type checks
+ * thread of an AMD Zen 4: 2.58 s, 2.92 s, 5.98 s); so do the type checks
  * of a node. Where the CPU has the instructions, a node of at most 128
  * rows hands its whole subtree to bbmx.c, which searches it on that one
- * list as bit matrices instead of copying lists (Bedlam 2.80 s). All give
+ * list as bit matrices instead of copying lists (Bedlam 2.16 s). All give
  * the same lists, or the same choices, in the same order, so the same
  * nodes and covers; bb_set_kernels() picks a lower level, which the tests
  * compare with the portable one.

@@ -1,10 +1,10 @@
 /*
  * bbmx.c: bb.c's matrix phase, on AVX-512 (bb_int.h).
  *
- * Workload: three quarters of Bedlam's 12 million nodes have at most 128
- * rows left in their list, and most of their placements fail at once;
- * there, copying a list per node (bb.c's filter) costs more than the
- * search it feeds.
+ * Workload: two thirds of Bedlam's 18.5 million nodes lie below a node
+ * with at most 128 rows left in its list, and most of their placements
+ * fail at once; there, copying a list per node (bb.c's filter) costs more
+ * than the search it feeds.
  *
  * Below a node whose list has at most 128 rows, the whole subtree works
  * on that one list. A node's rows are a bit set over it ('live', one word
@@ -27,8 +27,8 @@
  * leave every empty cell a row; a node, every type its copies), the same
  * nodes, dead ends and covers. So everything written is the same; the
  * tests compare it with the portable loops on every instance they solve.
- * Bedlam on one thread of an AMD Zen 4: 2.80 s instead of 3.28 (3x4x5
- * pentacubes 0.60 s instead of 0.73). Up to 64 rows take one word, up to
+ * Bedlam on one thread of an AMD Zen 4: 2.16 s instead of 2.58 (3x4x5
+ * pentacubes 0.47 s instead of 0.59). Up to 64 rows take one word, up to
  * 128 two; three or four words, up to 254 rows, were slower than the
  * lists, and so was reading the rows from the list instead of a copy.
  */

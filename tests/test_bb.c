@@ -851,6 +851,33 @@ static void drop_bb(void *b, size_t root, const size_t *rows, size_t n)
 	assert_int_equal(bb_drop_below(b, root, rows, n), XC_OK);
 }
 
+/* b's search split into tasks, replayed on a clone in order and from the
+ * last task back (the root's step replayed anew): the covers 'want'. */
+static void expect_tasks(bb *b, struct covers *want, int trial)
+{
+	struct xc_tasks t = {0};
+	enum xc_stop st;
+	assert_int_equal(bb_split(b, 12, 0, &t, &st), XC_OK);
+	assert_int_equal(st, XC_DONE);
+	bb *c = bb_clone(b);
+	assert_non_null(c);
+	for (int back = 0; back < 2; back++) {
+		struct covers got = {0};
+		for (size_t k = 0; k < t.n; k++) {
+			uint64_t nodes;
+			size_t task = back ? t.n - 1 - k : k;
+			assert_int_equal(bb_solve_task(c, &t, task, 0, collect, &got,
+			                               &nodes), XC_DONE);
+		}
+		if (covers_diff(want, &got) != 0)
+			fail_msg("trial %d: %zu tasks found %zu covers, %zu expected",
+			         trial, t.n, got.n, want->n);
+		covers_clear(&got);
+	}
+	bb_free(c);
+	xc_tasks_clear(&t);
+}
+
 /* bb_drop_below(): a cover goes only when none of its rows is left out
  * below its root row (the first row of the first type in it, as the root
  * places them). Random instances, random sets left out below some of the
@@ -907,27 +934,7 @@ static void test_bb_drop_below(void **state)
 			}
 			covers_clear(&got);
 		}
-		struct xc_tasks t = {0};
-		enum xc_stop st;
-		assert_int_equal(bb_split(b, 12, 0, &t, &st), XC_OK);
-		assert_int_equal(st, XC_DONE);
-		bb *c = bb_clone(b);
-		assert_non_null(c);
-		for (int back = 0; back < 2; back++) {
-			struct covers got = {0};
-			for (size_t k = 0; k < t.n; k++) {
-				uint64_t nodes;
-				size_t task = back ? t.n - 1 - k : k;
-				assert_int_equal(bb_solve_task(c, &t, task, 0, collect,
-				                               &got, &nodes), XC_DONE);
-			}
-			if (covers_diff(&want, &got) != 0)
-				fail_msg("trial %d: %zu tasks found %zu covers, %zu "
-				         "expected", trial, t.n, got.n, want.n);
-			covers_clear(&got);
-		}
-		bb_free(c);
-		xc_tasks_clear(&t);
+		expect_tasks(b, &want, trial);
 		bb_free(b);
 		covers_clear(&want);
 		covers_clear(&all);
@@ -1100,27 +1107,7 @@ static void test_bb_holes(void **state)
 		covers_clear(&a);
 		covers_clear(&b0);
 		bb *b = bb_of(in, in->nrows, first);
-		struct xc_tasks t = {0};
-		enum xc_stop st;
-		assert_int_equal(bb_split(b, 12, 0, &t, &st), XC_OK);
-		assert_int_equal(st, XC_DONE);
-		bb *c = bb_clone(b);
-		assert_non_null(c);
-		for (int back = 0; back < 2; back++) {
-			struct covers got = {0};
-			for (size_t k = 0; k < t.n; k++) {
-				uint64_t nodes;
-				size_t task = back ? t.n - 1 - k : k;
-				assert_int_equal(bb_solve_task(c, &t, task, 0, collect,
-				                               &got, &nodes), XC_DONE);
-			}
-			if (covers_diff(&want, &got) != 0)
-				fail_msg("trial %d: %zu tasks found %zu covers, %zu "
-				         "expected", trial, t.n, got.n, want.n);
-			covers_clear(&got);
-		}
-		bb_free(c);
-		xc_tasks_clear(&t);
+		expect_tasks(b, &want, trial);
 		bb_free(b);
 		covers_clear(&want);
 	}
