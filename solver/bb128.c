@@ -77,8 +77,9 @@ typedef uint64_t v2 __attribute__((vector_size(16)));
 #define NOINLINE
 #endif
 
-/* Adjacency gaps kept at most; beyond, no region pruning. */
-#define MAX_GAPS 16
+/* Adjacency gaps kept at most; beyond, no region pruning and no rule
+ * against holes. */
+#define MAX_GAPS BB_HOLES2_GAPS
 
 struct brow {
 	uint64_t m[2]; /* cells, renumbered */
@@ -107,6 +108,8 @@ struct bb128 {
 	size_t depth;     /* pieces in a cover + 1: levels of lists */
 	unsigned flags;   /* BB128_* prunings asked for */
 	bool regions;     /* the regions pruning runs in this solve */
+	bool holes;       /* the rule against holes does ('hv': its gaps) */
+	struct bb_holes2 hv;
 	bool vec;         /* the list passes on AVX-512 (bbvec.h) */
 	struct gap gap[MAX_GAPS];
 	size_t ngaps;
@@ -168,7 +171,7 @@ bb128 *bb128_new(size_t ncells, const unsigned *rank, size_t ntypes,
 		b->full[c / 64] |= (uint64_t)1 << (c % 64);
 	b->ntypes = ntypes;
 	b->first = ntypes;
-	b->flags = BB128_REGIONS | BB128_QUICK_COUNT;
+	b->flags = BB128_REGIONS | BB128_QUICK_COUNT | BB128_HOLES;
 	b->cut = SIZE_MAX;
 	b->vec = bbvec_usable();
 	size_t nt = ntypes ? ntypes : 1;
@@ -370,13 +373,44 @@ BB_INLINE void shr(const uint64_t *x, unsigned s, uint64_t *out, int W)
 
 /* ---- the search ---------------------------------------------------------- */
 
+/* The face neighbours of the cells x (two words), by h's gaps. */
+static void near2(const struct bb_holes2 *h, const uint64_t *x, uint64_t *n)
+{
+	n[0] = n[1] = 0;
+	for (size_t k = 0; k < h->ngaps; k++) {
+		uint64_t y[2], s[2] = {x[0] & h->src[k][0], x[1] & h->src[k][1]};
+		shl(s, h->delta[k], y, 2);
+		n[0] |= y[0];
+		n[1] |= y[1];
+		shr(x, h->delta[k], y, 2);
+		n[0] |= y[0] & h->src[k][0];
+		n[1] |= y[1] & h->src[k][1];
+	}
+}
+
+/* Whether row m leaves a cell of h->empty with no empty neighbour. */
+static bool isolates2(const struct bb_holes2 *h, uint64_t m0, uint64_t m1)
+{
+	uint64_t e[2] = {h->empty[0] & ~m0, h->empty[1] & ~m1}, n[2];
+	near2(h, e, n);
+	return ((e[0] & ~n[0]) | (e[1] & ~n[1])) != 0;
+}
+
 /* Filter level d's list by the placed row 'rm' (its type already counted
- * down) into level d + 1; '*any' gets the union of the rows kept. */
-BB_INLINE void filter(bb128 *b, size_t d, const uint64_t *rm, uint64_t *any,
-                      int W)
+ * down; 'empty' the cells left) into level d + 1; '*any' gets the union of
+ * the rows kept. Below a node of more than 128 rows on two words, the
+ * rule against holes applies when it does at all. */
+BB_INLINE void filter(bb128 *b, size_t d, const uint64_t *rm,
+                      const uint64_t *empty, uint64_t *any, int W)
 {
 	size_t T = b->ntypes, s = b->stride;
 	const uint32_t *restrict g = b->goff + d * (T + 1);
+	struct bb_holes2 *h = NULL;
+	if (W == 2 && b->holes && g[T] > 128) {
+		h = &b->hv;
+		h->empty[0] = empty[0];
+		h->empty[1] = empty[1];
+	}
 	uint32_t *restrict og = b->goff + (d + 1) * (T + 1);
 	const uint64_t *restrict p0 = b->lm[0] + d * s;
 	const uint64_t *restrict p1 = W == 2 ? b->lm[1] + d * s : NULL;
@@ -390,7 +424,8 @@ BB_INLINE void filter(bb128 *b, size_t d, const uint64_t *rm, uint64_t *any,
 			any[0] = bbvec_filter(p0, pi, g, rem, T, rm[0], NULL, o0, oi,
 			                      og);
 		else
-			bbvec_filter2(p0, p1, pi, g, rem, T, rm, o0, o1, oi, og, any);
+			bbvec_filter2(p0, p1, pi, g, rem, T, rm, h, o0, o1, oi, og,
+			              any);
 		return;
 	}
 	uint64_t a0 = 0, a1 = 0, r0 = rm[0], r1 = W == 2 ? rm[1] : 0;
@@ -402,7 +437,9 @@ BB_INLINE void filter(bb128 *b, size_t d, const uint64_t *rm, uint64_t *any,
 		uint32_t end = g[t + 1];
 		for (uint32_t i = g[t]; i < end; i++) {
 			uint64_t m0 = p0[i], m1 = W == 2 ? p1[i] : 0;
-			uint64_t keep = ((m0 & r0) | (m1 & r1)) == 0;
+			/* no branch on the rule's outcome: it is random */
+			uint64_t keep = (((m0 & r0) | (m1 & r1)) == 0) &
+			                (uint64_t)!(h && isolates2(h, m0, m1));
 			o0[k] = m0;
 			if (W == 2)
 				o1[k] = m1;
@@ -848,7 +885,7 @@ BB_INLINE void place(bb128 *b, size_t d, const uint64_t *filled, uint32_t i,
 	if (covered(b, d, m, t, empty, W) &&
 	    (!b->regions || regions_ok(b, empty, W))) {
 		uint64_t any[2] = {0, 0};
-		filter(b, d, m, any, W);
+		filter(b, d, m, empty, any, W);
 		if (d == 0 && b->drops.n)
 			drop_below(b, b->li[at], any);
 		if (W == 1)
@@ -1012,8 +1049,34 @@ static bool regions_sound(bb128 *b)
 	return true;
 }
 
+/* Whether the rule against holes is sound and possible for these rows:
+ * asked for, two words, edges given, few gaps, and no row with a cell
+ * that has no neighbour in it (a row with two cells or more of a
+ * connected piece). Sets hv's gaps. */
+static bool holes_sound(bb128 *b)
+{
+	if (!(b->flags & BB128_HOLES) || b->W != 2 || !b->ngaps ||
+	    b->gaps_overflow)
+		return false;
+	struct bb_holes2 *h = &b->hv;
+	h->ngaps = b->ngaps;
+	for (size_t k = 0; k < b->ngaps; k++) {
+		h->delta[k] = b->gap[k].delta;
+		h->src[k][0] = b->gap[k].src[0];
+		h->src[k][1] = b->gap[k].src[1];
+	}
+	for (size_t i = 0; i < b->nrows; i++) {
+		const uint64_t *m = b->rows[i].m;
+		uint64_t n[2];
+		near2(h, m, n);
+		if ((m[0] & ~n[0]) | (m[1] & ~n[1]))
+			return false;
+	}
+	return true;
+}
+
 /* Set up a search: counters, and (once, until the rows, edges or flags
- * change) the regions pruning and level 0: every row, grouped by type (a
+ * change) the regions pruning, the rule against holes and level 0: every row, grouped by type (a
  * counting sort, stable). */
 static void start(bb128 *b, uint64_t max_nodes, xc_visit visit, void *ctx)
 {
@@ -1031,6 +1094,7 @@ static void start(bb128 *b, uint64_t max_nodes, xc_visit visit, void *ctx)
 		return;
 	b->level0 = true;
 	b->regions = regions_sound(b);
+	b->holes = holes_sound(b);
 	uint32_t *g = b->goff;
 	memset(g, 0, (T + 1) * sizeof *g);
 	for (size_t i = 0; i < b->nrows; i++)
@@ -1255,10 +1319,12 @@ enum xc_stop bb128_solve_task(bb128 *b, const struct xc_tasks *t, size_t k,
 			break;
 		}
 		b->rem[type]--;
+		uint64_t empty[2] = {b->full[0] & ~filled[0],
+		                     b->full[1] & ~filled[1]};
 		if (b->W == 1)
-			filter(b, d, m, any, 1);
+			filter(b, d, m, empty, any, 1);
 		else
-			filter(b, d, m, any, 2);
+			filter(b, d, m, empty, any, 2);
 		if (d == 0 && b->drops.n)
 			drop_below(b, path[0], any);
 		memcpy(b->rfill + 2 * d, filled, sizeof filled);

@@ -11,14 +11,18 @@
  * root (the pinned piece).
  *
  * On top of bb.h's search (MRV on bit-sliced counters, a forward check
- * that every empty cell keeps a row), two prunings, both on by default:
+ * that every empty cell keeps a row), three prunings, all on by default:
  *   - regions: given the goal's adjacency (bb128_add_edge()), the empty
  *     cells split into connected regions; each must have a volume that
  *     the pieces left can make (a sum of their sizes), or the branch ends.
  *     Without edges this is off.
  *   - quick counts: the cell counters saturate at 4 first, and count to
  *     32 only when no empty cell has fewer than 4 rows.
- * Neither changes which covers are found, only how fast.
+ *   - holes (bb.h's rule, on the same adjacency, for goals of more than
+ *     64 cells): when every row's cells each have a neighbour in the row,
+ *     a row that would leave an empty cell with no empty neighbour is
+ *     left out of the lists filtered below nodes of more than 128 rows.
+ * None changes which covers are found, only how fast.
  *
  * Ownership: bb128_new() returns a struct the caller frees with
  * bb128_free(). Errors: XC_ENOMEM, XC_ETOOBIG (xc.h); the search itself
@@ -38,10 +42,11 @@
 
 typedef struct bb128 bb128;
 
-/* Prunings (bb128_set_flags); both on after bb128_new(). */
+/* Prunings (bb128_set_flags); all on after bb128_new(). */
 enum {
 	BB128_REGIONS = 1,     /* region volumes (needs edges) */
 	BB128_QUICK_COUNT = 2, /* counters saturating at 4 first */
+	BB128_HOLES = 4,       /* rows that leave a hole (needs edges) */
 };
 
 /* 'ncells' (1..128) cells, 'rank[c]' cell c's place in the fill order (a

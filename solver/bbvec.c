@@ -66,6 +66,52 @@ holes_of(const struct holes_v *hv, __mmask8 in, __m512i m0)
 	return _mm512_mask_test_epi64_mask(in, _mm512_andnot_si512(n, e), e);
 }
 
+/* h's rule on two words (bbvec.h), in registers: per gap, its masks and
+ * the shift counts d, 64 - d and d - 64 (those out of 0..63 shift
+ * everything out, as VPSLLQ and VPSRLQ do). */
+struct holes2_v {
+	__m512i empty[2];
+	size_t ngaps;
+	__m512i src[BB_HOLES2_GAPS][2];
+	__m128i d[BB_HOLES2_GAPS], up[BB_HOLES2_GAPS], down[BB_HOLES2_GAPS];
+	bool wide[BB_HOLES2_GAPS]; /* d >= 64 */
+};
+
+/* The lanes of rows m0/m1 (two words) that leave a hole by hv's rule, of
+ * the lanes 'in'. A cell's neighbour d up: word 1 gets word 1 << d, word
+ * 0 >> (64 - d) and (d >= 64) word 0 << (d - 64); down likewise. */
+BBVEC static inline __attribute__((always_inline)) __mmask8
+holes2_of(const struct holes2_v *hv, __mmask8 in, __m512i m0, __m512i m1)
+{
+	__m512i e0 = _mm512_andnot_si512(m0, hv->empty[0]);
+	__m512i e1 = _mm512_andnot_si512(m1, hv->empty[1]);
+	__m512i n0 = _mm512_setzero_si512(), n1 = n0;
+	for (size_t k = 0; k < hv->ngaps; k++) {
+		/* up from the cells of src, down to them */
+		__m512i x0 = _mm512_and_si512(e0, hv->src[k][0]);
+		__m512i x1 = _mm512_and_si512(e1, hv->src[k][1]);
+		if (hv->wide[k]) {
+			n1 = _mm512_or_si512(n1, _mm512_sll_epi64(x0, hv->down[k]));
+			n0 = _mm512_ternarylogic_epi64(
+			    n0, _mm512_srl_epi64(e1, hv->down[k]), hv->src[k][0],
+			    0xf8);
+			continue;
+		}
+		n0 = _mm512_or_si512(n0, _mm512_sll_epi64(x0, hv->d[k]));
+		n1 = _mm512_ternarylogic_epi64(
+		    n1, _mm512_sll_epi64(x1, hv->d[k]),
+		    _mm512_srl_epi64(x0, hv->up[k]), 0xfe);
+		__m512i z0 = _mm512_or_si512(_mm512_srl_epi64(e0, hv->d[k]),
+		                             _mm512_sll_epi64(e1, hv->up[k]));
+		n0 = _mm512_ternarylogic_epi64(n0, z0, hv->src[k][0], 0xf8);
+		n1 = _mm512_ternarylogic_epi64(n1, _mm512_srl_epi64(e1, hv->d[k]),
+		                               hv->src[k][1], 0xf8);
+	}
+	__mmask8 h0 = _mm512_mask_test_epi64_mask(in, _mm512_andnot_si512(n0, e0), e0);
+	__mmask8 h1 = _mm512_mask_test_epi64_mask(in, _mm512_andnot_si512(n1, e1), e1);
+	return h0 | h1;
+}
+
 /* The filter on W words (1 or 2, a constant where it is inlined): the
  * rows of p0/p1 (word 0 and 1 of each mask) kept when neither word clashes
  * with r0/r1, with their numbers pi when I (a constant too); any[0..W)
@@ -74,8 +120,9 @@ holes_of(const struct holes_v *hv, __mmask8 in, __m512i m0)
 BBVEC static inline __attribute__((always_inline)) void
 filter_w(const uint64_t *p0, const uint64_t *p1, const uint32_t *pi,
          const uint32_t *g, const unsigned *rem, size_t T, uint64_t r0,
-         uint64_t r1, const struct holes_v *hv, uint64_t *o0, uint64_t *o1,
-         uint32_t *oi, uint32_t *og, uint64_t *any, int W, int I, int H)
+         uint64_t r1, const struct holes_v *hv, const struct holes2_v *hv2,
+         uint64_t *o0, uint64_t *o1, uint32_t *oi, uint32_t *og,
+         uint64_t *any, int W, int I, int H)
 {
 	__m512i rv0 = _mm512_set1_epi64((long long)r0);
 	__m512i rv1 = _mm512_set1_epi64((long long)r1);
@@ -97,11 +144,13 @@ filter_w(const uint64_t *p0, const uint64_t *p1, const uint32_t *pi,
 			if (I)
 				id = _mm256_maskz_loadu_epi32(in, pi + i);
 			__mmask8 keep = _mm512_mask_testn_epi64_mask(in, m0, rv0);
-			if (H)
+			if (H && W == 1)
 				keep &= (__mmask8)~holes_of(hv, keep, m0);
 			if (W == 2) {
 				m1 = _mm512_maskz_loadu_epi64(in, p1 + i);
 				keep = _mm512_mask_testn_epi64_mask(keep, m1, rv1);
+				if (H)
+					keep &= (__mmask8)~holes2_of(hv2, keep, m0, m1);
 			}
 			__m512i k0 = _mm512_maskz_compress_epi64(keep, m0);
 			/* a compressing store to memory is slow on some
@@ -144,17 +193,17 @@ BBVEC uint64_t bbvec_filter(const uint64_t *pm, const uint32_t *pi,
 			hv.sh[k] = _mm_cvtsi32_si128((int)h->sh[k]);
 		}
 		if (pi)
-			filter_w(pm, NULL, pi, g, rem, T, rm, 0, &hv, om, NULL,
-			         oi, og, &any, 1, 1, 1);
+			filter_w(pm, NULL, pi, g, rem, T, rm, 0, &hv, NULL, om,
+			         NULL, oi, og, &any, 1, 1, 1);
 		else
-			filter_w(pm, NULL, NULL, g, rem, T, rm, 0, &hv, om, NULL,
-			         NULL, og, &any, 1, 0, 1);
+			filter_w(pm, NULL, NULL, g, rem, T, rm, 0, &hv, NULL, om,
+			         NULL, NULL, og, &any, 1, 0, 1);
 	} else if (pi) {
-		filter_w(pm, NULL, pi, g, rem, T, rm, 0, NULL, om, NULL, oi,
-		         og, &any, 1, 1, 0);
+		filter_w(pm, NULL, pi, g, rem, T, rm, 0, NULL, NULL, om, NULL,
+		         oi, og, &any, 1, 1, 0);
 	} else {
-		filter_w(pm, NULL, NULL, g, rem, T, rm, 0, NULL, om, NULL, NULL,
-		         og, &any, 1, 0, 0);
+		filter_w(pm, NULL, NULL, g, rem, T, rm, 0, NULL, NULL, om, NULL,
+		         NULL, og, &any, 1, 0, 0);
 	}
 	return any;
 }
@@ -162,11 +211,30 @@ BBVEC uint64_t bbvec_filter(const uint64_t *pm, const uint32_t *pi,
 BBVEC void bbvec_filter2(const uint64_t *p0, const uint64_t *p1,
                          const uint32_t *pi, const uint32_t *g,
                          const unsigned *rem, size_t T, const uint64_t rm[2],
-                         uint64_t *o0, uint64_t *o1, uint32_t *oi,
-                         uint32_t *og, uint64_t any[2])
+                         const struct bb_holes2 *h, uint64_t *o0,
+                         uint64_t *o1, uint32_t *oi, uint32_t *og,
+                         uint64_t any[2])
 {
-	filter_w(p0, p1, pi, g, rem, T, rm[0], rm[1], NULL, o0, o1, oi, og,
-	         any, 2, 1, 0);
+	if (!h) {
+		filter_w(p0, p1, pi, g, rem, T, rm[0], rm[1], NULL, NULL, o0, o1,
+		         oi, og, any, 2, 1, 0);
+		return;
+	}
+	struct holes2_v hv;
+	for (int w = 0; w < 2; w++)
+		hv.empty[w] = _mm512_set1_epi64((long long)h->empty[w]);
+	hv.ngaps = h->ngaps;
+	for (size_t k = 0; k < h->ngaps; k++) {
+		long long d = h->delta[k];
+		for (int w = 0; w < 2; w++)
+			hv.src[k][w] = _mm512_set1_epi64((long long)h->src[k][w]);
+		hv.d[k] = _mm_cvtsi64_si128(d);
+		hv.up[k] = _mm_cvtsi64_si128(64 - d);
+		hv.down[k] = _mm_cvtsi64_si128(d - 64);
+		hv.wide[k] = d >= 64;
+	}
+	filter_w(p0, p1, pi, g, rem, T, rm[0], rm[1], NULL, &hv, o0, o1, oi,
+	         og, any, 2, 1, 1);
 }
 
 /* The cover check on W words, as filter_w: any[0..W) collects the union
@@ -392,11 +460,12 @@ bool bbvec_cover(const uint64_t *pm, uint32_t i, uint32_t end, uint64_t rm,
 
 void bbvec_filter2(const uint64_t *p0, const uint64_t *p1, const uint32_t *pi,
                    const uint32_t *g, const unsigned *rem, size_t T,
-                   const uint64_t rm[2], uint64_t *o0, uint64_t *o1,
-                   uint32_t *oi, uint32_t *og, uint64_t any[2])
+                   const uint64_t rm[2], const struct bb_holes2 *h,
+                   uint64_t *o0, uint64_t *o1, uint32_t *oi, uint32_t *og,
+                   uint64_t any[2])
 {
 	(void)p0, (void)p1, (void)pi, (void)g, (void)rem, (void)T, (void)rm;
-	(void)o0, (void)o1, (void)oi, (void)og;
+	(void)h, (void)o0, (void)o1, (void)oi, (void)og;
 	any[0] = any[1] = 0;
 }
 

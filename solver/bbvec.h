@@ -81,13 +81,27 @@ bool bbvec_cover(const uint64_t *pm, uint32_t i, uint32_t end, uint64_t rm,
 bool bbvec_avx2_cover(const uint64_t *pm, uint32_t i, uint32_t end,
                       uint64_t rm, uint64_t empty, uint64_t *any);
 
+/* bb128.c's rule against holes, on boards of two words: the goal's face
+ * neighbours are 'ngaps' gaps, cells i and i + delta[k] being neighbours
+ * for every cell i of src[k] (a box in raster order has three: 1, X and
+ * XY); no row kept may leave a cell of 'empty' with no empty neighbour. */
+#define BB_HOLES2_GAPS 16
+struct bb_holes2 {
+	uint64_t empty[2];
+	size_t ngaps;
+	unsigned delta[BB_HOLES2_GAPS]; /* 1 to 127 */
+	uint64_t src[BB_HOLES2_GAPS][2];
+};
+
 /* The same two on rows of two words (bb128.c: 65 to 128 cells), a list
  * per word: p0/p1 word 0 and 1 of each row, o0/o1 likewise. A row clashes
- * when either word does; 'any' has a word each. */
+ * when either word does; 'any' has a word each. The filter drops rows
+ * that leave a hole by h's rule too, when h is not NULL. */
 void bbvec_filter2(const uint64_t *p0, const uint64_t *p1, const uint32_t *pi,
                    const uint32_t *g, const unsigned *rem, size_t T,
-                   const uint64_t rm[2], uint64_t *o0, uint64_t *o1,
-                   uint32_t *oi, uint32_t *og, uint64_t any[2]);
+                   const uint64_t rm[2], const struct bb_holes2 *h,
+                   uint64_t *o0, uint64_t *o1, uint32_t *oi, uint32_t *og,
+                   uint64_t any[2]);
 bool bbvec_cover2(const uint64_t *p0, const uint64_t *p1, uint32_t i,
                   uint32_t end, const uint64_t rm[2], const uint64_t empty[2],
                   uint64_t any[2]);

@@ -1025,8 +1025,10 @@ static void gen_tiled(struct inst *in, uint64_t *s, bool mono)
 				m |= (uint64_t)1 << pick(s, cand);
 			}
 			ok = popcount(m) >= 2 && np < MAX_TYPES - (mono ? 1 : 0);
-			filled |= m;
-			piece[np++] = m;
+			if (ok) {
+				filled |= m;
+				piece[np++] = m;
+			}
 		}
 		if (!ok || np < 3)
 			continue;

@@ -31,8 +31,8 @@
 #include "tests/testload.h"
 
 #define DATA "tests/data/classic/"
-#define MAX_ROWS 1200
-#define MAX_TYPES 10
+#define MAX_ROWS 3000
+#define MAX_TYPES 20
 /* Instances with more covers than this are skipped (the run stays short). */
 #define MAX_COVERS 20000
 
@@ -191,7 +191,7 @@ static void make_inst(uint64_t seed, struct inst *in)
 		if (sz > n - c)
 			sz = n - c;
 		if (tid[sz][var] < 0) {
-			if (in->ntypes == MAX_TYPES)
+			if (in->ntypes == 10)
 				var = 0, sz = 1; /* every size 1..5 x 2 taken: */
 			if (tid[sz][var] < 0) {
 				tid[sz][var] = (int)in->ntypes;
@@ -746,6 +746,229 @@ static void test_bb128_regions_prune(void **state)
 	}
 }
 
+/* Every placement of the polyomino 'shape' (cells of a board w x h, cell
+ * y * w + x) as it lies, and turned half a turn when 'turn', anywhere on
+ * the board, as rows of type t, each once; false when MAX_ROWS would
+ * overflow. */
+static bool add_placements(struct inst *in, const uint64_t *shape,
+                           unsigned w, unsigned h, size_t t, bool turn)
+{
+	int c[128][2];
+	size_t k = 0;
+	for (unsigned i = 0; i < w * h; i++)
+		if (shape[i / 64] >> (i % 64) & 1) {
+			c[k][0] = (int)(i % w);
+			c[k++][1] = (int)(i / w);
+		}
+	size_t from = in->nrows;
+	for (int o = 0; o < (turn ? 2 : 1); o++) {
+		int p[128][2], minx = 999, miny = 999, maxx = -999, maxy = -999;
+		for (size_t i = 0; i < k; i++) {
+			int x = o ? -c[i][0] : c[i][0], y = o ? -c[i][1] : c[i][1];
+			p[i][0] = x;
+			p[i][1] = y;
+			minx = x < minx ? x : minx;
+			miny = y < miny ? y : miny;
+			maxx = x > maxx ? x : maxx;
+			maxy = y > maxy ? y : maxy;
+		}
+		for (int dy = 0; dy + maxy - miny < (int)h; dy++)
+			for (int dx = 0; dx + maxx - minx < (int)w; dx++) {
+				uint64_t m[2] = {0, 0};
+				for (size_t i = 0; i < k; i++)
+					set_cell(m, (unsigned)(p[i][1] - miny + dy) * w +
+					                (unsigned)(p[i][0] - minx + dx));
+				bool seen = false;
+				for (size_t r = from; r < in->nrows && !seen; r++)
+					seen = in->m[r][0] == m[0] && in->m[r][1] == m[1];
+				if (seen)
+					continue;
+				if (in->nrows == MAX_ROWS)
+					return false;
+				in->m[in->nrows][0] = m[0];
+				in->m[in->nrows][1] = m[1];
+				in->type[in->nrows++] = t;
+			}
+	}
+	return true;
+}
+
+/* A board of h x w cells, h 2 or 3, of 66 to 90 cells, cut into at most MAX_TYPES pieces of 2 or more face-connected cells, each a
+ * type of one copy whose rows are its shape moved anywhere, and for a
+ * quarter of them also turned half a turn (more and the counts explode).
+ * With 'mono', one
+ * piece of 3 cells or more gives up a cell at its end to a piece of one
+ * cell. False when the cut failed (try another). */
+static bool tiled_board(uint64_t *s, struct inst *in, unsigned *wp,
+                        unsigned *hp, bool mono)
+{
+	memset(in, 0, sizeof *in);
+	unsigned h = 2 + below(s, 2), w = (66 + below(s, 25)) / h;
+	unsigned n = w * h;
+	*wp = w;
+	*hp = h;
+	in->ncells = n;
+	for (unsigned c = 0; c < n; c++)
+		in->rank[c] = c;
+	uint64_t filled[2] = {0, 0}, piece[MAX_TYPES][2];
+	size_t np = 0;
+	for (unsigned c = 0; c < n; c++) {
+		if (filled[c / 64] >> (c % 64) & 1)
+			continue;
+		if (np == MAX_TYPES - (mono ? 1 : 0))
+			return false;
+		uint64_t *m = piece[np++];
+		m[0] = m[1] = 0;
+		set_cell(m, c);
+		set_cell(filled, c);
+		unsigned size = 1, want = 5 + below(s, 3);
+		while (size < want) {
+			/* a free neighbour of the piece, at random */
+			unsigned cand[128], nc = 0;
+			for (unsigned i = 0; i < n; i++) {
+				if (filled[i / 64] >> (i % 64) & 1)
+					continue;
+				unsigned x = i % w, y = i / w;
+				bool next = false;
+				if (x > 0 && m[(i - 1) / 64] >> ((i - 1) % 64) & 1)
+					next = true;
+				if (x + 1 < w && m[(i + 1) / 64] >> ((i + 1) % 64) & 1)
+					next = true;
+				if (y > 0 && m[(i - w) / 64] >> ((i - w) % 64) & 1)
+					next = true;
+				if (y + 1 < h && m[(i + w) / 64] >> ((i + w) % 64) & 1)
+					next = true;
+				if (next)
+					cand[nc++] = i;
+			}
+			if (!nc)
+				break;
+			unsigned i = cand[below(s, nc)];
+			set_cell(m, i);
+			set_cell(filled, i);
+			size++;
+		}
+		if (size == 1 && np > 1) {
+			/* stuck: the cell joins a piece next to it */
+			np--;
+			unsigned x = c % w, y = c / w;
+			for (size_t k = 0; k < np; k++) {
+				uint64_t *q = piece[k];
+				if ((x > 0 && q[(c - 1) / 64] >> ((c - 1) % 64) & 1) ||
+				    (x + 1 < w && q[(c + 1) / 64] >> ((c + 1) % 64) & 1) ||
+				    (y > 0 && q[(c - w) / 64] >> ((c - w) % 64) & 1) ||
+				    (y + 1 < h && q[(c + w) / 64] >> ((c + w) % 64) & 1)) {
+					set_cell(q, c);
+					break;
+				}
+			}
+		}
+	}
+	if (mono) {
+		/* the last cell in raster order of a piece of 3 or more:
+		 * a cell with one neighbour in the piece keeps it connected */
+		size_t i = np;
+		unsigned leaf = 0;
+		for (size_t k = 0; k < np && i == np; k++) {
+			unsigned cnt = (unsigned)(__builtin_popcountll(piece[k][0]) +
+			                          __builtin_popcountll(piece[k][1]));
+			if (cnt < 3)
+				continue;
+			for (unsigned c = 0; c < n && i == np; c++) {
+				if (!(piece[k][c / 64] >> (c % 64) & 1))
+					continue;
+				unsigned x = c % w, y = c / w, nb = 0;
+				const int d[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+				for (int j = 0; j < 4; j++) {
+					int xx = (int)x + d[j][0], yy = (int)y + d[j][1];
+					if (xx < 0 || yy < 0 || xx >= (int)w || yy >= (int)h)
+						continue;
+					unsigned q = (unsigned)yy * w + (unsigned)xx;
+					nb += (unsigned)(piece[k][q / 64] >> (q % 64) & 1);
+				}
+				if (nb == 1) {
+					i = k;
+					leaf = c;
+				}
+			}
+		}
+		if (i == np)
+			return false;
+		piece[i][leaf / 64] &= ~((uint64_t)1 << (leaf % 64));
+		piece[np][0] = piece[np][1] = 0;
+		set_cell(piece[np++], leaf);
+	}
+	in->ntypes = np;
+	for (size_t t = 0; t < np; t++) {
+		in->counts[t] = 1;
+		in->size[t] = (unsigned)(__builtin_popcountll(piece[t][0]) +
+		                         __builtin_popcountll(piece[t][1]));
+		if (!add_placements(in, piece[t], w, h, t, below(s, 4) == 0))
+			return false;
+	}
+	return true;
+}
+
+/* The rule against holes (BB128_HOLES, on the board's own adjacency): on
+ * boards of 66 to 90 cells tiled by polyominoes, the covers are dancing
+ * links', on the vector and the portable passes alike (solve_both), and
+ * the rule cuts nodes; with a piece of one cell it stands down (the same
+ * nodes as without it). */
+static void test_bb128_holes(void **state)
+{
+	(void)state;
+	static struct inst in;
+	uint64_t s = 0x686f6c6532ull; /* "hole2" */
+	int done = 0, cut = 0, monos = 0;
+	uint64_t with = 0, without = 0;
+	const unsigned all = BB128_REGIONS | BB128_QUICK_COUNT | BB128_HOLES;
+	for (int trial = 0; done < 16 || monos < 4; trial++) {
+		assert_true(trial < 1000);
+		bool mono = trial % 2 && monos < 4;
+		unsigned w, h;
+		if (!tiled_board(&s, &in, &w, &h, mono))
+			continue;
+		struct covers ref = {0};
+		if (!covers_xc(&in, &ref) || ref.n == 0 || ref.n > MAX_COVERS) {
+			covers_clear(&ref);
+			continue;
+		}
+		done++;
+		size_t first = below(&s, 2) ? below(&s, (unsigned)in.ntypes)
+		                            : in.ntypes;
+		uint64_t nodes[2];
+		for (int k = 0; k < 2; k++) {
+			bb128 *b = bb128_of(&in, in.nrows, first, false,
+			                    k ? all & ~(unsigned)BB128_HOLES : all);
+			assert_non_null(b);
+			grid_edges(b, w, h);
+			struct covers got = {0};
+			assert_int_equal(solve_both(b, 0, &got, &nodes[k]), XC_DONE);
+			if (covers_diff(&ref, &got))
+				fail_msg("trial %d (%u x %u, %zu rows, holes %d): %zu covers, "
+				         "dancing links %zu", trial, w, h, in.nrows, !k,
+				         got.n, ref.n);
+			covers_clear(&got);
+			bb128_free(b);
+		}
+		if (mono) {
+			assert_true(nodes[0] == nodes[1]);
+			monos++;
+		} else {
+			with += nodes[0];
+			without += nodes[1];
+			cut += nodes[0] < nodes[1];
+		}
+		covers_clear(&ref);
+	}
+	print_message("    %d boards: the rule cut nodes on %d (%llu nodes, %llu "
+	              "without it); %d with a piece of one cell (the gaps of "
+	              "64 cells or more: test_bbvec)\n", done, cut,
+	              (unsigned long long)with, (unsigned long long)without,
+	              monos);
+	assert_true(cut >= 8 && with < without && monos >= 4);
+}
+
 /* ---- the vector and the portable list passes ------------------------------ */
 
 /* Lists of thousands of rows, as real puzzles of 70 to 128 cells have (the
@@ -1297,6 +1520,7 @@ int main(void)
 		cmocka_unit_test(test_bb128_ladder_128),
 		cmocka_unit_test(test_bb128_dense_same_tree),
 		cmocka_unit_test(test_bb128_regions_prune),
+		cmocka_unit_test(test_bb128_holes),
 		cmocka_unit_test(test_bb128_vector_long_lists),
 		cmocka_unit_test(test_bb128_puzzles_65_to_128),
 		cmocka_unit_test(test_bb128_small_puzzles_brute),

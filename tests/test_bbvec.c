@@ -239,11 +239,56 @@ static bool isolates_ref(const unsigned dims[3], uint64_t empty, uint64_t m)
 	return false;
 }
 
+/* Random gaps for bb128.c's rule against holes (bbvec.h): 1 to 6 gaps,
+ * some of 64 cells or more (across the words), each with a random half
+ * of the cells it can have (i + delta < 128), and a mostly full set of
+ * empty cells. */
+static void random_holes2(uint64_t *s, struct bb_holes2 *h)
+{
+	*h = (struct bb_holes2){0};
+	h->ngaps = 1 + draw(s, 6);
+	for (size_t k = 0; k < h->ngaps; k++) {
+		unsigned d = draw(s, 3) ? 1 + (unsigned)draw(s, 20)
+		                        : 1 + (unsigned)draw(s, 127);
+		h->delta[k] = d;
+		for (unsigned i = 0; i + d < 128; i++)
+			if (draw(s, 2))
+				h->src[k][i / 64] |= (uint64_t)1 << (i % 64);
+	}
+	for (int w = 0; w < 2; w++)
+		h->empty[w] = ~(splitmix(s) & splitmix(s) & splitmix(s));
+}
+
+/* Whether m (two words) leaves a cell of h->empty with no empty neighbour
+ * by h's gaps, cell by cell. */
+static bool isolates2_ref(const struct bb_holes2 *h, const uint64_t *m)
+{
+	uint64_t e[2] = {h->empty[0] & ~m[0], h->empty[1] & ~m[1]};
+	for (unsigned c = 0; c < 128; c++) {
+		if (!(e[c / 64] >> (c % 64) & 1))
+			continue;
+		bool alone = true;
+		for (size_t k = 0; k < h->ngaps && alone; k++) {
+			unsigned d = h->delta[k];
+			if (h->src[k][c / 64] >> (c % 64) & 1 &&
+			    e[(c + d) / 64] >> ((c + d) % 64) & 1)
+				alone = false;
+			if (c >= d && h->src[k][(c - d) / 64] >> ((c - d) % 64) & 1 &&
+			    e[(c - d) / 64] >> ((c - d) % 64) & 1)
+				alone = false;
+		}
+		if (alone)
+			return true;
+	}
+	return false;
+}
+
 /* The filter on W words (L's one-word filter, bbvec_filter2) against the
  * plain loop: groups at random cuts (some empty), copies left or not; the
  * one-word filter every other time without row numbers (bb.c's lists),
  * when it must leave the numbers' output alone, and every third time with
- * the rule against holes (rows within a random box). */
+ * the rule against holes (one word: rows within a random box; two: random
+ * gaps). */
 static void filter_trials(int W, const struct level *L, uint64_t s)
 {
 	size_t total = MAXN + 2 * GUARD;
@@ -284,13 +329,16 @@ static void filter_trials(int W, const struct level *L, uint64_t s)
 				row2(&s, 1 + (unsigned)draw(&s, 5), draw(&s, 2), rm);
 		}
 		struct bb_holes h;
+		struct bb_holes2 h2;
 		unsigned dims[3];
-		bool holes = W == 1 && trial % 3 == 0;
-		if (holes) {
+		bool holes = trial % 3 == 0;
+		if (holes && W == 1) {
 			uint64_t box = random_holes(&s, &h, dims);
 			for (uint32_t i = 0; i < n; i++)
 				p[0][i] &= box;
 			rm[0] &= box;
+		} else if (holes) {
+			random_holes2(&s, &h2);
 		}
 		/* the plain loop */
 		uint64_t want[2] = {0, 0};
@@ -302,7 +350,11 @@ static void filter_trials(int W, const struct level *L, uint64_t s)
 			for (uint32_t i = g[t]; i < g[t + 1]; i++)
 				if (!(p[0][i] & rm[0]) &&
 				    (W == 1 || !(p[1][i] & rm[1])) &&
-				    !(holes && isolates_ref(dims, h.empty, p[0][i]))) {
+				    !(holes && W == 1 &&
+				      isolates_ref(dims, h.empty, p[0][i])) &&
+				    !(holes && W == 2 &&
+				      isolates2_ref(&h2, (uint64_t[2]){p[0][i],
+				                                       p[1][i]}))) {
 					for (int w = 0; w < W; w++) {
 						wm[w][k] = p[w][i];
 						want[w] |= p[w][i];
@@ -326,8 +378,9 @@ static void filter_trials(int W, const struct level *L, uint64_t s)
 			free(x);
 			free(xi);
 		} else
-			bbvec_filter2(p[0], p[1], pi, g, rem, T, rm, o[0] + GUARD,
-			              o[1] + GUARD, oi + GUARD, og, got);
+			bbvec_filter2(p[0], p[1], pi, g, rem, T, rm,
+			              holes ? &h2 : NULL, o[0] + GUARD, o[1] + GUARD,
+			              oi + GUARD, og, got);
 		assert_memory_equal(got, want, sizeof want);
 		assert_memory_equal(og, wg, (T + 1) * sizeof *og);
 		assert_true(og[T + 1] == CANARY32);
