@@ -21,7 +21,7 @@
  *   - holes (bb.h's rule, on the same adjacency, for goals of more than
  *     64 cells): when every row's cells each have a neighbour in the row,
  *     a row that would leave an empty cell with no empty neighbour is
- *     left out of the lists filtered below nodes of more than 128 rows.
+ *     left out of the lists filtered below nodes of more than 512 rows.
  * None changes which covers are found, only how fast.
  *
  * Ownership: bb128_new() returns a struct the caller frees with

@@ -966,7 +966,7 @@ static void test_bb128_holes(void **state)
 	              "64 cells or more: test_bbvec)\n", done, cut,
 	              (unsigned long long)with, (unsigned long long)without,
 	              monos);
-	assert_true(cut >= 8 && with < without && monos >= 4);
+	assert_true(cut >= 4 && with < without && monos >= 4);
 }
 
 /* ---- the vector and the portable list passes ------------------------------ */
