@@ -19,6 +19,7 @@
 
 #include "solver/bb.h"
 #include "tests/dropref.h"
+#include "tests/polyo.h"
 
 #define MAX_ROWS 2048
 #define MAX_TYPES 8
@@ -965,27 +966,14 @@ static void add_placements(struct inst *in, uint64_t shape, size_t w,
 		}
 	size_t from = in->nrows;
 	for (int o = 0; o < 8; o++) {
-		int p[64][2], minx = 64, miny = 64, maxx = -64, maxy = -64;
-		for (size_t i = 0; i < k; i++) {
-			int x = o & 4 ? -c[i][0] : c[i][0], y = c[i][1];
-			for (int r = 0; r < (o & 3); r++) {
-				int x0 = x;
-				x = -y;
-				y = x0;
-			}
-			p[i][0] = x;
-			p[i][1] = y;
-			minx = x < minx ? x : minx;
-			miny = y < miny ? y : miny;
-			maxx = x > maxx ? x : maxx;
-			maxy = y > maxy ? y : maxy;
-		}
-		for (int dy = 0; dy + maxy - miny < (int)h; dy++)
-			for (int dx = 0; dx + maxx - minx < (int)w; dx++) {
+		int p[64][2], pw, ph;
+		polyo_orient(c, k, o, p, &pw, &ph);
+		for (int dy = 0; dy + ph <= (int)h; dy++)
+			for (int dx = 0; dx + pw <= (int)w; dx++) {
 				uint64_t m = 0;
 				for (size_t i = 0; i < k; i++)
-					m |= (uint64_t)1 << ((size_t)(p[i][1] - miny + dy) * w +
-					                     (size_t)(p[i][0] - minx + dx));
+					m |= (uint64_t)1 << ((size_t)(p[i][1] + dy) * w +
+					                     (size_t)(p[i][0] + dx));
 				bool seen = false;
 				for (size_t r = from; r < in->nrows && !seen; r++)
 					seen = in->mask[r] == m;

@@ -27,6 +27,7 @@
 #include "tests/brute.h"
 #include "tests/dropref.h"
 #include "tests/failmalloc.h"
+#include "tests/polyo.h"
 #include "tests/randpuz.h"
 #include "tests/testload.h"
 
@@ -761,23 +762,16 @@ static bool add_placements(struct inst *in, const uint64_t *shape,
 			c[k++][1] = (int)(i / w);
 		}
 	size_t from = in->nrows;
-	for (int o = 0; o < (turn ? 2 : 1); o++) {
-		int p[128][2], minx = 999, miny = 999, maxx = -999, maxy = -999;
-		for (size_t i = 0; i < k; i++) {
-			int x = o ? -c[i][0] : c[i][0], y = o ? -c[i][1] : c[i][1];
-			p[i][0] = x;
-			p[i][1] = y;
-			minx = x < minx ? x : minx;
-			miny = y < miny ? y : miny;
-			maxx = x > maxx ? x : maxx;
-			maxy = y > maxy ? y : maxy;
-		}
-		for (int dy = 0; dy + maxy - miny < (int)h; dy++)
-			for (int dx = 0; dx + maxx - minx < (int)w; dx++) {
+	/* as it lies, and two quarter turns */
+	for (int o = 0; o < (turn ? 4 : 1); o += 2) {
+		int p[128][2], pw, ph;
+		polyo_orient(c, k, o, p, &pw, &ph);
+		for (int dy = 0; dy + ph <= (int)h; dy++)
+			for (int dx = 0; dx + pw <= (int)w; dx++) {
 				uint64_t m[2] = {0, 0};
 				for (size_t i = 0; i < k; i++)
-					set_cell(m, (unsigned)(p[i][1] - miny + dy) * w +
-					                (unsigned)(p[i][0] - minx + dx));
+					set_cell(m, (unsigned)(p[i][1] + dy) * w +
+					                (unsigned)(p[i][0] + dx));
 				bool seen = false;
 				for (size_t r = from; r < in->nrows && !seen; r++)
 					seen = in->m[r][0] == m[0] && in->m[r][1] == m[1];
