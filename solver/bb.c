@@ -282,7 +282,6 @@ static uint64_t filter(bb *b, size_t d, uint64_t rm, uint64_t empty)
 	return any;
 }
 
-
 /* Whether some row of pm[i..end) that does not clash with rm covers each
  * cell of 'empty' not in '*any' (which collects the rows' union); stops
  * as soon as it does. */

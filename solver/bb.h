@@ -44,11 +44,13 @@ void bb_set_first(bb *b, size_t type);
  * of rows added already. XC_OK, or XC_ENOMEM with nothing changed. */
 int bb_drop_below(bb *b, size_t root, const size_t *drop, size_t n);
 /* The cells, in fill order, are an X x Y x Z box: rank (z * Y + y) * X + x
- * is cell (x, y, z). Then, when every row's cells are face-connected, a
- * row that would leave an empty cell with no empty face neighbour (a cell
- * no row could fill) is left out of the lists filtered below nodes of more
- * than 128 rows (solve.c's boxes: Bedlam 43 % fewer nodes). False, with
- * nothing changed, when X * Y * Z is not the number of cells. */
+ * is cell (x, y, z). Then, when each cell of every row has a face
+ * neighbour in the row (true of a connected piece of two cells or more),
+ * a row that would leave an empty cell with no empty face neighbour (a
+ * cell no row could fill) is left out of the lists filtered below nodes
+ * of more than 128 rows (solve.c's boxes: Bedlam 42 % fewer nodes).
+ * False, with nothing changed, when X * Y * Z is not the number of
+ * cells. */
 bool bb_set_grid(bb *b, unsigned X, unsigned Y, unsigned Z);
 /* The instructions the list passes run on (bbvec.h), from the fewest:
  * the portable loops, AVX2, AVX-512 (F and VL); then those with the

@@ -43,6 +43,10 @@
  * piece is): a region is then covered by rows lying wholly inside it, so
  * its size is a sum of the sizes of some pieces left. The check is off
  * when some row is not connected, or rows of one type differ in size.
+ * The same gaps give bb.h's rule against holes (bbvec.h): when each cell
+ * of every row has a neighbour in the row, a row that would leave an
+ * empty cell without an empty neighbour is dropped from the lists that
+ * nodes of more than HOLES_ROWS rows pass on.
  *
  * Every cover is found exactly once, for bb.c's reason: at each node
  * every cover extending the partial one covers the chosen cell (or places
@@ -108,8 +112,8 @@ struct bb128 {
 	size_t depth;     /* pieces in a cover + 1: levels of lists */
 	unsigned flags;   /* BB128_* prunings asked for */
 	bool regions;     /* the regions pruning runs in this solve */
-	bool holes;       /* the rule against holes does ('hv': its gaps) */
-	struct bb_holes2 hv;
+	bool holes;       /* the rule against holes runs in this solve */
+	struct bb_holes2 hv; /* its gaps; 'empty' set by each filter() */
 	bool vec;         /* the list passes on AVX-512 (bbvec.h) */
 	struct gap gap[MAX_GAPS];
 	size_t ngaps;
@@ -1082,8 +1086,8 @@ static bool holes_sound(bb128 *b)
 }
 
 /* Set up a search: counters, and (once, until the rows, edges or flags
- * change) the regions pruning, the rule against holes and level 0: every row, grouped by type (a
- * counting sort, stable). */
+ * change) the regions pruning, the rule against holes and level 0: every
+ * row, grouped by type (a counting sort, stable). */
 static void start(bb128 *b, uint64_t max_nodes, xc_visit visit, void *ctx)
 {
 	size_t T = b->ntypes;

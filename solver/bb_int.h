@@ -36,7 +36,8 @@ struct bb {
 	bool matrix;          /* the matrix phase below small lists (bbmx.c) */
 	/* the rule against holes (bb_set_grid(), bbvec.h): 'grid' its
 	 * geometry when 'gridded'; 'holes' when it applies, that is also
-	 * when every row's cells are face-connected (start() checks) */
+	 * when each cell of every row has a neighbour in the row (start()
+	 * checks) */
 	bool gridded, holes;
 	struct bb_holes grid;
 

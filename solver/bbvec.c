@@ -107,16 +107,18 @@ holes2_of(const struct holes2_v *hv, __mmask8 in, __m512i m0, __m512i m1)
 		n1 = _mm512_ternarylogic_epi64(n1, _mm512_srl_epi64(e1, hv->d[k]),
 		                               hv->src[k][1], 0xf8);
 	}
-	__mmask8 h0 = _mm512_mask_test_epi64_mask(in, _mm512_andnot_si512(n0, e0), e0);
-	__mmask8 h1 = _mm512_mask_test_epi64_mask(in, _mm512_andnot_si512(n1, e1), e1);
+	__mmask8 h0 = _mm512_mask_test_epi64_mask(
+	    in, _mm512_andnot_si512(n0, e0), e0);
+	__mmask8 h1 = _mm512_mask_test_epi64_mask(
+	    in, _mm512_andnot_si512(n1, e1), e1);
 	return h0 | h1;
 }
 
 /* The filter on W words (1 or 2, a constant where it is inlined): the
  * rows of p0/p1 (word 0 and 1 of each mask) kept when neither word clashes
  * with r0/r1, with their numbers pi when I (a constant too); any[0..W)
- * gets their union. When H (one word only), rows that leave a hole by
- * hv's rule go too. */
+ * gets their union. When H, rows that leave a hole go too: by hv's rule
+ * on one word, by hv2's on two. */
 BBVEC static inline __attribute__((always_inline)) void
 filter_w(const uint64_t *p0, const uint64_t *p1, const uint32_t *pi,
          const uint32_t *g, const unsigned *rem, size_t T, uint64_t r0,

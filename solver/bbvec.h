@@ -33,8 +33,8 @@ bool bbvec_avx2_usable(void);
 /* bb.c's rule against holes: its cells, in fill order, are an X x Y x Z
  * box (cell (x, y, z) at (z * Y + y) * X + x), and no row kept may leave
  * a cell of 'empty' (the cells empty once the row placed is in) with no
- * empty face neighbour: every row's cells are face-connected, so no row
- * could fill that cell. Along axis k (x, y, z) a cell's neighbours are
+ * empty face neighbour: each cell of every row has a neighbour in the
+ * row, so no row could fill that cell. Along axis k (x, y, z) a cell's neighbours are
  * sh[k] bits up and down; lo[k] and hi[k] are the cells with no neighbour
  * below or above (an axis one cell long: every cell, and sh[k] 0). */
 struct bb_holes {
