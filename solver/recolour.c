@@ -150,6 +150,7 @@ struct count_ctx {
 	int nfree;
 	uint32_t taken;            /* images used */
 	uint64_t found;
+	uint64_t *steps;           /* of all count_perms() calls so far */
 	int rc;
 };
 
@@ -157,6 +158,10 @@ static void assign(struct count_ctx *k, int i)
 {
 	if (k->rc != SOLVE_OK)
 		return;
+	if (++*k->steps > SOLVE_MAX_RENAMES) {
+		k->rc = SOLVE_ERENAMES;
+		return;
+	}
 	struct solver *s = k->s;
 	if (i == k->nfree) {
 		bool kept = solve_match_kept(s, k->perm);
@@ -185,11 +190,12 @@ static void assign(struct count_ctx *k, int i)
 
 /* The number of π extending 'force' (UNFORCED where free) with (g, π) in
  * Γ, g proper unless 'mirror' (its cells already checked), into '*out';
- * 0 when the forced part is not a partial permutation. */
+ * 0 when the forced part is not a partial permutation. '*steps' counts
+ * the search's steps, over all calls: SOLVE_ERENAMES past the limit. */
 static int count_perms(struct solver *s, const unsigned char *force,
-                       bool mirror, uint64_t *out)
+                       bool mirror, uint64_t *steps, uint64_t *out)
 {
-	struct count_ctx k = {.s = s, .mirror = mirror};
+	struct count_ctx k = {.s = s, .mirror = mirror, .steps = steps};
 	*out = 0;
 	for (int c = 0; c <= PUZ_NCOLOURS; c++)
 		k.perm[c] = (unsigned char)c;
@@ -254,6 +260,7 @@ int recolour_setup(struct solver *s)
 	int rc = s->geo_map && s->owner && s->pcol && mark ? make_sigs(s)
 	                                                  : SOLVE_ENOMEM;
 	s->gamma_order = 0;
+	uint64_t steps = 0;
 	for (int sym = 0; sym < POLY_NSYM && rc == SOLVE_OK; sym++) {
 		int32_t *map = s->geo_map + (size_t)sym * nc;
 		unsigned char *force = s->goal_force[sym];
@@ -269,7 +276,8 @@ int recolour_setup(struct solver *s)
 			ok = solve_keeps_regions(s, map, mark);
 		uint64_t n = 0;
 		if (ok)
-			rc = count_perms(s, force, !poly_sym_proper(sym), &n);
+			rc = count_perms(s, force, !poly_sym_proper(sym), &steps,
+			                 &n);
 		s->geo_ok[sym] = ok && n > 0;
 		if (rc == SOLVE_OK &&
 		    __builtin_add_overflow(s->gamma_order, n, &s->gamma_order))
@@ -319,8 +327,10 @@ int recolour_stab(struct solver *s, const size_t *rows, size_t n,
 		}
 		if (!ok)
 			continue;
-		uint64_t cnt;
-		int rc = count_perms(s, force, !poly_sym_proper(sym), &cnt);
+		/* a subtree of recolour_setup()'s search, within its limit */
+		uint64_t cnt, steps = 0;
+		int rc = count_perms(s, force, !poly_sym_proper(sym), &steps,
+		                     &cnt);
 		if (rc != SOLVE_OK)
 			return rc;
 		if (__builtin_add_overflow(*stab, cnt, stab))

@@ -1488,6 +1488,9 @@ const char *solve_strerror(int status)
 		       "placements or 40 million placed cells in the goal";
 	case SOLVE_EOVERFLOW:
 		return "a count is larger than 18446744073709551615 (2^64 - 1)";
+	case SOLVE_ERENAMES:
+		return "--rename-colours: too many ways to rename colours that "
+		       "look alike (more than half a million steps to try them)";
 	default: return "unknown error";
 	}
 }

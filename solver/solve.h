@@ -28,7 +28,7 @@
  *
  * Ownership: solve_result owns 'first'; solve_result_clear() frees it.
  * Errors: SOLVE_ENOMEM, SOLVE_ETOOBIG (more rows or nodes than fit in
- * memory limits). A search stopped by a limit is a result (complete ==
+ * memory limits), SOLVE_EOVERFLOW, SOLVE_ERENAMES. A search stopped by a limit is a result (complete ==
  * false), not an error.
  */
 #ifndef CUBEGEN_SOLVE_H
@@ -40,13 +40,20 @@
 #include "solver/puzzle.h"
 
 enum solve_status { SOLVE_OK = 0, SOLVE_ENOMEM, SOLVE_ETOOBIG,
-                    SOLVE_EOVERFLOW /* a count exceeds 2^64 - 1 */ };
+                    SOLVE_EOVERFLOW, /* a count exceeds 2^64 - 1 */
+                    SOLVE_ERENAMES   /* rename_colours: more renamings
+                                      * to try than SOLVE_MAX_RENAMES */ };
 
 /* Placements in one exact cover problem, at most, and cells over all
  * placements: together they bound the solver's memory to about 1 GB
  * whatever a file asks (SOLVE_ETOOBIG beyond). */
 #define SOLVE_MAX_ROWS 4000000u
 #define SOLVE_MAX_ROW_CELLS 40000000u
+/* With rename_colours, the steps of the search for the renamings of
+ * colours that go with each symmetry, at most (SOLVE_ERENAMES beyond): a
+ * puzzle of many colours that look alike could otherwise ask for up to
+ * 26! of them (the nine-colour cube needs a handful). */
+#define SOLVE_MAX_RENAMES 500000u
 
 /* Tasks a split search is cut into, at least (when the tree has that
  * many nodes near its top): tens per core on machines of up to a hundred

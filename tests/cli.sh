@@ -535,6 +535,8 @@ run 0 solve "$examples/ninecolour.puz" --rename-colours --json &&
 	contains "$out" '"rename_colours": true, "renamings": 17418240' "nine-colour json renamings"
 run 0 solve "$examples/ninecolour.puz" --json && contains "$out" '"rename_colours": false' "json without renaming"
 run 1 check "$examples/ninecolour.puz" --rename-colours && contains "$out" "not unique: at least 2 solutions" "check --rename-colours"
+run 1 solve "$DATA/colour-ring.puz" --rename-colours &&
+	contains "$err" "too many ways to rename colours" "--rename-colours refuses 12! look-alike orders"
 run 0 solve "$examples/ninecolour.puz" --print &&
 	contains "$out" "difficulty: not measured: colour puzzles are not scored yet" "colour puzzles: no score" &&
 	contains "$out" "ABC   abc" "--print draws the colours beside the pieces"
