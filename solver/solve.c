@@ -1490,7 +1490,7 @@ const char *solve_strerror(int status)
 		return "a count is larger than 18446744073709551615 (2^64 - 1)";
 	case SOLVE_ERENAMES:
 		return "--rename-colours: too many ways to rename colours that "
-		       "look alike (more than half a million steps to try them)";
+		       "look alike (more than 200,000 steps to try them)";
 	default: return "unknown error";
 	}
 }

@@ -52,8 +52,8 @@ enum solve_status { SOLVE_OK = 0, SOLVE_ENOMEM, SOLVE_ETOOBIG,
 /* With rename_colours, the steps of the search for the renamings of
  * colours that go with each symmetry, at most (SOLVE_ERENAMES beyond): a
  * puzzle of many colours that look alike could otherwise ask for up to
- * 26! of them (the nine-colour cube needs a handful). */
-#define SOLVE_MAX_RENAMES 500000u
+ * 26! of them (the nine-colour cube needs under 100,000). */
+#define SOLVE_MAX_RENAMES 200000u
 
 /* Tasks a split search is cut into, at least (when the tree has that
  * many nodes near its top): tens per core on machines of up to a hundred
