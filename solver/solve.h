@@ -28,8 +28,8 @@
  *
  * Ownership: solve_result owns 'first'; solve_result_clear() frees it.
  * Errors: SOLVE_ENOMEM, SOLVE_ETOOBIG (more rows or nodes than fit in
- * memory limits), SOLVE_EOVERFLOW, SOLVE_ERENAMES. A search stopped by a limit is a result (complete ==
- * false), not an error.
+ * memory limits), SOLVE_EOVERFLOW, SOLVE_ERENAMES. A search stopped by
+ * a limit is a result (complete == false), not an error.
  */
 #ifndef CUBEGEN_SOLVE_H
 #define CUBEGEN_SOLVE_H
