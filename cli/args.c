@@ -253,6 +253,18 @@ int args_solve(int argc, char **argv, bool check, struct solve_args *s)
 			if (!a.bad && !parse_shard(a.value, &s->shard_index,
 			                           &s->shard_count))
 				return ARGS_BAD;
+		} else if (cli_opt_flag(&a, "--disassemble")) {
+			s->disassemble = true;
+		} else if (cli_opt_value(&a, "--min-level")) {
+			uint64_t v = 0;
+			if (!a.bad && !cli_parse_u64("--min-level", a.value, 1, 1000000,
+			                             &v))
+				return ARGS_BAD;
+			s->min_level = (unsigned)v;
+		} else if (cli_opt_value(&a, "--disassemble-nodes")) {
+			if (!a.bad && !cli_parse_u64("--disassemble-nodes", a.value, 1,
+			                             UINT32_MAX, &s->dis_nodes))
+				return ARGS_BAD;
 		} else if (arg[0] == '-' && arg[1] != '\0') {
 			cli_error("%s: unknown option '%s' (try 'cubegen %s --help')", cmd,
 			          arg, cmd);
@@ -267,6 +279,11 @@ int args_solve(int argc, char **argv, bool check, struct solve_args *s)
 		return ARGS_BAD;
 	if (!s->file) {
 		cli_error("%s: which puzzle file? (try 'cubegen %s --help')", cmd, cmd);
+		return ARGS_BAD;
+	}
+	if ((s->min_level || s->dis_nodes) && !s->disassemble) {
+		cli_error("%s: %s needs --disassemble", cmd,
+		          s->min_level ? "--min-level" : "--disassemble-nodes");
 		return ARGS_BAD;
 	}
 	return ARGS_OK;

@@ -65,6 +65,10 @@ struct solve_args {
 	                          * given (every core) */
 	unsigned shard_index;    /* --shard I/K: I - 1 and K; count 0: none */
 	unsigned shard_count;
+	bool disassemble;        /* --disassemble */
+	unsigned min_level;      /* --min-level N (1..), with --disassemble;
+	                          * 0: not given */
+	uint64_t dis_nodes;      /* --disassemble-nodes N; 0: the default */
 };
 
 /* 'merge SHARD.json...': the files are the arguments that are not

@@ -17,6 +17,8 @@ static const char solve_help[] =
 	"usage: cubegen solve FILE [--max K] [--max-nodes N] [--print] [--json]\n"
 	"                          [--difficulty-nodes N] [--rename-colours]\n"
 	"                          [--problem K] [--threads T] [--shard I/K]\n"
+	"                          [--disassemble [--min-level N]\n"
+	"                          [--disassemble-nodes N]]\n"
 	"\n"
 	"Count the distinct solutions of a packing puzzle (a .puz file, a\n"
 	"Happy Cube .hcq file or a BurrTools .xmpuzzle file) and the assemblies\n"
@@ -43,7 +45,18 @@ static const char solve_help[] =
 	"                 'assemblies' are what cubegen calls solutions\n"
 	"  --difficulty-nodes N\n"
 	"                 placements the difficulty search may try (default\n"
-	"                 5000000, a second or two; 0: no limit)\n"
+	"                 5000000, a second or two; 0: no limit)\n"	"  --disassemble  take every assembly apart as BurrTools does (pieces\n"
+	"                 slide along x, y, z, never turn): 'solutions' counts\n"
+	"                 only those that come apart, 'stuck' the others, and\n"
+	"                 'level' is the highest BurrTools level (98.2.4: 98\n"
+	"                 moves until the first part comes free, ...); --print\n"
+	"                 adds the first solution's moves, one per line\n"
+	"  --min-level N  with --disassemble: count only solutions whose first\n"
+	"                 part needs at least N moves to come free\n"
+	"  --disassemble-nodes N\n"
+	"                 positions one disassembly search may keep (default\n"
+	"                 4000000); an assembly stopped there is 'undecided',\n"
+	"                 never 'stuck'\n"
 	"  --threads T    search on T threads (default: every core, here %ld);\n"
 	"                 the counts are the same for any T\n"
 	"  --shard I/K    search only the I-th of K disjoint parts of the search\n"
@@ -60,10 +73,13 @@ static const char solve_help[] =
 static const char check_help[] =
 	"usage: cubegen check FILE [--max-nodes N] [--difficulty-nodes N]\n"
 	"                          [--rename-colours] [--problem K]\n"
+	"                          [--disassemble [--min-level N]\n"
+	"                          [--disassemble-nodes N]]\n"
 	"\n"
 	"Say whether a puzzle (.puz, .hcq, or problem K of a BurrTools\n"
 	".xmpuzzle file) has exactly one solution, and how\n"
-	"hard it is (as 'cubegen solve').\n"
+	"hard it is (as 'cubegen solve'). With --disassemble, exactly one\n"
+	"solution that comes apart (as 'cubegen solve --disassemble').\n"
 	"Exit 0 when it does, 1 when it has none or several (or the node budget\n"
 	"ran out first), 2 on bad input.\n";
 
@@ -127,6 +143,50 @@ static void print_first(const struct puzzle *p, const unsigned char *lab,
 		if (z + 1 < g->nz)
 			putchar('\n');
 	}
+}
+
+/* The moves of a disassembly as text, one line each: the moving pieces'
+ * names, the direction and the distance or "out" ("A B +x 2", "C -z
+ * out"). NULL when out of memory; free with free_lines(). */
+static char **move_lines(const struct puzzle *p, const struct solve_moves *m)
+{
+	static const char *const dirs[] = {"+x", "-x", "+y", "-y", "+z", "-z"};
+	char **lines = calloc(m->nmoves ? m->nmoves : 1, sizeof *lines);
+	if (!lines)
+		return NULL;
+	for (size_t i = 0; i < m->nmoves; i++) {
+		char *text = NULL;
+		size_t len = 0;
+		FILE *fp = open_memstream(&text, &len);
+		if (!fp)
+			goto fail;
+		const struct dis_move *mv = &m->moves[i];
+		for (size_t k = 0; k < m->npieces; k++)
+			if (mv->group >> k & 1)
+				fprintf(fp, "%s ", p->pieces[m->piece[k]].name);
+		if (mv->dist)
+			fprintf(fp, "%s %d", dirs[mv->dir], mv->dist);
+		else
+			fprintf(fp, "%s out", dirs[mv->dir]);
+		if (fclose(fp) != 0) {
+			free(text);
+			goto fail;
+		}
+		lines[i] = text;
+	}
+	return lines;
+fail:
+	for (size_t i = 0; i < m->nmoves; i++)
+		free(lines[i]);
+	free(lines);
+	return NULL;
+}
+
+static void free_lines(char **lines, size_t n)
+{
+	for (size_t i = 0; lines && i < n; i++)
+		free(lines[i]);
+	free(lines);
 }
 
 /* The difficulty, or why there is none. */
@@ -200,7 +260,8 @@ static unsigned default_threads(void)
  * puzzle as the .puz writer writes it, the options that shape the search,
  * and the version (whose task split it is), as 16 hex digits of FNV-1a.
  * False when out of memory. */
-static bool fingerprint(const struct puzzle *p, bool rename, char out[17])
+static bool fingerprint(const struct puzzle *p, const struct solve_args *c,
+                        char out[17])
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -208,7 +269,10 @@ static bool fingerprint(const struct puzzle *p, bool rename, char out[17])
 	if (!fp)
 		return false;
 	bool ok = fprintf(fp, "cubegen %s tasks %u rename_colours %d\n",
-	                  CUBEGEN_VERSION, SOLVE_TASKS, rename) > 0 &&
+	                  CUBEGEN_VERSION, SOLVE_TASKS, c->rename_colours) > 0 &&
+	          (!c->disassemble ||
+	           fprintf(fp, "disassemble min_level %u nodes %llu\n",
+	                   c->min_level, (unsigned long long)c->dis_nodes) > 0) &&
 	          puz_write(fp, p) == PUZ_OK;
 	ok &= fclose(fp) == 0;
 	if (ok) {
@@ -288,7 +352,7 @@ int cmd_solve(int argc, char **argv)
 	if (rrc != CLI_OK)
 		return rrc;
 	char fp[17] = "";
-	if (c.shard_count && !fingerprint(&p, c.rename_colours, fp)) {
+	if (c.shard_count && !fingerprint(&p, &c, fp)) {
 		cli_error("%s: %s", c.file, solve_strerror(SOLVE_ENOMEM));
 		puz_clear(&p);
 		return CLI_FAIL;
@@ -298,7 +362,10 @@ int cmd_solve(int argc, char **argv)
 	                       .rename_colours = c.rename_colours,
 	                       .threads = c.threads ? c.threads : default_threads(),
 	                       .shard_index = c.shard_index,
-	                       .shard_count = c.shard_count};
+	                       .shard_count = c.shard_count,
+	                       .disassemble = c.disassemble,
+	                       .min_level = c.min_level,
+	                       .dis_max_nodes = c.dis_nodes};
 	double t0 = now();
 	struct progress prog = {.t0 = t0};
 	if (!c.json && isatty(STDERR_FILENO)) {
@@ -343,7 +410,28 @@ int cmd_solve(int argc, char **argv)
 		.problem = xi.nproblems ? (c.problem ? c.problem : 1) : 0,
 		.problems = xi.nproblems,
 		.burrtools_why = xi.differs ? xi.why : NULL,
+		.disassembled = r.disassembled, .min_level = c.min_level,
+		.stuck = r.stuck, .undecided = r.undecided,
+		.below_min = r.below_min,
+		.max_level_solutions = r.max_level_solutions,
+		.max_level = r.hardest_moves.level,
+		.nmax_level = r.hardest_moves.nlevel,
+		.nmoves = r.hardest_moves.nmoves,
 	};
+	char **hard = NULL, **firstm = NULL;
+	if (r.disassembled) {
+		hard = move_lines(&p, &r.hardest_moves);
+		firstm = move_lines(&p, &r.first_moves);
+		if (!hard || !firstm) {
+			cli_error("%s: %s", c.file, solve_strerror(SOLVE_ENOMEM));
+			free_lines(hard, r.hardest_moves.nmoves);
+			free_lines(firstm, r.first_moves.nmoves);
+			solve_result_clear(&r);
+			puz_clear(&p);
+			return CLI_FAIL;
+		}
+		rep.moves = hard;
+	}
 	if (c.json) {
 		report_json_fields(&rep);
 		if (c.shard_count) {
@@ -351,11 +439,21 @@ int cmd_solve(int argc, char **argv)
 			 * count; and the name and difficulty text for its output */
 			printf(", \"shard_index\": %u, \"shard_count\": %u, "
 			       "\"fingerprint\": \"%s\", \"numerator\": %llu, "
-			       "\"divisor\": %llu, \"split_nodes\": %llu, \"name\": ",
+			       "\"divisor\": %llu, \"split_nodes\": %llu, %s",
 			       c.shard_index + 1, c.shard_count, fp,
 			       (unsigned long long)r.numerator,
 			       (unsigned long long)r.divisor,
-			       (unsigned long long)r.split_nodes);
+			       (unsigned long long)r.split_nodes,
+			       r.disassembled ? "" : "\"name\": ");
+			if (r.disassembled)
+				printf("\"stuck_num\": %llu, \"undecided_num\": %llu, "
+				       "\"below_num\": %llu, \"max_level_num\": %llu, "
+				       "\"max_level_task\": %llu, \"name\": ",
+				       (unsigned long long)r.stuck_num,
+				       (unsigned long long)r.undecided_num,
+				       (unsigned long long)r.below_num,
+				       (unsigned long long)r.max_level_num,
+				       (unsigned long long)r.max_level_task);
 			report_json_string(p.name);
 			printf(", \"difficulty_text\": ");
 			report_json_string(dtext);
@@ -372,7 +470,17 @@ int cmd_solve(int argc, char **argv)
 			printf("first solution:\n");
 			print_first(&p, r.first, r.first_colours);
 		}
+		if (c.print && r.first && r.disassembled) {
+			char lv[DIS_LEVEL_TEXT];
+			report_level(r.first_moves.level, r.first_moves.nlevel, lv,
+			             sizeof lv);
+			printf("its moves (level %s):\n", r.first_moves.nlevel ? lv : "0");
+			for (size_t i = 0; i < r.first_moves.nmoves; i++)
+				printf("%s\n", firstm[i]);
+		}
 	}
+	free_lines(hard, r.hardest_moves.nmoves);
+	free_lines(firstm, r.first_moves.nmoves);
 	solve_result_clear(&r);
 	puz_clear(&p);
 	return CLI_OK;
@@ -393,7 +501,10 @@ int cmd_check(int argc, char **argv)
 		printf("%s: burrtools: counts differently: %s\n", c.file, xi.why);
 	/* Two solutions are enough to say "not unique". */
 	struct solve_opts o = {.max_solutions = 2, .max_nodes = c.max_nodes,
-	                       .rename_colours = c.rename_colours};
+	                       .rename_colours = c.rename_colours,
+	                       .disassemble = c.disassemble,
+	                       .min_level = c.min_level,
+	                       .dis_max_nodes = c.dis_nodes};
 	struct solve_result r;
 	int rc = solve_puzzle(&p, &o, &r);
 	struct difficulty d;
@@ -408,18 +519,29 @@ int cmd_check(int argc, char **argv)
 		return CLI_FAIL;
 	}
 	int exit_code = CLI_FAIL;
-	if (r.stop == SOLVE_MAX_NODES)
+	/* with --disassemble, a solution left undecided by a search bound
+	 * may come apart: no verdict of uniqueness then */
+	const char *what = !c.disassemble ? ""
+	                 : c.min_level ? " that comes apart (level at least "
+	                                 "--min-level)"
+	                 : " that comes apart";
+	if (c.disassemble && r.undecided && r.solutions <= 1)
+		printf("%s: undecided: %llu solution(s) could not be taken apart "
+		       "within --disassemble-nodes\n", c.file,
+		       (unsigned long long)r.undecided);
+	else if (r.stop == SOLVE_MAX_NODES)
 		printf("%s: undecided: the node budget ran out after %llu "
 		       "solution(s)\n", c.file, (unsigned long long)r.solutions);
 	else if (r.solutions == 0)
-		printf("%s: not unique: no solution%s%s\n", c.file,
+		printf("%s: not unique: no solution%s%s%s\n", c.file, what,
 		       r.why[0] ? ": " : "", r.why);
 	else if (r.solutions == 1) {
-		printf("%s: unique: exactly 1 solution\n", c.file);
+		printf("%s: unique: exactly 1 solution%s\n", c.file, what);
 		exit_code = CLI_OK;
 	} else
-		printf("%s: not unique: %s%llu solutions\n", c.file,
-		       r.complete ? "" : "at least ", (unsigned long long)r.solutions);
+		printf("%s: not unique: %s%llu solutions%s\n", c.file,
+		       r.complete ? "" : "at least ", (unsigned long long)r.solutions,
+		       c.disassemble ? " that come apart" : "");
 	print_difficulty(&d);
 	solve_result_clear(&r);
 	return exit_code;

@@ -5,6 +5,8 @@
 
 #include <stdio.h>
 
+#include "solver/disasm.h"
+
 void report_json_string(const char *s)
 {
 	putchar('"');
@@ -56,6 +58,36 @@ void report_json_fields(const struct count_report *r)
 	if (r->threads)
 		printf(", \"threads\": %u", r->threads);
 	printf(", \"tasks\": %llu", (unsigned long long)r->tasks);
+	if (!r->disassembled)
+		return;
+	printf(", \"disassembled\": true, \"stuck\": %llu, \"undecided\": %llu",
+	       (unsigned long long)r->stuck, (unsigned long long)r->undecided);
+	if (r->min_level)
+		printf(", \"min_level\": %u, \"below_min_level\": %llu",
+		       r->min_level, (unsigned long long)r->below_min);
+	printf(", \"max_level\": [");
+	for (size_t i = 0; i < r->nmax_level; i++)
+		printf("%s%d", i ? ", " : "", r->max_level[i]);
+	printf("], \"max_level_solutions\": %llu, \"moves\": [",
+	       (unsigned long long)r->max_level_solutions);
+	for (size_t i = 0; i < r->nmoves; i++) {
+		if (i)
+			printf(", ");
+		report_json_string(r->moves[i]);
+	}
+	printf("]");
+}
+
+void report_level(const int *level, size_t n, char *buf, size_t len)
+{
+	size_t at = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && at < len; i++) {
+		int w = snprintf(buf + at, len - at, "%s%d", i ? "." : "", level[i]);
+		if (w < 0)
+			break;
+		at += (size_t)w;
+	}
 }
 
 void report_text(const struct count_report *r)
@@ -64,8 +96,30 @@ void report_text(const struct count_report *r)
 	printf("puzzle: %s\n", r->name[0] ? r->name : r->file);
 	if (r->burrtools_why)
 		printf("burrtools: counts differently: %s\n", r->burrtools_why);
-	printf("solutions: %s%llu\n", lb, (unsigned long long)r->solutions);
+	printf("solutions: %s%llu%s\n", lb, (unsigned long long)r->solutions,
+	       !r->disassembled ? ""
+	       : r->min_level ? " (come apart, first level at least --min-level)"
+	       : " (come apart)");
 	printf("assemblies: %s%llu\n", lb, (unsigned long long)r->assemblies);
+	if (r->disassembled) {
+		printf("stuck: %s%llu (solutions that do not come apart)\n", lb,
+		       (unsigned long long)r->stuck);
+		if (r->undecided)
+			printf("undecided: %s%llu (a search bound stopped their "
+			       "disassembly: see --disassemble-nodes)\n", lb,
+			       (unsigned long long)r->undecided);
+		if (r->min_level)
+			printf("below level %u: %s%llu (come apart, but sooner)\n",
+			       r->min_level, lb, (unsigned long long)r->below_min);
+		char lv[DIS_LEVEL_TEXT];
+		report_level(r->max_level, r->nmax_level, lv, sizeof lv);
+		if (r->nmax_level)
+			printf("level: %s (the highest; %s%llu solution%s)\n", lv, lb,
+			       (unsigned long long)r->max_level_solutions,
+			       r->max_level_solutions == 1 ? "" : "s");
+		else
+			printf("level: none\n");
+	}
 	if (r->why[0])
 		printf("why: %s\n", r->why);
 	if (!r->complete)

@@ -37,7 +37,21 @@ struct count_report {
 	uint64_t problem;
 	size_t problems;
 	const char *burrtools_why;
+	/* --disassemble: 'solutions' are those that come apart; the others
+	 * (stuck, undecided, below min_level), the highest level among the
+	 * solutions (nmax_level 0: none), how many have it, and the moves of
+	 * the first found with it, one line each ("A B +x 2") */
+	bool disassembled;
+	unsigned min_level;
+	uint64_t stuck, undecided, below_min, max_level_solutions;
+	const int *max_level;
+	size_t nmax_level;
+	char *const *moves;
+	size_t nmoves;
 };
+
+/* A level as BurrTools writes it ("98.2.4") into buf. */
+void report_level(const int *level, size_t n, char *buf, size_t len);
 
 /* "puzzle: ..., solutions: ..., ..., difficulty: ..." lines on stdout. */
 void report_text(const struct count_report *r);

@@ -856,7 +856,7 @@ static bool fixes_cover(struct solver *s, int k, const size_t *rows, size_t n)
 /* The puzzle piece that copy k of type t stands for: the type's pieces in
  * file order, each 'count' times (identical pieces are interchangeable, so
  * any assignment is right; this one names every piece of the file). */
-static size_t copy_piece(const struct solver *s, size_t t, unsigned k)
+size_t solve_copy_piece(const struct solver *s, size_t t, unsigned k)
 {
 	for (size_t i = s->types[t].piece; i < s->p->npieces; i++) {
 		if (s->piece_type[i] != t)
@@ -908,13 +908,21 @@ bool solve_visit(void *ctx, const size_t *xrows, size_t n)
 			stab += fixes_cover(s, k, rows, n);
 	if (s->oom)
 		return false;
+	/* With --disassemble only the covers that come apart are solutions;
+	 * the others are counted by their verdict (solvedis.c). */
+	int kind = SDIS_COUNT;
+	if (s->o->disassemble && sdis_cover(s, rows, n, &kind) != SOLVE_OK) {
+		s->oom = true;
+		return false;
+	}
+	bool counted = kind == SDIS_COUNT;
 	/* The cover stands for orbit * w assemblies: the pinned piece's
 	 * images, and the renamings of interchangeable colours (xc). */
 	uint64_t w = s->dlx ? xc_weight(s->dlx) : 1, a, ws;
 	if (w == 0 || __builtin_mul_overflow(orbit, w, &a) ||
 	    __builtin_mul_overflow(a, stab, &ws) ||
 	    __builtin_add_overflow(s->assemblies, a, &s->assemblies) ||
-	    __builtin_add_overflow(s->weighted, ws, &s->weighted)) {
+	    (counted && __builtin_add_overflow(s->weighted, ws, &s->weighted))) {
 		s->overflow = true;
 		return false;
 	}
@@ -925,12 +933,17 @@ bool solve_visit(void *ctx, const size_t *xrows, size_t n)
 		if (rc == SOLVE_ENOMEM)
 			s->oom = true;
 		else if (rc != SOLVE_OK || __builtin_mul_overflow(a, st, &wr) ||
-		         __builtin_add_overflow(s->weighted_rc, wr, &s->weighted_rc))
+		         (counted && __builtin_add_overflow(s->weighted_rc, wr,
+		                                            &s->weighted_rc)))
 			s->overflow = true;
 		if (rc != SOLVE_OK || s->overflow)
 			return false;
 		num = wr;
 	}
+	if (s->o->disassemble && !sdis_tally(s, kind, num))
+		return false;
+	if (!counted)
+		return true;
 	bool first = s->o->keep_first &&
 	             (s->pool ? tasks_first_wanted(s) : !s->res->first);
 	if (first || s->o->on_cover) {
@@ -942,7 +955,7 @@ bool solve_visit(void *ctx, const size_t *xrows, size_t n)
 		memset(s->copies_used, 0, s->ntypes * sizeof *s->copies_used);
 		for (size_t i = 0; i < n; i++) {
 			size_t t = s->rtype[rows[i]];
-			size_t piece = copy_piece(s, t, s->copies_used[t]++);
+			size_t piece = solve_copy_piece(s, t, s->copies_used[t]++);
 			unsigned char lab = (unsigned char)(piece + 1 > 255 ? 255 : piece + 1);
 			for (size_t c = s->roff[rows[i]]; c < s->roff[rows[i] + 1]; c++) {
 				s->labels[s->goal_cell[s->rcells[c]]] = lab;
@@ -963,6 +976,11 @@ bool solve_visit(void *ctx, const size_t *xrows, size_t n)
 			memcpy(s->res->first, s->labels, total);
 			if (s->colours)
 				memcpy(s->res->first_colours, s->colours, total);
+			if (s->o->disassemble &&
+			    solve_moves_copy(&s->res->first_moves, &s->sd.cur)) {
+				s->oom = true;
+				return false;
+			}
 		}
 		if (s->o->on_cover && s->pool)
 			tasks_on_cover(s);
@@ -1280,6 +1298,8 @@ static int run_search(struct solver *s)
 	if (!s->table_row || !s->stamp || !s->cover_rows || !s->labels ||
 	    !s->copies_used || (s->coloured && !s->colours))
 		return SOLVE_ENOMEM;
+	if (s->o->disassemble && sdis_thread_init(s) != SOLVE_OK)
+		return SOLVE_ENOMEM;
 	/* The bitboard packs exactly: every cell once, every type used up. */
 	bool bits = s->ncells <= 128 && s->o->engine != SOLVE_DLX && !s->nopt &&
 	            !s->ndreg && !s->twin_colours;
@@ -1347,6 +1367,7 @@ static void solver_free(struct solver *s)
 	free(s->rcol);
 	free(s->image_col);
 	recolour_free(s);
+	sdis_thread_free(s);
 	free(s->piece_type);
 }
 
@@ -1380,6 +1401,54 @@ static bool hopeless(struct solver *s)
 	return false;
 }
 
+/* --disassemble on the shell path: each of the six plates lies in its
+ * face's outer layer, so in every assembly the plate on +z lifts off
+ * straight up, then the one on -z down, then each side plate outwards:
+ * every solution comes apart, with level 1. The moves shown are the
+ * first assembly's (the disassembler's own), when it was kept. */
+static int shell_disassembled(const struct puzzle *p,
+                              const struct solve_opts *o,
+                              struct solve_result *res)
+{
+	res->disassembled = true;
+	if (!res->solutions)
+		return SOLVE_OK;
+	struct solve_moves m = {.level = {1}, .nlevel = 1};
+	res->max_level_solutions = res->solutions;
+	res->max_level_num = res->solutions * (uint64_t)res->group_order;
+	/* copies of a plate share a label in 'first': no moves then */
+	bool single = p->npieces <= DIS_MAX_PIECES;
+	for (size_t i = 0; i < p->npieces; i++)
+		single &= p->pieces[i].count == 1 && !p->pieces[i].count_max;
+	if (res->first && single) {
+		const struct grid *g = &p->goal;
+		disasm *d = dis_new();
+		struct dis_result r;
+		int rc = d ? dis_run(d, g->nx, g->ny, g->nz, res->first,
+		                     p->npieces, NULL, &r)
+		           : DIS_ENOMEM;
+		dis_free(d);
+		if (rc != DIS_OK)
+			return SOLVE_ENOMEM;
+		assert(r.verdict == DIS_APART && r.nlevel == 1 && r.level[0] == 1);
+		m.moves = r.moves;
+		m.nmoves = r.nmoves;
+		m.npieces = p->npieces;
+		for (size_t i = 0; i < p->npieces; i++)
+			m.piece[i] = (uint16_t)i;
+		if (o->keep_first && solve_moves_copy(&res->first_moves, &m)) {
+			free(m.moves);
+			return SOLVE_ENOMEM;
+		}
+	}
+	if (!o->keep_first) {
+		free(res->first);
+		res->first = NULL;
+	}
+	res->hardest_moves = m;
+	return SOLVE_OK;
+}
+
 int solve_puzzle(const struct puzzle *p, const struct solve_opts *o,
                  struct solve_result *out)
 {
@@ -1396,7 +1465,12 @@ int solve_puzzle(const struct puzzle *p, const struct solve_opts *o,
 			so.on_cover = NULL;
 			so.keep_first = false;
 		}
+		/* the first assembly's moves stand for every one's */
+		if (o->disassemble && !other)
+			so.keep_first = true;
 		int rc = shell_solve(p, &so, &res);
+		if (rc == SOLVE_OK && o->disassemble)
+			rc = shell_disassembled(p, o, &res);
 		if (rc == SOLVE_OK) {
 			/* a plain puzzle: renamings change nothing, Γ = G */
 			if (o->rename_colours)
@@ -1434,6 +1508,8 @@ int solve_puzzle(const struct puzzle *p, const struct solve_opts *o,
 		rc = build_hash(&s);
 		if (rc == SOLVE_OK && o->rename_colours)
 			rc = recolour_setup(&s);
+		if (rc == SOLVE_OK && o->disassemble)
+			rc = sdis_prepare(&s);
 		if (rc == SOLVE_OK)
 			rc = choose_pin(&s);
 		if (rc == SOLVE_OK)
@@ -1461,10 +1537,11 @@ int solve_puzzle(const struct puzzle *p, const struct solve_opts *o,
 			res.rename_order = s.gamma_order ? s.gamma_order
 			                                 : (uint64_t)s.group_order;
 		res.assemblies = s.assemblies;
+		if (o->disassemble)
+			sdis_result(&s, &res);
 		*out = res;
 	} else {
-		free(res.first);
-		free(res.first_colours);
+		solve_result_clear(&res);
 	}
 	solver_free(&s);
 	return rc;
@@ -1476,6 +1553,8 @@ void solve_result_clear(struct solve_result *r)
 	r->first = NULL;
 	free(r->first_colours);
 	r->first_colours = NULL;
+	solve_moves_clear(&r->first_moves);
+	solve_moves_clear(&r->hardest_moves);
 }
 
 const char *solve_strerror(int status)

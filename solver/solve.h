@@ -37,6 +37,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "solver/disasm.h"
 #include "solver/puzzle.h"
 
 enum solve_status { SOLVE_OK = 0, SOLVE_ENOMEM, SOLVE_ETOOBIG,
@@ -116,6 +117,28 @@ struct solve_opts {
 	 * the caller's thread, with what has been done so far. */
 	void (*progress)(void *ctx, const struct solve_progress *p);
 	void *progress_ctx;
+	/* Take every assembly apart (disasm.h, DESIGN.md §2b): 'solutions'
+	 * then counts only those that come apart, with a first number of
+	 * at least min_level; see solve_result's disassembly fields. A
+	 * part's search keeps at most dis_max_nodes positions (0: the
+	 * default, DIS_MAX_NODES). */
+	bool disassemble;
+	unsigned min_level;
+	uint64_t dis_max_nodes;
+};
+
+/* A disassembly as the solver keeps it: BurrTools' level and the moves
+ * (disasm.h), their groups' bits naming placed pieces, and which piece of
+ * the puzzle each placed piece is. The moves are in the frame of the
+ * assembly reported with them. */
+struct solve_moves {
+	int level[DIS_MAX_LEVEL];
+	size_t nlevel;
+	struct dis_move *moves;  /* owned */
+	size_t nmoves;
+	size_t npieces;          /* placed pieces */
+	uint16_t piece[DIS_MAX_PIECES]; /* placed piece -> index in
+	                                 * puzzle.pieces */
 };
 
 enum solve_stop {
@@ -159,7 +182,35 @@ struct solve_result {
 	/* With 'first', when some piece has a coloured cell: the colour of
 	 * the piece cell on each goal cell (as on_cover's colours). Owned. */
 	unsigned char *first_colours;
+
+	/* With solve_opts.disassemble ('disassembled' true). Each count is
+	 * of solutions up to the symmetries, like 'solutions' (lower bounds
+	 * when !complete), with its numerator for shards as 'numerator'.
+	 * solutions + stuck + undecided + below_min is the plain count.
+	 * A solution's level is computed on one fixed form of its orbit
+	 * (solvedis.c), so all its assemblies share it. */
+	bool disassembled;
+	uint64_t stuck, stuck_num;         /* do not come apart */
+	uint64_t undecided, undecided_num; /* a search bound stopped it, or
+	                                    * more than DIS_MAX_PIECES pieces */
+	uint64_t below_min, below_num;     /* come apart, first number below
+	                                    * min_level */
+	/* The highest level among 'solutions' (nlevel 0 when none, or when
+	 * the only ones are of one piece), how many solutions have it, and
+	 * the disassembly of the first assembly found with it, whose labels
+	 * are in 'hardest' (goal grid, as 'first'; NULL when none). Owned. */
+	struct solve_moves hardest_moves;
+	uint64_t max_level_solutions, max_level_num;
+	uint64_t max_level_task; /* the task it was found in (shards) */
+	unsigned char *hardest;
+	/* With 'first': the disassembly of the first solution. Owned. */
+	struct solve_moves first_moves;
 };
+
+/* Copy 'src' into '*dst' (which owns nothing yet). SOLVE_ENOMEM, '*dst'
+ * untouched, on failure. */
+int solve_moves_copy(struct solve_moves *dst, const struct solve_moves *src);
+void solve_moves_clear(struct solve_moves *m);
 
 /* Solve 'p'. '*out' is filled on success (SOLVE_OK). */
 int solve_puzzle(const struct puzzle *p, const struct solve_opts *o,

@@ -27,6 +27,38 @@ struct type {
 	size_t row0, nrows; /* its rows in the row table */
 };
 
+/* A form taken apart already (solvedis.c's memo). */
+struct memo_ent {
+	bool used;
+	uint64_t hash;
+	size_t off;            /* its labels in sdis.forms */
+	struct dis_result r;   /* owns its moves */
+};
+
+/* solve --disassemble, per thread (solvedis.c). */
+struct sdis {
+	disasm *dis;
+	int32_t *owner;       /* per goal cell: the cover's piece there, -1 */
+	int32_t *best;        /* per goal cell: the least form's label */
+	int32_t *rank;        /* per piece: its rank in the form being made */
+	int32_t *best_rank;   /* and in the least form */
+	unsigned char *clabels; /* goal grid: the least form, for dis_run */
+	struct solve_moves cur; /* the last cover's disassembly */
+	uint64_t stuck, undecided, below; /* numerators (solve.h) */
+	bool have_max;
+	struct solve_moves max; /* the first of the highest level */
+	uint64_t max_num;     /* numerator of the highest level */
+	size_t max_task;      /* the task 'max' was found in */
+	/* The memo: every form's result (a solution's covers share one). */
+	struct memo_ent *memo;
+	size_t memo_mask, memo_n;
+	unsigned char *forms; /* the forms' labels, ncells bytes each */
+	size_t forms_len, forms_cap;
+};
+
+/* How a cover counts with --disassemble. */
+enum { SDIS_COUNT, SDIS_STUCK, SDIS_UNDECIDED, SDIS_BELOW };
+
 struct solver {
 	const struct puzzle *p;
 	const struct solve_opts *o;
@@ -122,11 +154,35 @@ struct solver {
 	uint64_t assemblies;
 	bool oom;             /* an allocation failed inside the visitor */
 
+	/* --disassemble (solvedis.c): group_inv[k] is the index in G of
+	 * group[k]'s inverse (read only); sd is the thread's own. */
+	int group_inv[POLY_NSYM];
+	struct sdis sd;
+
 	/* A split search's thread (tasks.c); pool NULL in a plain one. */
 	struct pool *pool;
 	size_t task;          /* the task being searched */
 	bool task_found;      /* it has had a cover */
 };
+
+/* solve.c: the puzzle piece that is copy k of type t (copies numbered
+ * through the type's pieces in file order). */
+size_t solve_copy_piece(const struct solver *s, size_t t, unsigned k);
+
+/* solvedis.c: --disassemble. sdis_prepare fills group_inv once;
+ * sdis_thread_init/free a thread's own state (s->sd); sdis_cover takes
+ * the cover 'rows' apart into s->sd.cur and says how it counts (SDIS_*);
+ * sdis_tally adds its numerator share 'num' (false: overflow or out of
+ * memory, flagged in s); sdis_add adds a thread's sums into s's (false:
+ * overflow); sdis_result moves the sums into res, divided by
+ * res->divisor. */
+int sdis_prepare(struct solver *s);
+int sdis_thread_init(struct solver *s);
+void sdis_thread_free(struct solver *s);
+int sdis_cover(struct solver *s, const size_t *rows, size_t n, int *kind);
+bool sdis_tally(struct solver *s, int kind, uint64_t num);
+bool sdis_add(struct solver *s, struct solver *w);
+void sdis_result(struct solver *s, struct solve_result *res);
 
 /* solve.c: the visitor of both engines: weighs and counts a cover. */
 bool solve_visit(void *ctx, const size_t *xrows, size_t n);

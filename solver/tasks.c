@@ -79,6 +79,7 @@ struct pool {
 	atomic_size_t first_at;      /* task of 'first', SIZE_MAX none */
 	unsigned char *first;        /* owned until handed to the result */
 	unsigned char *first_colours;
+	struct solve_moves first_moves; /* with disassemble, first's */
 	double last_report;          /* the caller's thread only */
 };
 
@@ -317,6 +318,15 @@ void tasks_keep_first(struct solver *s)
 		memcpy(pl->first, s->labels, total);
 		if (s->colours)
 			memcpy(pl->first_colours, s->colours, total);
+		if (s->o->disassemble) {
+			struct solve_moves m;
+			if (solve_moves_copy(&m, &s->sd.cur) == SOLVE_OK) {
+				solve_moves_clear(&pl->first_moves);
+				pl->first_moves = m;
+			} else {
+				s->oom = true;
+			}
+		}
 		atomic_store(&pl->first_at, s->task);
 	}
 	pthread_mutex_unlock(&pl->lock);
@@ -354,6 +364,7 @@ static void worker_clear(struct worker *w)
 	free(c->cover_rows);
 	free(c->owner);
 	free(c->pcol);
+	sdis_thread_free(c);
 	tasks_engine_free(w->e);
 }
 
@@ -365,6 +376,7 @@ static int worker_init(struct worker *w, struct solver *s, struct pool *pl,
 {
 	*w = (struct worker){.s = *s, .pool = pl};
 	struct solver *c = &w->s;
+	c->sd = (struct sdis){0}; /* its own, below: never s's */
 	const struct grid *g = &s->p->goal;
 	size_t total = (size_t)g->nx * g->ny * g->nz;
 	size_t nc = s->ncells ? s->ncells : 1;
@@ -388,6 +400,8 @@ static int worker_init(struct worker *w, struct solver *s, struct pool *pl,
 	    (s->colours && !c->colours) || !c->copies_used || !c->cover_rows ||
 	    (s->owner && !c->owner) || (s->pcol && !c->pcol) ||
 	    engine_null(w->e))
+		return SOLVE_ENOMEM;
+	if (s->o->disassemble && sdis_thread_init(c) != SOLVE_OK)
 		return SOLVE_ENOMEM;
 	engine_set_poll(w->e, poll_budget, w);
 	return SOLVE_OK;
@@ -445,7 +459,7 @@ static void run_pool(struct pool *pl, struct worker *w, size_t n)
 }
 
 /* Add the threads' sums into 's'; SOLVE_EOVERFLOW when they do not fit. */
-static int add_sums(struct solver *s, const struct worker *w, size_t n,
+static int add_sums(struct solver *s, struct worker *w, size_t n,
                     uint64_t *nodes)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -456,6 +470,8 @@ static int add_sums(struct solver *s, const struct worker *w, size_t n,
 		    __builtin_add_overflow(s->assemblies, c->assemblies,
 		                           &s->assemblies) ||
 		    __builtin_add_overflow(*nodes, w[i].used, nodes))
+			return SOLVE_EOVERFLOW;
+		if (s->o->disassemble && !sdis_add(s, &w[i].s))
 			return SOLVE_EOVERFLOW;
 	}
 	return SOLVE_OK;
@@ -539,6 +555,8 @@ int tasks_run(struct solver *s, struct engine e)
 			res->first = pl.first;
 			res->first_colours = pl.first_colours;
 			pl.first = pl.first_colours = NULL;
+			res->first_moves = pl.first_moves;
+			memset(&pl.first_moves, 0, sizeof pl.first_moves);
 		}
 	}
 	for (size_t i = 0; i < ready; i++)
@@ -546,6 +564,7 @@ int tasks_run(struct solver *s, struct engine e)
 	free(w);
 	free(pl.first);
 	free(pl.first_colours);
+	solve_moves_clear(&pl.first_moves);
 	xc_tasks_clear(&t);
 	return rc;
 }

@@ -1,0 +1,999 @@
+/*
+ * disasm.c: BurrTools' disassembler rules by breadth-first search over
+ * positions (disasm.h has the rules; DESIGN.md §2b).
+ *
+ * Workload: every assembly a solve finds, one after another (millions for
+ * a big count), most of them coming apart at once (a piece on top lifts
+ * off), a few needing searches of thousands to millions of positions
+ * (burrs). So the common case must cost little more than one look at the
+ * pieces, and the searches must keep positions small.
+ *
+ * Data. A part is k pieces (local 0..k-1, global pcs[]) each at an offset
+ * from where it lay in the assembly. A position is the k offsets; local
+ * piece 0 never moves, which makes positions that differ by a shift of
+ * everything one and the same. Positions live in an arena per recursion
+ * depth (struct level), in breadth-first order, each with its parent and
+ * the move that reached it, and in an open-addressing table over the
+ * arena.
+ *
+ * How far piece a can move along each of the six directions with piece b
+ * held still depends only on the pair and on b's offset relative to a:
+ * the cache (struct cache) keeps the six figures per (a, b, offset), for
+ * the whole run (the pieces' cells do not change), cleared by a stamp.
+ *
+ * The moves from a position, per direction D: piece i "needs" piece j
+ * when i cannot move one cell along D with j held still; a group can move
+ * along D exactly when it holds every piece its members need, and then as
+ * far as the least figure from a member to a non-member. The groups are
+ * the closed sets of that relation; only those without local piece 0 are
+ * moved (the others are the same moves of the complement the other way).
+ * A group comes free along D when no member is stopped by a non-member at
+ * any distance; the candidates are BurrTools': the closure of each single
+ * piece under "is stopped by" with at most k/2 pieces, single pieces
+ * first, direction by direction (+x, -x, +y, -y, +z, -z), piece by piece.
+ *
+ * The rule at a depth: every position at depth L - 1 is looked at for
+ * separations before any position at depth L is made; the first
+ * separation whose parts both come apart (recursively, each part a new
+ * search from its positions just before the freeing move) decides; when
+ * the level has separations and none works, the part is stuck (BurrTools'
+ * rule: the depth of the first separation decides). Positions of depth L
+ * are made only while no separation has turned up at depth L - 1.
+ */
+#include "solver/disasm.h"
+
+#include <assert.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define INF 0xffffu
+#define NDIR 6
+/* Pair figures kept at most (32 bytes each), and shapes: past these the
+ * caches start again. */
+#define CACHE_MAX ((size_t)1 << 20)
+#define SHAPES_MAX ((size_t)1 << 16)
+
+/* Figures of the pair cache. */
+struct centry {
+	uint32_t stamp;   /* == cache.stamp when in use */
+	uint32_t a, b;    /* shapes */
+	int16_t r[3];     /* offset of b's box corner from a's */
+	uint16_t m[NDIR]; /* how far a can move along each direction */
+};
+
+/* A piece's cells with its box corner at the origin: pieces of many
+ * assemblies are the same shapes in the same few orientations, so the
+ * cache works on shapes and lasts from run to run. */
+struct dshape {
+	size_t n;
+	int16_t (*c)[3];
+	int16_t hi[3];     /* box: 0..hi on each axis */
+};
+
+struct cache {
+	struct centry *e;
+	size_t mask;      /* capacity - 1, a power of two */
+	size_t used;
+	uint32_t stamp;
+};
+
+/* The positions of one part's search, one per recursion depth. */
+struct level {
+	size_t k;          /* pieces of the part */
+	int16_t *pos;      /* node i: pos[i * 3k ... ] offsets of the k pieces */
+	uint32_t *parent;  /* node i's parent (node 0: none) */
+	uint64_t *group;   /* the move reaching node i: local group, */
+	uint8_t *dir;      /* direction, */
+	uint16_t *dist;    /* cells */
+	size_t n, cap;     /* nodes, capacity */
+	uint32_t *tab;     /* node + 1, 0 empty */
+	size_t tmask;
+	uint16_t *m;       /* NDIR * k * k: m[(D * k + i) * k + j] */
+	/* For the node whose figures are in m, per direction and piece i:
+	 * the pieces i needs to come free (m < INF) and to move one cell
+	 * (m == 0), each closed under "needs" (i itself included). */
+	uint64_t free_cl[NDIR][DIS_MAX_PIECES];
+	uint64_t move_cl[NDIR][DIS_MAX_PIECES];
+	int16_t *tmp;      /* one position's scratch */
+};
+
+struct piece {
+	size_t n;
+	int16_t (*c)[3];   /* cells, in the assembly's box */
+	int16_t lo[3], hi[3];
+	uint32_t shape;    /* index in disasm.shapes */
+};
+
+struct disasm {
+	size_t npieces;      /* this run's */
+	int weight[DIS_MAX_PIECES]; /* this run's */
+	uint64_t max_nodes;
+	struct piece pc[DIS_MAX_PIECES];
+	struct dshape *shapes; /* every shape met so far */
+	size_t nshapes, shcap;
+	uint32_t *shtab;       /* shape + 1, 0 empty */
+	size_t shmask;
+	struct cache cache;
+	struct level lv[DIS_MAX_PIECES];
+	struct dis_move *mv; /* the moves found so far */
+	size_t nmv, mvcap;
+	uint64_t nodes;
+	bool oom;
+};
+
+/* ---- set up ------------------------------------------------------------- */
+
+disasm *dis_new(void)
+{
+	disasm *d = calloc(1, sizeof *d);
+	if (d)
+		d->max_nodes = DIS_MAX_NODES;
+	return d;
+}
+
+static void level_free(struct level *l)
+{
+	free(l->pos);
+	free(l->parent);
+	free(l->group);
+	free(l->dir);
+	free(l->dist);
+	free(l->tab);
+	free(l->m);
+	free(l->tmp);
+	memset(l, 0, sizeof *l);
+}
+
+void dis_free(disasm *d)
+{
+	if (!d)
+		return;
+	for (size_t i = 0; i < DIS_MAX_PIECES; i++)
+		level_free(&d->lv[i]);
+	for (size_t i = 0; i < DIS_MAX_PIECES; i++)
+		free(d->pc[i].c);
+	for (size_t i = 0; i < d->nshapes; i++)
+		free(d->shapes[i].c);
+	free(d->shapes);
+	free(d->shtab);
+	free(d->cache.e);
+	free(d->mv);
+	free(d);
+}
+
+void dis_set_max_nodes(disasm *d, uint64_t max_nodes)
+{
+	d->max_nodes = max_nodes ? max_nodes : DIS_MAX_NODES;
+}
+
+void dis_result_clear(struct dis_result *r)
+{
+	free(r->moves);
+	memset(r, 0, sizeof *r);
+}
+
+const char *dis_strerror(int status)
+{
+	switch (status) {
+	case DIS_OK:
+		return "success";
+	case DIS_ENOMEM:
+		return "out of memory";
+	case DIS_ETOOBIG:
+		return "too many pieces or too big a box to take apart";
+	}
+	return "unknown error";
+}
+
+int dis_level_cmp(const int *a, size_t na, const int *b, size_t nb)
+{
+	for (size_t i = 0; i < na && i < nb; i++)
+		if (a[i] != b[i])
+			return a[i] < b[i] ? -1 : 1;
+	return na < nb ? -1 : na > nb;
+}
+
+/* ---- the pair cache ----------------------------------------------------- */
+
+static size_t chash(uint32_t a, uint32_t b, const int16_t r[3])
+{
+	uint64_t h = (uint64_t)a * 0x9E3779B97F4A7C15u ^ (uint64_t)b << 29;
+	h ^= (uint64_t)(uint16_t)r[0] | (uint64_t)(uint16_t)r[1] << 16 |
+	     (uint64_t)(uint16_t)r[2] << 32;
+	h *= 0xff51afd7ed558ccdu;
+	h ^= h >> 32;
+	return (size_t)h;
+}
+
+static bool cache_grow(struct cache *c)
+{
+	size_t ncap = c->e ? 2 * (c->mask + 1) : 4096;
+	struct centry *ne = calloc(ncap, sizeof *ne);
+	if (!ne)
+		return false;
+	for (size_t i = 0; c->e && i <= c->mask; i++) {
+		struct centry *o = &c->e[i];
+		if (o->stamp != c->stamp)
+			continue;
+		size_t h = chash(o->a, o->b, o->r) & (ncap - 1);
+		while (ne[h].stamp == c->stamp)
+			h = (h + 1) & (ncap - 1);
+		ne[h] = *o;
+	}
+	free(c->e);
+	c->e = ne;
+	c->mask = ncap - 1;
+	return true;
+}
+
+/* How far piece a can move along each direction with b held still, b
+ * lying at offset r from a: for every line of cells along an axis that
+ * both cross, the gap between a cell of a and the next cell of b ahead. */
+static void pair_figures(const struct dshape *pa, const struct dshape *pb,
+                         const int16_t r[3], uint16_t m[NDIR])
+{
+	for (int k = 0; k < NDIR; k++)
+		m[k] = INF;
+	/* Lines along axis k are crossed by both only when the boxes meet
+	 * on the other two axes. */
+	bool meet[3];
+	for (int k = 0; k < 3; k++)
+		meet[k] = 0 <= pb->hi[k] + r[k] && r[k] <= pa->hi[k];
+	bool along[3] = {meet[1] && meet[2], meet[0] && meet[2], meet[0] && meet[1]};
+	if (!along[0] && !along[1] && !along[2])
+		return;
+	for (size_t i = 0; i < pa->n; i++) {
+		const int16_t *c = pa->c[i];
+		for (size_t j = 0; j < pb->n; j++) {
+			int dx = pb->c[j][0] + r[0] - c[0];
+			int dy = pb->c[j][1] + r[1] - c[1];
+			int dz = pb->c[j][2] + r[2] - c[2];
+			int ax, dd;
+			if (dy == 0 && dz == 0)
+				ax = 0, dd = dx;
+			else if (dx == 0 && dz == 0)
+				ax = 1, dd = dy;
+			else if (dx == 0 && dy == 0)
+				ax = 2, dd = dz;
+			else
+				continue;
+			int k = 2 * ax + (dd < 0);
+			unsigned gap = (unsigned)(dd < 0 ? -dd : dd) - 1;
+			if (gap < m[k])
+				m[k] = (uint16_t)gap;
+		}
+	}
+}
+
+/* The figures of (a, b, r), from the cache or computed; NULL when out of
+ * memory. */
+static const uint16_t *figures(disasm *d, uint32_t a, uint32_t b,
+                               const int16_t r[3])
+{
+	struct cache *c = &d->cache;
+	if (2 * (c->used + 1) > (c->e ? c->mask + 1 : 0)) {
+		if (c->used >= CACHE_MAX) {
+			/* full: start again (a new stamp empties it) */
+			if (++c->stamp == 0) {
+				memset(c->e, 0, (c->mask + 1) * sizeof *c->e);
+				c->stamp = 1;
+			}
+			c->used = 0;
+		} else if (!cache_grow(c)) {
+			return NULL;
+		}
+	}
+	size_t h = chash(a, b, r) & c->mask;
+	for (;; h = (h + 1) & c->mask) {
+		struct centry *e = &c->e[h];
+		if (e->stamp != c->stamp)
+			break;
+		if (e->a == a && e->b == b && e->r[0] == r[0] &&
+		    e->r[1] == r[1] && e->r[2] == r[2])
+			return e->m;
+	}
+	struct centry *e = &c->e[h];
+	e->stamp = c->stamp;
+	e->a = a;
+	e->b = b;
+	memcpy(e->r, r, sizeof e->r);
+	pair_figures(&d->shapes[a], &d->shapes[b], r, e->m);
+	c->used++;
+	return e->m;
+}
+
+/* ---- positions ---------------------------------------------------------- */
+
+static size_t phash(const int16_t *p, size_t n)
+{
+	uint64_t h = 0x84222325cbf29ce4u;
+	for (size_t i = 0; i < n; i++) {
+		h ^= (uint16_t)p[i];
+		h *= 0x100000001b3u;
+	}
+	h ^= h >> 29;
+	return (size_t)h;
+}
+
+/* Empty the position table of the last search: slot by slot when it held
+ * few positions (a big table from an earlier search is not swept for
+ * every small part), else whole. */
+static void table_clear(struct level *l)
+{
+	if (!l->tab)
+		return;
+	size_t w = 3 * l->k;
+	if (8 * l->n >= l->tmask + 1) {
+		memset(l->tab, 0, (l->tmask + 1) * sizeof *l->tab);
+		return;
+	}
+	for (size_t i = 0; i < l->n; i++) {
+		/* every entry goes: probe past the emptied slots */
+		size_t h = phash(l->pos + i * w, w) & l->tmask;
+		while (l->tab[h] != (uint32_t)i + 1)
+			h = (h + 1) & l->tmask;
+		l->tab[h] = 0;
+	}
+}
+
+/* Room for the search of a part of k pieces at this level. */
+static bool level_init(struct level *l, size_t k)
+{
+	table_clear(l);
+	l->n = 0;
+	if (l->k != k) {
+		free(l->m);
+		free(l->tmp);
+		l->m = malloc(NDIR * k * k * sizeof *l->m);
+		l->tmp = malloc(3 * k * sizeof *l->tmp);
+		if (!l->m || !l->tmp) {
+			level_free(l);
+			return false;
+		}
+		/* the arena holds positions of another size now */
+		if (l->cap && l->k && l->cap * l->k / k < l->cap)
+			l->cap = l->cap * l->k / k;
+		l->k = k;
+	}
+	return true;
+}
+
+static bool level_grow(struct level *l)
+{
+	size_t ncap = l->cap ? 2 * l->cap : 256;
+	size_t k = l->k;
+	int16_t *pos = realloc(l->pos, ncap * 3 * k * sizeof *pos);
+	if (!pos)
+		return false;
+	l->pos = pos;
+	uint32_t *parent = realloc(l->parent, ncap * sizeof *parent);
+	if (!parent)
+		return false;
+	l->parent = parent;
+	uint64_t *group = realloc(l->group, ncap * sizeof *group);
+	if (!group)
+		return false;
+	l->group = group;
+	uint8_t *dir = realloc(l->dir, ncap * sizeof *dir);
+	if (!dir)
+		return false;
+	l->dir = dir;
+	uint16_t *dist = realloc(l->dist, ncap * sizeof *dist);
+	if (!dist)
+		return false;
+	l->dist = dist;
+	l->cap = ncap;
+	return true;
+}
+
+static bool table_grow(struct level *l)
+{
+	size_t ncap = l->tab ? 2 * (l->tmask + 1) : 1024;
+	uint32_t *nt = calloc(ncap, sizeof *nt);
+	if (!nt)
+		return false;
+	size_t w = 3 * l->k;
+	for (size_t i = 0; i < l->n; i++) {
+		size_t h = phash(l->pos + i * w, w) & (ncap - 1);
+		while (nt[h])
+			h = (h + 1) & (ncap - 1);
+		nt[h] = (uint32_t)i + 1;
+	}
+	free(l->tab);
+	l->tab = nt;
+	l->tmask = ncap - 1;
+	return true;
+}
+
+/* Add position l->tmp, reached from 'parent' by the move given; 1 added,
+ * 0 known already, -1 out of memory. */
+static int add_node(struct level *l, uint32_t parent, uint64_t group, int dir,
+                    unsigned dist)
+{
+	size_t w = 3 * l->k;
+	if (2 * (l->n + 1) > (l->tab ? l->tmask + 1 : 0) && !table_grow(l))
+		return -1;
+	size_t h = phash(l->tmp, w) & l->tmask;
+	for (; l->tab[h]; h = (h + 1) & l->tmask)
+		if (!memcmp(l->pos + (l->tab[h] - 1) * w, l->tmp,
+		            w * sizeof *l->tmp))
+			return 0;
+	if (l->n == l->cap && !level_grow(l))
+		return -1;
+	memcpy(l->pos + l->n * w, l->tmp, w * sizeof *l->tmp);
+	l->parent[l->n] = parent;
+	l->group[l->n] = group;
+	l->dir[l->n] = (uint8_t)dir;
+	l->dist[l->n] = (uint16_t)dist;
+	l->tab[h] = (uint32_t)l->n + 1;
+	l->n++;
+	return 1;
+}
+
+/* ---- one position ------------------------------------------------------- */
+
+/* Fill l->m for node u of part pcs. */
+static bool fill_figures(disasm *d, struct level *l, const uint8_t *pcs,
+                         size_t u)
+{
+	size_t k = l->k;
+	const int16_t *p = l->pos + u * 3 * k;
+	for (size_t i = 0; i < k; i++) {
+		for (int D = 0; D < NDIR; D++)
+			l->m[(D * k + i) * k + i] = INF;
+		const struct piece *a = &d->pc[pcs[i]];
+		for (size_t j = i + 1; j < k; j++) {
+			const struct piece *b = &d->pc[pcs[j]];
+			int16_t r[3];
+			for (int x = 0; x < 3; x++)
+				r[x] = (int16_t)(p[3 * j + x] + b->lo[x] -
+				                 p[3 * i + x] - a->lo[x]);
+			const uint16_t *f = figures(d, a->shape, b->shape, r);
+			if (!f)
+				return false;
+			for (int D = 0; D < NDIR; D++) {
+				l->m[(D * k + i) * k + j] = f[D];
+				/* j along D with i still = i against D */
+				l->m[(D * k + j) * k + i] = f[D ^ 1];
+			}
+		}
+	}
+	return true;
+}
+
+/* Close each row of cl[0..k-1] (bit j of cl[i]: i needs j) under
+ * "needs" (Warshall's algorithm on bit rows). */
+static void close_rows(uint64_t *cl, size_t k)
+{
+	for (size_t l = 0; l < k; l++) {
+		uint64_t row = cl[l];
+		for (size_t i = 0; i < k; i++)
+			cl[i] |= ((uint64_t)0 - (cl[i] >> l & 1)) & row;
+	}
+}
+
+/* l->free_cl and l->move_cl from l->m. */
+static void closures(struct level *l)
+{
+	size_t k = l->k;
+	for (int D = 0; D < NDIR; D++) {
+		for (size_t i = 0; i < k; i++) {
+			const uint16_t *row = l->m + (D * k + i) * k;
+			uint64_t f = (uint64_t)1 << i, z = f;
+			for (size_t j = 0; j < k; j++) {
+				f |= (uint64_t)(row[j] != INF) << j;
+				z |= (uint64_t)(row[j] == 0) << j;
+			}
+			l->free_cl[D][i] = f;
+			l->move_cl[D][i] = z;
+		}
+		close_rows(l->free_cl[D], k);
+		close_rows(l->move_cl[D], k);
+	}
+}
+
+/* The least figure from a member of g to a non-member along D. */
+static unsigned reach(const struct level *l, int D, uint64_t g)
+{
+	size_t k = l->k;
+	unsigned best = INF;
+	for (uint64_t t = g; t; t &= t - 1) {
+		size_t i = (size_t)__builtin_ctzll(t);
+		const uint16_t *row = l->m + (D * k + i) * k;
+		for (size_t j = 0; j < k; j++)
+			if (!(g >> j & 1) && row[j] < best)
+				best = row[j];
+	}
+	return best;
+}
+
+static uint64_t all_of(size_t k)
+{
+	return k == 64 ? ~(uint64_t)0 : ((uint64_t)1 << k) - 1;
+}
+
+/* ---- the search of one part --------------------------------------------- */
+
+/* The outcome of a part: its verdict, level and whether some separation
+ * in it takes more than one move (BurrTools' containsMultiMoves). */
+struct outcome {
+	enum dis_verdict v;
+	int level[DIS_MAX_LEVEL];
+	size_t nlevel;
+	bool multi;
+};
+
+static int search(disasm *d, size_t depth, size_t k, const uint8_t *pcs,
+                  const int16_t *start, struct outcome *out);
+
+static int maxweight(const disasm *d, const uint8_t *pcs, uint64_t g)
+{
+	int w = 0;
+	for (; g; g &= g - 1) {
+		int x = d->weight[pcs[__builtin_ctzll(g)]];
+		if (x > w)
+			w = x;
+	}
+	return w;
+}
+
+static uint64_t global_mask(const uint8_t *pcs, uint64_t g)
+{
+	uint64_t m = 0;
+	for (; g; g &= g - 1)
+		m |= (uint64_t)1 << pcs[__builtin_ctzll(g)];
+	return m;
+}
+
+static bool push_move(disasm *d, uint64_t group, int dir, int dist)
+{
+	if (d->nmv == d->mvcap) {
+		size_t ncap = d->mvcap ? 2 * d->mvcap : 64;
+		struct dis_move *n = realloc(d->mv, ncap * sizeof *n);
+		if (!n)
+			return false;
+		d->mv = n;
+		d->mvcap = ncap;
+	}
+	d->mv[d->nmv++] = (struct dis_move){group, dir, dist};
+	return true;
+}
+
+/* The side of a move that is shown moving: the smaller; on a tie the one
+ * without local piece 0; then the heaviest piece stays. 'g' moves along
+ * *dir; may become the complement the other way. */
+static uint64_t shown_side(const disasm *d, const uint8_t *pcs, size_t k,
+                           uint64_t g, int *dir)
+{
+	uint64_t rest = all_of(k) & ~g;
+	int ng = __builtin_popcountll(g), nr = (int)k - ng;
+	if (ng > nr || (ng == nr && (g & 1))) {
+		g = rest;
+		rest = all_of(k) & ~g;
+		*dir ^= 1;
+	}
+	if (maxweight(d, pcs, g) > maxweight(d, pcs, rest)) {
+		g = rest;
+		*dir ^= 1;
+	}
+	return g;
+}
+
+/* The moves from the start to node u, in order, onto d->mv. */
+static bool push_path(disasm *d, const struct level *l, const uint8_t *pcs,
+                      size_t u)
+{
+	size_t steps = 0;
+	for (size_t v = u; v; v = l->parent[v])
+		steps++;
+	size_t base = d->nmv;
+	for (size_t i = 0; i < steps; i++)
+		if (!push_move(d, 0, 0, 0))
+			return false;
+	size_t at = base + steps;
+	for (size_t v = u; v; v = l->parent[v]) {
+		int dir = l->dir[v];
+		uint64_t g = shown_side(d, pcs, l->k, l->group[v], &dir);
+		d->mv[--at] = (struct dis_move){global_mask(pcs, g), dir, l->dist[v]};
+	}
+	return true;
+}
+
+/* Try the separation of node u of level 'depth' that frees local group g
+ * along D (L moves in all): both parts taken apart, the moves and the
+ * level written. */
+static int try_separation(disasm *d, size_t depth, const uint8_t *pcs,
+                          size_t u, uint64_t g, int D, int L,
+                          struct outcome *out)
+{
+	struct level *l = &d->lv[depth];
+	size_t k = l->k;
+	/* The group found is removed (at most half the pieces), unless it
+	 * holds the heaviest piece (BurrTools' weights). */
+	uint64_t rest = all_of(k) & ~g;
+	if (maxweight(d, pcs, g) > maxweight(d, pcs, rest)) {
+		rest = g;
+		g = all_of(k) & ~g;
+		D ^= 1;
+	}
+	size_t mark = d->nmv;
+	if (!push_path(d, l, pcs, u) ||
+	    !push_move(d, global_mask(pcs, g), D, 0))
+		return DIS_ENOMEM;
+
+	/* The two parts at node u's positions: left first, then removed. */
+	struct outcome sub[2];
+	uint64_t side[2] = {rest, g};
+	for (int s = 0; s < 2; s++) {
+		uint8_t spcs[DIS_MAX_PIECES];
+		int16_t spos[3 * DIS_MAX_PIECES];
+		size_t n = 0;
+		const int16_t *p = l->pos + u * 3 * k;
+		for (uint64_t t = side[s]; t; t &= t - 1) {
+			size_t i = (size_t)__builtin_ctzll(t);
+			spcs[n] = pcs[i];
+			memcpy(spos + 3 * n, p + 3 * i, 3 * sizeof *spos);
+			n++;
+		}
+		if (n == 1) {
+			sub[s] = (struct outcome){.v = DIS_APART};
+			continue;
+		}
+		int rc = search(d, depth + 1, n, spcs, spos, &sub[s]);
+		if (rc != DIS_OK)
+			return rc;
+		if (sub[s].v != DIS_APART) {
+			d->nmv = mark;
+			out->v = sub[s].v;
+			return DIS_OK;
+		}
+	}
+	out->v = DIS_APART;
+	out->level[0] = L;
+	out->nlevel = 1;
+	out->multi = L > 1;
+	for (int s = 0; s < 2; s++) {
+		if (!sub[s].multi)
+			continue;
+		out->multi = true;
+		for (size_t i = 0; i < sub[s].nlevel && out->nlevel < DIS_MAX_LEVEL; i++)
+			out->level[out->nlevel++] = sub[s].level[i];
+	}
+	return DIS_OK;
+}
+
+/* The separations of node u in BurrTools' order; tries each. *found is
+ * set when there is one; out->v is DIS_APART when one worked, DIS_BOUND
+ * when one was undecided and none worked. */
+static int separations(disasm *d, size_t depth, const uint8_t *pcs, size_t u,
+                       int L, bool *found, bool *bound, struct outcome *out)
+{
+	struct level *l = &d->lv[depth];
+	size_t k = l->k;
+	uint64_t seen[NDIR][DIS_MAX_PIECES];
+	size_t nseen[NDIR] = {0};
+	for (int pass = 0; pass < 2; pass++)
+		for (int D = 0; D < NDIR; D++)
+			for (size_t e = 0; e < k; e++) {
+				uint64_t c = l->free_cl[D][e];
+				if (c == all_of(k))
+					continue;
+				int n = __builtin_popcountll(c);
+				if (pass == 0 ? n != 1 : (n == 1 || (size_t)n > k / 2))
+					continue;
+				bool dup = false;
+				for (size_t s = 0; s < nseen[D]; s++)
+					dup |= seen[D][s] == c;
+				if (dup)
+					continue;
+				seen[D][nseen[D]++] = c;
+				*found = true;
+				int rc = try_separation(d, depth, pcs, u, c, D, L, out);
+				if (rc != DIS_OK)
+					return rc;
+				if (out->v == DIS_APART)
+					return DIS_OK;
+				if (out->v == DIS_BOUND)
+					*bound = true;
+			}
+	return DIS_OK;
+}
+
+/* Every group of the closed-set enumeration along D: add its moves. */
+struct expand {
+	disasm *d;
+	struct level *l;
+	size_t u;
+	int D;
+	const uint64_t *reachm;          /* l->move_cl[D] */
+	bool full;                       /* the node budget ran out */
+	int err;
+};
+
+static void add_moves(struct expand *x, uint64_t g)
+{
+	struct level *l = x->l;
+	size_t k = l->k;
+	unsigned far = reach(l, x->D, g);
+	if (far == INF) /* a separation: never here (see expand) */
+		return;
+	const int16_t *p = l->pos + x->u * 3 * k;
+	int ax = x->D >> 1, sg = x->D & 1 ? -1 : 1;
+	for (unsigned s = 1; s <= far; s++) {
+		if (l->n >= x->d->max_nodes) {
+			x->full = true;
+			return;
+		}
+		memcpy(l->tmp, p, 3 * k * sizeof *l->tmp);
+		bool ok = true;
+		for (uint64_t t = g; t; t &= t - 1) {
+			size_t i = (size_t)__builtin_ctzll(t);
+			int v = l->tmp[3 * i + ax] + sg * (int)s;
+			ok &= v > -DIS_MAX_SHIFT && v < DIS_MAX_SHIFT;
+			l->tmp[3 * i + ax] = (int16_t)v;
+		}
+		if (!ok) {
+			x->full = true;
+			return;
+		}
+		int rc = add_node(l, (uint32_t)x->u, g, x->D, s);
+		if (rc < 0) {
+			x->err = DIS_ENOMEM;
+			return;
+		}
+		x->d->nodes += (uint64_t)rc;
+	}
+}
+
+/* Closed sets without piece 0: each piece from 'i' on is in or out. */
+static void enumerate(struct expand *x, size_t i, uint64_t in, uint64_t out)
+{
+	size_t k = x->l->k;
+	while (i < k && (in >> i & 1))
+		i++;
+	if (x->full || x->err)
+		return;
+	if (i == k) {
+		if (in)
+			add_moves(x, in);
+		return;
+	}
+	uint64_t bit = (uint64_t)1 << i;
+	enumerate(x, i + 1, in, out | bit);
+	uint64_t r = x->reachm[i];
+	if (!(r & (out | 1)))
+		enumerate(x, i + 1, in | r, out);
+}
+
+static int search(disasm *d, size_t depth, size_t k, const uint8_t *pcs,
+                  const int16_t *start, struct outcome *out)
+{
+	assert(depth < DIS_MAX_PIECES && k >= 2);
+	struct level *l = &d->lv[depth];
+	if (!level_init(l, k))
+		return DIS_ENOMEM;
+	memcpy(l->tmp, start, 3 * k * sizeof *l->tmp);
+	if (add_node(l, 0, 0, 0, 0) < 0)
+		return DIS_ENOMEM;
+	d->nodes++;
+	size_t lo = 0, hi = 1;
+	bool full = false;
+	for (int L = 1;; L++) {
+		bool found = false, bound = false;
+		for (size_t u = lo; u < hi; u++) {
+			if (!fill_figures(d, l, pcs, u))
+				return DIS_ENOMEM;
+			closures(l);
+			int rc = separations(d, depth, pcs, u, L, &found, &bound, out);
+			if (rc != DIS_OK)
+				return rc;
+			if (found && out->v == DIS_APART)
+				return DIS_OK;
+			if (found || full)
+				continue;
+			struct expand x = {.d = d, .l = l, .u = u};
+			for (int D = 0; D < NDIR && !x.full && !x.err; D++) {
+				x.D = D;
+				x.reachm = l->move_cl[D];
+				enumerate(&x, 1, 0, 0);
+			}
+			if (x.err)
+				return x.err;
+			full = x.full;
+		}
+		if (found) {
+			out->v = bound ? DIS_BOUND : DIS_STUCK;
+			return DIS_OK;
+		}
+		if (full) {
+			out->v = DIS_BOUND;
+			return DIS_OK;
+		}
+		if (l->n == hi) {
+			out->v = DIS_STUCK;
+			return DIS_OK;
+		}
+		lo = hi;
+		hi = l->n;
+	}
+}
+
+/* ---- the run ------------------------------------------------------------ */
+
+static size_t shash(const struct piece *p)
+{
+	uint64_t h = p->n * 0x9E3779B97F4A7C15u;
+	for (size_t i = 0; i < p->n; i++)
+		for (int a = 0; a < 3; a++) {
+			h ^= (uint16_t)(p->c[i][a] - p->lo[a]);
+			h *= 0x100000001b3u;
+		}
+	return (size_t)(h ^ h >> 31);
+}
+
+static bool same_shape(const struct dshape *s, const struct piece *p)
+{
+	if (s->n != p->n)
+		return false;
+	for (size_t i = 0; i < p->n; i++)
+		for (int a = 0; a < 3; a++)
+			if (s->c[i][a] != p->c[i][a] - p->lo[a])
+				return false;
+	return true;
+}
+
+/* Forget every shape, and so every pair figure. */
+static void shapes_reset(disasm *d)
+{
+	for (size_t i = 0; i < d->nshapes; i++)
+		free(d->shapes[i].c);
+	d->nshapes = 0;
+	if (d->shtab)
+		memset(d->shtab, 0, (d->shmask + 1) * sizeof *d->shtab);
+	struct cache *c = &d->cache;
+	if (++c->stamp == 0) {
+		if (c->e)
+			memset(c->e, 0, (c->mask + 1) * sizeof *c->e);
+		c->stamp = 1;
+	}
+	c->used = 0;
+}
+
+static bool shtab_grow(disasm *d)
+{
+	size_t ncap = d->shtab ? 2 * (d->shmask + 1) : 256;
+	uint32_t *nt = calloc(ncap, sizeof *nt);
+	if (!nt)
+		return false;
+	for (size_t i = 0; i < d->nshapes; i++) {
+		const struct dshape *sh = &d->shapes[i];
+		struct piece tmp = {.n = sh->n, .c = sh->c};
+		size_t h = shash(&tmp) & (ncap - 1);
+		while (nt[h])
+			h = (h + 1) & (ncap - 1);
+		nt[h] = (uint32_t)i + 1;
+	}
+	free(d->shtab);
+	d->shtab = nt;
+	d->shmask = ncap - 1;
+	return true;
+}
+
+/* Set p->shape: the shape of p's cells, registered when new. */
+static bool find_shape(disasm *d, struct piece *p)
+{
+	if (2 * (d->nshapes + 1) > (d->shtab ? d->shmask + 1 : 0) &&
+	    !shtab_grow(d))
+		return false;
+	size_t h = shash(p) & d->shmask;
+	for (; d->shtab[h]; h = (h + 1) & d->shmask)
+		if (same_shape(&d->shapes[d->shtab[h] - 1], p)) {
+			p->shape = d->shtab[h] - 1;
+			return true;
+		}
+	if (d->nshapes == d->shcap) {
+		size_t ncap = d->shcap ? 2 * d->shcap : 64;
+		struct dshape *ns = realloc(d->shapes, ncap * sizeof *ns);
+		if (!ns)
+			return false;
+		d->shapes = ns;
+		d->shcap = ncap;
+	}
+	struct dshape *sh = &d->shapes[d->nshapes];
+	sh->c = malloc(p->n * sizeof *sh->c);
+	if (!sh->c)
+		return false;
+	sh->n = p->n;
+	for (size_t i = 0; i < p->n; i++)
+		for (int a = 0; a < 3; a++)
+			sh->c[i][a] = (int16_t)(p->c[i][a] - p->lo[a]);
+	for (int a = 0; a < 3; a++)
+		sh->hi[a] = (int16_t)(p->hi[a] - p->lo[a]);
+	d->shtab[h] = (uint32_t)d->nshapes + 1;
+	p->shape = (uint32_t)d->nshapes++;
+	return true;
+}
+
+int dis_run(disasm *d, int nx, int ny, int nz, const unsigned char *labels,
+            size_t np, const int *weights, struct dis_result *out)
+{
+	if (np > DIS_MAX_PIECES || nx < 1 || ny < 1 || nz < 1 ||
+	    nx > DIS_MAX_DIM || ny > DIS_MAX_DIM || nz > DIS_MAX_DIM)
+		return DIS_ETOOBIG;
+	d->npieces = np;
+	for (size_t i = 0; i < np; i++)
+		d->weight[i] = weights ? weights[i] : 1;
+	/* The pieces' cells. */
+	for (size_t i = 0; i < np; i++)
+		d->pc[i].n = 0;
+	size_t total = (size_t)nx * (size_t)ny * (size_t)nz;
+	for (size_t c = 0; c < total; c++) {
+		assert(labels[c] <= np);
+		if (labels[c])
+			d->pc[labels[c] - 1].n++;
+	}
+	for (size_t i = 0; i < np; i++) {
+		assert(d->pc[i].n > 0);
+		free(d->pc[i].c);
+		d->pc[i].c = malloc(d->pc[i].n * sizeof *d->pc[i].c);
+		if (!d->pc[i].c)
+			return DIS_ENOMEM;
+		d->pc[i].n = 0;
+		for (int a = 0; a < 3; a++) {
+			d->pc[i].lo[a] = INT16_MAX;
+			d->pc[i].hi[a] = INT16_MIN;
+		}
+	}
+	for (int z = 0; z < nz; z++)
+		for (int y = 0; y < ny; y++)
+			for (int x = 0; x < nx; x++) {
+				unsigned char v = labels[x + (size_t)nx * (y + (size_t)ny * z)];
+				if (!v)
+					continue;
+				struct piece *p = &d->pc[v - 1];
+				int16_t c[3] = {(int16_t)x, (int16_t)y, (int16_t)z};
+				memcpy(p->c[p->n++], c, sizeof c);
+				for (int a = 0; a < 3; a++) {
+					if (c[a] < p->lo[a])
+						p->lo[a] = c[a];
+					if (c[a] > p->hi[a])
+						p->hi[a] = c[a];
+				}
+			}
+	if (!d->cache.stamp)
+		d->cache.stamp = 1;
+	/* never mid-run: this run's pieces keep their shapes */
+	if (d->nshapes + np > SHAPES_MAX)
+		shapes_reset(d);
+	for (size_t i = 0; i < np; i++)
+		if (!find_shape(d, &d->pc[i]))
+			return DIS_ENOMEM;
+	d->nmv = 0;
+	d->nodes = 0;
+
+	struct outcome o = {.v = DIS_APART};
+	if (np >= 2) {
+		uint8_t pcs[DIS_MAX_PIECES];
+		int16_t start[3 * DIS_MAX_PIECES] = {0};
+		for (size_t i = 0; i < np; i++)
+			pcs[i] = (uint8_t)i;
+		int rc = search(d, 0, np, pcs, start, &o);
+		if (rc != DIS_OK)
+			return rc;
+	}
+	struct dis_result r = {.verdict = o.v, .nodes = d->nodes};
+	if (o.v == DIS_APART) {
+		memcpy(r.level, o.level, o.nlevel * sizeof *r.level);
+		r.nlevel = o.nlevel;
+		if (d->nmv) {
+			r.moves = malloc(d->nmv * sizeof *r.moves);
+			if (!r.moves)
+				return DIS_ENOMEM;
+			memcpy(r.moves, d->mv, d->nmv * sizeof *r.moves);
+			r.nmoves = d->nmv;
+		}
+	}
+	*out = r;
+	return DIS_OK;
+}

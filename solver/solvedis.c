@@ -1,0 +1,424 @@
+/*
+ * solvedis.c: solve --disassemble: every cover the search finds is taken
+ * apart (disasm.h) and counted by its verdict (solve.h's disassembly
+ * fields).
+ *
+ * Why the counts stay exact. A symmetry of the goal maps a disassembly
+ * of an assembly onto one of its image (moves turn with it, mirrored or
+ * not), so whether an assembly comes apart, and the number of moves of
+ * its first separation, are the same for every assembly of a solution;
+ * each cover adds its share of the numerator (solve.c) to the sum of its
+ * verdict, and each sum divides like 'solutions'. The later numbers of a
+ * level are another matter: among separations at the same depth the
+ * first that works is taken in a fixed order of directions and pieces,
+ * which a symmetry reorders. So the disassembler is run on one fixed
+ * form of the cover's orbit: the image under the symmetry of G whose
+ * labelling of the goal cells (in goal-cell order, each cell the rank of
+ * its piece by first appearance, 0 for an empty cell) is least. Every
+ * cover of a solution has that same form, so the same level, and the
+ * per-level counts divide exactly too. The moves found on the form are
+ * turned back into the cover's own frame.
+ *
+ * Cost: per cover, the forms under the |G| symmetries (most are
+ * abandoned within a few cells) and one disassembly; against a search
+ * node, a few microseconds for a piece that lifts off, more for burrs.
+ */
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "solver/solve_int.h"
+
+/* Bytes of forms the memo keeps at most (it starts again past them). */
+#define MEMO_BYTES ((size_t)64 << 20)
+
+static void memo_reset(struct sdis *sd);
+
+int solve_moves_copy(struct solve_moves *dst, const struct solve_moves *src)
+{
+	struct solve_moves m = *src;
+	m.moves = NULL;
+	if (src->nmoves) {
+		m.moves = malloc(src->nmoves * sizeof *m.moves);
+		if (!m.moves)
+			return SOLVE_ENOMEM;
+		memcpy(m.moves, src->moves, src->nmoves * sizeof *m.moves);
+	}
+	*dst = m;
+	return SOLVE_OK;
+}
+
+void solve_moves_clear(struct solve_moves *m)
+{
+	free(m->moves);
+	memset(m, 0, sizeof *m);
+}
+
+int sdis_prepare(struct solver *s)
+{
+	for (int k = 0; k < s->group_order; k++) {
+		int inv = poly_sym_inverse(s->group[k]);
+		s->group_inv[k] = -1;
+		for (int j = 0; j < s->group_order; j++)
+			if (s->group[j] == inv)
+				s->group_inv[k] = j;
+		assert(s->group_inv[k] >= 0);
+	}
+	return SOLVE_OK;
+}
+
+int sdis_thread_init(struct solver *s)
+{
+	struct sdis *sd = &s->sd;
+	*sd = (struct sdis){0};
+	const struct grid *g = &s->p->goal;
+	size_t total = (size_t)g->nx * g->ny * g->nz;
+	size_t nc = s->ncells ? s->ncells : 1;
+	sd->dis = dis_new();
+	sd->owner = malloc(nc * sizeof *sd->owner);
+	sd->best = malloc(nc * sizeof *sd->best);
+	sd->rank = malloc(nc * sizeof *sd->rank);
+	sd->best_rank = malloc(nc * sizeof *sd->best_rank);
+	sd->clabels = calloc(total, 1);
+	if (!sd->dis || !sd->owner || !sd->best || !sd->rank ||
+	    !sd->best_rank || !sd->clabels)
+		return SOLVE_ENOMEM;
+	if (s->o->dis_max_nodes)
+		dis_set_max_nodes(sd->dis, s->o->dis_max_nodes);
+	return SOLVE_OK;
+}
+
+void sdis_thread_free(struct solver *s)
+{
+	struct sdis *sd = &s->sd;
+	dis_free(sd->dis);
+	free(sd->owner);
+	free(sd->best);
+	free(sd->rank);
+	free(sd->best_rank);
+	free(sd->clabels);
+	solve_moves_clear(&sd->cur);
+	solve_moves_clear(&sd->max);
+	memo_reset(sd);
+	*sd = (struct sdis){0};
+}
+
+/* The least form of the cover whose owners are in sd->owner (n pieces):
+ * sd->best gets its labelling, sd->best_rank each piece's rank in it;
+ * returns the index in G of the symmetry that makes it. */
+static int least_form(struct solver *s, size_t n)
+{
+	struct sdis *sd = &s->sd;
+	size_t nc = s->ncells;
+	int bestk = -1;
+	for (int k = 0; k < s->group_order; k++) {
+		/* the image's cell c is the cover's cell inv(c) */
+		const int32_t *inv = s->cellmap + (size_t)s->group_inv[k] * nc;
+		for (size_t i = 0; i < n; i++)
+			sd->rank[i] = -1;
+		int32_t next = 0;
+		bool lower = bestk < 0;
+		size_t c = 0;
+		for (; c < nc; c++) {
+			int32_t b = sd->owner[inv[c]];
+			int32_t code = 0;
+			if (b >= 0) {
+				if (sd->rank[b] < 0)
+					sd->rank[b] = next++;
+				code = sd->rank[b] + 1;
+			}
+			if (!lower) {
+				if (code > sd->best[c])
+					break;
+				if (code < sd->best[c])
+					lower = true;
+			}
+			if (lower)
+				sd->best[c] = code;
+		}
+		if (lower) {
+			bestk = k;
+			memcpy(sd->best_rank, sd->rank, n * sizeof *sd->rank);
+		}
+	}
+	return bestk;
+}
+
+/* Direction 'dir' of the form turned back by symmetry 'sym' (the inverse
+ * of the one that made the form). */
+static int turn_dir(int sym, int dir)
+{
+	int v[3] = {0, 0, 0}, w[3];
+	v[dir >> 1] = dir & 1 ? -1 : 1;
+	poly_sym_apply(sym, v, w);
+	for (int a = 0; a < 3; a++)
+		if (w[a])
+			return 2 * a + (w[a] < 0);
+	assert(!"a symmetry maps an axis to no axis");
+	return dir;
+}
+
+/* ---- the memo: forms already taken apart -------------------------------- */
+
+/* The hash of the least form in sd->best. */
+static uint64_t form_hash(const struct solver *s)
+{
+	uint64_t h = 0xcbf29ce484222325u;
+	for (size_t c = 0; c < s->ncells; c++) {
+		h ^= (uint64_t)s->sd.best[c];
+		h *= 0x100000001b3u;
+	}
+	return h ^ h >> 29;
+}
+
+static bool memo_same(const struct solver *s, const struct memo_ent *e)
+{
+	const unsigned char *f = s->sd.forms + e->off;
+	for (size_t c = 0; c < s->ncells; c++)
+		if (f[c] != s->sd.best[c])
+			return false;
+	return true;
+}
+
+/* A copy of the result kept for the form in sd->best into '*r': SOLVE_OK;
+ * -1 when there is none; SOLVE_ENOMEM. */
+static int memo_find(struct solver *s, struct dis_result *r)
+{
+	struct sdis *sd = &s->sd;
+	if (!sd->memo)
+		return -1;
+	uint64_t h = form_hash(s);
+	for (size_t i = h & sd->memo_mask; sd->memo[i].used;
+	     i = (i + 1) & sd->memo_mask) {
+		const struct memo_ent *e = &sd->memo[i];
+		if (e->hash != h || !memo_same(s, e))
+			continue;
+		*r = e->r;
+		r->moves = NULL;
+		if (e->r.nmoves) {
+			r->moves = malloc(e->r.nmoves * sizeof *r->moves);
+			if (!r->moves)
+				return SOLVE_ENOMEM;
+			memcpy(r->moves, e->r.moves, e->r.nmoves * sizeof *r->moves);
+		}
+		return SOLVE_OK;
+	}
+	return -1;
+}
+
+static void memo_reset(struct sdis *sd)
+{
+	for (size_t i = 0; sd->memo && i <= sd->memo_mask; i++)
+		free(sd->memo[i].r.moves);
+	free(sd->memo);
+	free(sd->forms);
+	sd->memo = NULL;
+	sd->forms = NULL;
+	sd->memo_n = sd->forms_len = sd->forms_cap = 0;
+	sd->memo_mask = 0;
+}
+
+/* Keep a copy of 'r' for the form in sd->best; false when out of memory
+ * (the memo is then empty, never half-made). */
+static bool memo_add(struct solver *s, const struct dis_result *r)
+{
+	struct sdis *sd = &s->sd;
+	size_t nc = s->ncells;
+	if (sd->forms_len + nc > MEMO_BYTES)
+		memo_reset(sd);
+	if (2 * (sd->memo_n + 1) > (sd->memo ? sd->memo_mask + 1 : 0)) {
+		size_t ncap = sd->memo ? 2 * (sd->memo_mask + 1) : 256;
+		struct memo_ent *nm = calloc(ncap, sizeof *nm);
+		if (!nm) {
+			memo_reset(sd);
+			return false;
+		}
+		for (size_t i = 0; sd->memo && i <= sd->memo_mask; i++) {
+			if (!sd->memo[i].used)
+				continue;
+			size_t j = sd->memo[i].hash & (ncap - 1);
+			while (nm[j].used)
+				j = (j + 1) & (ncap - 1);
+			nm[j] = sd->memo[i];
+		}
+		free(sd->memo);
+		sd->memo = nm;
+		sd->memo_mask = ncap - 1;
+	}
+	if (sd->forms_len + nc > sd->forms_cap) {
+		size_t ncap = sd->forms_cap ? 2 * sd->forms_cap : 4096;
+		while (ncap < sd->forms_len + nc)
+			ncap *= 2;
+		unsigned char *nf = realloc(sd->forms, ncap);
+		if (!nf) {
+			memo_reset(sd);
+			return false;
+		}
+		sd->forms = nf;
+		sd->forms_cap = ncap;
+	}
+	struct dis_result copy = *r;
+	copy.moves = NULL;
+	if (r->nmoves) {
+		copy.moves = malloc(r->nmoves * sizeof *copy.moves);
+		if (!copy.moves) {
+			memo_reset(sd);
+			return false;
+		}
+		memcpy(copy.moves, r->moves, r->nmoves * sizeof *copy.moves);
+	}
+	uint64_t h = form_hash(s);
+	size_t i = h & sd->memo_mask;
+	while (sd->memo[i].used)
+		i = (i + 1) & sd->memo_mask;
+	for (size_t c = 0; c < nc; c++)
+		sd->forms[sd->forms_len + c] = (unsigned char)sd->best[c];
+	sd->memo[i] = (struct memo_ent){.used = true, .hash = h,
+	                                .off = sd->forms_len, .r = copy};
+	sd->forms_len += nc;
+	sd->memo_n++;
+	return true;
+}
+
+int sdis_cover(struct solver *s, const size_t *rows, size_t n, int *kind)
+{
+	struct sdis *sd = &s->sd;
+	if (n > DIS_MAX_PIECES) {
+		*kind = SDIS_UNDECIDED;
+		return SOLVE_OK;
+	}
+	size_t nc = s->ncells;
+	for (size_t c = 0; c < nc; c++)
+		sd->owner[c] = -1;
+	for (size_t i = 0; i < n; i++)
+		for (size_t c = s->roff[rows[i]]; c < s->roff[rows[i] + 1]; c++)
+			sd->owner[s->rcells[c]] = (int32_t)i;
+	int k = least_form(s, n);
+	assert(k >= 0);
+	struct dis_result r;
+	int rc = memo_find(s, &r);
+	if (rc == SOLVE_ENOMEM)
+		return rc;
+	if (rc != SOLVE_OK) {
+		for (size_t c = 0; c < nc; c++)
+			sd->clabels[s->goal_cell[c]] = (unsigned char)sd->best[c];
+		const struct grid *g = &s->p->goal;
+		rc = dis_run(sd->dis, g->nx, g->ny, g->nz, sd->clabels, n, NULL, &r);
+		if (rc == DIS_ENOMEM || (rc == DIS_OK && !memo_add(s, &r))) {
+			if (rc == DIS_OK)
+				dis_result_clear(&r);
+			return SOLVE_ENOMEM;
+		}
+		if (rc != DIS_OK) {
+			*kind = SDIS_UNDECIDED;
+			return SOLVE_OK;
+		}
+	}
+	if (r.verdict != DIS_APART) {
+		*kind = r.verdict == DIS_STUCK ? SDIS_STUCK : SDIS_UNDECIDED;
+		dis_result_clear(&r);
+		return SOLVE_OK;
+	}
+	int first = r.nlevel ? r.level[0] : 0;
+	*kind = (unsigned)first < s->o->min_level ? SDIS_BELOW : SDIS_COUNT;
+
+	/* The moves in the cover's frame, pieces by rank in the form. */
+	struct solve_moves *m = &sd->cur;
+	free(m->moves);
+	*m = (struct solve_moves){.moves = r.moves, .nmoves = r.nmoves,
+	                          .nlevel = r.nlevel, .npieces = n};
+	memcpy(m->level, r.level, r.nlevel * sizeof *m->level);
+	int back = poly_sym_inverse(s->group[k]);
+	for (size_t i = 0; i < r.nmoves; i++)
+		m->moves[i].dir = turn_dir(back, m->moves[i].dir);
+	memset(s->copies_used, 0, s->ntypes * sizeof *s->copies_used);
+	for (size_t i = 0; i < n; i++) {
+		size_t t = s->rtype[rows[i]];
+		size_t piece = solve_copy_piece(s, t, s->copies_used[t]++);
+		m->piece[sd->best_rank[i]] = (uint16_t)piece;
+	}
+	return SOLVE_OK;
+}
+
+bool sdis_tally(struct solver *s, int kind, uint64_t num)
+{
+	struct sdis *sd = &s->sd;
+	uint64_t *sum = kind == SDIS_STUCK ? &sd->stuck
+	              : kind == SDIS_UNDECIDED ? &sd->undecided
+	              : kind == SDIS_BELOW ? &sd->below : NULL;
+	if (sum) {
+		if (__builtin_add_overflow(*sum, num, sum))
+			s->overflow = true;
+		return !s->overflow;
+	}
+	int c = sd->have_max ? dis_level_cmp(sd->cur.level, sd->cur.nlevel,
+	                                     sd->max.level, sd->max.nlevel)
+	                     : 1;
+	if (c == 0 && __builtin_add_overflow(sd->max_num, num, &sd->max_num))
+		s->overflow = true;
+	if (c > 0) {
+		struct solve_moves m;
+		if (solve_moves_copy(&m, &sd->cur) != SOLVE_OK) {
+			s->oom = true;
+			return false;
+		}
+		solve_moves_clear(&sd->max);
+		sd->max = m;
+		sd->max_num = num;
+		sd->max_task = s->task;
+		sd->have_max = true;
+	}
+	return !s->overflow;
+}
+
+bool sdis_add(struct solver *s, struct solver *w)
+{
+	struct sdis *a = &s->sd, *b = &w->sd;
+	if (__builtin_add_overflow(a->stuck, b->stuck, &a->stuck) ||
+	    __builtin_add_overflow(a->undecided, b->undecided, &a->undecided) ||
+	    __builtin_add_overflow(a->below, b->below, &a->below))
+		return false;
+	if (!b->have_max)
+		return true;
+	int c = a->have_max ? dis_level_cmp(b->max.level, b->max.nlevel,
+	                                    a->max.level, a->max.nlevel)
+	                    : 1;
+	if (c == 0) {
+		if (__builtin_add_overflow(a->max_num, b->max_num, &a->max_num))
+			return false;
+		if (b->max_task < a->max_task) {
+			struct solve_moves t = a->max;
+			a->max = b->max;
+			b->max = t;
+			a->max_task = b->max_task;
+		}
+	} else if (c > 0) {
+		struct solve_moves t = a->max;
+		a->max = b->max;
+		b->max = t;
+		a->max_num = b->max_num;
+		a->max_task = b->max_task;
+		a->have_max = true;
+	}
+	return true;
+}
+
+void sdis_result(struct solver *s, struct solve_result *res)
+{
+	struct sdis *sd = &s->sd;
+	uint64_t div = res->divisor ? res->divisor : 1;
+	res->disassembled = true;
+	res->stuck_num = sd->stuck;
+	res->undecided_num = sd->undecided;
+	res->below_num = sd->below;
+	res->stuck = sd->stuck / div;
+	res->undecided = sd->undecided / div;
+	res->below_min = sd->below / div;
+	if (sd->have_max) {
+		res->hardest_moves = sd->max;
+		memset(&sd->max, 0, sizeof sd->max);
+		res->max_level_num = sd->max_num;
+		res->max_level_solutions = sd->max_num / div;
+		res->max_level_task = sd->max_task;
+	}
+}
