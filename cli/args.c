@@ -473,6 +473,8 @@ int args_convert(int argc, char **argv, struct convert_args *c)
 			return ARGS_HELP;
 		} else if (cli_opt_flag(&a, "--solutions")) {
 			c->solutions = true;
+		} else if (cli_opt_flag(&a, "--disassemble")) {
+			c->disassemble = true;
 		} else if (cli_opt_value(&a, "--max")) {
 			if (!a.bad && !cli_parse_u64("--max", a.value, 1, UINT64_MAX,
 			                             &c->max))
@@ -504,6 +506,10 @@ int args_convert(int argc, char **argv, struct convert_args *c)
 	}
 	if (c->max && !c->solutions) {
 		cli_error("--max: only with --solutions");
+		return ARGS_BAD;
+	}
+	if (c->disassemble && !c->solutions) {
+		cli_error("--disassemble: only with --solutions");
 		return ARGS_BAD;
 	}
 	return ARGS_OK;

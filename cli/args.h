@@ -91,6 +91,8 @@ struct render_args {
 struct convert_args {
 	const char *in, *out;
 	bool solutions; /* --solutions */
+	bool disassemble; /* --disassemble: only those that come apart, each
+	                   * with its moves */
 	uint64_t max;   /* --max K: solutions written at most; 0 all */
 	bool force;     /* --force: replace an existing OUT */
 };

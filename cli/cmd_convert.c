@@ -20,7 +20,8 @@
 #include "solver/solve.h"
 
 static const char help[] =
-	"usage: cubegen convert IN OUT [--solutions [--max K]] [--force]\n"
+	"usage: cubegen convert IN OUT [--solutions [--max K] [--disassemble]]\n"
+	"                              [--force]\n"
 	"\n"
 	"Convert a puzzle file. The formats go by extension: IN is a .puz,\n"
 	".hcq (Happy Cube) or .xmpuzzle (BurrTools) file, OUT a .puz or\n"
@@ -36,6 +37,9 @@ static const char help[] =
 	"               once, up to the goal's symmetries, as 'solve' counts\n"
 	"               them), to step through in BurrTools' 3D viewer\n"
 	"  --max K      write at most the first K solutions found\n"
+	"  --disassemble  only the solutions that come apart (as 'solve\n"
+	"               --disassemble' counts them), each with its moves as a\n"
+	"               BurrTools <separation>, so BurrTools animates them\n"
 	"  --force      replace OUT if it exists (never IN itself)\n"
 	"\n"
 	"OUT is written beside its final name and renamed into place. Exit 0\n"
@@ -219,7 +223,7 @@ int cmd_convert(int argc, char **argv)
 	}
 	struct xmp_solutions s = {0};
 	if (c.solutions) {
-		int src = xmp_find_solutions(&p, c.max, &s);
+		int src = xmp_find_solutions(&p, c.max, c.disassemble, &s);
 		if (src != SOLVE_OK) {
 			cli_error("%s: %s", c.in, solve_strerror(src));
 			puz_clear(&p);

@@ -18,6 +18,7 @@
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/report.h"
+#include "solver/disasm.h"
 
 static const char merge_help[] =
 	"usage: cubegen merge SHARD.json... [--json]\n"
@@ -213,6 +214,56 @@ static bool whole_set(const struct shard *s, size_t n)
 	return true;
 }
 
+/* A shard's disassembly fields (solve --disassemble --shard). */
+struct dis_part {
+	uint64_t stuck, undecided, below, max_num, max_task;
+	int level[DIS_MAX_LEVEL];
+	size_t nlevel;
+	json_object *moves; /* array of strings, owned by the shard's root */
+};
+
+static bool read_dis(const struct shard *sh, struct dis_part *d)
+{
+	const char *path = sh->path;
+	json_object *o = sh->root, *lv;
+	memset(d, 0, sizeof *d);
+	if (!get_u64(path, o, "stuck_num", &d->stuck) ||
+	    !get_u64(path, o, "undecided_num", &d->undecided) ||
+	    !get_u64(path, o, "below_num", &d->below) ||
+	    !get_u64(path, o, "max_level_num", &d->max_num) ||
+	    !get_u64(path, o, "max_level_task", &d->max_task))
+		return false;
+	if (!json_object_object_get_ex(o, "max_level", &lv) ||
+	    !json_object_is_type(lv, json_type_array) ||
+	    json_object_array_length(lv) > DIS_MAX_LEVEL ||
+	    !json_object_object_get_ex(o, "moves", &d->moves) ||
+	    !json_object_is_type(d->moves, json_type_array)) {
+		cli_error("merge: %s: no 'max_level' and 'moves' arrays (not the "
+		          "--json output of 'cubegen solve --disassemble --shard "
+		          "I/K'?)", path);
+		return false;
+	}
+	d->nlevel = json_object_array_length(lv);
+	for (size_t i = 0; i < d->nlevel; i++) {
+		json_object *x = json_object_array_get_idx(lv, i);
+		int64_t v = json_object_get_int64(x);
+		if (!json_object_is_type(x, json_type_int) || v < 0 || v > INT32_MAX) {
+			cli_error("merge: %s: 'max_level' holds something other than "
+			          "whole numbers", path);
+			return false;
+		}
+		d->level[i] = (int)v;
+	}
+	for (size_t i = 0; i < json_object_array_length(d->moves); i++)
+		if (!json_object_is_type(json_object_array_get_idx(d->moves, i),
+		                         json_type_string)) {
+			cli_error("merge: %s: 'moves' holds something other than "
+			          "strings", path);
+			return false;
+		}
+	return true;
+}
+
 /* Print the merged result, with what shard 1 says of the puzzle. */
 static int print_merged(const struct shard *s, size_t n, bool json)
 {
@@ -273,12 +324,84 @@ static int print_merged(const struct shard *s, size_t n, bool json)
 	}
 	/* the threads of one machine mean nothing for the sum */
 	r.threads = 0;
+	/* --disassemble: each sum adds up and divides like the count; the
+	 * highest level is the highest of any shard, its moves those of the
+	 * lowest task, as one whole search keeps them */
+	struct dis_part sum = {0}, part;
+	const char **lines = NULL;
+	if (json_object_object_get_ex(o, "disassembled", &v) &&
+	    json_object_get_boolean(v)) {
+		bool have = false;
+		uint64_t ml = 0;
+		if (json_object_object_get_ex(o, "min_level", &v))
+			ml = (uint64_t)json_object_get_int64(v);
+		for (size_t i = 0; i < n; i++) {
+			if (!read_dis(&s[i], &part))
+				return CLI_USAGE;
+			if (__builtin_add_overflow(sum.stuck, part.stuck, &sum.stuck) ||
+			    __builtin_add_overflow(sum.undecided, part.undecided,
+			                           &sum.undecided) ||
+			    __builtin_add_overflow(sum.below, part.below, &sum.below)) {
+				cli_error("merge: a count is larger than "
+				          "18446744073709551615 (2^64 - 1)");
+				return CLI_FAIL;
+			}
+			if (!part.nlevel && !part.max_num)
+				continue;
+			int c = !have ? 1 : dis_level_cmp(part.level, part.nlevel,
+			                                  sum.level, sum.nlevel);
+			if (c == 0) {
+				if (__builtin_add_overflow(sum.max_num, part.max_num,
+				                           &sum.max_num)) {
+					cli_error("merge: a count is larger than "
+					          "18446744073709551615 (2^64 - 1)");
+					return CLI_FAIL;
+				}
+				if (part.max_task < sum.max_task) {
+					sum.max_task = part.max_task;
+					sum.moves = part.moves;
+				}
+			} else if (c > 0) {
+				uint64_t keep = part.max_num;
+				sum = (struct dis_part){.stuck = sum.stuck,
+				                        .undecided = sum.undecided,
+				                        .below = sum.below};
+				memcpy(sum.level, part.level, sizeof part.level);
+				sum.nlevel = part.nlevel;
+				sum.max_num = keep;
+				sum.max_task = part.max_task;
+				sum.moves = part.moves;
+				have = true;
+			}
+		}
+		uint64_t dv = first->divisor;
+		size_t nm = sum.moves ? json_object_array_length(sum.moves) : 0;
+		lines = calloc(nm ? nm : 1, sizeof *lines);
+		if (!lines) {
+			cli_error("merge: out of memory");
+			return CLI_FAIL;
+		}
+		for (size_t i = 0; i < nm; i++)
+			lines[i] = json_object_get_string(
+				json_object_array_get_idx(sum.moves, i));
+		r.disassembled = true;
+		r.min_level = (unsigned)ml;
+		r.stuck = sum.stuck / dv;
+		r.undecided = sum.undecided / dv;
+		r.below_min = sum.below / dv;
+		r.max_level = sum.level;
+		r.nmax_level = sum.nlevel;
+		r.max_level_solutions = sum.max_num / dv;
+		r.moves = (char *const *)lines;
+		r.nmoves = nm;
+	}
 	if (json) {
 		report_json_fields(&r);
 		printf(", \"shards\": %llu}\n", (unsigned long long)n);
 	} else {
 		report_text(&r);
 	}
+	free(lines);
 	return CLI_OK;
 }
 

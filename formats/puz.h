@@ -31,6 +31,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "solver/disasm.h"
 #include "solver/puzzle.h"
 
 /* The most `region` lines a .puz file may have (a reader's limit, like
@@ -124,10 +125,21 @@ struct xmp_place {
  * placements, one per copy: piece 0's copies first (its most copies), then
  * piece 1's, and so on, the copies a solution uses before those it does
  * not (BurrTools' order). */
+/* How one solution comes apart (with 'disassemble'): the disassembler's
+ * moves (solver/disasm.h), their groups' bit i naming the i-th placed
+ * copy in slot order, and its level. */
+struct xmp_sep {
+	struct dis_move *moves;  /* owned */
+	size_t nmoves;
+	int level[DIS_MAX_LEVEL];
+	size_t nlevel;
+};
+
 struct xmp_solutions {
 	size_t n;                /* solutions kept */
 	size_t slots;            /* placements per solution */
 	struct xmp_place *place; /* n * slots, owned */
+	struct xmp_sep *sep;     /* n, with 'disassemble'; else NULL; owned */
 	uint64_t solutions;      /* the puzzle's distinct solutions, as solve
 	                          * counts them (a lower bound if !complete) */
 	bool complete;           /* the search finished */
@@ -135,11 +147,13 @@ struct xmp_solutions {
 
 /* Solve 'p' and keep its distinct solutions, each once (up to the goal's
  * symmetries, as solve counts them; the proof is in xmsol.c), the first
- * 'max' found (0: all). 'p' must pass xmp_writable(p, true). Returns
- * solve_puzzle()'s status (solver/solve.h: SOLVE_OK, SOLVE_ENOMEM,
- * SOLVE_ETOOBIG, SOLVE_EOVERFLOW); '*out' is filled only on SOLVE_OK and
- * freed with xmp_solutions_clear(). */
-int xmp_find_solutions(const struct puzzle *p, uint64_t max,
+ * 'max' found (0: all); with 'disassemble' only those that come apart
+ * (as solve --disassemble counts them), each with its moves in 'sep'.
+ * 'p' must pass xmp_writable(p, true). Returns solve_puzzle()'s status
+ * (solver/solve.h: SOLVE_OK, SOLVE_ENOMEM, SOLVE_ETOOBIG,
+ * SOLVE_EOVERFLOW); '*out' is filled only on SOLVE_OK and freed with
+ * xmp_solutions_clear(). */
+int xmp_find_solutions(const struct puzzle *p, uint64_t max, bool disassemble,
                        struct xmp_solutions *out);
 void xmp_solutions_clear(struct xmp_solutions *s);
 

@@ -102,7 +102,14 @@ struct coll {
 	size_t slots;
 	size_t *base;        /* piece -> its first slot */
 	struct xmp_place *place;
+	struct xmp_sep *sep; /* with dis: cap entries, the first n in use */
 	size_t n, cap;
+
+	/* with 'disassemble': each kept assembly taken apart */
+	bool dis;
+	disasm *d;
+	unsigned char *slab; /* goal grid: 1 + the placed copy on a cell */
+	size_t *slot_of;     /* per block: its slot */
 };
 
 static void goal_xyz(const struct grid *g, size_t i, int c[3])
@@ -290,6 +297,12 @@ static void coll_free(struct coll *c)
 	free(c->table);
 	free(c->base);
 	free(c->place);
+	for (size_t i = 0; c->sep && i < c->n; i++)
+		free(c->sep[i].moves);
+	free(c->sep);
+	dis_free(c->d);
+	free(c->slab);
+	free(c->slot_of);
 }
 
 /* ---- one assembly --------------------------------------------------------- */
@@ -429,6 +442,42 @@ static void place_block(struct coll *c, size_t i, const struct block *b,
 	assert(!"a block is no rotation of its piece");
 }
 
+/* With 'dis': take apart the assembly just placed ('out', its slots'
+ * placements), its copies numbered in slot order as BurrTools numbers
+ * them; keep the moves in sep[n] and say whether it comes apart. */
+static bool take_apart(struct coll *c, const struct xmp_place *out)
+{
+	const struct grid *g = &c->p->goal;
+	size_t np = 0;
+	if (c->nblocks > DIS_MAX_PIECES)
+		return false; /* undecided: never kept as coming apart */
+	/* placed slots in order get 0, 1, ... */
+	size_t *rank = c->slot_of + c->ncells;
+	for (size_t k = 0; k < c->slots; k++)
+		rank[k] = out[k].rot >= 0 ? np++ : SIZE_MAX;
+	memset(c->slab, 0, (size_t)g->nx * g->ny * g->nz);
+	for (size_t u = 0; u < c->ncells; u++)
+		if (c->blk[u] >= 0)
+			c->slab[c->cell[u]] =
+				(unsigned char)(rank[c->slot_of[c->blk[u]]] + 1);
+	struct dis_result r;
+	int rc = dis_run(c->d, g->nx, g->ny, g->nz, c->slab, np, NULL, &r);
+	if (rc == DIS_ENOMEM) {
+		c->oom = true;
+		return false;
+	}
+	if (rc != DIS_OK || r.verdict != DIS_APART) {
+		if (rc == DIS_OK)
+			dis_result_clear(&r);
+		return false;
+	}
+	struct xmp_sep *e = &c->sep[c->n];
+	*e = (struct xmp_sep){.moves = r.moves, .nmoves = r.nmoves,
+	                      .nlevel = r.nlevel};
+	memcpy(e->level, r.level, r.nlevel * sizeof *e->level);
+	return true;
+}
+
 /* Keep the assembly now cut as BurrTools placements. */
 static void keep(struct coll *c)
 {
@@ -443,6 +492,14 @@ static void keep(struct coll *c)
 			return;
 		}
 		c->place = q;
+		if (c->dis) {
+			struct xmp_sep *e = realloc(c->sep, cap * sizeof *e);
+			if (!e) {
+				c->oom = true;
+				return;
+			}
+			c->sep = e;
+		}
 		c->cap = cap;
 	}
 	struct xmp_place *out = c->place + c->n * c->slots;
@@ -473,11 +530,15 @@ static void keep(struct coll *c)
 				while (c->type[c->blocks[b].piece] != t)
 					b++;
 				place_block(c, i, &c->blocks[b], &out[c->base[i] + k]);
+				if (c->dis)
+					c->slot_of[b] = c->base[i] + k;
 				b++;
 			}
 		}
 		assert(extra == 0);
 	}
+	if (c->dis && !take_apart(c, out))
+		return;
 	c->n++;
 }
 
@@ -576,15 +637,27 @@ static void on_cover(void *ctx, const unsigned char *labels,
 	cut(c, labels, 0);
 }
 
-int xmp_find_solutions(const struct puzzle *p, uint64_t max,
+int xmp_find_solutions(const struct puzzle *p, uint64_t max, bool disassemble,
                        struct xmp_solutions *out)
 {
 #ifndef NDEBUG
 	char why[160];
 	assert(xmp_writable(p, true, why, sizeof why));
 #endif
-	struct coll c = {.p = p, .max = max};
+	struct coll c = {.p = p, .max = max, .dis = disassemble};
 	int rc = setup_goal(&c);
+	if (rc == SOLVE_OK && disassemble) {
+		const struct grid *g = &p->goal;
+		size_t slots = 0;
+		for (size_t i = 0; i < p->npieces; i++)
+			slots += puz_piece_max(&p->pieces[i]);
+		c.d = dis_new();
+		c.slab = malloc((size_t)g->nx * g->ny * g->nz);
+		/* per block (at most one per goal cell) and per slot */
+		c.slot_of = malloc((c.ncells + slots + 1) * sizeof *c.slot_of);
+		if (!c.d || !c.slab || !c.slot_of)
+			rc = SOLVE_ENOMEM;
+	}
 	if (rc == SOLVE_OK)
 		rc = setup_pieces(&c);
 	if (rc == SOLVE_OK)
@@ -608,7 +681,8 @@ int xmp_find_solutions(const struct puzzle *p, uint64_t max,
 	struct solve_result r;
 	if (rc == SOLVE_OK) {
 		struct solve_opts o = {.max_solutions = max, .no_pin = coloured,
-		                       .on_cover = on_cover, .ctx = &c};
+		                       .on_cover = on_cover, .ctx = &c,
+		                       .disassemble = disassemble};
 		rc = solve_puzzle(p, &o, &r);
 	}
 	if (rc == SOLVE_OK && c.oom) {
@@ -623,10 +697,11 @@ int xmp_find_solutions(const struct puzzle *p, uint64_t max,
 		                              ? max : r.solutions));
 		assert(r.complete || c.n == max);
 		*out = (struct xmp_solutions){.n = c.n, .slots = c.slots,
-		                              .place = c.place,
+		                              .place = c.place, .sep = c.sep,
 		                              .solutions = r.solutions,
 		                              .complete = r.complete};
 		c.place = NULL;
+		c.sep = NULL;
 		solve_result_clear(&r);
 	}
 	coll_free(&c);
@@ -635,6 +710,10 @@ int xmp_find_solutions(const struct puzzle *p, uint64_t max,
 
 void xmp_solutions_clear(struct xmp_solutions *s)
 {
+	for (size_t i = 0; s->sep && i < s->n; i++)
+		free(s->sep[i].moves);
+	free(s->sep);
+	s->sep = NULL;
 	free(s->place);
 	s->place = NULL;
 	s->n = 0;

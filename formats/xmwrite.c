@@ -162,9 +162,13 @@ static void buf_printf(struct buf *b, const char *fmt, ...)
 	buf_add(b, tmp, (size_t)n);
 }
 
+/* One space per level; a separation nests a level per part, so up to
+ * about 5 + DIS_MAX_PIECES. */
 static void indent(struct buf *b, int level)
 {
-	static const char spaces[] = "      ";
+	static const char spaces[] =
+		"                                                                "
+		"                ";
 	assert(level >= 0 && (size_t)level < sizeof spaces);
 	buf_add(b, spaces, (size_t)level);
 }
@@ -236,6 +240,101 @@ static void put_shape(struct buf *b, const struct grid *g, const char *name)
 	buf_puts(b, "</voxel>\n");
 }
 
+/* The index just past the moves of the part 'mask' whose moves start at
+ * moves[i] (disasm.h's order: the part's own up to its freeing move,
+ * then the left part's, then the removed part's). */
+static size_t part_end(const struct dis_move *m, size_t n, size_t i,
+                       uint64_t mask)
+{
+	while (i < n && m[i].dist != 0)
+		i++;
+	if (i == n)
+		return n;
+	uint64_t rem = m[i].group, left = mask & ~rem;
+	i++;
+	if (left & (left - 1))
+		i = part_end(m, n, i, left);
+	if (rem & (rem - 1))
+		i = part_end(m, n, i, rem);
+	return i;
+}
+
+/* One state: the positions of the part's pieces (bits of 'mask'). */
+static void put_state(struct buf *b, int depth, uint64_t mask,
+                      const int (*pos)[3])
+{
+	static const char *const tag[3] = {"dx", "dy", "dz"};
+	indent(b, depth);
+	buf_puts(b, "<state>\n");
+	for (int a = 0; a < 3; a++) {
+		indent(b, depth + 1);
+		buf_printf(b, "<%s>", tag[a]);
+		bool first = true;
+		for (uint64_t t = mask; t; t &= t - 1) {
+			buf_printf(b, first ? "%d" : " %d", pos[__builtin_ctzll(t)][a]);
+			first = false;
+		}
+		buf_printf(b, "</%s>\n", tag[a]);
+	}
+	indent(b, depth);
+	buf_puts(b, "</state>\n");
+}
+
+/*
+ * BurrTools' <separation> of the part 'mask' (bits: placed copies) whose
+ * moves start at moves[i], its pieces at 'pos' (as BurrTools writes
+ * them: the placements' translations, moved): the pieces (slot numbers),
+ * a state per position from the start to the freeing move (whose
+ * removed pieces stand 20000 cells away along it, as BurrTools marks
+ * them), then the removed part's separation and the left part's, each
+ * only when it has two pieces or more. 'type' 0 none, 1 left, 2 removed.
+ */
+static void put_separation(struct buf *b, int depth, const struct xmp_sep *e,
+                           const size_t *slot, size_t i, uint64_t mask,
+                           int (*pos)[3], int type)
+{
+	static const int unit[6][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0},
+	                               {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+	indent(b, depth);
+	buf_printf(b, "<separation%s>\n", type == 1 ? " type=\"left\""
+	                                : type == 2 ? " type=\"removed\"" : "");
+	indent(b, depth + 1);
+	buf_printf(b, "<pieces count=\"%d\">", __builtin_popcountll(mask));
+	for (uint64_t t = mask; t; t &= t - 1)
+		buf_printf(b, t == mask ? "%zu" : " %zu", slot[__builtin_ctzll(t)]);
+	buf_puts(b, "</pieces>\n");
+	put_state(b, depth + 1, mask, (const int (*)[3])pos);
+	for (; i < e->nmoves && e->moves[i].dist != 0; i++) {
+		const struct dis_move *m = &e->moves[i];
+		for (uint64_t t = m->group; t; t &= t - 1)
+			for (int a = 0; a < 3; a++)
+				pos[__builtin_ctzll(t)][a] += unit[m->dir][a] * m->dist;
+		put_state(b, depth + 1, mask, (const int (*)[3])pos);
+	}
+	assert(i < e->nmoves);
+	const struct dis_move *out = &e->moves[i];
+	uint64_t rem = out->group, left = mask & ~rem;
+	int far[DIS_MAX_PIECES][3];
+	memcpy(far, pos, sizeof far);
+	for (uint64_t t = rem; t; t &= t - 1)
+		for (int a = 0; a < 3; a++)
+			far[__builtin_ctzll(t)][a] += 20000 * unit[out->dir][a];
+	put_state(b, depth + 1, mask, (const int (*)[3])far);
+	size_t li = i + 1;
+	size_t ri = left & (left - 1) ? part_end(e->moves, e->nmoves, li, left)
+	                              : li;
+	/* each part from the positions before the freeing move */
+	if (rem & (rem - 1)) {
+		int sub[DIS_MAX_PIECES][3];
+		memcpy(sub, pos, sizeof sub);
+		put_separation(b, depth + 1, e, slot, ri, rem, sub, 2);
+	}
+	if (left & (left - 1))
+		put_separation(b, depth + 1, e, slot, li, left, pos, 1);
+	indent(b, depth);
+	buf_puts(b, "</separation>\n");
+}
+
 static void put_solutions(struct buf *b, const struct xmp_solutions *s)
 {
 	indent(b, 3);
@@ -259,6 +358,25 @@ static void put_solutions(struct buf *b, const struct xmp_solutions *s)
 				buf_printf(b, "%d %d %d %d", q->x, q->y, q->z, q->rot);
 		}
 		buf_puts(b, "</assembly>\n");
+		if (s->sep) {
+			/* the placed copies in slot order, as the moves name them */
+			size_t slot[DIS_MAX_PIECES];
+			int pos[DIS_MAX_PIECES][3];
+			size_t np = 0;
+			for (size_t k = 0; k < s->slots && np < DIS_MAX_PIECES; k++) {
+				const struct xmp_place *q = &s->place[i * s->slots + k];
+				if (q->rot < 0)
+					continue;
+				slot[np] = k;
+				pos[np][0] = q->x;
+				pos[np][1] = q->y;
+				pos[np][2] = q->z;
+				np++;
+			}
+			uint64_t all = np == 64 ? ~(uint64_t)0 : ((uint64_t)1 << np) - 1;
+			if (np > 1)
+				put_separation(b, 5, &s->sep[i], slot, 0, all, pos, 0);
+		}
 		indent(b, 4);
 		buf_puts(b, "</solution>\n");
 	}

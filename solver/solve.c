@@ -1405,7 +1405,8 @@ static bool hopeless(struct solver *s)
  * face's outer layer, so in every assembly the plate on +z lifts off
  * straight up, then the one on -z down, then each side plate outwards:
  * every solution comes apart, with level 1. The moves shown are the
- * first assembly's (the disassembler's own), when it was kept. */
+ * first assembly's (the disassembler's own). Only for six distinct
+ * plates (solve_puzzle), so that each has a label of its own. */
 static int shell_disassembled(const struct puzzle *p,
                               const struct solve_opts *o,
                               struct solve_result *res)
@@ -1416,11 +1417,8 @@ static int shell_disassembled(const struct puzzle *p,
 	struct solve_moves m = {.level = {1}, .nlevel = 1};
 	res->max_level_solutions = res->solutions;
 	res->max_level_num = res->solutions * (uint64_t)res->group_order;
-	/* copies of a plate share a label in 'first': no moves then */
-	bool single = p->npieces <= DIS_MAX_PIECES;
-	for (size_t i = 0; i < p->npieces; i++)
-		single &= p->pieces[i].count == 1 && !p->pieces[i].count_max;
-	if (res->first && single) {
+	/* six distinct plates (solve_puzzle): one label per plate */
+	if (res->first) {
 		const struct grid *g = &p->goal;
 		disasm *d = dis_new();
 		struct dis_result r;
@@ -1456,7 +1454,13 @@ int solve_puzzle(const struct puzzle *p, const struct solve_opts *o,
 	assert(!o->shard_count || o->shard_index < o->shard_count);
 	struct solve_result res = {.stop = SOLVE_DONE};
 	struct solver s = {.p = p, .o = o, .res = &res};
-	if (!o->generic) {
+	/* With --disassemble the shell path takes six distinct plates only:
+	 * copies of a plate share a label in its first assembly, which then
+	 * names no moves (shell_disassembled). */
+	bool copies = false;
+	for (size_t i = 0; i < p->npieces && o->disassemble; i++)
+		copies |= p->pieces[i].count != 1 || p->pieces[i].count_max;
+	if (!o->generic && !copies) {
 		/* The shell path is one task, shard 1's (0 mod K): another
 		 * shard runs it only for the group, reporting no cover. */
 		struct solve_opts so = *o;

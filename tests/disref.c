@@ -889,7 +889,12 @@ static const char *check_part(struct check *c, const struct part *p,
 			if (count != least)
 				return fail("move %zu: its part comes apart in %d moves, "
 				            "the least is %d", i, count, least);
-			if (removed_side(c->r, mv->group, pieces & ~mv->group) != mv->group)
+			/* On a full tie either side may go: disasm.h breaks it by
+			 * BurrTools' search order, which is not copied here. */
+			uint64_t rest = pieces & ~mv->group;
+			bool tie = popcount(mv->group) == popcount(rest) &&
+			           max_weight(c->r, mv->group) == max_weight(c->r, rest);
+			if (!tie && removed_side(c->r, mv->group, rest) != mv->group)
 				return fail("move %zu: the out group is not the removed side", i);
 			break;
 		}
@@ -1039,12 +1044,10 @@ static bool next_inside(const int *d, int c)
 }
 
 /*
- * Two kinds, half each. Packed: 2..7 pieces grown over the whole box, the
- * box full or with up to a quarter of it empty. Caged: the box's outer
- * layer, but for a few holes, grown as 1..3 pieces around 1..3 pieces
- * grown inside, where at least one cell stays empty: the inner pieces may
- * have to wander to a hole, or cannot get out at all, and the cage's
- * pieces may have to slide apart first.
+ * Two kinds, half each (see disref.h). Packed boxes mostly come apart in
+ * one move, or not at all; cages give the several-move cases: the inner
+ * pieces wander to a hole, or the cage's pieces slide apart first. A
+ * single-piece cage comes half the time, as it needs the most moves.
  */
 void disref_random(uint64_t *state, int *nx, int *ny, int *nz,
                    unsigned char *labels, size_t *npieces)

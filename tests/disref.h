@@ -43,7 +43,13 @@
  * - The removed side of a separation: the side with fewer pieces; with
  *   as many, the side without the part's first piece; then, when that
  *   side's heaviest piece (weights; NULL: all 1) outweighs the other
- *   side's, the other side. The rest is the "left" side.
+ *   side's, the other side. The rest is the "left" side. So the removed
+ *   side is the smaller one, and on a tie in size the one whose heaviest
+ *   piece is lighter. On a full tie (as many pieces, heaviest pieces as
+ *   heavy) disasm.h breaks it by BurrTools' search order (the direction,
+ *   then the first piece whose group comes free), which this reference
+ *   does not copy: disref_disassemble() removes the side without the
+ *   part's first piece, disref_check() accepts either side.
  * - The level (BurrTools' "a.b.c"): a part's L, then, in pre-order, the
  *   level of its left part and then of its removed part, each written only
  *   when some separation inside it takes more than one move. A part of one
@@ -101,7 +107,8 @@ int disref_disassemble(int nx, int ny, int nz, const unsigned char *labels,
  * move's group a non-empty proper subset of its part, every move
  * collision-free at each unit step (checked cell against cell, apart from
  * the search's code), every finite move of a group that is not already
- * free, every out move's group free along its ray and the removed side,
+ * free, every out move's group free along its ray and the removed side
+ * (either side on a full tie, see the top),
  * every part's move count its L from where it starts (by the brute-force
  * search, at most 1,000,000 positions), every part of one piece in the
  * end, no move left over, and 'level' the level the tree implies.
@@ -114,11 +121,16 @@ const char *disref_check(int nx, int ny, int nz, const unsigned char *labels,
                          const int *level, size_t nlevel);
 
 /*
- * A small random assembly drawn from '*state' (splitmix64, advanced):
- * a box of 2..4 cells a side, 2..7 face-connected pieces grown from
- * random seeds (as blobs or as winding snakes, which hook around each
- * other), the box full or with a few empty cells. 'labels' needs room for
- * DISREF_RANDOM_CELLS. The same state gives the same assembly.
+ * A small random assembly drawn from '*state' (splitmix64, advanced), one
+ * of two kinds, half each. Packed: a box of 2..4 cells a side, 2..7
+ * pieces grown over it, full or with up to a quarter of it empty. Caged:
+ * a box of 3..4 a side whose outer layer, but for 1..4 holes next to the
+ * inside, is grown as 1..3 pieces around 1..3 pieces grown inside (some
+ * inner cells left empty when there are several): the inner pieces may
+ * have to wander to a hole or cannot get out at all. Pieces are face
+ * connected, grown from random seeds as blobs or as winding snakes.
+ * 'labels' needs room for DISREF_RANDOM_CELLS. The same state gives the
+ * same assembly.
  */
 void disref_random(uint64_t *state, int *nx, int *ny, int *nz,
                    unsigned char *labels, size_t *npieces);

@@ -105,6 +105,18 @@ static struct assembly draw(const char *s)
 	"aaa.cccc/aaa.cccc/aaa.cccc|aaa.cccc/aba.cd.c/aaa.cc.c|" \
 	"aaa.cccc/aaa.cccc/aaa.cccc"
 
+/* A 4 x 4 x 4 cage a with one hole, (1,1,3) in its top face, around b, a
+ * vertical domino at (1,2,1)-(1,2,2), and c, a cube at (2,2,2). b leaves
+ * in 2 moves (-y 1, then +z through the hole), so L = 2, and there are
+ * two ways: b alone goes -y, leaving c 3 moves from the hole (-x, -y, +z;
+ * 7 positions of depth < 3), or b and c go -y together, leaving c 2 moves
+ * away (-x, +z; 4 positions). Both are separations at depth 2: the level
+ * is 2.3 or 2.2, by the one taken. The top part keeps 5 positions (depth
+ * 0, and 4 of depth 1: b -y, c -y, c -z, b and c -y). */
+#define TWO_WAYS \
+	"aaaa/aaaa/aaaa/aaaa|aaaa/a..a/ab.a/aaaa|aaaa/a..a/abca/aaaa|" \
+	"aaaa/a.aa/aaaa/aaaa"
+
 struct solved {
 	int verdict, first;
 };
@@ -248,6 +260,46 @@ static void test_disref_bound(void **state)
 	assert_int_equal(solve(CAGE, NULL, 1).verdict, DIS_STUCK);
 }
 
+/* A separation whose side is bound decides nothing: another at the same
+ * depth that comes apart within the limit makes the whole apart. */
+static void test_disref_bound_side_undecided(void **state)
+{
+	(void)state;
+	struct solved r = solve(TWO_WAYS, NULL, 0);
+	assert_int_equal(r.verdict, DIS_APART);
+	assert_int_equal(r.first, 2);
+	assert_int_equal(solve(TWO_WAYS, NULL, 4).verdict, DIS_BOUND); /* top */
+	/* 5 and 6: the first way's side (7 positions) is bound, the
+	 * second's (4) comes apart. */
+	assert_int_equal(solve(TWO_WAYS, NULL, 5).verdict, DIS_APART);
+	assert_int_equal(solve(TWO_WAYS, NULL, 6).verdict, DIS_APART);
+	assert_int_equal(solve(TWO_WAYS, NULL, 7).verdict, DIS_APART);
+	struct assembly a = draw(TWO_WAYS);
+	int v, lv[DISREF_MAX_PIECES];
+	struct dis_move *m;
+	size_t nm, nlv;
+	assert_int_equal(disref_disassemble(a.nx, a.ny, a.nz, a.labels, a.npieces,
+	                                    NULL, 5, &v, &m, &nm, lv, &nlv), 0);
+	assert_int_equal(v, DIS_APART);
+	assert_int_equal(nlv, 2);
+	assert_int_equal(lv[0], 2);
+	assert_int_equal(lv[1], 2); /* the only way within 5 positions */
+	free(m);
+	/* Both ways obey the rules, with their own levels. */
+	static const int two_three[] = {2, 3}, two_two[] = {2, 2};
+	static const struct dis_move alone[] = {
+		{PB, DIS_NY, 1}, {PB, DIS_PZ, 0},
+		{PC, DIS_NX, 1}, {PC, DIS_NY, 1}, {PC, DIS_PZ, 0}};
+	static const struct dis_move together[] = {
+		{PB | PC, DIS_NY, 1}, {PB, DIS_PZ, 0}, {PC, DIS_NX, 1}, {PC, DIS_PZ, 0}};
+	check_moves(TWO_WAYS, NULL, alone, 5, two_three, 2, NULL);
+	check_moves(TWO_WAYS, NULL, together, 4, two_two, 2, NULL);
+	check_moves(TWO_WAYS, NULL, alone, 5, two_two, 2,
+	            "level: the moves give 2.3");
+	check_moves(TWO_WAYS, NULL, together, 4, two_three, 2,
+	            "level: the moves give 2.2");
+}
+
 /* ---- the checker -------------------------------------------------------- */
 
 static void test_disref_check_accepts(void **state)
@@ -260,12 +312,19 @@ static void test_disref_check_accepts(void **state)
 	check_moves("a.b", NULL, loose, 1, one, 1, NULL);
 	static const struct dis_move loose_y[] = {{PB, DIS_NY, 0}};
 	check_moves("a.b", NULL, loose_y, 1, one, 1, NULL);
+	/* A full tie (one piece each, as heavy): either side may go, as
+	 * disasm.h breaks it by BurrTools' order. */
+	static const struct dis_move loose_a[] = {{PA, DIS_NX, 0}};
+	check_moves("a.b", NULL, loose_a, 1, one, 1, NULL);
 	/* b slides and leaves; or a slides the other way (the same
 	 * position). */
 	static const struct dis_move slide[] = {{PB, DIS_PX, 1}, {PB, DIS_PY, 0}};
 	check_moves(SLIDE, NULL, slide, 2, two, 1, NULL);
 	static const struct dis_move slide_a[] = {{PA, DIS_NX, 1}, {PB, DIS_PY, 0}};
 	check_moves(SLIDE, NULL, slide_a, 2, two, 1, NULL);
+	static const struct dis_move slide_out_a[] = {{PB, DIS_PX, 1},
+	                                              {PA, DIS_NY, 0}};
+	check_moves(SLIDE, NULL, slide_out_a, 2, two, 1, NULL);
 	static const struct dis_move turn[] = {
 		{PB, DIS_PX, 1}, {PB, DIS_PY, 1}, {PB, DIS_PZ, 0}};
 	check_moves(TURN, NULL, turn, 3, three, 1, NULL);
@@ -294,9 +353,10 @@ static void test_disref_check_rejects(void **state)
 	/* b cannot leave -x: a is in the way. */
 	static const struct dis_move blocked[] = {{PB, DIS_NX, 0}};
 	check_moves("a.b", NULL, blocked, 1, one, 1, "move 0: out, but");
-	/* The removed side of two cubes is b, not a. */
-	static const struct dis_move wrong_side[] = {{PA, DIS_NX, 0}};
-	check_moves("a.b", NULL, wrong_side, 1, one, 1, "move 0: the out group");
+	/* The removed side is the smaller: c, not a and b. */
+	static const struct dis_move wrong_side[] = {{PA | PB, DIS_NX, 0}};
+	check_moves(SLIDE_AND_CUBE, NULL, wrong_side, 1, one_two, 2,
+	            "move 0: the out group");
 	/* A free group moved a finite distance. */
 	static const struct dis_move finite[] = {{PB, DIS_PX, 3}, {PB, DIS_PX, 0}};
 	check_moves("a.b", NULL, finite, 2, one, 1, "move 0: a free group");
@@ -309,9 +369,6 @@ static void test_disref_check_rejects(void **state)
 	/* b slides 2: (3,1,1) is a. */
 	static const struct dis_move far[] = {{PB, DIS_PX, 2}, {PB, DIS_PY, 0}};
 	check_moves(SLIDE, NULL, far, 2, two, 1, "move 0: collides at step 2");
-	/* a leaving -y instead of b: the same separation, wrong side. */
-	static const struct dis_move side[] = {{PB, DIS_PX, 1}, {PA, DIS_NY, 0}};
-	check_moves(SLIDE, NULL, side, 2, two, 1, "move 1: the out group");
 	/* With b heavier, b must stay. */
 	static const int heavy_b[] = {1, 2};
 	static const struct dis_move slide[] = {{PB, DIS_PX, 1}, {PB, DIS_PY, 0}};
@@ -547,6 +604,7 @@ int main(void)
 		cmocka_unit_test(test_disref_cage_is_stuck),
 		cmocka_unit_test(test_disref_several_moves),
 		cmocka_unit_test(test_disref_bound),
+		cmocka_unit_test(test_disref_bound_side_undecided),
 		cmocka_unit_test(test_disref_check_accepts),
 		cmocka_unit_test(test_disref_check_rejects),
 		cmocka_unit_test(test_disref_out_of_memory),

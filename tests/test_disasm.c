@@ -1,0 +1,587 @@
+/* test_disasm.c: the disassembler (solver/disasm.h) on hand-made
+ * assemblies with known answers, against the brute force of
+ * tests/disref.c on random ones, under symmetry, at its bounds and out of
+ * memory; and solve --disassemble's counts (solver/solvedis.c). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/puz.h"
+#include "solver/disasm.h"
+#include "solver/poly.h"
+#include "solver/solve.h"
+#include "tests/disref.h"
+#include "tests/failmalloc.h"
+#include "tests/randpuz.h"
+
+/* An assembly drawn by hand: nz blocks of ny rows of nx characters,
+ * '.' empty, 'A'.. piece 0.. */
+struct hand {
+	int nx, ny, nz;
+	unsigned char lab[512];
+	size_t np;
+};
+
+static void hand_make(struct hand *h, int nx, int ny, int nz,
+                      const char *text)
+{
+	memset(h, 0, sizeof *h);
+	h->nx = nx;
+	h->ny = ny;
+	h->nz = nz;
+	size_t n = (size_t)nx * ny * nz, k = 0;
+	assert_true(n <= sizeof h->lab);
+	for (const char *t = text; *t; t++) {
+		if (*t == ' ' || *t == '\n' || *t == '|')
+			continue;
+		assert_true(k < n);
+		h->lab[k] = *t == '.' ? 0 : (unsigned char)(*t - 'A' + 1);
+		if (h->lab[k] > h->np)
+			h->np = h->lab[k];
+		k++;
+	}
+	assert_int_equal(k, n);
+}
+
+/* A cube of side n filled by piece A but for the cells listed (x, y, z
+ * triples, -1 ends), the first of them piece B. */
+static void hand_cage(struct hand *h, int n, const int *channel)
+{
+	memset(h, 0, sizeof *h);
+	h->nx = h->ny = h->nz = n;
+	memset(h->lab, 1, (size_t)n * n * n);
+	for (int i = 0; channel[i] >= 0; i += 3)
+		h->lab[channel[i] + n * (channel[i + 1] + n * channel[i + 2])] =
+			i == 0 ? 2 : 0;
+	h->np = 2;
+}
+
+static void run(const struct hand *h, struct dis_result *r)
+{
+	disasm *d = dis_new();
+	assert_non_null(d);
+	assert_int_equal(dis_run(d, h->nx, h->ny, h->nz, h->lab, h->np, NULL, r),
+	                 DIS_OK);
+	dis_free(d);
+}
+
+static void expect_level(const struct dis_result *r, const int *lv, size_t n)
+{
+	assert_int_equal(r->verdict, DIS_APART);
+	assert_int_equal(r->nlevel, n);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(r->level[i], lv[i]);
+}
+
+static void test_disasm_two_cubes(void **state)
+{
+	(void)state;
+	struct hand h;
+	hand_make(&h, 2, 1, 1, "AB");
+	struct dis_result r;
+	run(&h, &r);
+	expect_level(&r, (const int[]){1}, 1);
+	/* BurrTools' order: +x first, piece by piece: B slides off along +x */
+	assert_int_equal(r.nmoves, 1);
+	assert_int_equal(r.moves[0].group, 2);
+	assert_int_equal(r.moves[0].dir, DIS_PX);
+	assert_int_equal(r.moves[0].dist, 0);
+	assert_null(disref_check(h.nx, h.ny, h.nz, h.lab, h.np, NULL, r.moves,
+	                         r.nmoves, r.level, r.nlevel));
+	dis_result_clear(&r);
+}
+
+/* A cube shut in a cage on every side never comes out. */
+static void test_disasm_cage_is_stuck(void **state)
+{
+	(void)state;
+	struct hand h;
+	hand_cage(&h, 3, (const int[]){1, 1, 1, -1});
+	struct dis_result r;
+	run(&h, &r);
+	assert_int_equal(r.verdict, DIS_STUCK);
+	assert_int_equal(r.nmoves, 0);
+	assert_null(r.moves);
+	dis_result_clear(&r);
+}
+
+/* B sits in a bent tunnel: one cell along +x, then up and out: level 2. */
+static void test_disasm_bent_tunnel_level_2(void **state)
+{
+	(void)state;
+	struct hand h;
+	hand_cage(&h, 5, (const int[]){2, 2, 2, 3, 2, 2, 3, 2, 3, 3, 2, 4, -1});
+	struct dis_result r;
+	run(&h, &r);
+	expect_level(&r, (const int[]){2}, 1);
+	assert_int_equal(r.nmoves, 2);
+	assert_int_equal(r.moves[0].group, 2);
+	assert_int_equal(r.moves[0].dir, DIS_PX);
+	assert_int_equal(r.moves[0].dist, 1);
+	assert_int_equal(r.moves[1].group, 2);
+	assert_int_equal(r.moves[1].dir, DIS_PZ);
+	assert_int_equal(r.moves[1].dist, 0);
+	assert_null(disref_check(h.nx, h.ny, h.nz, h.lab, h.np, NULL, r.moves,
+	                         r.nmoves, r.level, r.nlevel));
+	dis_result_clear(&r);
+}
+
+/* The same tunnel with a lid on top: the lid slides off first (one move),
+ * then the tunnel takes two: level 1.2, the lid's part left out of the
+ * text (BurrTools writes only parts with a separation of 2 moves or
+ * more). */
+static void test_disasm_lid_then_tunnel(void **state)
+{
+	(void)state;
+	struct hand h;
+	hand_cage(&h, 5, (const int[]){2, 2, 2, 3, 2, 2, 3, 2, 3, 3, 2, 4, -1});
+	/* grow the box by a layer z = 5, all piece C */
+	struct hand g = {.nx = 5, .ny = 5, .nz = 6, .np = 3};
+	memcpy(g.lab, h.lab, 125);
+	memset(g.lab + 125, 3, 25);
+	struct dis_result r;
+	run(&g, &r);
+	expect_level(&r, (const int[]){1, 2}, 2);
+	assert_int_equal(r.nmoves, 3);
+	assert_int_equal(r.moves[0].group, 4); /* C first */
+	assert_int_equal(r.moves[0].dist, 0);
+	assert_null(disref_check(g.nx, g.ny, g.nz, g.lab, g.np, NULL, r.moves,
+	                         r.nmoves, r.level, r.nlevel));
+	dis_result_clear(&r);
+}
+
+/* A single piece comes apart with no move and no level (documented). */
+static void test_disasm_one_piece(void **state)
+{
+	(void)state;
+	struct hand h;
+	hand_make(&h, 2, 2, 1, "AA A.");
+	struct dis_result r;
+	run(&h, &r);
+	assert_int_equal(r.verdict, DIS_APART);
+	assert_int_equal(r.nlevel, 0);
+	assert_int_equal(r.nmoves, 0);
+	dis_result_clear(&r);
+}
+
+/* A search stopped by its bound is undecided, never stuck; the same run
+ * with room decides. */
+static void test_disasm_bound_is_undecided(void **state)
+{
+	(void)state;
+	struct hand h;
+	hand_cage(&h, 5, (const int[]){2, 2, 2, 3, 2, 2, 3, 2, 3, 3, 2, 4, -1});
+	disasm *d = dis_new();
+	assert_non_null(d);
+	dis_set_max_nodes(d, 1);
+	struct dis_result r;
+	assert_int_equal(dis_run(d, h.nx, h.ny, h.nz, h.lab, 2, NULL, &r), DIS_OK);
+	assert_int_equal(r.verdict, DIS_BOUND);
+	dis_result_clear(&r);
+	/* the cage: every position of it kept within 2, so stuck is sure */
+	struct hand c;
+	hand_cage(&c, 3, (const int[]){1, 1, 1, -1});
+	assert_int_equal(dis_run(d, 3, 3, 3, c.lab, 2, NULL, &r), DIS_OK);
+	assert_int_equal(r.verdict, DIS_STUCK);
+	dis_result_clear(&r);
+	dis_set_max_nodes(d, 0);
+	assert_int_equal(dis_run(d, h.nx, h.ny, h.nz, h.lab, 2, NULL, &r), DIS_OK);
+	expect_level(&r, (const int[]){2}, 1);
+	dis_result_clear(&r);
+	dis_free(d);
+}
+
+/* Weights: the heaviest piece stays, so the other side is removed the
+ * other way. */
+static void test_disasm_weights(void **state)
+{
+	(void)state;
+	struct hand h;
+	hand_make(&h, 2, 1, 1, "AB");
+	disasm *d = dis_new();
+	assert_non_null(d);
+	struct dis_result r;
+	int w[2] = {1, 5};
+	assert_int_equal(dis_run(d, 2, 1, 1, h.lab, 2, w, &r), DIS_OK);
+	assert_int_equal(r.verdict, DIS_APART);
+	assert_int_equal(r.nmoves, 1);
+	assert_int_equal(r.moves[0].group, 1); /* A goes, along -x */
+	assert_int_equal(r.moves[0].dir, DIS_NX);
+	assert_null(disref_check(2, 1, 1, h.lab, 2, w, r.moves, r.nmoves,
+	                         r.level, r.nlevel));
+	dis_result_clear(&r);
+	dis_free(d);
+}
+
+static void test_disasm_too_big(void **state)
+{
+	(void)state;
+	disasm *d = dis_new();
+	assert_non_null(d);
+	unsigned char lab[65];
+	for (int i = 0; i < 65; i++)
+		lab[i] = (unsigned char)(i + 1);
+	struct dis_result r = {.nlevel = 7};
+	assert_int_equal(dis_run(d, 65, 1, 1, lab, 65, NULL, &r), DIS_ETOOBIG);
+	assert_int_equal(r.nlevel, 7); /* untouched */
+	assert_int_equal(dis_run(d, 129, 1, 1, lab, 1, NULL, &r), DIS_ETOOBIG);
+	dis_free(d);
+}
+
+/* The level order: a prefix is lower. */
+static void test_disasm_level_order(void **state)
+{
+	(void)state;
+	const int a[] = {98, 2, 4}, b[] = {98, 2}, c[] = {98, 3}, e[] = {5};
+	assert_true(dis_level_cmp(a, 3, b, 2) > 0);
+	assert_true(dis_level_cmp(b, 2, a, 3) < 0);
+	assert_true(dis_level_cmp(c, 2, a, 3) > 0);
+	assert_true(dis_level_cmp(e, 1, a, 3) < 0);
+	assert_int_equal(dis_level_cmp(a, 3, a, 3), 0);
+	assert_int_equal(dis_level_cmp(NULL, 0, NULL, 0), 0);
+}
+
+/* ---- against the brute force --------------------------------------- */
+
+/* The same assembly under symmetry 'sym' (a box onto a box). */
+static void turn(const unsigned char *lab, int nx, int ny, int nz, int sym,
+                 unsigned char *out, int *mx, int *my, int *mz)
+{
+	int lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+	for (int corner = 0; corner < 8; corner++) {
+		int v[3] = {corner & 1 ? nx - 1 : 0, corner & 2 ? ny - 1 : 0,
+		            corner & 4 ? nz - 1 : 0}, w[3];
+		poly_sym_apply(sym, v, w);
+		for (int a = 0; a < 3; a++) {
+			if (corner == 0 || w[a] < lo[a])
+				lo[a] = w[a];
+			if (corner == 0 || w[a] > hi[a])
+				hi[a] = w[a];
+		}
+	}
+	*mx = hi[0] - lo[0] + 1;
+	*my = hi[1] - lo[1] + 1;
+	*mz = hi[2] - lo[2] + 1;
+	for (int z = 0; z < nz; z++)
+		for (int y = 0; y < ny; y++)
+			for (int x = 0; x < nx; x++) {
+				int v[3] = {x, y, z}, w[3];
+				poly_sym_apply(sym, v, w);
+				out[(w[0] - lo[0]) + *mx * ((w[1] - lo[1]) + *my * (w[2] - lo[2]))] =
+					lab[x + nx * (y + ny * z)];
+			}
+}
+
+/* Hundreds of random small assemblies: the verdict and the first number
+ * as the brute force finds them, every disassembly valid by its checker
+ * (moves legal, each part's count of moves least, the level as the tree
+ * implies), and the verdict and first number the same under all 48
+ * symmetries. */
+static void test_disasm_against_brute_force(void **state)
+{
+	(void)state;
+	uint64_t seed = 20261128;
+	disasm *d = dis_new();
+	assert_non_null(d);
+	int stuck = 0, apart = 0, deep = 0, multi = 0;
+	for (int t = 0; t < 400; t++) {
+		int nx, ny, nz;
+		size_t np;
+		unsigned char lab[DISREF_RANDOM_CELLS];
+		disref_random(&seed, &nx, &ny, &nz, lab, &np);
+		struct dis_result r;
+		assert_int_equal(dis_run(d, nx, ny, nz, lab, np, NULL, &r), DIS_OK);
+		int v, first;
+		assert_int_equal(disref_solve(nx, ny, nz, lab, np, NULL, 0, &v, &first),
+		                 0);
+		if ((int)r.verdict != v)
+			fail_msg("assembly %d: verdict %d, brute force %d", t,
+			         (int)r.verdict, v);
+		if (r.verdict == DIS_APART) {
+			assert_true(np < 2 || r.nlevel >= 1);
+			if (np >= 2 && r.level[0] != first)
+				fail_msg("assembly %d: first number %d, brute force %d", t,
+				         r.level[0], first);
+			const char *why = disref_check(nx, ny, nz, lab, np, NULL, r.moves,
+			                               r.nmoves, r.level, r.nlevel);
+			if (why)
+				fail_msg("assembly %d: %s", t, why);
+			apart++;
+			deep += r.nlevel && r.level[0] > 1;
+			multi += r.nlevel > 1;
+		} else {
+			stuck++;
+		}
+		/* a few of the symmetries for every assembly, all for some */
+		for (int sym = 1; sym < POLY_NSYM; sym += t % 8 ? 7 : 1) {
+			unsigned char tl[DISREF_RANDOM_CELLS];
+			int mx, my, mz;
+			turn(lab, nx, ny, nz, sym, tl, &mx, &my, &mz);
+			struct dis_result q;
+			assert_int_equal(dis_run(d, mx, my, mz, tl, np, NULL, &q), DIS_OK);
+			assert_int_equal(q.verdict, r.verdict);
+			if (q.verdict == DIS_APART && np >= 2)
+				assert_int_equal(q.level[0], r.level[0]);
+			dis_result_clear(&q);
+		}
+		dis_result_clear(&r);
+	}
+	/* the comparison covers each kind of answer */
+	assert_true(stuck >= 10);
+	assert_true(apart >= 10);
+	assert_true(deep >= 3);
+	assert_true(multi >= 3);
+	dis_free(d);
+}
+
+/* The checker can fail: a wrong level, an illegal move, a move too many. */
+static void test_disasm_checker_can_fail(void **state)
+{
+	(void)state;
+	struct hand h;
+	hand_cage(&h, 5, (const int[]){2, 2, 2, 3, 2, 2, 3, 2, 3, 3, 2, 4, -1});
+	struct dis_result r;
+	run(&h, &r);
+	int lv = 3;
+	assert_non_null(disref_check(h.nx, h.ny, h.nz, h.lab, 2, NULL, r.moves,
+	                             r.nmoves, &lv, 1));
+	struct dis_move bad[2] = {r.moves[0], r.moves[1]};
+	bad[0].dist = 2; /* into the wall */
+	assert_non_null(disref_check(h.nx, h.ny, h.nz, h.lab, 2, NULL, bad, 2,
+	                             r.level, r.nlevel));
+	bad[0] = r.moves[0];
+	bad[1].dir = DIS_NZ; /* down is walled */
+	assert_non_null(disref_check(h.nx, h.ny, h.nz, h.lab, 2, NULL, bad, 2,
+	                             r.level, r.nlevel));
+	assert_non_null(disref_check(h.nx, h.ny, h.nz, h.lab, 2, NULL, r.moves, 1,
+	                             r.level, r.nlevel));
+	dis_result_clear(&r);
+}
+
+/* Every allocation failure returns DIS_ENOMEM, leaks nothing, and the
+ * disassembler still answers right afterwards. */
+static void test_disasm_out_of_memory(void **state)
+{
+	(void)state;
+#ifdef HAVE_ASAN
+	skip();
+#else
+	if (!failmalloc_active())
+		skip(); /* valgrind owns malloc */
+	struct hand h;
+	hand_cage(&h, 5, (const int[]){2, 2, 2, 3, 2, 2, 3, 2, 3, 3, 2, 4, -1});
+	struct hand g = {.nx = 5, .ny = 5, .nz = 6, .np = 3};
+	memcpy(g.lab, h.lab, 125);
+	memset(g.lab + 125, 3, 25);
+	long before = live;
+	alloc_calls = 0;
+	disasm *d = dis_new();
+	struct dis_result r;
+	assert_int_equal(dis_run(d, g.nx, g.ny, g.nz, g.lab, 3, NULL, &r), DIS_OK);
+	dis_result_clear(&r);
+	dis_free(d);
+	long total = alloc_calls;
+	for (long k = 0; k < total; k++) {
+		fail_after = k;
+		d = dis_new();
+		int rc = d ? dis_run(d, g.nx, g.ny, g.nz, g.lab, 3, NULL, &r)
+		           : DIS_ENOMEM;
+		fail_after = -1;
+		if (rc == DIS_OK) {
+			expect_level(&r, (const int[]){1, 2}, 2);
+			dis_result_clear(&r);
+		} else {
+			assert_int_equal(rc, DIS_ENOMEM);
+			/* and the same disassembler recovers */
+			if (d) {
+				assert_int_equal(dis_run(d, g.nx, g.ny, g.nz, g.lab, 3, NULL,
+				                         &r), DIS_OK);
+				expect_level(&r, (const int[]){1, 2}, 2);
+				dis_result_clear(&r);
+			}
+		}
+		dis_free(d);
+		assert_int_equal(live, before);
+	}
+#endif
+}
+
+/* ---- solve --disassemble ------------------------------------------- */
+
+static void load_xmp(const char *path, struct puzzle *p)
+{
+	struct puz_error e;
+	struct xmp_info xi;
+	if (xmp_read_file(path, 0, p, &xi, &e) != PUZ_OK)
+		fail_msg("%s:%d:%d: %s", path, e.line, e.col, e.msg);
+}
+
+/* Pelikan's burr: 12 solutions of which one comes apart, at the level
+ * its designer and BurrTools give, 98.2.4; on threads and in shards the
+ * same. */
+static void test_disasm_solve_pelikan(void **state)
+{
+	(void)state;
+	struct puzzle p;
+	load_xmp("tests/data/burrtools/PelikanBurr.xmpuzzle", &p);
+	struct solve_opts o = {.disassemble = true, .keep_first = true};
+	struct solve_result r;
+	assert_int_equal(solve_puzzle(&p, &o, &r), SOLVE_OK);
+	assert_true(r.disassembled);
+	assert_int_equal(r.solutions, 1);
+	assert_int_equal(r.stuck, 11);
+	assert_int_equal(r.undecided, 0);
+	assert_int_equal(r.max_level_solutions, 1);
+	assert_int_equal(r.hardest_moves.nlevel, 3);
+	assert_int_equal(r.hardest_moves.level[0], 98);
+	assert_int_equal(r.hardest_moves.level[1], 2);
+	assert_int_equal(r.hardest_moves.level[2], 4);
+	assert_non_null(r.first);
+	assert_int_equal(r.first_moves.nlevel, 3);
+	/* 98 moves, then 2, then 4, then the single ones */
+	size_t outs = 0;
+	for (size_t i = 0; i < r.first_moves.nmoves; i++)
+		outs += r.first_moves.moves[i].dist == 0;
+	assert_int_equal(outs, 6); /* 7 pieces: 6 separations */
+	solve_result_clear(&r);
+
+	for (unsigned th = 1; th <= 3; th += 2) {
+		o = (struct solve_opts){.disassemble = true, .threads = th};
+		assert_int_equal(solve_puzzle(&p, &o, &r), SOLVE_OK);
+		assert_int_equal(r.solutions, 1);
+		assert_int_equal(r.stuck, 11);
+		assert_int_equal(r.hardest_moves.level[0], 98);
+		solve_result_clear(&r);
+	}
+	uint64_t stuck = 0, num = 0;
+	for (unsigned i = 0; i < 3; i++) {
+		o = (struct solve_opts){.disassemble = true, .threads = 1,
+		                        .shard_index = i, .shard_count = 3};
+		assert_int_equal(solve_puzzle(&p, &o, &r), SOLVE_OK);
+		stuck += r.stuck_num;
+		num += r.numerator;
+		solve_result_clear(&r);
+	}
+	assert_int_equal(stuck, 11 * 24);
+	assert_int_equal(num, 24);
+	/* --min-level: the one solution's first number is 98 */
+	o = (struct solve_opts){.disassemble = true, .min_level = 98};
+	assert_int_equal(solve_puzzle(&p, &o, &r), SOLVE_OK);
+	assert_int_equal(r.solutions, 1);
+	solve_result_clear(&r);
+	o.min_level = 99;
+	assert_int_equal(solve_puzzle(&p, &o, &r), SOLVE_OK);
+	assert_int_equal(r.solutions, 0);
+	assert_int_equal(r.below_min, 1);
+	assert_int_equal(r.stuck, 11);
+	solve_result_clear(&r);
+	puz_clear(&p);
+}
+
+/* Every solution of a box of plates, and of the Soma cube, comes apart,
+ * each piece lifting off; counts unchanged. */
+static void test_disasm_solve_soma_and_shells(void **state)
+{
+	(void)state;
+	struct puzzle p;
+	struct puz_error e;
+	assert_int_equal(puz_read_file("tests/data/classic/soma.puz", &p, &e),
+	                 PUZ_OK);
+	struct solve_opts o = {.disassemble = true};
+	struct solve_result r;
+	assert_int_equal(solve_puzzle(&p, &o, &r), SOLVE_OK);
+	assert_int_equal(r.solutions, 240);
+	assert_int_equal(r.assemblies, 11520);
+	assert_int_equal(r.stuck, 0);
+	assert_int_equal(r.max_level_solutions, 240);
+	assert_int_equal(r.hardest_moves.nlevel, 1);
+	assert_int_equal(r.hardest_moves.level[0], 1);
+	solve_result_clear(&r);
+	puz_clear(&p);
+
+	for (int k = 1; k <= 3; k++) {
+		char path[64];
+		snprintf(path, sizeof path, "tests/data/regress/shell-%d.puz", k);
+		assert_int_equal(puz_read_file(path, &p, &e), PUZ_OK);
+		struct solve_opts plain = {0};
+		struct solve_result a, b;
+		assert_int_equal(solve_puzzle(&p, &plain, &a), SOLVE_OK);
+		o = (struct solve_opts){.disassemble = true, .keep_first = true};
+		assert_int_equal(solve_puzzle(&p, &o, &b), SOLVE_OK);
+		assert_int_equal(b.solutions, a.solutions);
+		assert_int_equal(b.stuck, 0);
+		if (b.solutions) {
+			assert_int_equal(b.hardest_moves.level[0], 1);
+			assert_int_equal(b.first_moves.nmoves, 5);
+		}
+		/* the generic search says the same */
+		o.generic = true;
+		solve_result_clear(&b);
+		assert_int_equal(solve_puzzle(&p, &o, &b), SOLVE_OK);
+		assert_int_equal(b.solutions, a.solutions);
+		assert_int_equal(b.stuck, 0);
+		solve_result_clear(&a);
+		solve_result_clear(&b);
+		puz_clear(&p);
+	}
+}
+
+/* On random puzzles: solutions + stuck + undecided is the plain count,
+ * and the same on every engine and with pinning off. */
+static void test_disasm_solve_partition(void **state)
+{
+	(void)state;
+	for (int t = 0; t < 60; t++) {
+		struct puzzle p;
+		assert_true(randpuz_polycubes(7700 + (uint64_t)t, &p) >= 0);
+		struct solve_opts plain = {0};
+		struct solve_result a;
+		assert_int_equal(solve_puzzle(&p, &plain, &a), SOLVE_OK);
+		uint64_t s0 = 0, st0 = 0;
+		for (int eng = 0; eng < 3; eng++) {
+			struct solve_opts o = {.disassemble = true,
+			                       .engine = eng == 1 ? SOLVE_DLX : SOLVE_AUTO,
+			                       .no_pin = eng == 2, .generic = true};
+			struct solve_result r;
+			assert_int_equal(solve_puzzle(&p, &o, &r), SOLVE_OK);
+			assert_int_equal(r.solutions + r.stuck + r.undecided, a.solutions);
+			assert_int_equal(r.assemblies, a.assemblies);
+			if (eng == 0) {
+				s0 = r.solutions;
+				st0 = r.stuck;
+			}
+			assert_int_equal(r.solutions, s0);
+			assert_int_equal(r.stuck, st0);
+			solve_result_clear(&r);
+		}
+		solve_result_clear(&a);
+		puz_clear(&p);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_disasm_two_cubes),
+		cmocka_unit_test(test_disasm_cage_is_stuck),
+		cmocka_unit_test(test_disasm_bent_tunnel_level_2),
+		cmocka_unit_test(test_disasm_lid_then_tunnel),
+		cmocka_unit_test(test_disasm_one_piece),
+		cmocka_unit_test(test_disasm_bound_is_undecided),
+		cmocka_unit_test(test_disasm_weights),
+		cmocka_unit_test(test_disasm_too_big),
+		cmocka_unit_test(test_disasm_level_order),
+		cmocka_unit_test(test_disasm_against_brute_force),
+		cmocka_unit_test(test_disasm_checker_can_fail),
+		cmocka_unit_test(test_disasm_out_of_memory),
+		cmocka_unit_test(test_disasm_solve_pelikan),
+		cmocka_unit_test(test_disasm_solve_soma_and_shells),
+		cmocka_unit_test(test_disasm_solve_partition),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
