@@ -78,6 +78,13 @@ struct cache {
 	uint32_t stamp;
 };
 
+/* A pair's figures as last looked up (fill_figures). */
+struct pairfig {
+	int16_t r[3];
+	uint16_t f[NDIR];
+	bool valid;
+};
+
 /* The positions of one part's search, one per recursion depth. */
 struct level {
 	size_t k;          /* pieces of the part */
@@ -90,11 +97,12 @@ struct level {
 	uint32_t *tab;     /* node + 1, 0 empty */
 	size_t tmask;
 	uint16_t *m;       /* NDIR * k * k: m[(D * k + i) * k + j] */
+	struct pairfig *pair; /* k * k: pair (i < j)'s figures last seen */
 	/* For the node whose figures are in m, per direction and piece i:
 	 * the pieces i needs to come free (m < INF) and to move one cell
 	 * (m == 0), each closed under "needs" (i itself included). */
 	uint64_t free_cl[NDIR][DIS_MAX_PIECES];
-	uint64_t move_cl[NDIR][DIS_MAX_PIECES];
+	uint64_t move_cl[NDIR][DIS_MAX_PIECES]; /* even D only */
 	int16_t *tmp;      /* one position's scratch */
 };
 
@@ -141,6 +149,7 @@ static void level_free(struct level *l)
 	free(l->dist);
 	free(l->tab);
 	free(l->m);
+	free(l->pair);
 	free(l->tmp);
 	memset(l, 0, sizeof *l);
 }
@@ -308,10 +317,15 @@ static const uint16_t *figures(disasm *d, uint32_t a, uint32_t b,
 static size_t phash(const int16_t *p, size_t n)
 {
 	uint64_t h = 0x84222325cbf29ce4u;
-	for (size_t i = 0; i < n; i++) {
-		h ^= (uint16_t)p[i];
-		h *= 0x100000001b3u;
+	size_t i = 0;
+	for (; i + 4 <= n; i += 4) {
+		uint64_t w;
+		memcpy(&w, p + i, sizeof w);
+		h = (h ^ w) * 0x9E3779B97F4A7C15u;
+		h ^= h >> 32;
 	}
+	for (; i < n; i++)
+		h = (h ^ (uint16_t)p[i]) * 0x100000001b3u;
 	h ^= h >> 29;
 	return (size_t)h;
 }
@@ -344,10 +358,12 @@ static bool level_init(struct level *l, size_t k)
 	l->n = 0;
 	if (l->k != k) {
 		free(l->m);
+		free(l->pair);
 		free(l->tmp);
 		l->m = malloc(NDIR * k * k * sizeof *l->m);
+		l->pair = malloc(k * k * sizeof *l->pair);
 		l->tmp = malloc(3 * k * sizeof *l->tmp);
-		if (!l->m || !l->tmp) {
+		if (!l->m || !l->pair || !l->tmp) {
 			level_free(l);
 			return false;
 		}
@@ -356,6 +372,9 @@ static bool level_init(struct level *l, size_t k)
 			l->cap = l->cap * l->k / k;
 		l->k = k;
 	}
+	/* another part: no pair seen yet */
+	for (size_t i = 0; i < k * k; i++)
+		l->pair[i].valid = false;
 	return true;
 }
 
@@ -433,33 +452,9 @@ static int add_node(struct level *l, uint32_t parent, uint64_t group, int dir,
 
 /* ---- one position ------------------------------------------------------- */
 
-/* Fill l->m for node u of part pcs. */
-static bool fill_figures(disasm *d, struct level *l, const uint8_t *pcs,
-                         size_t u)
+static uint64_t all_of(size_t k)
 {
-	size_t k = l->k;
-	const int16_t *p = l->pos + u * 3 * k;
-	for (size_t i = 0; i < k; i++) {
-		for (int D = 0; D < NDIR; D++)
-			l->m[(D * k + i) * k + i] = INF;
-		const struct piece *a = &d->pc[pcs[i]];
-		for (size_t j = i + 1; j < k; j++) {
-			const struct piece *b = &d->pc[pcs[j]];
-			int16_t r[3];
-			for (int x = 0; x < 3; x++)
-				r[x] = (int16_t)(p[3 * j + x] + b->lo[x] -
-				                 p[3 * i + x] - a->lo[x]);
-			const uint16_t *f = figures(d, a->shape, b->shape, r);
-			if (!f)
-				return false;
-			for (int D = 0; D < NDIR; D++) {
-				l->m[(D * k + i) * k + j] = f[D];
-				/* j along D with i still = i against D */
-				l->m[(D * k + j) * k + i] = f[D ^ 1];
-			}
-		}
-	}
-	return true;
+	return k == 64 ? ~(uint64_t)0 : ((uint64_t)1 << k) - 1;
 }
 
 /* Close each row of cl[0..k-1] (bit j of cl[i]: i needs j) under
@@ -473,24 +468,69 @@ static void close_rows(uint64_t *cl, size_t k)
 	}
 }
 
-/* l->free_cl and l->move_cl from l->m. */
-static void closures(struct level *l)
+/* Fill l->m for node u of part pcs, and l->free_cl and l->move_cl, each
+ * row closed under "needs". Positions next to each other in the
+ * breadth-first order share most pairs' offsets, so each pair first
+ * looks at the figures it had last (l->pair). */
+static bool fill_figures(disasm *d, struct level *l, const uint8_t *pcs,
+                         size_t u)
 {
 	size_t k = l->k;
-	for (int D = 0; D < NDIR; D++) {
-		for (size_t i = 0; i < k; i++) {
-			const uint16_t *row = l->m + (D * k + i) * k;
-			uint64_t f = (uint64_t)1 << i, z = f;
-			for (size_t j = 0; j < k; j++) {
-				f |= (uint64_t)(row[j] != INF) << j;
-				z |= (uint64_t)(row[j] == 0) << j;
-			}
-			l->free_cl[D][i] = f;
-			l->move_cl[D][i] = z;
+	const int16_t *p = l->pos + u * 3 * k;
+	for (size_t i = 0; i < k; i++)
+		for (int D = 0; D < NDIR; D++) {
+			l->m[(D * k + i) * k + i] = INF;
+			l->free_cl[D][i] = l->move_cl[D][i] = (uint64_t)1 << i;
 		}
-		close_rows(l->free_cl[D], k);
-		close_rows(l->move_cl[D], k);
+	for (size_t i = 0; i < k; i++) {
+		const struct piece *a = &d->pc[pcs[i]];
+		for (size_t j = i + 1; j < k; j++) {
+			const struct piece *b = &d->pc[pcs[j]];
+			struct pairfig *pf = &l->pair[i * k + j];
+			int16_t r[3];
+			for (int x = 0; x < 3; x++)
+				r[x] = (int16_t)(p[3 * j + x] + b->lo[x] -
+				                 p[3 * i + x] - a->lo[x]);
+			if (!pf->valid || memcmp(pf->r, r, sizeof r) != 0) {
+				const uint16_t *f = figures(d, a->shape, b->shape, r);
+				if (!f)
+					return false;
+				memcpy(pf->r, r, sizeof r);
+				memcpy(pf->f, f, sizeof pf->f);
+				pf->valid = true;
+			}
+			const uint16_t *f = pf->f;
+			uint64_t bi = (uint64_t)1 << i, bj = (uint64_t)1 << j;
+			for (int D = 0; D < NDIR; D++) {
+				/* i along D with j still; j along D = i against D */
+				uint16_t ij = f[D], ji = f[D ^ 1];
+				l->m[(D * k + i) * k + j] = ij;
+				l->m[(D * k + j) * k + i] = ji;
+				l->free_cl[D][i] |= ij != INF ? bj : 0;
+				l->free_cl[D][j] |= ji != INF ? bi : 0;
+				if (D & 1)
+					continue; /* the transposes: see enumerate() */
+				l->move_cl[D][i] |= ij == 0 ? bj : 0;
+				l->move_cl[D][j] |= ji == 0 ? bi : 0;
+			}
+		}
 	}
+	/* A group of at most k/2 pieces that comes free holds the row of
+	 * each of its pieces: with every row longer, there is none, and the
+	 * rows need not be closed (separations() finds none as they are). */
+	for (int D = 0; D < NDIR; D++) {
+		bool small = false;
+		for (size_t i = 0; i < k && !small; i++)
+			small = (size_t)__builtin_popcountll(l->free_cl[D][i]) <= k / 2;
+		if (small)
+			close_rows(l->free_cl[D], k);
+		else
+			for (size_t i = 0; i < k; i++)
+				l->free_cl[D][i] = all_of(k);
+		if (!(D & 1))
+			close_rows(l->move_cl[D], k);
+	}
+	return true;
 }
 
 /* The least figure from a member of g to a non-member along D. */
@@ -506,11 +546,6 @@ static unsigned reach(const struct level *l, int D, uint64_t g)
 				best = row[j];
 	}
 	return best;
-}
-
-static uint64_t all_of(size_t k)
-{
-	return k == 64 ? ~(uint64_t)0 : ((uint64_t)1 << k) - 1;
 }
 
 /* ---- the search of one part --------------------------------------------- */
@@ -706,26 +741,26 @@ struct expand {
 	struct level *l;
 	size_t u;
 	int D;
-	const uint64_t *reachm;          /* l->move_cl[D] */
+	const uint64_t *reachm;          /* l->move_cl[D], D even */
 	bool full;                       /* the node budget ran out */
 	int err;
 };
 
-static void add_moves(struct expand *x, uint64_t g)
+static void add_moves(struct expand *x, uint64_t g, int D)
 {
 	struct level *l = x->l;
 	size_t k = l->k;
-	unsigned far = reach(l, x->D, g);
+	unsigned far = reach(l, D, g);
 	if (far == INF) /* a separation: never here (see expand) */
 		return;
-	const int16_t *p = l->pos + x->u * 3 * k;
-	int ax = x->D >> 1, sg = x->D & 1 ? -1 : 1;
+	int ax = D >> 1, sg = D & 1 ? -1 : 1;
 	for (unsigned s = 1; s <= far; s++) {
 		if (l->n >= x->d->max_nodes) {
 			x->full = true;
 			return;
 		}
-		memcpy(l->tmp, p, 3 * k * sizeof *l->tmp);
+		/* add_node() may move the arena: the node's address each time */
+		memcpy(l->tmp, l->pos + x->u * 3 * k, 3 * k * sizeof *l->tmp);
 		bool ok = true;
 		for (uint64_t t = g; t; t &= t - 1) {
 			size_t i = (size_t)__builtin_ctzll(t);
@@ -737,7 +772,7 @@ static void add_moves(struct expand *x, uint64_t g)
 			x->full = true;
 			return;
 		}
-		int rc = add_node(l, (uint32_t)x->u, g, x->D, s);
+		int rc = add_node(l, (uint32_t)x->u, g, D, s);
 		if (rc < 0) {
 			x->err = DIS_ENOMEM;
 			return;
@@ -746,7 +781,11 @@ static void add_moves(struct expand *x, uint64_t g)
 	}
 }
 
-/* Closed sets without piece 0: each piece from 'i' on is in or out. */
+/* The closed sets of "needs" along D (even: +x, +y, +z), each piece from
+ * 'i' on in or out. A set S is closed along D exactly when the rest is
+ * closed along the opposite direction (that relation is the transpose),
+ * so each closed set is one move: S along D when it leaves piece 0 out,
+ * else the rest the other way; local piece 0 never moves. */
 static void enumerate(struct expand *x, size_t i, uint64_t in, uint64_t out)
 {
 	size_t k = x->l->k;
@@ -755,14 +794,19 @@ static void enumerate(struct expand *x, size_t i, uint64_t in, uint64_t out)
 	if (x->full || x->err)
 		return;
 	if (i == k) {
-		if (in)
-			add_moves(x, in);
+		uint64_t all = all_of(k);
+		if (in && in != all) {
+			if (in & 1)
+				add_moves(x, all & ~in, x->D ^ 1);
+			else
+				add_moves(x, in, x->D);
+		}
 		return;
 	}
 	uint64_t bit = (uint64_t)1 << i;
 	enumerate(x, i + 1, in, out | bit);
 	uint64_t r = x->reachm[i];
-	if (!(r & (out | 1)))
+	if (!(r & out))
 		enumerate(x, i + 1, in | r, out);
 }
 
@@ -784,7 +828,6 @@ static int search(disasm *d, size_t depth, size_t k, const uint8_t *pcs,
 		for (size_t u = lo; u < hi; u++) {
 			if (!fill_figures(d, l, pcs, u))
 				return DIS_ENOMEM;
-			closures(l);
 			int rc = separations(d, depth, pcs, u, L, &found, &bound, out);
 			if (rc != DIS_OK)
 				return rc;
@@ -793,10 +836,10 @@ static int search(disasm *d, size_t depth, size_t k, const uint8_t *pcs,
 			if (found || full)
 				continue;
 			struct expand x = {.d = d, .l = l, .u = u};
-			for (int D = 0; D < NDIR && !x.full && !x.err; D++) {
+			for (int D = 0; D < NDIR && !x.full && !x.err; D += 2) {
 				x.D = D;
 				x.reachm = l->move_cl[D];
-				enumerate(&x, 1, 0, 0);
+				enumerate(&x, 0, 0, 0);
 			}
 			if (x.err)
 				return x.err;

@@ -323,6 +323,112 @@ static void test_fault_solve(void **state)
 	puz_clear(&j.p);
 }
 
+/* The text of a puzzle: a 5x5x5 cube less a bent tunnel (cells (3, 2, z)
+ * for z = 2..4), cut into a cube at (2, 2, 2) and the rest; with 'lid',
+ * a sixth layer on top as a third piece. One assembly; it comes apart
+ * at level 2 (1.2 with the lid); without the tunnel it is stuck. */
+static void tunnel_text(char *buf, size_t len, bool tunnel, bool lid)
+{
+	int nz = lid ? 6 : 5;
+	size_t at = 0;
+	for (int part = 0; part < 4; part++) {
+		if (part == 0)
+			at += (size_t)snprintf(buf + at, len - at,
+			                       "puzzle v1\ngoal 5 5 %d\n", nz);
+		else if (part == 1)
+			at += (size_t)snprintf(buf + at, len - at,
+			                       "piece A 5 5 5\n");
+		else if (part == 2)
+			at += (size_t)snprintf(buf + at, len - at,
+			                       "piece B 1 1 1\n#\n");
+		else if (lid)
+			at += (size_t)snprintf(buf + at, len - at,
+			                       "piece C 5 5 1\n");
+		if (part == 2)
+			continue;
+		int z0 = part == 3 ? 5 : 0, z1 = part == 0 ? nz : part == 3 ? 6 : 5;
+		if (part == 3 && !lid)
+			break;
+		for (int z = z0; z < z1; z++) {
+			for (int y = 0; y < 5; y++) {
+				for (int x = 0; x < 5; x++) {
+					bool hole = tunnel && x == 3 && y == 2 && z >= 2 &&
+					            z <= 4;
+					bool b = x == 2 && y == 2 && z == 2;
+					char c = hole || (part == 1 && b) ? '.' : '#';
+					buf[at++] = c;
+				}
+				buf[at++] = '\n';
+			}
+			if (z + 1 < z1)
+				buf[at++] = '\n';
+		}
+		buf[at] = '\0';
+	}
+	assert_true(at < len);
+}
+
+struct dis_job {
+	struct puzzle p;
+	struct solve_opts o;
+	uint64_t solutions, stuck; /* the known answer */
+	int level[3];
+	size_t nlevel;
+	struct bytes moves;        /* the hardest's moves, as found */
+};
+
+static bool job_disassemble(void *ctx, bool ref)
+{
+	struct dis_job *j = ctx;
+	struct solve_result r;
+	int rc = solve_puzzle(&j->p, &j->o, &r);
+	if (rc != SOLVE_OK) {
+		assert_int_equal(rc, SOLVE_ENOMEM);
+		return false;
+	}
+	assert_true(r.complete && r.disassembled);
+	assert_int_equal(r.solutions, j->solutions);
+	assert_int_equal(r.stuck, j->stuck);
+	assert_int_equal(r.undecided, 0);
+	assert_int_equal(r.hardest_moves.nlevel, j->nlevel);
+	for (size_t i = 0; i < j->nlevel; i++)
+		assert_int_equal(r.hardest_moves.level[i], j->level[i]);
+	const void *mv = r.hardest_moves.moves;
+	same_bytes(ref, &j->moves, mv ? mv : "",
+	           r.hardest_moves.nmoves * sizeof *r.hardest_moves.moves);
+	solve_result_clear(&r);
+	return true;
+}
+
+static void test_fault_disassemble(void **state)
+{
+	(void)state;
+	char text[2048];
+	struct puz_error e;
+	struct dis_job j = {.o = {.disassemble = true, .keep_first = true},
+	                    .solutions = 1, .level = {1, 2}, .nlevel = 2};
+	tunnel_text(text, sizeof text, true, true);
+	assert_int_equal(puz_read_mem(text, strlen(text), &j.p, &e), PUZ_OK);
+	every_fault("disassemble lid and tunnel", job_disassemble, &j);
+	bytes_clear(&j.moves);
+	j.o.threads = 2;
+	every_fault("disassemble lid and tunnel, 2 threads", job_disassemble, &j);
+	bytes_clear(&j.moves);
+	puz_clear(&j.p);
+	j = (struct dis_job){.o = {.disassemble = true}, .stuck = 1};
+	tunnel_text(text, sizeof text, false, false);
+	assert_int_equal(puz_read_mem(text, strlen(text), &j.p, &e), PUZ_OK);
+	every_fault("disassemble a cage", job_disassemble, &j);
+	bytes_clear(&j.moves);
+	puz_clear(&j.p);
+	j = (struct dis_job){.o = {.disassemble = true, .threads = 2},
+	                     .solutions = 240, .level = {1}, .nlevel = 1};
+	assert_int_equal(puz_read_file(DATA "soma.puz", &j.p, &e), PUZ_OK);
+	every_fault("disassemble Soma, 2 threads", job_disassemble, &j);
+	bytes_clear(&j.moves);
+	puz_clear(&j.p);
+}
+
 /* ---- generating ---------------------------------------------------------- */
 
 /* The candidate 'seed' draws first for the box 'dim'. */
@@ -798,6 +904,7 @@ int main(void)
 		cmocka_unit_test(test_fault_read),
 		cmocka_unit_test(test_fault_xmread),
 		cmocka_unit_test(test_fault_solve),
+		cmocka_unit_test(test_fault_disassemble),
 		cmocka_unit_test(test_fault_check_generated),
 		cmocka_unit_test(test_fault_generate),
 		cmocka_unit_test(test_fault_mesh),

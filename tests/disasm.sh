@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# disasm.sh: command-line tests of --disassemble (solve, check, merge,
+# convert): BurrTools' counts and levels on its own files, the moves
+# printed, threads and shards agreeing, bad input refused with one line.
+#
+# Run by `make test` as: CUBEGEN=/abs/cubegen DATA=/abs/tests/data/classic bash tests/disasm.sh
+# With WRAP set (e.g. to a valgrind command line), every cubegen runs under it.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+CUBEGEN=${CUBEGEN:?set CUBEGEN to the cubegen binary}
+DATA=${DATA:?set DATA to tests/data/classic}
+bt=$here/data/burrtools
+burr=$here/data/burr
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+run() {
+	local want=$1
+	shift
+	${WRAP:-} "$CUBEGEN" "$@" >"$tmp/out" 2>"$tmp/err"
+	local got=$?
+	out=$(cat "$tmp/out")
+	err=$(cat "$tmp/err")
+	if [ "$got" != "$want" ]; then
+		bad "cubegen $* exited $got, expected $want; stderr: $err"
+		return 1
+	fi
+	return 0
+}
+usage_error() {
+	if run 2 "$@"; then
+		local lines
+		lines=$(printf '%s\n' "$err" | wc -l)
+		if [ "$lines" = 1 ] && [[ "$err" == "cubegen: "* ]] && [ -z "$out" ]; then
+			ok
+		else
+			bad "cubegen $*: expected one error line, got: $err"
+		fi
+	fi
+}
+contains() { # contains TEXT NEEDLE WHAT
+	if [[ "$1" == *"$2"* ]]; then ok; else bad "$3: no '$2' in: $1"; fi
+}
+counts() { grep -v '^time: '; }
+
+# --- Pelikan's burr: 12 assemblies up to symmetry, one comes apart, 98.2.4
+f=$bt/PelikanBurr.xmpuzzle
+run 0 solve "$f" --disassemble --threads 1 &&
+	contains "$out" "solutions: 1 (come apart)" "Pelikan solutions" &&
+	contains "$out" "stuck: 11 (solutions that do not come apart)" "Pelikan stuck" &&
+	contains "$out" "level: 98.2.4 (the highest; 1 solution)" "Pelikan level"
+whole=$(printf '%s\n' "$out" | counts)
+run 0 solve "$f" && contains "$out" "solutions: 12" "Pelikan without --disassemble"
+run 0 solve "$f" --disassemble --json &&
+	contains "$out" '"disassembled": true, "stuck": 11, "undecided": 0' "Pelikan JSON" &&
+	contains "$out" '"max_level": [98, 2, 4], "max_level_solutions": 1' "Pelikan JSON level" &&
+	contains "$out" '"moves": ["' "Pelikan JSON moves"
+# --print: the first solution, then its moves, one a line, ending in
+# single pieces: 98 + 2 + 4 moves of the three parts that take more than
+# one, and 3 single ones: 107 lines after the heading
+run 0 solve "$f" --disassemble --print &&
+	contains "$out" "its moves (level 98.2.4):" "Pelikan --print heading"
+n=$(printf '%s\n' "$out" | sed -n '/^its moves/,$p' | tail -n +2 | wc -l)
+[ "$n" -ge 107 ] && ok || bad "Pelikan --print: $n moves, expected 107 or more"
+outs=$(printf '%s\n' "$out" | sed -n '/^its moves/,$p' | grep -c ' out$')
+[ "$outs" = 6 ] && ok || bad "Pelikan --print: $outs pieces freed, expected 6"
+printf '%s\n' "$out" | sed -n '/^its moves/,$p' | tail -n +2 |
+	grep -qvE '^([A-Za-z0-9]+ )+[+-][xyz] ([0-9]+|out)$' &&
+	bad "Pelikan --print: a move line of another form" || ok
+# threads and shards count the same
+for t in 2 4; do
+	run 0 solve "$f" --disassemble --threads $t &&
+	[ "$(printf '%s\n' "$out" | counts)" = "$whole" ] && ok ||
+	bad "Pelikan --disassemble --threads $t differs: $out"
+done
+rm -f "$tmp"/shard-*.json
+for i in 1 2 3; do
+	run 0 solve "$f" --disassemble --shard "$i/3" --json &&
+	printf '%s\n' "$out" >"$tmp/shard-$i.json"
+done
+run 0 merge "$tmp"/shard-*.json &&
+	[ "$(printf '%s\n' "$out" | counts)" = "$(printf '%s\n' "$whole" | grep -v '^problem')" ] && ok ||
+	bad "Pelikan: merge of 3 --disassemble shards differs: $out"
+run 0 merge --json "$tmp"/shard-*.json &&
+	contains "$out" '"max_level": [98, 2, 4], "max_level_solutions": 1' "merge --json level"
+# a plain shard and a --disassemble shard are not one search
+run 0 solve "$f" --shard 2/3 --json && printf '%s\n' "$out" >"$tmp/shard-2.json"
+usage_error merge "$tmp"/shard-*.json && contains "$err" "different searches" "mixed shards refused"
+# check: unique among the solutions that come apart
+run 0 check "$f" --disassemble && contains "$out" "unique: exactly 1 solution that comes apart" "check --disassemble"
+run 1 check "$f" && contains "$out" "not unique: at least 2 solutions" "check without --disassemble"
+# --min-level
+run 0 solve "$f" --disassemble --min-level 98 && contains "$out" "solutions: 1 (come apart, first level at least --min-level)" "--min-level 98"
+run 0 solve "$f" --disassemble --min-level 99 && contains "$out" "solutions: 0" "--min-level 99" &&
+	contains "$out" "below level 99: 1" "--min-level 99 says what it left out"
+run 1 check "$f" --disassemble --min-level 99
+for v in 0 -1 x 1.5 ""; do usage_error solve "$f" --disassemble --min-level "$v"; done
+usage_error solve "$f" --min-level 3
+usage_error check "$f" --min-level 3
+usage_error solve "$f" --disassemble --disassemble-nodes 0
+# a bound too small for the burr: undecided, never stuck
+run 0 solve "$f" --disassemble --disassemble-nodes 50 &&
+	contains "$out" "undecided: " "--disassemble-nodes 50" &&
+	contains "$out" "solutions: 0" "--disassemble-nodes 50 counts nothing it could not decide"
+run 1 check "$f" --disassemble --disassemble-nodes 50 && contains "$out" "undecided" "check with a small bound"
+
+# --- every Soma solution comes apart, a piece lifting off at a time
+run 0 solve "$DATA/soma.puz" --disassemble &&
+	contains "$out" "solutions: 240 (come apart)" "Soma --disassemble" &&
+	contains "$out" "stuck: 0" "Soma stuck" &&
+	contains "$out" "level: 1 (the highest; 240 solutions)" "Soma level"
+# a box of plates: decided without a search, every plate lifting off
+run 0 solve "$DATA/HC_BQ_001.hcq" --disassemble --print &&
+	contains "$out" "solutions: 1 (come apart)" "Happy Cube --disassemble" &&
+	contains "$out" "its moves (level 1):" "Happy Cube moves"
+
+# --- convert writes BurrTools' separations
+run 0 convert "$f" "$tmp/pel.xmpuzzle" --solutions --disassemble &&
+	contains "$out" "solutions: 1, all of them" "convert --disassemble"
+n=$(gzip -dc "$tmp/pel.xmpuzzle" | grep -c '<separation')
+[ "$n" = 6 ] && ok || bad "convert --disassemble: $n separations, expected 6"
+# a state per position: 98 + 1 for the first part, at least 2 for each
+# of the other five
+n=$(gzip -dc "$tmp/pel.xmpuzzle" | grep -c '<state>')
+[ "$n" -ge 109 ] && ok || bad "convert --disassemble: $n states, expected 109 or more"
+run 0 solve "$tmp/pel.xmpuzzle" --disassemble &&
+	contains "$out" "level: 98.2.4" "a file with separations reads back"
+run 0 convert "$f" "$tmp/pel2.xmpuzzle" --solutions --disassemble
+cmp -s "$tmp/pel.xmpuzzle" "$tmp/pel2.xmpuzzle" && ok || bad "convert --disassemble is not deterministic"
+run 0 convert "$f" "$tmp/pel-all.xmpuzzle" --solutions && contains "$out" "solutions: 12, all of them" "convert without --disassemble"
+gzip -dc "$tmp/pel-all.xmpuzzle" | grep -q '<separation' && bad "separations written unasked" || ok
+usage_error convert "$f" "$tmp/x.xmpuzzle" --disassemble
+
+echo "disasm: $pass passed, $fail failed"
+[ "$fail" = 0 ]
