@@ -351,6 +351,12 @@ int cmd_solve(int argc, char **argv)
 	int rrc = cli_read_puzzle_at(c.file, c.problem, &p, &xi);
 	if (rrc != CLI_OK)
 		return rrc;
+	if (c.disassemble && xi.groups_split) {
+		cli_error("%s: --disassemble: %s; cubegen takes each piece in one "
+		          "group or none", c.file, xi.groups_why);
+		puz_clear(&p);
+		return CLI_USAGE;
+	}
 	char fp[17] = "";
 	if (c.shard_count && !fingerprint(&p, &c, fp)) {
 		cli_error("%s: %s", c.file, solve_strerror(SOLVE_ENOMEM));
@@ -497,6 +503,12 @@ int cmd_check(int argc, char **argv)
 	int rrc = cli_read_puzzle_at(c.file, c.problem, &p, &xi);
 	if (rrc != CLI_OK)
 		return rrc;
+	if (c.disassemble && xi.groups_split) {
+		cli_error("%s: --disassemble: %s; cubegen takes each piece in one "
+		          "group or none", c.file, xi.groups_why);
+		puz_clear(&p);
+		return CLI_USAGE;
+	}
 	if (xi.differs)
 		printf("%s: burrtools: counts differently: %s\n", c.file, xi.why);
 	/* Two solutions are enough to say "not unique". */

@@ -73,6 +73,10 @@ struct xmp_info {
 	size_t nproblems; /* problems in the file */
 	bool differs;     /* BurrTools would count this problem differently */
 	char why[200];    /* when 'differs': one sentence saying why */
+	bool groups_split; /* some piece's copies are split among BurrTools
+	                    * groups (the disassembler takes one group per
+	                    * piece: solve --disassemble refuses these) */
+	char groups_why[200]; /* when 'groups_split': which piece */
 	bool solved;      /* the file holds BurrTools' finished count */
 	uint64_t assemblies, solutions; /* that count, when 'solved':
 	                                 * BurrTools' assemblies are what

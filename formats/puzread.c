@@ -15,7 +15,8 @@
  *   `puzzle v1`. Then `name TEXT`, `size N` (or `size X Y Z`) and
  *   `seed S`, each optional and at most once, in any order, all before
  *   the one `goal X Y Z`. Then
- *   one or more `piece NAME X Y Z [count K | count MIN..MAX]`. Any number
+ *   one or more `piece NAME X Y Z [count K | count MIN..MAX] [weight W]
+ *   [group G]` (the last two for the disassembler). Any number
  *   of blank lines (including none) may separate these sections; inside a
  *   shape, blocks are separated by exactly one blank line.
  * - .puz cells: '.' none, '#' a plain cell, 'a'..'z' a cell of that
@@ -436,7 +437,7 @@ static int read_meta(const struct line *ln, enum kw kw, struct puzzle *p,
 	                fmt_show(b, t.s, t.len));
 }
 
-#define PIECE_USAGE "piece NAME X Y Z [count K]"
+#define PIECE_USAGE "piece NAME X Y Z [count K] [weight W] [group G]"
 
 /* A piece or region name, the token 'nt', into 'out'; 'kind' is "piece"
  * or "region". */
@@ -560,24 +561,45 @@ static int read_piece(struct lexer *lx, struct pz *z, struct puzst *st,
 	rc = read_dims(ln, &pos, what, PIECE_USAGE, d, err);
 	if (rc != PUZ_OK)
 		return rc;
-	if (fmt_tok_next(ln, &pos, &t)) {
-		if (!fmt_tok_is(&t, "count"))
+	/* count, weight and group, each at most once, in any order */
+	bool seen[3] = {false, false, false};
+	pc.weight = 1;
+	while (fmt_tok_next(ln, &pos, &t)) {
+		int which = fmt_tok_is(&t, "count") ? 0
+		          : fmt_tok_is(&t, "weight") ? 1
+		          : fmt_tok_is(&t, "group") ? 2 : -1;
+		if (which < 0 || seen[which])
 			return fmt_fail(err, ln->no, fmt_lcol(ln, t.off),
-			                "unexpected '%s': expected "
-			                "'" PIECE_USAGE "'",
+			                which < 0 ? "unexpected '%s': expected "
+			                            "'" PIECE_USAGE "'"
+			                          : "'%s' a second time",
 			                fmt_show(b, t.s, t.len));
+		seen[which] = true;
+		static const char *const word[3] = {"count", "weight", "group"};
 		if (!fmt_tok_next(ln, &pos, &kt))
 			return fmt_fail(err, ln->no, fmt_lcol(ln, ln->len),
-			                "expected a number after 'count'");
-		kcol = fmt_lcol(ln, kt.off);
-		rc = read_count(ln, &kt, &lo, &hi, err);
-		if (rc != PUZ_OK)
-			return rc;
-		if (fmt_tok_next(ln, &pos, &t))
-			return fmt_fail(err, ln->no, fmt_lcol(ln, t.off),
-			                "unexpected '%s' after the count: "
-			                "expected '" PIECE_USAGE "'",
-			                fmt_show(b, t.s, t.len));
+			                "expected a number after '%s'",
+			                word[which]);
+		if (which == 0) {
+			kcol = fmt_lcol(ln, kt.off);
+			rc = read_count(ln, &kt, &lo, &hi, err);
+			if (rc != PUZ_OK)
+				return rc;
+			continue;
+		}
+		uint64_t v = kt.s[0] == '-' ? UINT64_MAX
+		           : count_value(kt.s, kt.len);
+		uint64_t top = which == 1 ? PUZ_MAX_WEIGHT : PUZ_MAX_GROUP;
+		if (v > top || v == 0)
+			return fmt_fail(err, ln->no, fmt_lcol(ln, kt.off),
+			                "%s %s: expected a whole number from 1 "
+			                "to %llu", word[which],
+			                fmt_show(b, kt.s, kt.len),
+			                (unsigned long long)top);
+		if (which == 1)
+			pc.weight = (int)v;
+		else
+			pc.group = (unsigned)v;
 	}
 	st->ranges |= hi != 0;
 	most = hi != 0 ? hi : lo;

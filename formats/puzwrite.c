@@ -283,6 +283,10 @@ int puz_write(FILE *fp, const struct puzzle *p)
 		           fprintf(fp, " count %u", pc->count) < 0) {
 			return PUZ_EIO;
 		}
+		if (pc->weight > 1 && fprintf(fp, " weight %d", pc->weight) < 0)
+			return PUZ_EIO;
+		if (pc->group && fprintf(fp, " group %u", pc->group) < 0)
+			return PUZ_EIO;
 		if (fputc('\n', fp) == EOF)
 			return PUZ_EIO;
 		if (write_shape(fp, &pc->shape, false) != PUZ_OK)

@@ -370,7 +370,8 @@ static int congruent(const struct puzzle *p, const size_t *shape_of,
 /* Room for the pieces of 'pr'. */
 static int add_pieces(const struct xdoc *d, const struct xproblem *pr,
                       size_t k, struct puzzle *p, size_t *shape_of,
-                      bool *ranges, struct puz_error *err)
+                      bool *ranges, bool *split, char *split_why,
+                      struct puz_error *err)
 {
 	size_t gvol = puz_grid_volume(&p->goal);
 	uint64_t total = 0;
@@ -409,6 +410,17 @@ static int add_pieces(const struct xdoc *d, const struct xproblem *pr,
 		piece_name(p, &d->shapes[pt->id], (size_t)pt->id, pc->name);
 		pc->count = (unsigned)pt->min;
 		pc->count_max = pt->min == pt->max ? 0 : (unsigned)pt->max;
+		pc->weight = d->shapes[pt->id].weight;
+		/* one group for every copy, or none: else the copies are
+		 * split among groups, which cubegen does not model */
+		if (pt->mixed || (pt->ngroups == 1 && pt->gcount < pt->max)) {
+			if (!*split)
+				snprintf(split_why, 200, "the copies of piece '%s' are "
+				         "split among BurrTools groups", pc->name);
+			*split = true;
+		} else {
+			pc->group = (unsigned)pt->group;
+		}
 		*ranges |= pc->count_max != 0;
 		shape_of[p->npieces++] = (size_t)pt->id;
 	}
@@ -446,7 +458,10 @@ int xmp_build(const struct xdoc *d, size_t k, struct puzzle *p,
 			return fmt_fail_nomem(err);
 		}
 	}
-	rc = add_pieces(d, pr, k, p, shape_of, &ranges, err);
+	info->groups_split = false;
+	info->groups_why[0] = '\0';
+	rc = add_pieces(d, pr, k, p, shape_of, &ranges, &info->groups_split,
+	                info->groups_why, err);
 	if (rc == PUZ_OK && ranges && pr->has_maxholes) {
 		n = (size_t)p->goal.nx * (size_t)p->goal.ny * (size_t)p->goal.nz;
 		for (size_t i = 0; i < n; i++)

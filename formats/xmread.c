@@ -31,9 +31,11 @@
  * Skipped, with everything inside them, because they carry nothing for
  * counting: <comment> (the designer's note), <solutions> (stored
  * assemblies and disassembly moves), <assembler> (a paused solver's
- * state); and the attributes weight, hx, hy, hz (which piece stays put
- * and the hotspot, for disassembly and display), group and <group>
- * (pieces that need not come apart), time. state, assemblies and
+ * state); and the attributes hx, hy, hz (the hotspot, for display) and
+ * time. A voxel's weight (which side stays put when the disassembler
+ * frees a group) and a problem shape's group (pieces that need not come
+ * apart from each other: the group attribute, or <group> elements) are
+ * read into struct puz_piece. state, assemblies and
  * solutions are reported (struct xmp_info), never used.
  *
  * Refused with PUZ_EPARSE, the line and column of the element (of the
@@ -346,6 +348,23 @@ static void start_voxel(struct xparse *x, const XML_Char **atts)
 	}
 	if (!dup_str(x, att(atts, "name"), &s->name))
 		return;
+	s->weight = 1;
+	const char *w = att(atts, "weight");
+	if (w) {
+		/* BurrTools reads it with atoi(): a whole number, maybe
+		 * negative; cubegen takes 0..PUZ_MAX_WEIGHT */
+		uint64_t v;
+		char b[40];
+		if (!fmt_parse_u64(w, strlen(w), &v) || v > PUZ_MAX_WEIGHT) {
+			FAIL(x, "<voxel weight=\"%s\">: expected a whole number "
+			        "from 0 to %d",
+			     fmt_show(b, w, strlen(w)), PUZ_MAX_WEIGHT);
+			free(s->name);
+			s->name = NULL;
+			return;
+		}
+		s->weight = v ? (int)v : 1; /* 0: as light as cubegen goes */
+	}
 	/* Counted only now, so the document frees what was made. */
 	d->nshapes++;
 	x->colour = 0;
@@ -557,6 +576,9 @@ static void start_pshape(struct xparse *x, const XML_Char **atts)
 	} else {
 		pt->min = pt->max = 1;
 	}
+	if (att(atts, "group") &&
+	    !num(x, atts, "shape", "group", PUZ_MAX_GROUP, true, &pt->group))
+		return;
 	p->nparts++;
 }
 
@@ -592,13 +614,29 @@ static void start_pair(struct xparse *x, const XML_Char **atts)
 	}
 }
 
+/* A <group group= count=> inside a problem's <shape>: some of its copies
+ * in a group (problem.cpp). One such element for all of the copies is
+ * the same as the group attribute; anything else splits the copies. */
 static void start_group(struct xparse *x, const XML_Char **atts)
 {
-	uint64_t v;
+	struct xproblem *p = &x->d->problems[x->d->nproblems - 1];
+	uint64_t g, c;
 
-	/* Grouping is about taking pieces apart: read for its form only. */
-	(void)num(x, atts, "group", "group", UINT64_MAX, true, &v);
-	(void)num(x, atts, "group", "count", UINT64_MAX, true, &v);
+	if (p->nparts == 0)
+		return; /* its <shape> was refused */
+	struct xpart *pt = &p->parts[p->nparts - 1];
+
+	if (!num(x, atts, "group", "group", PUZ_MAX_GROUP, true, &g) ||
+	    !num(x, atts, "group", "count", UINT64_MAX, true, &c))
+		return;
+	if (g == 0)
+		return;
+	if (pt->ngroups++ == 0 && pt->group == 0) {
+		pt->group = g;
+		pt->gcount = c;
+	} else {
+		pt->mixed = true;
+	}
 }
 
 static void start_puzzle(struct xparse *x, const XML_Char **atts)

@@ -31,6 +31,7 @@ struct xshape {
 	int line, col;    /* where the element starts */
 	int maxcolour;    /* the largest colour index a voxel has */
 	size_t maxat;     /* the first voxel with it */
+	int weight;       /* the weight attribute, 1 if none */
 };
 
 /* A <shape> of a problem's <shapes>: a piece and its count. */
@@ -38,6 +39,13 @@ struct xpart {
 	uint64_t id;       /* shape id, 0-based */
 	uint64_t min, max; /* count range; min == max for a plain count */
 	int line, col;
+	/* BurrTools groups: the group attribute, or the <group> elements
+	 * inside (group, count each); 'group' is the one group all copies
+	 * are in (0 none), 'mixed' when they are split among several */
+	uint64_t group;
+	size_t ngroups;    /* <group> elements with a group other than 0 */
+	uint64_t gcount;   /* the count of the last of them */
+	bool mixed;
 };
 
 /* A <problem>. */

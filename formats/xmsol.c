@@ -460,8 +460,23 @@ static bool take_apart(struct coll *c, const struct xmp_place *out)
 		if (c->blk[u] >= 0)
 			c->slab[c->cell[u]] =
 				(unsigned char)(rank[c->slot_of[c->blk[u]]] + 1);
+	/* each placed copy's piece: the one whose slots hold it */
+	int weight[DIS_MAX_PIECES];
+	unsigned group[DIS_MAX_PIECES];
+	for (size_t k = 0, i = 0; k < c->slots; k++) {
+		while (i + 1 < c->p->npieces && c->base[i + 1] <= k)
+			i++;
+		if (rank[k] != SIZE_MAX) {
+			int w = c->p->pieces[i].weight;
+			weight[rank[k]] = w ? w : 1;
+			group[rank[k]] = c->p->pieces[i].group;
+		}
+	}
 	struct dis_result r;
-	int rc = dis_run(c->d, g->nx, g->ny, g->nz, c->slab, np, NULL, &r);
+	if (np < 2)
+		return false; /* as solve --disassemble: not a solution */
+	int rc = dis_run(c->d, g->nx, g->ny, g->nz, c->slab, np, weight, group,
+	                 &r);
 	if (rc == DIS_ENOMEM) {
 		c->oom = true;
 		return false;

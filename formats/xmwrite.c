@@ -209,8 +209,10 @@ static int colours_used(const struct puzzle *p)
 	return n;
 }
 
-/* <voxel x y z [name] type="0">cells</voxel>, hotspot (0, 0, 0). */
-static void put_shape(struct buf *b, const struct grid *g, const char *name)
+/* <voxel x y z [name] [weight] type="0">cells</voxel>, hotspot (0, 0, 0);
+ * the weight when it is not BurrTools' default, 1. */
+static void put_shape(struct buf *b, const struct grid *g, const char *name,
+                      int weight)
 {
 	indent(b, 2);
 	buf_printf(b, "<voxel x=\"%d\" y=\"%d\" z=\"%d\"", g->nx, g->ny, g->nz);
@@ -219,6 +221,8 @@ static void put_shape(struct buf *b, const struct grid *g, const char *name)
 		buf_escaped(b, name);
 		buf_puts(b, "\"");
 	}
+	if (weight > 1)
+		buf_printf(b, " weight=\"%d\"", weight);
 	buf_puts(b, " type=\"0\">");
 	size_t cells = (size_t)g->nx * (size_t)g->ny * (size_t)g->nz;
 	for (size_t k = 0; k < cells; k++) {
@@ -408,9 +412,10 @@ static void put_puzzle(struct buf *b, const struct puzzle *p,
 	}
 	indent(b, 1);
 	buf_puts(b, "<shapes>\n");
-	put_shape(b, &p->goal, "goal");
+	put_shape(b, &p->goal, "goal", 1);
 	for (size_t i = 0; i < p->npieces; i++)
-		put_shape(b, &p->pieces[i].shape, p->pieces[i].name);
+		put_shape(b, &p->pieces[i].shape, p->pieces[i].name,
+		          p->pieces[i].weight);
 	indent(b, 1);
 	buf_puts(b, "</shapes>\n");
 	indent(b, 1);
@@ -429,11 +434,14 @@ static void put_puzzle(struct buf *b, const struct puzzle *p,
 		const struct puz_piece *pc = &p->pieces[i];
 		indent(b, 4);
 		if (pc->count_max)
-			buf_printf(b, "<shape id=\"%zu\" min=\"%u\" max=\"%u\"/>\n",
+			buf_printf(b, "<shape id=\"%zu\" min=\"%u\" max=\"%u\"",
 			           i + 1, pc->count, pc->count_max);
 		else
-			buf_printf(b, "<shape id=\"%zu\" count=\"%u\"/>\n", i + 1,
+			buf_printf(b, "<shape id=\"%zu\" count=\"%u\"", i + 1,
 			           pc->count);
+		if (pc->group)
+			buf_printf(b, " group=\"%u\"", pc->group);
+		buf_puts(b, "/>\n");
 	}
 	indent(b, 3);
 	buf_puts(b, "</shapes>\n");

@@ -69,6 +69,7 @@ struct dshape {
 	size_t n;
 	int16_t (*c)[3];
 	int16_t hi[3];     /* box: 0..hi on each axis */
+	unsigned char *bits; /* the box, x fastest: 1 for a cell */
 };
 
 struct cache {
@@ -100,9 +101,9 @@ struct level {
 	struct pairfig *pair; /* k * k: pair (i < j)'s figures last seen */
 	/* For the node whose figures are in m, per direction and piece i:
 	 * the pieces i needs to come free (m < INF) and to move one cell
-	 * (m == 0), each closed under "needs" (i itself included). */
-	uint64_t free_cl[NDIR][DIS_MAX_PIECES];
-	uint64_t move_cl[NDIR][DIS_MAX_PIECES]; /* even D only */
+	 * (m == 0), i itself included. */
+	uint64_t free_cl[NDIR][DIS_MAX_PIECES]; /* not closed */
+	uint64_t move_cl[NDIR][DIS_MAX_PIECES]; /* closed; even D only */
 	int16_t *tmp;      /* one position's scratch */
 };
 
@@ -116,6 +117,7 @@ struct piece {
 struct disasm {
 	size_t npieces;      /* this run's */
 	int weight[DIS_MAX_PIECES]; /* this run's */
+	unsigned group[DIS_MAX_PIECES]; /* this run's, 0 none */
 	uint64_t max_nodes;
 	struct piece pc[DIS_MAX_PIECES];
 	struct dshape *shapes; /* every shape met so far */
@@ -162,8 +164,10 @@ void dis_free(disasm *d)
 		level_free(&d->lv[i]);
 	for (size_t i = 0; i < DIS_MAX_PIECES; i++)
 		free(d->pc[i].c);
-	for (size_t i = 0; i < d->nshapes; i++)
+	for (size_t i = 0; i < d->nshapes; i++) {
 		free(d->shapes[i].c);
+		free(d->shapes[i].bits);
+	}
 	free(d->shapes);
 	free(d->shtab);
 	free(d->cache.e);
@@ -249,28 +253,46 @@ static void pair_figures(const struct dshape *pa, const struct dshape *pb,
 	bool meet[3];
 	for (int k = 0; k < 3; k++)
 		meet[k] = 0 <= pb->hi[k] + r[k] && r[k] <= pa->hi[k];
-	bool along[3] = {meet[1] && meet[2], meet[0] && meet[2], meet[0] && meet[1]};
-	if (!along[0] && !along[1] && !along[2])
+	if ((int)meet[0] + meet[1] + meet[2] < 2)
 		return;
-	for (size_t i = 0; i < pa->n; i++) {
-		const int16_t *c = pa->c[i];
-		for (size_t j = 0; j < pb->n; j++) {
-			int dx = pb->c[j][0] + r[0] - c[0];
-			int dy = pb->c[j][1] + r[1] - c[1];
-			int dz = pb->c[j][2] + r[2] - c[2];
-			int ax, dd;
-			if (dy == 0 && dz == 0)
-				ax = 0, dd = dx;
-			else if (dx == 0 && dz == 0)
-				ax = 1, dd = dy;
-			else if (dx == 0 && dy == 0)
-				ax = 2, dd = dz;
-			else
+	/* From each cell of the smaller piece, walk the other's box along
+	 * each direction to its first cell: the gap there. Walking from a
+	 * cell of b towards -x and meeting a finds how far a moves +x. */
+	bool swap = pa->n < pb->n;
+	const struct dshape *walk = swap ? pb : pa, *from = swap ? pa : pb;
+	int sg = swap ? -1 : 1; /* from's cells in walk's frame: c + sg*r */
+	int W[3] = {walk->hi[0] + 1, walk->hi[1] + 1, walk->hi[2] + 1};
+	for (size_t i = 0; i < from->n; i++) {
+		int c[3];
+		for (int k = 0; k < 3; k++)
+			c[k] = from->c[i][k] + sg * r[k];
+		for (int ax = 0; ax < 3; ax++) {
+			int u = (ax + 1) % 3, v = (ax + 2) % 3;
+			if (c[u] < 0 || c[u] >= W[u] || c[v] < 0 || c[v] >= W[v])
 				continue;
-			int k = 2 * ax + (dd < 0);
-			unsigned gap = (unsigned)(dd < 0 ? -dd : dd) - 1;
-			if (gap < m[k])
-				m[k] = (uint16_t)gap;
+			for (int dir = -1; dir <= 1; dir += 2) {
+				int x[3] = {c[0], c[1], c[2]};
+				/* the first cell of the box on the way, if any */
+				int t = c[ax] + dir;
+				if (dir > 0 && t < 0)
+					t = 0;
+				if (dir < 0 && t >= W[ax])
+					t = W[ax] - 1;
+				for (; t >= 0 && t < W[ax]; t += dir) {
+					x[ax] = t;
+					if (!walk->bits[x[0] + W[0] * (x[1] + W[1] * x[2])])
+						continue;
+					/* walk's cell at x, from's at c: moving from's
+					 * piece along 'dir' meets it after 'gap' cells */
+					unsigned gap = (unsigned)((t - c[ax]) * dir) - 1;
+					int k = 2 * ax + (dir < 0);
+					if (!swap) /* from is b: a moves the other way */
+						k ^= 1;
+					if (gap < m[k])
+						m[k] = (uint16_t)gap;
+					break;
+				}
+			}
 		}
 	}
 }
@@ -515,22 +537,29 @@ static bool fill_figures(disasm *d, struct level *l, const uint8_t *pcs,
 			}
 		}
 	}
-	/* A group of at most k/2 pieces that comes free holds the row of
-	 * each of its pieces: with every row longer, there is none, and the
-	 * rows need not be closed (separations() finds none as they are). */
-	for (int D = 0; D < NDIR; D++) {
-		bool small = false;
-		for (size_t i = 0; i < k && !small; i++)
-			small = (size_t)__builtin_popcountll(l->free_cl[D][i]) <= k / 2;
-		if (small)
-			close_rows(l->free_cl[D], k);
-		else
-			for (size_t i = 0; i < k; i++)
-				l->free_cl[D][i] = all_of(k);
-		if (!(D & 1))
-			close_rows(l->move_cl[D], k);
-	}
+	/* free_cl stays as it is: separations() closes only the rows it
+	 * needs, and only up to k/2 pieces */
+	for (int D = 0; D < NDIR; D += 2)
+		close_rows(l->move_cl[D], k);
 	return true;
+}
+
+/* The closure of piece e under the rows 'r' ("needs"), or 0 when it has
+ * more than 'most' pieces. */
+static uint64_t small_closure(const uint64_t *r, size_t e, int most)
+{
+	uint64_t c = r[e], todo = c & ~((uint64_t)1 << e);
+	int n = __builtin_popcountll(c);
+	while (todo && n <= most) {
+		uint64_t add = r[__builtin_ctzll(todo)] & ~c;
+		todo &= todo - 1;
+		if (add) {
+			c |= add;
+			todo |= add;
+			n += __builtin_popcountll(add);
+		}
+	}
+	return n <= most ? c : 0;
 }
 
 /* The least figure from a member of g to a non-member along D. */
@@ -671,7 +700,14 @@ static int try_separation(disasm *d, size_t depth, const uint8_t *pcs,
 			memcpy(spos + 3 * n, p + 3 * i, 3 * sizeof *spos);
 			n++;
 		}
-		if (n == 1) {
+		/* one piece, or pieces of one group: nothing to take apart
+		 * (both sides have a piece) */
+		assert(n >= 1);
+		unsigned g0 = n ? d->group[spcs[0]] : 0;
+		bool one = g0 != 0;
+		for (size_t i = 1; i < n && one; i++)
+			one = d->group[spcs[i]] == g0;
+		if (n == 1 || one) {
 			sub[s] = (struct outcome){.v = DIS_APART};
 			continue;
 		}
@@ -711,12 +747,20 @@ static int separations(disasm *d, size_t depth, const uint8_t *pcs, size_t u,
 	for (int pass = 0; pass < 2; pass++)
 		for (int D = 0; D < NDIR; D++)
 			for (size_t e = 0; e < k; e++) {
-				uint64_t c = l->free_cl[D][e];
-				if (c == all_of(k))
-					continue;
-				int n = __builtin_popcountll(c);
-				if (pass == 0 ? n != 1 : (n == 1 || (size_t)n > k / 2))
-					continue;
+				/* pass 0: e alone (its row is e itself); pass 1:
+				 * groups of 2 to k/2 */
+				uint64_t row = l->free_cl[D][e], c;
+				if (pass == 0) {
+					if (row != (uint64_t)1 << e)
+						continue;
+					c = row;
+				} else {
+					if (row == (uint64_t)1 << e || k < 4)
+						continue;
+					c = small_closure(l->free_cl[D], e, (int)(k / 2));
+					if (!c)
+						continue;
+				}
 				bool dup = false;
 				for (size_t s = 0; s < nseen[D]; s++)
 					dup |= seen[D][s] == c;
@@ -889,8 +933,10 @@ static bool same_shape(const struct dshape *s, const struct piece *p)
 /* Forget every shape, and so every pair figure. */
 static void shapes_reset(disasm *d)
 {
-	for (size_t i = 0; i < d->nshapes; i++)
+	for (size_t i = 0; i < d->nshapes; i++) {
 		free(d->shapes[i].c);
+		free(d->shapes[i].bits);
+	}
 	d->nshapes = 0;
 	if (d->shtab)
 		memset(d->shtab, 0, (d->shmask + 1) * sizeof *d->shtab);
@@ -948,25 +994,36 @@ static bool find_shape(disasm *d, struct piece *p)
 	if (!sh->c)
 		return false;
 	sh->n = p->n;
-	for (size_t i = 0; i < p->n; i++)
-		for (int a = 0; a < 3; a++)
-			sh->c[i][a] = (int16_t)(p->c[i][a] - p->lo[a]);
 	for (int a = 0; a < 3; a++)
 		sh->hi[a] = (int16_t)(p->hi[a] - p->lo[a]);
+	size_t w = (size_t)sh->hi[0] + 1, hy = (size_t)sh->hi[1] + 1;
+	sh->bits = calloc(w * hy * ((size_t)sh->hi[2] + 1), 1);
+	if (!sh->bits) {
+		free(sh->c);
+		return false;
+	}
+	for (size_t i = 0; i < p->n; i++) {
+		for (int a = 0; a < 3; a++)
+			sh->c[i][a] = (int16_t)(p->c[i][a] - p->lo[a]);
+		sh->bits[sh->c[i][0] + w * (sh->c[i][1] + hy * (size_t)sh->c[i][2])] = 1;
+	}
 	d->shtab[h] = (uint32_t)d->nshapes + 1;
 	p->shape = (uint32_t)d->nshapes++;
 	return true;
 }
 
 int dis_run(disasm *d, int nx, int ny, int nz, const unsigned char *labels,
-            size_t np, const int *weights, struct dis_result *out)
+            size_t np, const int *weights, const unsigned *groups,
+            struct dis_result *out)
 {
 	if (np > DIS_MAX_PIECES || nx < 1 || ny < 1 || nz < 1 ||
 	    nx > DIS_MAX_DIM || ny > DIS_MAX_DIM || nz > DIS_MAX_DIM)
 		return DIS_ETOOBIG;
 	d->npieces = np;
-	for (size_t i = 0; i < np; i++)
+	for (size_t i = 0; i < np; i++) {
 		d->weight[i] = weights ? weights[i] : 1;
+		d->group[i] = groups ? groups[i] : 0;
+	}
 	/* The pieces' cells. */
 	for (size_t i = 0; i < np; i++)
 		d->pc[i].n = 0;

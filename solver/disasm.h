@@ -37,6 +37,11 @@
  * separation inside it takes more than one move. So the level ends in 1
  * only when it is [1].
  *
+ * Groups (BurrTools' piece groups, each piece in at most one): a part
+ * all of whose pieces are in one group needs not come apart; it is taken
+ * as done, with no moves and nothing in the level. The whole assembly is
+ * always taken apart (as BurrTools does).
+ *
  * Moves: the whole disassembly as a list, in that same order: the moves of
  * a part until its separation (the last, with dist 0 for "out", moves the
  * removed side), then the left part's moves, then the removed part's. A
@@ -105,9 +110,11 @@ void dis_set_max_nodes(disasm *d, uint64_t max_nodes);
 
 /* Take apart the assembly 'labels' of 'npieces' pieces (see the top;
  * every piece 0..npieces-1 has a cell), 'weights' their BurrTools weights
- * (NULL: all equal). Fills '*out' on DIS_OK. */
+ * (NULL: all equal), 'groups' their BurrTools groups (NULL: none; 0 none).
+ * Fills '*out' on DIS_OK. */
 int dis_run(disasm *d, int nx, int ny, int nz, const unsigned char *labels,
-            size_t npieces, const int *weights, struct dis_result *out);
+            size_t npieces, const int *weights, const unsigned *groups,
+            struct dis_result *out);
 void dis_result_clear(struct dis_result *r);
 
 /* Compare levels lexicographically, a prefix lower: <0, 0, >0. */

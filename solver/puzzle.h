@@ -78,7 +78,17 @@ struct puz_piece {
 	                              * the least of a range (may be 0) */
 	unsigned count_max;          /* 0: exactly 'count'; else the most of
 	                              * a range count..count_max, > count */
+	/* For the disassembler (solver/disasm.h), as BurrTools has them:
+	 * when a group comes free, the side holding the heaviest piece stays
+	 * (1..PUZ_MAX_WEIGHT; 0, what a zeroed puzzle has, counts as 1, the
+	 * default); pieces of one 'group' (1..PUZ_MAX_GROUP; 0 none) need not
+	 * come apart from each other. */
+	int weight;
+	unsigned group;
 };
+
+#define PUZ_MAX_WEIGHT 1000000000
+#define PUZ_MAX_GROUP 65535
 
 /* The most copies of a piece. */
 static inline unsigned puz_piece_max(const struct puz_piece *pc)

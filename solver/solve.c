@@ -1423,7 +1423,7 @@ static int shell_disassembled(const struct puzzle *p,
 		disasm *d = dis_new();
 		struct dis_result r;
 		int rc = d ? dis_run(d, g->nx, g->ny, g->nz, res->first,
-		                     p->npieces, NULL, &r)
+		                     p->npieces, NULL, NULL, &r)
 		           : DIS_ENOMEM;
 		dis_free(d);
 		if (rc != DIS_OK)

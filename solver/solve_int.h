@@ -157,6 +157,7 @@ struct solver {
 	/* --disassemble (solvedis.c): group_inv[k] is the index in G of
 	 * group[k]'s inverse (read only); sd is the thread's own. */
 	int group_inv[POLY_NSYM];
+	bool dis_traits;      /* some piece has a group, or weights differ */
 	struct sdis sd;
 
 	/* A split search's thread (tasks.c); pool NULL in a plain one. */

@@ -56,6 +56,11 @@ void solve_moves_clear(struct solve_moves *m)
 
 int sdis_prepare(struct solver *s)
 {
+	/* weights that differ, or groups: the disassembler is told them */
+	s->dis_traits = false;
+	for (size_t i = 0; i < s->p->npieces; i++)
+		s->dis_traits |= s->p->pieces[i].group != 0 ||
+		                 s->p->pieces[i].weight > 1;
 	for (int k = 0; k < s->group_order; k++) {
 		int inv = poly_sym_inverse(s->group[k]);
 		s->group_inv[k] = -1;
@@ -293,18 +298,41 @@ int sdis_cover(struct solver *s, const size_t *rows, size_t n, int *kind)
 	for (size_t i = 0; i < n; i++)
 		for (size_t c = s->roff[rows[i]]; c < s->roff[rows[i] + 1]; c++)
 			sd->owner[s->rcells[c]] = (int32_t)i;
+	/* BurrTools takes no assembly of one piece for a solution: its
+	 * disassembler has nothing to answer for it */
+	if (n < 2) {
+		*kind = SDIS_STUCK;
+		return SOLVE_OK;
+	}
 	int k = least_form(s, n);
 	assert(k >= 0);
+	/* the pieces by rank in the form, with their weights and groups */
+	struct solve_moves *m = &sd->cur;
+	memset(s->copies_used, 0, s->ntypes * sizeof *s->copies_used);
+	int weight[DIS_MAX_PIECES];
+	unsigned group[DIS_MAX_PIECES];
+	for (size_t i = 0; i < n; i++) {
+		size_t t = s->rtype[rows[i]];
+		size_t piece = solve_copy_piece(s, t, s->copies_used[t]++);
+		m->piece[sd->best_rank[i]] = (uint16_t)piece;
+		int w = s->p->pieces[piece].weight;
+		weight[sd->best_rank[i]] = w ? w : 1;
+		group[sd->best_rank[i]] = s->p->pieces[piece].group;
+	}
 	struct dis_result r;
-	int rc = memo_find(s, &r);
+	/* the memo knows forms, not weights and groups: off with them */
+	int rc = s->dis_traits ? -1 : memo_find(s, &r);
 	if (rc == SOLVE_ENOMEM)
 		return rc;
 	if (rc != SOLVE_OK) {
 		for (size_t c = 0; c < nc; c++)
 			sd->clabels[s->goal_cell[c]] = (unsigned char)sd->best[c];
 		const struct grid *g = &s->p->goal;
-		rc = dis_run(sd->dis, g->nx, g->ny, g->nz, sd->clabels, n, NULL, &r);
-		if (rc == DIS_ENOMEM || (rc == DIS_OK && !memo_add(s, &r))) {
+		rc = dis_run(sd->dis, g->nx, g->ny, g->nz, sd->clabels, n,
+		             s->dis_traits ? weight : NULL,
+		             s->dis_traits ? group : NULL, &r);
+		if (rc == DIS_ENOMEM ||
+		    (rc == DIS_OK && !s->dis_traits && !memo_add(s, &r))) {
 			if (rc == DIS_OK)
 				dis_result_clear(&r);
 			return SOLVE_ENOMEM;
@@ -323,20 +351,15 @@ int sdis_cover(struct solver *s, const size_t *rows, size_t n, int *kind)
 	*kind = (unsigned)first < s->o->min_level ? SDIS_BELOW : SDIS_COUNT;
 
 	/* The moves in the cover's frame, pieces by rank in the form. */
-	struct solve_moves *m = &sd->cur;
 	free(m->moves);
-	*m = (struct solve_moves){.moves = r.moves, .nmoves = r.nmoves,
-	                          .nlevel = r.nlevel, .npieces = n};
+	m->moves = r.moves;
+	m->nmoves = r.nmoves;
+	m->nlevel = r.nlevel;
+	m->npieces = n;
 	memcpy(m->level, r.level, r.nlevel * sizeof *m->level);
 	int back = poly_sym_inverse(s->group[k]);
 	for (size_t i = 0; i < r.nmoves; i++)
 		m->moves[i].dir = turn_dir(back, m->moves[i].dir);
-	memset(s->copies_used, 0, s->ntypes * sizeof *s->copies_used);
-	for (size_t i = 0; i < n; i++) {
-		size_t t = s->rtype[rows[i]];
-		size_t piece = solve_copy_piece(s, t, s->copies_used[t]++);
-		m->piece[sd->best_rank[i]] = (uint16_t)piece;
-	}
 	return SOLVE_OK;
 }
 

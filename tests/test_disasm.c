@@ -65,7 +65,7 @@ static void run(const struct hand *h, struct dis_result *r)
 {
 	disasm *d = dis_new();
 	assert_non_null(d);
-	assert_int_equal(dis_run(d, h->nx, h->ny, h->nz, h->lab, h->np, NULL, r),
+	assert_int_equal(dis_run(d, h->nx, h->ny, h->nz, h->lab, h->np, NULL, NULL, r),
 	                 DIS_OK);
 	dis_free(d);
 }
@@ -180,17 +180,17 @@ static void test_disasm_bound_is_undecided(void **state)
 	assert_non_null(d);
 	dis_set_max_nodes(d, 1);
 	struct dis_result r;
-	assert_int_equal(dis_run(d, h.nx, h.ny, h.nz, h.lab, 2, NULL, &r), DIS_OK);
+	assert_int_equal(dis_run(d, h.nx, h.ny, h.nz, h.lab, 2, NULL, NULL, &r), DIS_OK);
 	assert_int_equal(r.verdict, DIS_BOUND);
 	dis_result_clear(&r);
 	/* the cage: every position of it kept within 2, so stuck is sure */
 	struct hand c;
 	hand_cage(&c, 3, (const int[]){1, 1, 1, -1});
-	assert_int_equal(dis_run(d, 3, 3, 3, c.lab, 2, NULL, &r), DIS_OK);
+	assert_int_equal(dis_run(d, 3, 3, 3, c.lab, 2, NULL, NULL, &r), DIS_OK);
 	assert_int_equal(r.verdict, DIS_STUCK);
 	dis_result_clear(&r);
 	dis_set_max_nodes(d, 0);
-	assert_int_equal(dis_run(d, h.nx, h.ny, h.nz, h.lab, 2, NULL, &r), DIS_OK);
+	assert_int_equal(dis_run(d, h.nx, h.ny, h.nz, h.lab, 2, NULL, NULL, &r), DIS_OK);
 	expect_level(&r, (const int[]){2}, 1);
 	dis_result_clear(&r);
 	dis_free(d);
@@ -207,13 +207,49 @@ static void test_disasm_weights(void **state)
 	assert_non_null(d);
 	struct dis_result r;
 	int w[2] = {1, 5};
-	assert_int_equal(dis_run(d, 2, 1, 1, h.lab, 2, w, &r), DIS_OK);
+	assert_int_equal(dis_run(d, 2, 1, 1, h.lab, 2, w, NULL, &r), DIS_OK);
 	assert_int_equal(r.verdict, DIS_APART);
 	assert_int_equal(r.nmoves, 1);
 	assert_int_equal(r.moves[0].group, 1); /* A goes, along -x */
 	assert_int_equal(r.moves[0].dir, DIS_NX);
 	assert_null(disref_check(2, 1, 1, h.lab, 2, w, r.moves, r.nmoves,
 	                         r.level, r.nlevel));
+	dis_result_clear(&r);
+	dis_free(d);
+}
+
+/* Groups: a cage around a cube, under a lid. The lid comes off, and the
+ * caged cube never does: stuck, unless cage and cube are one group, which
+ * need not come apart (the whole assembly still must). */
+static void test_disasm_groups(void **state)
+{
+	(void)state;
+	struct hand h;
+	hand_cage(&h, 3, (const int[]){1, 1, 1, -1});
+	struct hand g = {.nx = 3, .ny = 3, .nz = 4, .np = 3};
+	memcpy(g.lab, h.lab, 27);
+	memset(g.lab + 27, 3, 9);
+	disasm *d = dis_new();
+	assert_non_null(d);
+	struct dis_result r;
+	assert_int_equal(dis_run(d, 3, 3, 4, g.lab, 3, NULL, NULL, &r), DIS_OK);
+	assert_int_equal(r.verdict, DIS_STUCK);
+	dis_result_clear(&r);
+	unsigned other[3] = {1, 2, 0}, same[3] = {1, 1, 0}, all[3] = {5, 5, 5};
+	assert_int_equal(dis_run(d, 3, 3, 4, g.lab, 3, NULL, other, &r), DIS_OK);
+	assert_int_equal(r.verdict, DIS_STUCK);
+	dis_result_clear(&r);
+	assert_int_equal(dis_run(d, 3, 3, 4, g.lab, 3, NULL, same, &r), DIS_OK);
+	expect_level(&r, (const int[]){1}, 1);
+	assert_int_equal(r.nmoves, 1);
+	assert_int_equal(r.moves[0].group, 4); /* the lid, and nothing more */
+	dis_result_clear(&r);
+	/* one group for every piece: the top still comes apart first */
+	assert_int_equal(dis_run(d, 3, 3, 4, g.lab, 3, NULL, all, &r), DIS_OK);
+	assert_int_equal(r.verdict, DIS_APART);
+	dis_result_clear(&r);
+	assert_int_equal(dis_run(d, 3, 3, 3, h.lab, 2, NULL, all, &r), DIS_OK);
+	assert_int_equal(r.verdict, DIS_STUCK);
 	dis_result_clear(&r);
 	dis_free(d);
 }
@@ -227,9 +263,9 @@ static void test_disasm_too_big(void **state)
 	for (int i = 0; i < 65; i++)
 		lab[i] = (unsigned char)(i + 1);
 	struct dis_result r = {.nlevel = 7};
-	assert_int_equal(dis_run(d, 65, 1, 1, lab, 65, NULL, &r), DIS_ETOOBIG);
+	assert_int_equal(dis_run(d, 65, 1, 1, lab, 65, NULL, NULL, &r), DIS_ETOOBIG);
 	assert_int_equal(r.nlevel, 7); /* untouched */
-	assert_int_equal(dis_run(d, 129, 1, 1, lab, 1, NULL, &r), DIS_ETOOBIG);
+	assert_int_equal(dis_run(d, 129, 1, 1, lab, 1, NULL, NULL, &r), DIS_ETOOBIG);
 	dis_free(d);
 }
 
@@ -295,7 +331,7 @@ static void test_disasm_against_brute_force(void **state)
 		unsigned char lab[DISREF_RANDOM_CELLS];
 		disref_random(&seed, &nx, &ny, &nz, lab, &np);
 		struct dis_result r;
-		assert_int_equal(dis_run(d, nx, ny, nz, lab, np, NULL, &r), DIS_OK);
+		assert_int_equal(dis_run(d, nx, ny, nz, lab, np, NULL, NULL, &r), DIS_OK);
 		int v, first;
 		assert_int_equal(disref_solve(nx, ny, nz, lab, np, NULL, 0, &v, &first),
 		                 0);
@@ -323,7 +359,7 @@ static void test_disasm_against_brute_force(void **state)
 			int mx, my, mz;
 			turn(lab, nx, ny, nz, sym, tl, &mx, &my, &mz);
 			struct dis_result q;
-			assert_int_equal(dis_run(d, mx, my, mz, tl, np, NULL, &q), DIS_OK);
+			assert_int_equal(dis_run(d, mx, my, mz, tl, np, NULL, NULL, &q), DIS_OK);
 			assert_int_equal(q.verdict, r.verdict);
 			if (q.verdict == DIS_APART && np >= 2)
 				assert_int_equal(q.level[0], r.level[0]);
@@ -382,14 +418,14 @@ static void test_disasm_out_of_memory(void **state)
 	alloc_calls = 0;
 	disasm *d = dis_new();
 	struct dis_result r;
-	assert_int_equal(dis_run(d, g.nx, g.ny, g.nz, g.lab, 3, NULL, &r), DIS_OK);
+	assert_int_equal(dis_run(d, g.nx, g.ny, g.nz, g.lab, 3, NULL, NULL, &r), DIS_OK);
 	dis_result_clear(&r);
 	dis_free(d);
 	long total = alloc_calls;
 	for (long k = 0; k < total; k++) {
 		fail_after = k;
 		d = dis_new();
-		int rc = d ? dis_run(d, g.nx, g.ny, g.nz, g.lab, 3, NULL, &r)
+		int rc = d ? dis_run(d, g.nx, g.ny, g.nz, g.lab, 3, NULL, NULL, &r)
 		           : DIS_ENOMEM;
 		fail_after = -1;
 		if (rc == DIS_OK) {
@@ -400,7 +436,7 @@ static void test_disasm_out_of_memory(void **state)
 			/* and the same disassembler recovers */
 			if (d) {
 				assert_int_equal(dis_run(d, g.nx, g.ny, g.nz, g.lab, 3, NULL,
-				                         &r), DIS_OK);
+				                         NULL, &r), DIS_OK);
 				expect_level(&r, (const int[]){1, 2}, 2);
 				dis_result_clear(&r);
 			}
@@ -481,6 +517,52 @@ static void test_disasm_solve_pelikan(void **state)
 	assert_int_equal(r.stuck, 11);
 	solve_result_clear(&r);
 	puz_clear(&p);
+}
+
+/* BurrTools' own examples, as burrTxt -d counts them (solutions after
+ * its disassembler, the first number of the highest level):
+ * CubeInCage's frames are one group (96 assemblies, 1 solution, 4.9.3);
+ * DemoPieceGenerator has one assembly of a single piece, which BurrTools
+ * takes for no solution (928 assemblies, 927 solutions);
+ * DraculasDentalDesaster 84 and 1 (3.5.16.6.4); AlPackino 1 and 1
+ * (1.1.1.1.1.2.1.3.1.2.1.2). Their levels as burrTxt prints them. */
+static void test_disasm_burrtools_examples(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *file;
+		uint64_t assemblies, solutions;
+		int level[12];
+		size_t nlevel;
+	} want[] = {
+		{"CubeInCage", 96, 1, {4, 9, 3}, 3},
+		{"DemoPieceGenerator", 928, 927, {1}, 1},
+		{"DraculasDentalDesaster", 84, 1, {3, 5, 16, 6, 4}, 5},
+		{"AlPackino", 1, 1, {1, 1, 1, 1, 1, 2, 1, 3, 1, 2, 1, 2}, 12},
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		char path[128];
+		snprintf(path, sizeof path, "tests/data/burrtools/%s.xmpuzzle",
+		         want[i].file);
+		struct puzzle p;
+		load_xmp(path, &p);
+		struct solve_opts o = {.disassemble = true};
+		struct solve_result r;
+		assert_int_equal(solve_puzzle(&p, &o, &r), SOLVE_OK);
+		if (r.solutions + r.stuck != want[i].assemblies ||
+		    r.solutions != want[i].solutions)
+			fail_msg("%s: %llu solutions, %llu stuck", want[i].file,
+			         (unsigned long long)r.solutions,
+			         (unsigned long long)r.stuck);
+		/* the first number is BurrTools'; the later ones depend on
+		 * the order separations are met in (disasm.h), here equal
+		 * but for Dracula's 17 where BurrTools has 16 */
+		assert_true(r.hardest_moves.nlevel >= 1);
+		assert_int_equal(r.hardest_moves.level[0], want[i].level[0]);
+		(void)want[i].nlevel;
+		solve_result_clear(&r);
+		puz_clear(&p);
+	}
 }
 
 /* Every solution of a box of plates, and of the Soma cube, comes apart,
@@ -574,12 +656,14 @@ int main(void)
 		cmocka_unit_test(test_disasm_one_piece),
 		cmocka_unit_test(test_disasm_bound_is_undecided),
 		cmocka_unit_test(test_disasm_weights),
+		cmocka_unit_test(test_disasm_groups),
 		cmocka_unit_test(test_disasm_too_big),
 		cmocka_unit_test(test_disasm_level_order),
 		cmocka_unit_test(test_disasm_against_brute_force),
 		cmocka_unit_test(test_disasm_checker_can_fail),
 		cmocka_unit_test(test_disasm_out_of_memory),
 		cmocka_unit_test(test_disasm_solve_pelikan),
+		cmocka_unit_test(test_disasm_burrtools_examples),
 		cmocka_unit_test(test_disasm_solve_soma_and_shells),
 		cmocka_unit_test(test_disasm_solve_partition),
 	};

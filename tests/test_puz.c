@@ -247,6 +247,9 @@ static bool puz_equal(const struct puzzle *a, const struct puzzle *b)
 		if (strcmp(a->pieces[i].name, b->pieces[i].name) != 0 ||
 		    a->pieces[i].count != b->pieces[i].count ||
 		    a->pieces[i].count_max != b->pieces[i].count_max ||
+		    (a->pieces[i].weight > 1 ? a->pieces[i].weight : 1) !=
+		    (b->pieces[i].weight > 1 ? b->pieces[i].weight : 1) ||
+		    a->pieces[i].group != b->pieces[i].group ||
 		    !grid_equal(&a->pieces[i].shape, &b->pieces[i].shape))
 			return false;
 	if (a->rgb_set != b->rgb_set || a->has_match != b->has_match ||
@@ -605,7 +608,7 @@ static void test_puz_read_unknown_header(void **state)
 	        "unknown line 'bogus': expected 'name', 'size', 'seed' or "
 	        "'goal'");
 	PUZ_ERR("puzzle v1\ngoal 1 1 1\n#\npeace A 1 1 1\n#\n", 4, 1,
-	        "expected 'piece NAME X Y Z [count K]'");
+	        "expected 'piece NAME X Y Z [count K] [weight W] [group G]'");
 }
 
 static void test_puz_read_first_line_not_magic(void **state)
@@ -742,15 +745,16 @@ static void test_puz_read_header_shape(void **state)
 	PUZ_ERR("puzzle v1\ngoal 1 1 1 1\n", 2, 12,
 	        "unexpected '1' after 'goal X Y Z'");
 	PUZ_ERR("puzzle v1\ngoal 1 1 1\n#\npiece A 1 1\n#\n", 4, 12,
-	        "expected 'piece NAME X Y Z [count K]'");
+	        "expected 'piece NAME X Y Z [count K] [weight W] [group G]'");
 	PUZ_ERR("puzzle v1\ngoal 1 1 1\n#\npiece\n#\n", 4, 6,
-	        "expected 'piece NAME X Y Z [count K]'");
+	        "expected 'piece NAME X Y Z [count K] [weight W] [group G]'");
 	PUZ_ERR("puzzle v1\ngoal 1 1 1\n#\npiece A 1 1 1 cnt 2\n#\n", 4, 15,
-	        "unexpected 'cnt': expected 'piece NAME X Y Z [count K]'");
+	        "unexpected 'cnt': expected 'piece NAME X Y Z [count K] "
+	        "[weight W] [group G]'");
 	PUZ_ERR("puzzle v1\ngoal 1 1 1\n#\npiece A 1 1 1 count\n#\n", 4, 20,
 	        "expected a number after 'count'");
 	PUZ_ERR("puzzle v1\ngoal 1 1 1\n#\npiece A 1 1 1 count 1 x\n#\n", 4,
-	        23, "unexpected 'x' after the count");
+	        23, "unexpected 'x': expected 'piece NAME");
 	PUZ_ERR("puzzle v1\ngoal 1 1 1\n#\npiece A 1 1 1 count two\n#\n", 4,
 	        21, "expected a number after 'count', found 'two'");
 }
@@ -1471,6 +1475,45 @@ static void test_puz_read_bad_colour_cells(void **state)
 	        "'+' (an optional cell)");
 }
 
+/* Weights and groups (for the disassembler): read in any order with the
+ * count, written back when not the default, refused when bad. */
+static void test_puz_weight_and_group(void **state)
+{
+	(void)state;
+	static const char text[] =
+		"puzzle v1\ngoal 3 1 1\n###\n"
+		"piece A 1 1 1 group 3 weight 7 count 2\n#\n"
+		"piece B 1 1 1 weight 1\n#\n";
+	struct puzzle p;
+	struct puz_error e;
+	assert_int_equal(puz_read_mem(text, sizeof text - 1, &p, &e), PUZ_OK);
+	assert_int_equal(p.pieces[0].weight, 7);
+	assert_int_equal(p.pieces[0].group, 3);
+	assert_int_equal(p.pieces[0].count, 2);
+	assert_int_equal(p.pieces[1].weight, 1);
+	assert_int_equal(p.pieces[1].group, 0);
+	size_t n;
+	char *t = write_mem(&p, &n);
+	assert_non_null(strstr(t, "piece A 1 1 1 count 2 weight 7 group 3\n"));
+	assert_non_null(strstr(t, "piece B 1 1 1\n"));
+	free(t);
+	round_trip(&p);
+	puz_clear(&p);
+#define PW(tail) "puzzle v1\ngoal 1 1 1\n#\npiece A 1 1 1 " tail "\n#\n"
+	PUZ_ERR(PW("weight 0"), 4, 22,
+	        "weight 0: expected a whole number from 1 to 1000000000");
+	PUZ_ERR(PW("weight -2"), 4, 22, "weight -2: expected a whole number");
+	PUZ_ERR(PW("weight 1000000001"), 4, 22, "expected a whole number");
+	PUZ_ERR(PW("group 0"), 4, 21,
+	        "group 0: expected a whole number from 1 to 65535");
+	PUZ_ERR(PW("group 65536"), 4, 21, "from 1 to 65535");
+	PUZ_ERR(PW("group x"), 4, 21, "group x: expected a whole number");
+	PUZ_ERR(PW("group"), 4, 20, "expected a number after 'group'");
+	PUZ_ERR(PW("weight 2 weight 3"), 4, 24, "'weight' a second time");
+	PUZ_ERR(PW("count 1 count 1"), 4, 23, "'count' a second time");
+#undef PW
+}
+
 static void test_puz_read_bad_count_ranges(void **state)
 {
 	(void)state;
@@ -1497,7 +1540,7 @@ static void test_puz_read_bad_count_ranges(void **state)
 	PUZ_ERR(PC(".."), 4, 21, "found '..'");
 	PUZ_ERR(PC("1.3"), 4, 21,
 	        "expected a number after 'count', found '1.3'");
-	PUZ_ERR(PC("1..3 x"), 4, 26, "unexpected 'x' after the count");
+	PUZ_ERR(PC("1..3 x"), 4, 26, "unexpected 'x': expected");
 	PUZ_ERR(PC("a"), 4, 21, "expected a number after 'count', found 'a'");
 	/* the limit counts the most of a range, and sees through overflow */
 	PUZ_ERR(PC("0..1025"), 4, 21,
@@ -2545,6 +2588,7 @@ int main(void)
 		cmocka_unit_test(test_puz_read_rows_that_spell_keywords),
 		cmocka_unit_test(test_puz_read_bad_colour_cells),
 		cmocka_unit_test(test_puz_read_bad_count_ranges),
+		cmocka_unit_test(test_puz_weight_and_group),
 		cmocka_unit_test(test_puz_read_bad_colour_line),
 		cmocka_unit_test(test_puz_read_bad_match_line),
 		cmocka_unit_test(test_puz_read_bad_region),
