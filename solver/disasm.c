@@ -100,10 +100,8 @@ struct level {
 	uint16_t *m;       /* NDIR * k * k: m[(D * k + i) * k + j] */
 	struct pairfig *pair; /* k * k: pair (i < j)'s figures last seen */
 	/* For the node whose figures are in m, per direction and piece i:
-	 * the pieces i needs to come free (m < INF) and to move one cell
-	 * (m == 0), i itself included. */
-	uint64_t free_cl[NDIR][DIS_MAX_PIECES]; /* not closed */
-	uint64_t move_cl[NDIR][DIS_MAX_PIECES]; /* closed; even D only */
+	 * the pieces i needs to come free (m < INF), i itself included. */
+	uint64_t free_cl[NDIR][DIS_MAX_PIECES];
 	int16_t *tmp;      /* one position's scratch */
 };
 
@@ -112,6 +110,25 @@ struct piece {
 	int16_t (*c)[3];   /* cells, in the assembly's box */
 	int16_t lo[3], hi[3];
 	uint32_t shape;    /* index in disasm.shapes */
+};
+
+/* Groups found along one direction from one node, at most (past them
+ * the node's search is undecided). */
+#define DIS_MAX_FOUND 4096
+
+/* The moves of one node being made (expand()). */
+struct expand {
+	disasm *d;
+	struct level *l;
+	size_t u;
+	bool full;                       /* the node budget ran out */
+	int err;
+	/* the groups found along the direction at hand */
+	struct found {
+		uint64_t g;   /* the group */
+		unsigned s;   /* the cells it moves */
+	} found[DIS_MAX_FOUND];
+	size_t nfound;
 };
 
 struct disasm {
@@ -126,6 +143,7 @@ struct disasm {
 	size_t shmask;
 	struct cache cache;
 	struct level lv[DIS_MAX_PIECES];
+	struct expand ex;    /* expand()'s state */
 	struct dis_move *mv; /* the moves found so far */
 	size_t nmv, mvcap;
 	uint64_t nodes;
@@ -479,21 +497,9 @@ static uint64_t all_of(size_t k)
 	return k == 64 ? ~(uint64_t)0 : ((uint64_t)1 << k) - 1;
 }
 
-/* Close each row of cl[0..k-1] (bit j of cl[i]: i needs j) under
- * "needs" (Warshall's algorithm on bit rows). */
-static void close_rows(uint64_t *cl, size_t k)
-{
-	for (size_t l = 0; l < k; l++) {
-		uint64_t row = cl[l];
-		for (size_t i = 0; i < k; i++)
-			cl[i] |= ((uint64_t)0 - (cl[i] >> l & 1)) & row;
-	}
-}
-
-/* Fill l->m for node u of part pcs, and l->free_cl and l->move_cl, each
- * row closed under "needs". Positions next to each other in the
- * breadth-first order share most pairs' offsets, so each pair first
- * looks at the figures it had last (l->pair). */
+/* Fill l->m for node u of part pcs, and l->free_cl. Positions next to
+ * each other in the breadth-first order share most pairs' offsets, so
+ * each pair first looks at the figures it had last (l->pair). */
 static bool fill_figures(disasm *d, struct level *l, const uint8_t *pcs,
                          size_t u)
 {
@@ -502,7 +508,7 @@ static bool fill_figures(disasm *d, struct level *l, const uint8_t *pcs,
 	for (size_t i = 0; i < k; i++)
 		for (int D = 0; D < NDIR; D++) {
 			l->m[(D * k + i) * k + i] = INF;
-			l->free_cl[D][i] = l->move_cl[D][i] = (uint64_t)1 << i;
+			l->free_cl[D][i] = (uint64_t)1 << i;
 		}
 	for (size_t i = 0; i < k; i++) {
 		const struct piece *a = &d->pc[pcs[i]];
@@ -530,17 +536,11 @@ static bool fill_figures(disasm *d, struct level *l, const uint8_t *pcs,
 				l->m[(D * k + j) * k + i] = ji;
 				l->free_cl[D][i] |= ij != INF ? bj : 0;
 				l->free_cl[D][j] |= ji != INF ? bi : 0;
-				if (D & 1)
-					continue; /* the transposes: see enumerate() */
-				l->move_cl[D][i] |= ij == 0 ? bj : 0;
-				l->move_cl[D][j] |= ji == 0 ? bi : 0;
 			}
 		}
 	}
 	/* free_cl stays as it is: separations() closes only the rows it
 	 * needs, and only up to k/2 pieces */
-	for (int D = 0; D < NDIR; D += 2)
-		close_rows(l->move_cl[D], k);
 	return true;
 }
 
@@ -560,21 +560,6 @@ static uint64_t small_closure(const uint64_t *r, size_t e, int most)
 		}
 	}
 	return n <= most ? c : 0;
-}
-
-/* The least figure from a member of g to a non-member along D. */
-static unsigned reach(const struct level *l, int D, uint64_t g)
-{
-	size_t k = l->k;
-	unsigned best = INF;
-	for (uint64_t t = g; t; t &= t - 1) {
-		size_t i = (size_t)__builtin_ctzll(t);
-		const uint16_t *row = l->m + (D * k + i) * k;
-		for (size_t j = 0; j < k; j++)
-			if (!(g >> j & 1) && row[j] < best)
-				best = row[j];
-	}
-	return best;
 }
 
 /* ---- the search of one part --------------------------------------------- */
@@ -779,79 +764,131 @@ static int separations(disasm *d, size_t depth, const uint8_t *pcs, size_t u,
 	return DIS_OK;
 }
 
-/* Every group of the closed-set enumeration along D: add its moves. */
-struct expand {
-	disasm *d;
-	struct level *l;
-	size_t u;
-	int D;
-	const uint64_t *reachm;          /* l->move_cl[D], D even */
-	bool full;                       /* the node budget ran out */
-	int err;
-};
+/* The moves of one node, in BurrTools' order (movementanalysator.cpp's
+ * find(), after its single and group removals): direction by direction,
+ * piece by piece, 1, 2, ... cells: the least group holding the piece
+ * that can move that far, while it has at most k/2 pieces; and each new
+ * group at once joined with every group found before along the same
+ * direction by as many cells (two groups that move apart from each other
+ * also move together), the unions joined in turn. Every group that can
+ * move is found so (it is the union of its pieces' least groups; one of
+ * at most k/2 pieces along D, else the rest along the other way), so the
+ * positions reached are all of them, in the order BurrTools meets them:
+ * the separation it finds first is the one found first here. */
 
-static void add_moves(struct expand *x, uint64_t g, int D)
+/* The position of node x->u with group g moved s cells along D; the
+ * group is made the one without piece 0 (the other side the other way,
+ * the same position), so that piece 0 stays. */
+static void add_move(struct expand *x, uint64_t g, int D, unsigned s)
 {
 	struct level *l = x->l;
 	size_t k = l->k;
-	unsigned far = reach(l, D, g);
-	if (far == INF) /* a separation: never here (see expand) */
+	if (g & 1) {
+		g = all_of(k) & ~g;
+		D ^= 1;
+	}
+	if (l->n >= x->d->max_nodes) {
+		x->full = true;
 		return;
+	}
+	/* add_node() may move the arena: the node's address each time */
+	memcpy(l->tmp, l->pos + x->u * 3 * k, 3 * k * sizeof *l->tmp);
 	int ax = D >> 1, sg = D & 1 ? -1 : 1;
-	for (unsigned s = 1; s <= far; s++) {
-		if (l->n >= x->d->max_nodes) {
+	for (uint64_t t = g; t; t &= t - 1) {
+		size_t i = (size_t)__builtin_ctzll(t);
+		int v = l->tmp[3 * i + ax] + sg * (int)s;
+		if (v <= -DIS_MAX_SHIFT || v >= DIS_MAX_SHIFT) {
 			x->full = true;
 			return;
 		}
-		/* add_node() may move the arena: the node's address each time */
-		memcpy(l->tmp, l->pos + x->u * 3 * k, 3 * k * sizeof *l->tmp);
-		bool ok = true;
-		for (uint64_t t = g; t; t &= t - 1) {
-			size_t i = (size_t)__builtin_ctzll(t);
-			int v = l->tmp[3 * i + ax] + sg * (int)s;
-			ok &= v > -DIS_MAX_SHIFT && v < DIS_MAX_SHIFT;
-			l->tmp[3 * i + ax] = (int16_t)v;
-		}
-		if (!ok) {
-			x->full = true;
-			return;
-		}
-		int rc = add_node(l, (uint32_t)x->u, g, D, s);
-		if (rc < 0) {
-			x->err = DIS_ENOMEM;
-			return;
-		}
+		l->tmp[3 * i + ax] = (int16_t)v;
+	}
+	int rc = add_node(l, (uint32_t)x->u, g, D, s);
+	if (rc < 0)
+		x->err = DIS_ENOMEM;
+	else
 		x->d->nodes += (uint64_t)rc;
+}
+
+/* Group g, found moving s cells along D: its move, then its unions with
+ * the groups found before (BurrTools' merges). */
+static void add_group(struct expand *x, uint64_t g, int D, unsigned s)
+{
+	for (size_t i = 0; i < x->nfound; i++)
+		if (x->found[i].g == g && x->found[i].s == s)
+			return;
+	uint64_t all = all_of(x->l->k);
+	size_t at = x->nfound;
+	if (at == DIS_MAX_FOUND) {
+		x->full = true; /* more groups than kept: undecided */
+		return;
+	}
+	x->found[x->nfound++] = (struct found){g, s};
+	add_move(x, g, D, s);
+	/* each new group (this one, then the unions it makes) joined with
+	 * every group found: each union once */
+	for (size_t j = at; j < x->nfound && !x->full && !x->err; j++) {
+		for (size_t i = 0; i < x->nfound && !x->full && !x->err; i++) {
+			if (x->found[i].s != s || i == j)
+				continue;
+			uint64_t un = x->found[i].g | x->found[j].g;
+			if (un == x->found[i].g || un == x->found[j].g || un == all)
+				continue;
+			bool known = false;
+			for (size_t q = 0; q < x->nfound && !known; q++)
+				known = x->found[q].g == un && x->found[q].s == s;
+			if (known)
+				continue;
+			if (x->nfound == DIS_MAX_FOUND) {
+				x->full = true;
+				return;
+			}
+			x->found[x->nfound++] = (struct found){un, s};
+			add_move(x, un, D, s);
+		}
 	}
 }
 
-/* The closed sets of "needs" along D (even: +x, +y, +z), each piece from
- * 'i' on in or out. A set S is closed along D exactly when the rest is
- * closed along the opposite direction (that relation is the transpose),
- * so each closed set is one move: S along D when it leaves piece 0 out,
- * else the rest the other way; local piece 0 never moves. */
-static void enumerate(struct expand *x, size_t i, uint64_t in, uint64_t out)
+/* The least group holding piece p that can move s cells along D (every
+ * member's figure to a non-member at least s), or 0 when it has more
+ * than 'most' pieces. */
+static uint64_t least_group(const struct level *l, int D, size_t p,
+                            unsigned s, int most)
 {
-	size_t k = x->l->k;
-	while (i < k && (in >> i & 1))
-		i++;
-	if (x->full || x->err)
-		return;
-	if (i == k) {
-		uint64_t all = all_of(k);
-		if (in && in != all) {
-			if (in & 1)
-				add_moves(x, all & ~in, x->D ^ 1);
-			else
-				add_moves(x, in, x->D);
-		}
-		return;
+	size_t k = l->k;
+	uint64_t c = (uint64_t)1 << p, todo = c;
+	int n = 1;
+	while (todo) {
+		size_t i = (size_t)__builtin_ctzll(todo);
+		todo &= todo - 1;
+		const uint16_t *row = l->m + (D * k + i) * k;
+		for (size_t j = 0; j < k; j++)
+			if (row[j] < s && !(c >> j & 1)) {
+				c |= (uint64_t)1 << j;
+				todo |= (uint64_t)1 << j;
+				if (++n > most)
+					return 0;
+			}
 	}
-	uint64_t bit = (uint64_t)1 << i;
-	enumerate(x, i + 1, in, out | bit);
-	uint64_t r = x->reachm[i];
-	if (!(r & out))
-		enumerate(x, i + 1, in | r, out);
+	return c;
+}
+
+static void expand(struct expand *x)
+{
+	struct level *l = x->l;
+	size_t k = l->k;
+	for (int D = 0; D < NDIR && !x->full && !x->err; D++) {
+		x->nfound = 0;
+		for (size_t p = 0; p < k && !x->full && !x->err; p++)
+			for (unsigned s = 1; !x->full && !x->err; s++) {
+				uint64_t g = least_group(l, D, p, s, (int)(k / 2));
+				/* no removal here (separations() looked first):
+				 * the group grows before s passes every figure */
+				if (!g || s >= 2 * DIS_MAX_SHIFT)
+					break;
+				add_group(x, g, D, s);
+			}
+	}
 }
 
 static int search(disasm *d, size_t depth, size_t k, const uint8_t *pcs,
@@ -879,15 +916,16 @@ static int search(disasm *d, size_t depth, size_t k, const uint8_t *pcs,
 				return DIS_OK;
 			if (found || full)
 				continue;
-			struct expand x = {.d = d, .l = l, .u = u};
-			for (int D = 0; D < NDIR && !x.full && !x.err; D += 2) {
-				x.D = D;
-				x.reachm = l->move_cl[D];
-				enumerate(&x, 0, 0, 0);
-			}
-			if (x.err)
-				return x.err;
-			full = x.full;
+			struct expand *x = &d->ex;
+			x->d = d;
+			x->l = l;
+			x->u = u;
+			x->full = false;
+			x->err = DIS_OK;
+			expand(x);
+			if (x->err)
+				return x->err;
+			full = x->full;
 		}
 		if (found) {
 			out->v = bound ? DIS_BOUND : DIS_STUCK;

@@ -31,7 +31,7 @@ struct type {
 struct memo_ent {
 	bool used;
 	uint64_t hash;
-	size_t off;            /* its labels in sdis.forms */
+	size_t off, len;       /* its key in sdis.forms */
 	struct dis_result r;   /* owns its moves */
 };
 
@@ -43,6 +43,7 @@ struct sdis {
 	int32_t *rank;        /* per piece: its rank in the form being made */
 	int32_t *best_rank;   /* and in the least form */
 	unsigned char *clabels; /* goal grid: the least form, for dis_run */
+	unsigned char *key;   /* the memo's key of the cover at hand */
 	struct solve_moves cur; /* the last cover's disassembly */
 	uint64_t stuck, undecided, below; /* numerators (solve.h) */
 	bool have_max;
@@ -52,7 +53,7 @@ struct sdis {
 	/* The memo: every form's result (a solution's covers share one). */
 	struct memo_ent *memo;
 	size_t memo_mask, memo_n;
-	unsigned char *forms; /* the forms' labels, ncells bytes each */
+	unsigned char *forms; /* the memo's keys */
 	size_t forms_len, forms_cap;
 };
 

@@ -85,8 +85,9 @@ int sdis_thread_init(struct solver *s)
 	sd->rank = malloc(nc * sizeof *sd->rank);
 	sd->best_rank = malloc(nc * sizeof *sd->best_rank);
 	sd->clabels = calloc(total, 1);
+	sd->key = malloc(nc + 6 * DIS_MAX_PIECES);
 	if (!sd->dis || !sd->owner || !sd->best || !sd->rank ||
-	    !sd->best_rank || !sd->clabels)
+	    !sd->best_rank || !sd->clabels || !sd->key)
 		return SOLVE_ENOMEM;
 	if (s->o->dis_max_nodes)
 		dis_set_max_nodes(sd->dis, s->o->dis_max_nodes);
@@ -102,6 +103,7 @@ void sdis_thread_free(struct solver *s)
 	free(sd->rank);
 	free(sd->best_rank);
 	free(sd->clabels);
+	free(sd->key);
 	solve_moves_clear(&sd->cur);
 	solve_moves_clear(&sd->max);
 	memo_reset(sd);
@@ -165,38 +167,55 @@ static int turn_dir(int sym, int dir)
 
 /* ---- the memo: forms already taken apart -------------------------------- */
 
-/* The hash of the least form in sd->best. */
-static uint64_t form_hash(const struct solver *s)
+/* The memo's key of the cover at hand: its least form, one byte a goal
+ * cell (ranks are at most DIS_MAX_PIECES), then, when the pieces have
+ * weights or groups, those of each piece by rank, 6 bytes each. Into
+ * sd->key (ncells + 6 * DIS_MAX_PIECES bytes); returns its length. */
+static size_t make_key(struct solver *s, size_t n, const int *weight,
+                       const unsigned *group)
 {
-	uint64_t h = 0xcbf29ce484222325u;
-	for (size_t c = 0; c < s->ncells; c++) {
-		h ^= (uint64_t)s->sd.best[c];
+	struct sdis *sd = &s->sd;
+	size_t len = s->ncells;
+	for (size_t c = 0; c < len; c++)
+		sd->key[c] = (unsigned char)sd->best[c];
+	for (size_t i = 0; s->dis_traits && i < n; i++) {
+		uint32_t w = (uint32_t)weight[i];
+		for (int b = 0; b < 4; b++)
+			sd->key[len++] = (unsigned char)(w >> 8 * b);
+		sd->key[len++] = (unsigned char)group[i];
+		sd->key[len++] = (unsigned char)(group[i] >> 8);
+	}
+	return len;
+}
+
+static uint64_t key_hash(const unsigned char *k, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325u ^ len;
+	for (size_t c = 0; c < len; c++) {
+		h ^= k[c];
 		h *= 0x100000001b3u;
 	}
 	return h ^ h >> 29;
 }
 
-static bool memo_same(const struct solver *s, const struct memo_ent *e)
+static bool memo_same(const struct solver *s, const struct memo_ent *e,
+                      size_t len)
 {
-	const unsigned char *f = s->sd.forms + e->off;
-	for (size_t c = 0; c < s->ncells; c++)
-		if (f[c] != s->sd.best[c])
-			return false;
-	return true;
+	return e->len == len && !memcmp(s->sd.forms + e->off, s->sd.key, len);
 }
 
-/* A copy of the result kept for the form in sd->best into '*r': SOLVE_OK;
- * -1 when there is none; SOLVE_ENOMEM. */
-static int memo_find(struct solver *s, struct dis_result *r)
+/* A copy of the result kept for the key in sd->key (len bytes) into
+ * '*r': SOLVE_OK; -1 when there is none; SOLVE_ENOMEM. */
+static int memo_find(struct solver *s, size_t len, struct dis_result *r)
 {
 	struct sdis *sd = &s->sd;
 	if (!sd->memo)
 		return -1;
-	uint64_t h = form_hash(s);
+	uint64_t h = key_hash(sd->key, len);
 	for (size_t i = h & sd->memo_mask; sd->memo[i].used;
 	     i = (i + 1) & sd->memo_mask) {
 		const struct memo_ent *e = &sd->memo[i];
-		if (e->hash != h || !memo_same(s, e))
+		if (e->hash != h || !memo_same(s, e, len))
 			continue;
 		*r = e->r;
 		r->moves = NULL;
@@ -223,12 +242,11 @@ static void memo_reset(struct sdis *sd)
 	sd->memo_mask = 0;
 }
 
-/* Keep a copy of 'r' for the form in sd->best; false when out of memory
- * (the memo is then empty, never half-made). */
-static bool memo_add(struct solver *s, const struct dis_result *r)
+/* Keep a copy of 'r' for the key in sd->key (nc bytes); false when out
+ * of memory (the memo is then empty, never half-made). */
+static bool memo_add(struct solver *s, size_t nc, const struct dis_result *r)
 {
 	struct sdis *sd = &s->sd;
-	size_t nc = s->ncells;
 	if (sd->forms_len + nc > MEMO_BYTES)
 		memo_reset(sd);
 	if (2 * (sd->memo_n + 1) > (sd->memo ? sd->memo_mask + 1 : 0)) {
@@ -272,13 +290,12 @@ static bool memo_add(struct solver *s, const struct dis_result *r)
 		}
 		memcpy(copy.moves, r->moves, r->nmoves * sizeof *copy.moves);
 	}
-	uint64_t h = form_hash(s);
+	uint64_t h = key_hash(sd->key, nc);
 	size_t i = h & sd->memo_mask;
 	while (sd->memo[i].used)
 		i = (i + 1) & sd->memo_mask;
-	for (size_t c = 0; c < nc; c++)
-		sd->forms[sd->forms_len + c] = (unsigned char)sd->best[c];
-	sd->memo[i] = (struct memo_ent){.used = true, .hash = h,
+	memcpy(sd->forms + sd->forms_len, sd->key, nc);
+	sd->memo[i] = (struct memo_ent){.used = true, .hash = h, .len = nc,
 	                                .off = sd->forms_len, .r = copy};
 	sd->forms_len += nc;
 	sd->memo_n++;
@@ -320,8 +337,8 @@ int sdis_cover(struct solver *s, const size_t *rows, size_t n, int *kind)
 		group[sd->best_rank[i]] = s->p->pieces[piece].group;
 	}
 	struct dis_result r;
-	/* the memo knows forms, not weights and groups: off with them */
-	int rc = s->dis_traits ? -1 : memo_find(s, &r);
+	size_t klen = make_key(s, n, weight, group);
+	int rc = memo_find(s, klen, &r);
 	if (rc == SOLVE_ENOMEM)
 		return rc;
 	if (rc != SOLVE_OK) {
@@ -331,8 +348,7 @@ int sdis_cover(struct solver *s, const size_t *rows, size_t n, int *kind)
 		rc = dis_run(sd->dis, g->nx, g->ny, g->nz, sd->clabels, n,
 		             s->dis_traits ? weight : NULL,
 		             s->dis_traits ? group : NULL, &r);
-		if (rc == DIS_ENOMEM ||
-		    (rc == DIS_OK && !s->dis_traits && !memo_add(s, &r))) {
+		if (rc == DIS_ENOMEM || (rc == DIS_OK && !memo_add(s, klen, &r))) {
 			if (rc == DIS_OK)
 				dis_result_clear(&r);
 			return SOLVE_ENOMEM;
