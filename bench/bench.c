@@ -209,6 +209,56 @@ static void bench_solve_with(const char *path, const char *label, int runs,
 	puz_clear(&p);
 }
 
+/* solve --disassemble on one design, one thread: the whole count and, in
+ * the note, what the disassembly added to the plain count (the two run
+ * alike but for it), per assembly found, and what it found. */
+static void bench_disassemble(const char *path, const char *label, int runs)
+{
+	struct puzzle p;
+	struct puz_error e;
+	struct xmp_info xi;
+	size_t n = strlen(path);
+	int rc = n > 9 && strcmp(path + n - 9, ".xmpuzzle") == 0
+	         ? xmp_read_file(path, 0, &p, &xi, &e)
+	         : puz_read_file(path, &p, &e);
+	if (rc != PUZ_OK) {
+		bench_row(label, "-", "file missing");
+		return;
+	}
+	double plain[15], dis[15];
+	struct solve_result r = {0};
+	for (int k = 0; k < runs; k++) {
+		struct solve_opts o = {0};
+		double t0 = bench_now();
+		solve_puzzle(&p, &o, &r);
+		plain[k] = bench_now() - t0;
+		solve_result_clear(&r);
+		o.disassemble = true;
+		t0 = bench_now();
+		solve_puzzle(&p, &o, &r);
+		dis[k] = bench_now() - t0;
+		if (k + 1 < runs)
+			solve_result_clear(&r);
+	}
+	double td = bench_median(dis, (size_t)runs),
+	       tp = bench_median(plain, (size_t)runs);
+	uint64_t all = r.solutions + r.stuck + r.undecided + r.below_min;
+	char lv[64] = "none", note[160];
+	size_t at = 0;
+	for (size_t i = 0; i < r.hardest_moves.nlevel && at + 12 < sizeof lv; i++)
+		at += (size_t)snprintf(lv + at, sizeof lv - at, "%s%d", i ? "." : "",
+		                       r.hardest_moves.level[i]);
+	snprintf(note, sizeof note, "%llu of %llu come apart, level %s; "
+	         "disassembly %.2f ms, %.1f µs an assembly%s",
+	         (unsigned long long)r.solutions, (unsigned long long)all, lv,
+	         (td - tp) * 1e3,
+	         (td - tp) * 1e6 / (double)(r.assemblies ? r.assemblies : 1),
+	         runs > 1 ? "" : " (1 run)");
+	solve_result_clear(&r);
+	bench_time_row(label, td, note);
+	puz_clear(&p);
+}
+
 /* The instructions the bitboards' search runs on here (bb.h): the solver
  * rows depend on it. */
 static const char *bench_kernels(void)
@@ -617,6 +667,22 @@ static void bench_batch_command(const char *size, const char *seeds,
 		bench_time_row(what, bench_median(t, (size_t)runs), note);
 }
 
+/* Public designs that BurrTools' disassembler takes most of its time on
+ * (tests/data/burr/). */
+static const struct {
+	const char *file, *what;
+	bool slow; /* seconds: left out by --quick */
+} burr[] = {
+	{"gargamel.xmpuzzle", "Gargamel (Eyckmans)", false},
+	{"rhinoceros.xmpuzzle", "Rhinoceros (Eyckmans)", false},
+	{"misused-key.xmpuzzle", "Misused Key (Lohe)", false},
+	{"key-trap.xmpuzzle", "Key Trap (Lohe)", false},
+	{"chocolate-dip.xmpuzzle", "Chocolate Dip (Cutler)", false},
+	{"save-the-gorilla.xmpuzzle", "Save the Gorilla (Eyckmans)", true},
+	{"ankes-cube.xmpuzzle", "Anke's Cube (Eyckmans)", true},
+	{"moiras-cube.xmpuzzle", "Moira's Cube (Eyckmans)", true},
+};
+
 int main(int argc, char **argv)
 {
 	bool quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
@@ -681,6 +747,26 @@ int main(int argc, char **argv)
 		                    "solve: Bedlam cube", 1, 2);
 		bench_solve_threads("tests/data/bench/pentacubes-2x5x7.puz",
 		                    "solve: 70-cell pentacube box (bb128)", 1, 2);
+	}
+	/* the disassembler (solver/disasm.h), on BurrTools' examples and
+	 * public designs (tests/data/burr/SOURCE.md has BurrTools' times) */
+	bench_disassemble("examples/PelikanBurr.xmpuzzle",
+	                  "solve --disassemble: Pelikan's burr", 5);
+	bench_disassemble("examples/CubeInCage.xmpuzzle",
+	                  "solve --disassemble: cube in a cage", 5);
+	bench_disassemble("tests/data/burrtools/DraculasDentalDesaster.xmpuzzle",
+	                  "solve --disassemble: Dracula's dental disaster", 5);
+	bench_disassemble("tests/data/burrtools/AlPackino.xmpuzzle",
+	                  "solve --disassemble: Al Packino (a box, lid)", 5);
+	bench_disassemble("examples/soma.puz",
+	                  "solve --disassemble: Soma cube", 5);
+	for (size_t i = 0; i < sizeof burr / sizeof burr[0]; i++) {
+		if (quick && burr[i].slow)
+			continue;
+		char path[160], label[80];
+		snprintf(path, sizeof path, "tests/data/burr/%s", burr[i].file);
+		snprintf(label, sizeof label, "solve --disassemble: %s", burr[i].what);
+		bench_disassemble(path, label, burr[i].slow ? 1 : 3);
 	}
 	bench_difficulty((const int[3]){5, 5, 5}, 1000);
 	bench_difficulty((const int[3]){8, 8, 8}, 200);

@@ -247,8 +247,21 @@ static void put_shape(struct buf *b, const struct grid *g, const char *name,
 /* The index just past the moves of the part 'mask' whose moves start at
  * moves[i] (disasm.h's order: the part's own up to its freeing move,
  * then the left part's, then the removed part's). */
+/* Whether the part 'mask' is taken apart (has moves): two pieces or
+ * more, not all of one group (disasm.h). */
+static bool split_part(uint64_t mask, const unsigned *grp)
+{
+	if (!(mask & (mask - 1)))
+		return false;
+	unsigned g = grp[__builtin_ctzll(mask)];
+	for (uint64_t t = mask; t && g; t &= t - 1)
+		if (grp[__builtin_ctzll(t)] != g)
+			return true;
+	return g == 0;
+}
+
 static size_t part_end(const struct dis_move *m, size_t n, size_t i,
-                       uint64_t mask)
+                       uint64_t mask, const unsigned *grp)
 {
 	while (i < n && m[i].dist != 0)
 		i++;
@@ -256,10 +269,10 @@ static size_t part_end(const struct dis_move *m, size_t n, size_t i,
 		return n;
 	uint64_t rem = m[i].group, left = mask & ~rem;
 	i++;
-	if (left & (left - 1))
-		i = part_end(m, n, i, left);
-	if (rem & (rem - 1))
-		i = part_end(m, n, i, rem);
+	if (split_part(left, grp))
+		i = part_end(m, n, i, left, grp);
+	if (split_part(rem, grp))
+		i = part_end(m, n, i, rem, grp);
 	return i;
 }
 
@@ -294,8 +307,8 @@ static void put_state(struct buf *b, int depth, uint64_t mask,
  * only when it has two pieces or more. 'type' 0 none, 1 left, 2 removed.
  */
 static void put_separation(struct buf *b, int depth, const struct xmp_sep *e,
-                           const size_t *slot, size_t i, uint64_t mask,
-                           int (*pos)[3], int type)
+                           const size_t *slot, const unsigned *grp, size_t i,
+                           uint64_t mask, int (*pos)[3], int type)
 {
 	static const int unit[6][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0},
 	                               {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
@@ -325,21 +338,23 @@ static void put_separation(struct buf *b, int depth, const struct xmp_sep *e,
 			far[__builtin_ctzll(t)][a] += 20000 * unit[out->dir][a];
 	put_state(b, depth + 1, mask, (const int (*)[3])far);
 	size_t li = i + 1;
-	size_t ri = left & (left - 1) ? part_end(e->moves, e->nmoves, li, left)
-	                              : li;
-	/* each part from the positions before the freeing move */
-	if (rem & (rem - 1)) {
+	size_t ri = split_part(left, grp)
+	          ? part_end(e->moves, e->nmoves, li, left, grp) : li;
+	/* each part from the positions before the freeing move; a part of
+	 * one piece, or of one group, has none (as BurrTools writes it) */
+	if (split_part(rem, grp)) {
 		int sub[DIS_MAX_PIECES][3];
 		memcpy(sub, pos, sizeof sub);
-		put_separation(b, depth + 1, e, slot, ri, rem, sub, 2);
+		put_separation(b, depth + 1, e, slot, grp, ri, rem, sub, 2);
 	}
-	if (left & (left - 1))
-		put_separation(b, depth + 1, e, slot, li, left, pos, 1);
+	if (split_part(left, grp))
+		put_separation(b, depth + 1, e, slot, grp, li, left, pos, 1);
 	indent(b, depth);
 	buf_puts(b, "</separation>\n");
 }
 
-static void put_solutions(struct buf *b, const struct xmp_solutions *s)
+static void put_solutions(struct buf *b, const struct puzzle *p,
+                          const struct xmp_solutions *s)
 {
 	indent(b, 3);
 	buf_puts(b, "<solutions>\n");
@@ -365,13 +380,17 @@ static void put_solutions(struct buf *b, const struct xmp_solutions *s)
 		if (s->sep) {
 			/* the placed copies in slot order, as the moves name them */
 			size_t slot[DIS_MAX_PIECES];
+			unsigned grp[DIS_MAX_PIECES];
 			int pos[DIS_MAX_PIECES][3];
-			size_t np = 0;
+			size_t np = 0, piece = 0, end = puz_piece_max(&p->pieces[0]);
 			for (size_t k = 0; k < s->slots && np < DIS_MAX_PIECES; k++) {
+				while (k >= end && piece + 1 < p->npieces)
+					end += puz_piece_max(&p->pieces[++piece]);
 				const struct xmp_place *q = &s->place[i * s->slots + k];
 				if (q->rot < 0)
 					continue;
 				slot[np] = k;
+				grp[np] = p->pieces[piece].group;
 				pos[np][0] = q->x;
 				pos[np][1] = q->y;
 				pos[np][2] = q->z;
@@ -379,7 +398,7 @@ static void put_solutions(struct buf *b, const struct xmp_solutions *s)
 			}
 			uint64_t all = np == 64 ? ~(uint64_t)0 : ((uint64_t)1 << np) - 1;
 			if (np > 1)
-				put_separation(b, 5, &s->sep[i], slot, 0, all, pos, 0);
+				put_separation(b, 5, &s->sep[i], slot, grp, 0, all, pos, 0);
 		}
 		indent(b, 4);
 		buf_puts(b, "</solution>\n");
@@ -466,7 +485,7 @@ static void put_puzzle(struct buf *b, const struct puzzle *p,
 	indent(b, 3);
 	buf_puts(b, any ? "</bitmap>\n" : "<bitmap/>\n");
 	if (sols && sols->n)
-		put_solutions(b, sols);
+		put_solutions(b, p, sols);
 	indent(b, 2);
 	buf_puts(b, "</problem>\n");
 	indent(b, 1);

@@ -963,6 +963,9 @@ bool solve_visit(void *ctx, const size_t *xrows, size_t n)
 					s->colours[s->goal_cell[s->rcells[c]]] = s->rcol[c];
 			}
 		}
+		/* with --disassemble, the solution as its moves know it */
+		if (s->o->disassemble)
+			sdis_show(s, s->labels, s->colours);
 		if (first && s->pool) {
 			tasks_keep_first(s);
 		} else if (first) {

@@ -44,6 +44,8 @@ struct sdis {
 	int32_t *best_rank;   /* and in the least form */
 	unsigned char *clabels; /* goal grid: the least form, for dis_run */
 	unsigned char *key;   /* the memo's key of the cover at hand */
+	int form_k;           /* the index in G of the last cover's form */
+	unsigned char q_of[DIS_MAX_PIECES]; /* its ranks -> piece numbers */
 	struct solve_moves cur; /* the last cover's disassembly */
 	uint64_t stuck, undecided, below; /* numerators (solve.h) */
 	bool have_max;
@@ -184,6 +186,10 @@ void sdis_thread_free(struct solver *s);
 int sdis_cover(struct solver *s, const size_t *rows, size_t n, int *kind);
 bool sdis_tally(struct solver *s, int kind, uint64_t num);
 bool sdis_add(struct solver *s, struct solver *w);
+/* solvedis.c: the last cover taken apart, as its form: 'labels' (goal
+ * grid, 1 + puzzle piece as solve_result.first) and 'colours' (NULL: none)
+ * are rewritten from the cover's frame into the form's. */
+void sdis_show(struct solver *s, unsigned char *labels, unsigned char *colours);
 void sdis_result(struct solver *s, struct solve_result *res);
 
 /* solve.c: the visitor of both engines: weighs and counts a cover. */

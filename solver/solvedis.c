@@ -16,8 +16,10 @@
  * labelling of the goal cells (in goal-cell order, each cell the rank of
  * its piece by first appearance, 0 for an empty cell) is least. Every
  * cover of a solution has that same form, so the same level, and the
- * per-level counts divide exactly too. The moves found on the form are
- * turned back into the cover's own frame.
+ * per-level counts divide exactly too. The solution shown with its
+ * moves (--print's first) is that form (sdis_show), its pieces numbered
+ * as BurrTools numbers them, so that the level is BurrTools' on the
+ * solution as shown.
  *
  * Cost: per cover, the forms under the |G| symmetries (most are
  * abandoned within a few cells) and one disassembly; against a search
@@ -85,7 +87,7 @@ int sdis_thread_init(struct solver *s)
 	sd->rank = malloc(nc * sizeof *sd->rank);
 	sd->best_rank = malloc(nc * sizeof *sd->best_rank);
 	sd->clabels = calloc(total, 1);
-	sd->key = malloc(nc + 6 * DIS_MAX_PIECES);
+	sd->key = malloc(nc + 8 * DIS_MAX_PIECES);
 	if (!sd->dis || !sd->owner || !sd->best || !sd->rank ||
 	    !sd->best_rank || !sd->clabels || !sd->key)
 		return SOLVE_ENOMEM;
@@ -151,33 +153,24 @@ static int least_form(struct solver *s, size_t n)
 	return bestk;
 }
 
-/* Direction 'dir' of the form turned back by symmetry 'sym' (the inverse
- * of the one that made the form). */
-static int turn_dir(int sym, int dir)
-{
-	int v[3] = {0, 0, 0}, w[3];
-	v[dir >> 1] = dir & 1 ? -1 : 1;
-	poly_sym_apply(sym, v, w);
-	for (int a = 0; a < 3; a++)
-		if (w[a])
-			return 2 * a + (w[a] < 0);
-	assert(!"a symmetry maps an axis to no axis");
-	return dir;
-}
-
 /* ---- the memo: forms already taken apart -------------------------------- */
 
 /* The memo's key of the cover at hand: its least form, one byte a goal
- * cell (ranks are at most DIS_MAX_PIECES), then, when the pieces have
- * weights or groups, those of each piece by rank, 6 bytes each. Into
- * sd->key (ncells + 6 * DIS_MAX_PIECES bytes); returns its length. */
-static size_t make_key(struct solver *s, size_t n, const int *weight,
-                       const unsigned *group)
+ * cell (ranks are at most DIS_MAX_PIECES), each rank's type (2 bytes:
+ * the pieces are numbered by type), then, when the pieces have weights or
+ * groups, those of each piece in that numbering, 6 bytes each. Into
+ * sd->key (ncells + 8 * DIS_MAX_PIECES bytes); returns its length. */
+static size_t make_key(struct solver *s, size_t n, const size_t *type_of,
+                       const int *weight, const unsigned *group)
 {
 	struct sdis *sd = &s->sd;
 	size_t len = s->ncells;
 	for (size_t c = 0; c < len; c++)
 		sd->key[c] = (unsigned char)sd->best[c];
+	for (size_t r = 0; r < n; r++) {
+		sd->key[len++] = (unsigned char)type_of[r];
+		sd->key[len++] = (unsigned char)(type_of[r] >> 8);
+	}
 	for (size_t i = 0; s->dis_traits && i < n; i++) {
 		uint32_t w = (uint32_t)weight[i];
 		for (int b = 0; b < 4; b++)
@@ -323,27 +316,44 @@ int sdis_cover(struct solver *s, const size_t *rows, size_t n, int *kind)
 	}
 	int k = least_form(s, n);
 	assert(k >= 0);
-	/* the pieces by rank in the form, with their weights and groups */
+	sd->form_k = k;
+	/* The pieces numbered as BurrTools numbers them: in the order of the
+	 * puzzle's pieces (by type, the file order of its first piece),
+	 * copies of one type by where they first appear in the form; each
+	 * with its puzzle piece, weight and group. */
 	struct solve_moves *m = &sd->cur;
+	size_t type_of[DIS_MAX_PIECES], byq[DIS_MAX_PIECES];
+	for (size_t i = 0; i < n; i++)
+		type_of[sd->best_rank[i]] = s->rtype[rows[i]];
+	for (size_t r = 0; r < n; r++) {
+		size_t at = r;
+		while (at > 0 && type_of[byq[at - 1]] > type_of[r]) {
+			byq[at] = byq[at - 1];
+			at--;
+		}
+		byq[at] = r;
+	}
 	memset(s->copies_used, 0, s->ntypes * sizeof *s->copies_used);
 	int weight[DIS_MAX_PIECES];
 	unsigned group[DIS_MAX_PIECES];
-	for (size_t i = 0; i < n; i++) {
-		size_t t = s->rtype[rows[i]];
+	for (size_t q = 0; q < n; q++) {
+		size_t t = type_of[byq[q]];
 		size_t piece = solve_copy_piece(s, t, s->copies_used[t]++);
-		m->piece[sd->best_rank[i]] = (uint16_t)piece;
+		sd->q_of[byq[q]] = (unsigned char)q;
+		m->piece[q] = (uint16_t)piece;
 		int w = s->p->pieces[piece].weight;
-		weight[sd->best_rank[i]] = w ? w : 1;
-		group[sd->best_rank[i]] = s->p->pieces[piece].group;
+		weight[q] = w ? w : 1;
+		group[q] = s->p->pieces[piece].group;
 	}
 	struct dis_result r;
-	size_t klen = make_key(s, n, weight, group);
+	size_t klen = make_key(s, n, type_of, weight, group);
 	int rc = memo_find(s, klen, &r);
 	if (rc == SOLVE_ENOMEM)
 		return rc;
 	if (rc != SOLVE_OK) {
 		for (size_t c = 0; c < nc; c++)
-			sd->clabels[s->goal_cell[c]] = (unsigned char)sd->best[c];
+			sd->clabels[s->goal_cell[c]] = sd->best[c]
+			        ? (unsigned char)(sd->q_of[sd->best[c] - 1] + 1) : 0;
 		const struct grid *g = &s->p->goal;
 		rc = dis_run(sd->dis, g->nx, g->ny, g->nz, sd->clabels, n,
 		             s->dis_traits ? weight : NULL,
@@ -366,17 +376,34 @@ int sdis_cover(struct solver *s, const size_t *rows, size_t n, int *kind)
 	int first = r.nlevel ? r.level[0] : 0;
 	*kind = (unsigned)first < s->o->min_level ? SDIS_BELOW : SDIS_COUNT;
 
-	/* The moves in the cover's frame, pieces by rank in the form. */
+	/* The moves, of the form (the solution as shown: sdis_show) */
 	free(m->moves);
 	m->moves = r.moves;
 	m->nmoves = r.nmoves;
 	m->nlevel = r.nlevel;
 	m->npieces = n;
 	memcpy(m->level, r.level, r.nlevel * sizeof *m->level);
-	int back = poly_sym_inverse(s->group[k]);
-	for (size_t i = 0; i < r.nmoves; i++)
-		m->moves[i].dir = turn_dir(back, m->moves[i].dir);
 	return SOLVE_OK;
+}
+
+void sdis_show(struct solver *s, unsigned char *labels, unsigned char *colours)
+{
+	struct sdis *sd = &s->sd;
+	size_t nc = s->ncells;
+	const int32_t *inv = s->cellmap + (size_t)s->group_inv[sd->form_k] * nc;
+	if (colours) {
+		/* the colour on form cell c is the cover's on cell inv(c) */
+		for (size_t c = 0; c < nc; c++)
+			sd->clabels[s->goal_cell[c]] = colours[s->goal_cell[inv[c]]];
+		for (size_t c = 0; c < nc; c++)
+			colours[s->goal_cell[c]] = sd->clabels[s->goal_cell[c]];
+	}
+	for (size_t c = 0; c < nc; c++) {
+		int32_t b = sd->best[c];
+		labels[s->goal_cell[c]] = b ? (unsigned char)(sd->cur.piece[
+		        sd->q_of[b - 1]] + 1 > 255 ? 255
+		        : sd->cur.piece[sd->q_of[b - 1]] + 1) : 0;
+	}
 }
 
 bool sdis_tally(struct solver *s, int kind, uint64_t num)

@@ -108,6 +108,42 @@ run 0 solve "$f" --disassemble --disassemble-nodes 50 &&
 	contains "$out" "solutions: 0" "--disassemble-nodes 50 counts nothing it could not decide"
 run 1 check "$f" --disassemble --disassemble-nodes 50 && contains "$out" "undecided" "check with a small bound"
 
+# --- groups and weights (BurrTools' CubeInCage: the frames are one group)
+f=$bt/CubeInCage.xmpuzzle
+run 0 solve "$f" --disassemble &&
+	contains "$out" "solutions: 1 (come apart)" "CubeInCage: its frame is one group" &&
+	contains "$out" "stuck: 95" "CubeInCage stuck" &&
+	contains "$out" "level: 4.9.3 (the highest; 1 solution)" "CubeInCage level, as burrTxt"
+# the groups survive .puz and .xmpuzzle round trips, and so does the count
+run 0 convert "$f" "$tmp/cage.puz" && grep -q '^piece Frame2 5 7 1 count 2 group 1$' "$tmp/cage.puz" &&
+	ok || bad "convert to .puz: no 'group 1' on Frame2: $(grep '^piece' "$tmp/cage.puz")"
+run 0 convert "$tmp/cage.puz" "$tmp/cage.xmpuzzle"
+gzip -dc "$tmp/cage.xmpuzzle" | grep -q '<shape id="2" count="2" group="1"/>' && ok ||
+	bad "convert to .xmpuzzle: no group attribute"
+run 0 solve "$tmp/cage.xmpuzzle" --disassemble && contains "$out" "level: 4.9.3" "CubeInCage round trip"
+grep -v '^piece Frame' "$tmp/cage.puz" >/dev/null
+sed 's/ group 1$//' "$tmp/cage.puz" >"$tmp/nogroup.puz"
+run 0 solve "$tmp/nogroup.puz" --disassemble && contains "$out" "solutions: 0 (come apart)" "no group, stuck frames"
+# with --solutions --disassemble, a grouped part has no separation of its own
+run 0 convert "$f" "$tmp/cage-sep.xmpuzzle" --solutions --disassemble &&
+	contains "$out" "solutions: 1, all of them" "CubeInCage convert --disassemble"
+n=$(gzip -dc "$tmp/cage-sep.xmpuzzle" | grep -c '<separation')
+[ "$n" = 3 ] && ok || bad "CubeInCage: $n separations, expected 3 (the frames stay together)"
+# Pelikan's weights: the cage (weight 2 in the file) never moves out
+run 0 convert "$bt/PelikanBurr.xmpuzzle" "$tmp/pel.puz" && grep -q 'weight' "$tmp/pel.puz" &&
+	ok || bad "Pelikan's weights lost in .puz"
+# copies of a piece split among groups: refused with --disassemble only
+f=$bt/split-groups.xmpuzzle
+run 0 solve "$f" && contains "$out" "solutions: 1" "split groups, plain count"
+usage_error solve "$f" --disassemble && contains "$err" "split among BurrTools groups" "split groups refused"
+usage_error check "$f" --disassemble
+usage_error convert "$f" "$tmp/split.xmpuzzle" --solutions --disassemble
+# weight and group on .puz piece lines: bad values are one line, exit 2
+printf 'puzzle v1\ngoal 2 1 1\n##\npiece A 1 1 1 count 2 group 0\n#\n' >"$tmp/g0.puz"
+usage_error solve "$tmp/g0.puz" && contains "$err" "group 0: expected a whole number from 1 to 65535" "group 0"
+printf 'puzzle v1\ngoal 2 1 1\n##\npiece A 1 1 1 count 2 weight x\n#\n' >"$tmp/wx.puz"
+usage_error solve "$tmp/wx.puz" && contains "$err" "weight x" "weight x"
+
 # --- every Soma solution comes apart, a piece lifting off at a time
 run 0 solve "$DATA/soma.puz" --disassemble &&
 	contains "$out" "solutions: 240 (come apart)" "Soma --disassemble" &&
@@ -119,6 +155,7 @@ run 0 solve "$DATA/HC_BQ_001.hcq" --disassemble --print &&
 	contains "$out" "its moves (level 1):" "Happy Cube moves"
 
 # --- convert writes BurrTools' separations
+f=$bt/PelikanBurr.xmpuzzle
 run 0 convert "$f" "$tmp/pel.xmpuzzle" --solutions --disassemble &&
 	contains "$out" "solutions: 1, all of them" "convert --disassemble"
 n=$(gzip -dc "$tmp/pel.xmpuzzle" | grep -c '<separation')
