@@ -186,7 +186,9 @@ tsan:
 	         "examples/ninecolour.puz --threads 3 --rename-colours" \
 	         "tests/data/classic/soma.puz --threads 8 --max-nodes 5000" \
 	         "tests/data/classic/soma.puz --threads 2 --shard 2/3 --json" \
-	         "tests/data/bench/slabs-2x5x7.puz --threads 4 --print --difficulty-nodes 1"; do \
+	         "tests/data/bench/slabs-2x5x7.puz --threads 4 --print --difficulty-nodes 1" \
+	         "examples/PelikanBurr.xmpuzzle --threads 4 --disassemble --print" \
+	         "examples/soma.puz --threads 3 --disassemble --shard 1/2 --json"; do \
 	    echo "== tsan: cubegen solve $$a"; build-tsan/cubegen solve $$a >/dev/null; done
 
 # Errors and definite or indirect leaks make valgrind exit 99, which the
@@ -196,6 +198,8 @@ VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full \
 valgrind: $(CUBEGEN)
 	CUBEGEN=$(abspath $(CUBEGEN)) DATA=$(abspath tests/data/classic) WRAP="$(VALGRIND)" \
 	    bash tests/cli.sh
+	CUBEGEN=$(abspath $(CUBEGEN)) DATA=$(abspath tests/data/classic) WRAP="$(VALGRIND)" \
+	    bash tests/disasm.sh
 
 fuzz-targets: $(FUZZERS)
 

@@ -63,6 +63,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!same_grid(&p.pieces[i].shape, &q.pieces[i].shape) ||
 		    p.pieces[i].count != q.pieces[i].count ||
 		    p.pieces[i].count_max != q.pieces[i].count_max ||
+		    p.pieces[i].weight != q.pieces[i].weight ||
+		    p.pieces[i].group != q.pieces[i].group ||
 		    strcmp(p.pieces[i].name, q.pieces[i].name) != 0)
 			abort();
 	puz_clear(&q);
@@ -79,6 +81,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			complete = r.complete;
 			solve_result_clear(&r);
 		}
+		/* taken apart: the verdicts share out the plain count (each
+		 * search held to a few hundred positions: undecided, not
+		 * stuck, when they run out) */
+		o.disassemble = true;
+		o.dis_max_nodes = 300;
+		if (solve_puzzle(&p, &o, &r) == SOLVE_OK) {
+			if (complete && r.complete &&
+			    r.solutions + r.stuck + r.undecided + r.below_min != plain)
+				abort();
+			solve_result_clear(&r);
+		}
+		o.disassemble = false;
 		/* and up to renamings: never more than without them */
 		o.rename_colours = true;
 		o.keep_first = false;
