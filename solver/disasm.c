@@ -102,6 +102,8 @@ struct level {
 	/* For the node whose figures are in m, per direction and piece i:
 	 * the pieces i needs to come free (m < INF), i itself included. */
 	uint64_t free_cl[NDIR][DIS_MAX_PIECES];
+	uint64_t move1[NDIR][DIS_MAX_PIECES]; /* likewise, to move one cell
+	                                       * (m == 0) */
 	int16_t *tmp;      /* one position's scratch */
 };
 
@@ -115,6 +117,8 @@ struct piece {
 /* Groups found along one direction from one node, at most (past them
  * the node's search is undecided). */
 #define DIS_MAX_FOUND 4096
+/* Steps whose rows of "needs" expand() keeps for all pieces at once. */
+#define DIS_STEPS 16
 
 /* The moves of one node being made (expand()). */
 struct expand {
@@ -129,6 +133,9 @@ struct expand {
 		unsigned s;   /* the cells it moves */
 	} found[DIS_MAX_FOUND];
 	size_t nfound;
+	/* the rows of "needs" for s cells along the direction at hand,
+	 * s = 2..DIS_STEPS-1 (longer steps: least_group()) */
+	uint64_t rows[DIS_STEPS][DIS_MAX_PIECES];
 };
 
 struct disasm {
@@ -149,6 +156,16 @@ struct disasm {
 	uint64_t nodes;
 	bool oom;
 };
+
+/* The number of bits set: the portable builtin calls libgcc's loop
+ * where the target has no POPCNT; this is a few operations. */
+static inline int pop64(uint64_t v)
+{
+	v = v - (v >> 1 & 0x5555555555555555u);
+	v = (v & 0x3333333333333333u) + (v >> 2 & 0x3333333333333333u);
+	v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+	return (int)(v * 0x0101010101010101u >> 56);
+}
 
 /* ---- set up ------------------------------------------------------------- */
 
@@ -508,7 +525,7 @@ static bool fill_figures(disasm *d, struct level *l, const uint8_t *pcs,
 	for (size_t i = 0; i < k; i++)
 		for (int D = 0; D < NDIR; D++) {
 			l->m[(D * k + i) * k + i] = INF;
-			l->free_cl[D][i] = (uint64_t)1 << i;
+			l->free_cl[D][i] = l->move1[D][i] = (uint64_t)1 << i;
 		}
 	for (size_t i = 0; i < k; i++) {
 		const struct piece *a = &d->pc[pcs[i]];
@@ -536,6 +553,8 @@ static bool fill_figures(disasm *d, struct level *l, const uint8_t *pcs,
 				l->m[(D * k + j) * k + i] = ji;
 				l->free_cl[D][i] |= ij != INF ? bj : 0;
 				l->free_cl[D][j] |= ji != INF ? bi : 0;
+				l->move1[D][i] |= ij == 0 ? bj : 0;
+				l->move1[D][j] |= ji == 0 ? bi : 0;
 			}
 		}
 	}
@@ -549,14 +568,14 @@ static bool fill_figures(disasm *d, struct level *l, const uint8_t *pcs,
 static uint64_t small_closure(const uint64_t *r, size_t e, int most)
 {
 	uint64_t c = r[e], todo = c & ~((uint64_t)1 << e);
-	int n = __builtin_popcountll(c);
+	int n = pop64(c);
 	while (todo && n <= most) {
 		uint64_t add = r[__builtin_ctzll(todo)] & ~c;
 		todo &= todo - 1;
 		if (add) {
 			c |= add;
 			todo |= add;
-			n += __builtin_popcountll(add);
+			n += pop64(add);
 		}
 	}
 	return n <= most ? c : 0;
@@ -616,7 +635,7 @@ static uint64_t shown_side(const disasm *d, const uint8_t *pcs, size_t k,
                            uint64_t g, int *dir)
 {
 	uint64_t rest = all_of(k) & ~g;
-	int ng = __builtin_popcountll(g), nr = (int)k - ng;
+	int ng = pop64(g), nr = (int)k - ng;
 	if (ng > nr || (ng == nr && (g & 1))) {
 		g = rest;
 		rest = all_of(k) & ~g;
@@ -873,15 +892,42 @@ static uint64_t least_group(const struct level *l, int D, size_t p,
 	return c;
 }
 
+/* The rows "i needs j to move s cells along D" (j's figure from i below
+ * s) into x->rows[s] (1 < s < DIS_STEPS; s = 1 is l->move1). */
+static void step_rows(struct expand *x, int D, unsigned s)
+{
+	const struct level *l = x->l;
+	size_t k = l->k;
+	uint64_t *rows = x->rows[s];
+	for (size_t i = 0; i < k; i++) {
+		const uint16_t *row = l->m + (D * k + i) * k;
+		uint64_t r = (uint64_t)1 << i;
+		for (size_t j = 0; j < k; j++)
+			r |= (uint64_t)(row[j] < s) << j;
+		rows[i] = r;
+	}
+}
+
 static void expand(struct expand *x)
 {
 	struct level *l = x->l;
 	size_t k = l->k;
+	int most = (int)(k / 2);
 	for (int D = 0; D < NDIR && !x->full && !x->err; D++) {
 		x->nfound = 0;
+		unsigned made = 0; /* steps whose groups are in x->cl */
 		for (size_t p = 0; p < k && !x->full && !x->err; p++)
 			for (unsigned s = 1; !x->full && !x->err; s++) {
-				uint64_t g = least_group(l, D, p, s, (int)(k / 2));
+				uint64_t g;
+				if (s < DIS_STEPS) {
+					while (made < s)
+						if (++made > 1)
+							step_rows(x, D, made);
+					g = small_closure(s == 1 ? l->move1[D] : x->rows[s],
+					                  p, most);
+				} else {
+					g = least_group(l, D, p, s, most);
+				}
 				/* no removal here (separations() looked first):
 				 * the group grows before s passes every figure */
 				if (!g || s >= 2 * DIS_MAX_SHIFT)
