@@ -452,12 +452,6 @@ static int add_row(struct solver *s, size_t type, const uint32_t *c,
 	return SOLVE_OK;
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return (x > y) - (x < y);
-}
-
 /* Whether a placement with cells c and colours col puts two cells of one
  * colour into one distinct region. */
 static bool repeats_colour(const struct solver *s, const uint32_t *c,
@@ -575,6 +569,25 @@ static size_t find_row(const struct solver *s, size_t type, const uint32_t *c,
 
 /* The row that G's k-th element makes of row r; SIZE_MAX when out of
  * memory (the image of a placement is always a placement). */
+/* Sort a row's cells (distinct values) ascending: a cover's stabilizer
+ * sorts the image of every row under every candidate symmetry (most
+ * rows are tens of cells), where qsort's calls through a pointer cost
+ * more than the sort. Shell sort with Ciura's gaps. */
+static void sort_cells(uint32_t *a, size_t n)
+{
+	static const size_t gaps[] = {701, 301, 132, 57, 23, 10, 4, 1};
+	for (size_t g = 0; g < sizeof gaps / sizeof gaps[0]; g++) {
+		size_t h = gaps[g];
+		for (size_t i = h; i < n; i++) {
+			uint32_t v = a[i];
+			size_t j = i;
+			for (; j >= h && a[j - h] > v; j -= h)
+				a[j] = a[j - h];
+			a[j] = v;
+		}
+	}
+}
+
 static size_t row_image(struct solver *s, int k, size_t r)
 {
 	size_t n = s->roff[r + 1] - s->roff[r];
@@ -599,14 +612,14 @@ static size_t row_image(struct solver *s, int k, size_t r)
 	if (!s->rcol) {
 		for (size_t i = 0; i < n; i++)
 			s->image[i] = (uint32_t)map[c[i]];
-		qsort(s->image, n, sizeof *s->image, cmp_u32);
+		sort_cells(s->image, n);
 		img = find_row(s, t, s->image, NULL, n);
 	} else {
 		/* each colour goes with its cell: sort (cell, colour) pairs */
 		const unsigned char *col = s->rcol + s->roff[r];
 		for (size_t i = 0; i < n; i++)
 			s->image[i] = (uint32_t)map[c[i]] << 8 | col[i];
-		qsort(s->image, n, sizeof *s->image, cmp_u32);
+		sort_cells(s->image, n);
 		for (size_t i = 0; i < n; i++) {
 			s->image_col[i] = (unsigned char)(s->image[i] & 0xff);
 			s->image[i] >>= 8;
@@ -845,6 +858,29 @@ static int bb128_drop(void *e, size_t root, const size_t *rows, size_t n)
 
 static bool fixes_cover(struct solver *s, int k, const size_t *rows, size_t n)
 {
+	if (!s->rcol) {
+		/* without colours a row is its type and cells: the image of
+		 * row r is a row of the cover when all its cells lie in one
+		 * row o of the cover (cov_owner, set by solve_visit) of the
+		 * image's type and size */
+		const int32_t *map = s->cellmap + (size_t)k * s->ncells;
+		bool proper = poly_sym_proper(s->group[k]);
+		for (size_t i = 0; i < n; i++) {
+			size_t r = rows[i], t = s->rtype[r];
+			if (!proper)
+				t = s->types[t].mirror;
+			const uint32_t *c = s->rcells + s->roff[r];
+			size_t len = s->roff[r + 1] - s->roff[r];
+			int32_t o = s->cov_owner[map[c[0]]];
+			if (o < 0 || s->rtype[rows[o]] != t ||
+			    s->roff[rows[o] + 1] - s->roff[rows[o]] != len)
+				return false;
+			for (size_t j = 1; j < len; j++)
+				if (s->cov_owner[map[c[j]]] != o)
+					return false;
+		}
+		return true;
+	}
 	for (size_t i = 0; i < n; i++) {
 		size_t img = row_image(s, k, rows[i]);
 		if (img == SIZE_MAX || s->stamp[img] != s->stamp_now)
@@ -903,9 +939,17 @@ bool solve_visit(void *ctx, const size_t *xrows, size_t n)
 		if (!s->keeps_pin[k])
 			cand |= (uint64_t)1 << k;
 	uint64_t stab = 1;
+	if (!s->rcol)
+		for (size_t i = 0; i < n; i++)
+			for (size_t c = s->roff[rows[i]]; c < s->roff[rows[i] + 1]; c++)
+				s->cov_owner[s->rcells[c]] = (int32_t)i;
 	for (int k = 1; k < s->group_order; k++)
 		if (cand >> k & 1)
 			stab += fixes_cover(s, k, rows, n);
+	if (!s->rcol) /* back to -1 for the next cover */
+		for (size_t i = 0; i < n; i++)
+			for (size_t c = s->roff[rows[i]]; c < s->roff[rows[i] + 1]; c++)
+				s->cov_owner[s->rcells[c]] = -1;
 	if (s->oom)
 		return false;
 	/* With --disassemble only the covers that come apart are solutions;
@@ -1293,12 +1337,16 @@ static int run_search(struct solver *s)
 	s->table_row = malloc((s->nrows ? s->nrows : 1) * sizeof *s->table_row);
 	s->stamp = calloc(s->nrows ? s->nrows : 1, sizeof *s->stamp);
 	s->cover_rows = malloc((s->ncells + 1) * sizeof *s->cover_rows);
+	s->cov_owner = malloc((s->ncells + 1) * sizeof *s->cov_owner);
+	for (size_t c = 0; s->cov_owner && c <= s->ncells; c++)
+		s->cov_owner[c] = -1;
 	const struct grid *g = &s->p->goal;
 	s->labels = malloc((size_t)g->nx * g->ny * g->nz);
 	s->copies_used = malloc((s->ntypes ? s->ntypes : 1) * sizeof *s->copies_used);
 	if (s->coloured)
 		s->colours = malloc((size_t)g->nx * g->ny * g->nz);
-	if (!s->table_row || !s->stamp || !s->cover_rows || !s->labels ||
+	if (!s->table_row || !s->stamp || !s->cover_rows || !s->cov_owner ||
+	    !s->labels ||
 	    !s->copies_used || (s->coloured && !s->colours))
 		return SOLVE_ENOMEM;
 	if (s->o->disassemble && sdis_thread_init(s) != SOLVE_OK)
@@ -1362,6 +1410,7 @@ static void solver_free(struct solver *s)
 	free(s->table_row);
 	free(s->stamp);
 	free(s->cover_rows);
+	free(s->cov_owner);
 	free(s->image);
 	free(s->labels);
 	free(s->colours);

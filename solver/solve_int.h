@@ -120,6 +120,8 @@ struct solver {
 	size_t *table_row;    /* searched row number -> table row */
 	size_t nsearched;     /* rows given to the engine */
 	size_t *cover_rows;   /* a cover's table rows, one per piece */
+	int32_t *cov_owner;   /* per goal cell: the row of the cover on it
+	                       * (index in cover_rows), -1 between covers */
 
 	/* Search state. A split search (tasks.c) gives each thread a copy
 	 * of this struct with its own search state, from here to the end

@@ -362,6 +362,7 @@ static void worker_clear(struct worker *w)
 	free(c->colours);
 	free(c->copies_used);
 	free(c->cover_rows);
+	free(c->cov_owner);
 	free(c->owner);
 	free(c->pcol);
 	sdis_thread_free(c);
@@ -390,6 +391,9 @@ static int worker_init(struct worker *w, struct solver *s, struct pool *pl,
 	c->colours = s->colours ? malloc(total) : NULL;
 	c->copies_used = malloc((s->ntypes ? s->ntypes : 1) * sizeof *c->copies_used);
 	c->cover_rows = malloc((s->ncells + 1) * sizeof *c->cover_rows);
+	c->cov_owner = malloc((s->ncells + 1) * sizeof *c->cov_owner);
+	for (size_t i = 0; c->cov_owner && i <= s->ncells; i++)
+		c->cov_owner[i] = -1;
 	c->owner = s->owner ? malloc(nc * sizeof *c->owner) : NULL;
 	c->pcol = s->pcol ? malloc(nc) : NULL;
 	c->weighted = c->weighted_rc = c->assemblies = 0;
@@ -398,6 +402,7 @@ static int worker_init(struct worker *w, struct solver *s, struct pool *pl,
 	c->dlx = w->e.kind == ENGINE_XC ? w->e.x : NULL;
 	if (!c->stamp || !c->image || !c->image_col || !c->labels ||
 	    (s->colours && !c->colours) || !c->copies_used || !c->cover_rows ||
+	    !c->cov_owner ||
 	    (s->owner && !c->owner) || (s->pcol && !c->pcol) ||
 	    engine_null(w->e))
 		return SOLVE_ENOMEM;
