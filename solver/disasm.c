@@ -82,7 +82,8 @@ struct cache {
 /* A pair's figures as last looked up (fill_figures). */
 struct pairfig {
 	int16_t r[3];
-	uint16_t f[NDIR];
+	uint16_t f[NDIR];   /* how far i moves along D with j still */
+	uint8_t fr, zero;   /* bit D: f[D] < INF; f[D] == 0 */
 	bool valid;
 };
 
@@ -97,7 +98,6 @@ struct level {
 	size_t n, cap;     /* nodes, capacity */
 	uint32_t *tab;     /* node + 1, 0 empty */
 	size_t tmask;
-	uint16_t *m;       /* NDIR * k * k: m[(D * k + i) * k + j] */
 	struct pairfig *pair; /* k * k: pair (i < j)'s figures last seen */
 	/* For the node whose figures are in m, per direction and piece i:
 	 * the pieces i needs to come free (m < INF), i itself included. */
@@ -185,7 +185,6 @@ static void level_free(struct level *l)
 	free(l->dir);
 	free(l->dist);
 	free(l->tab);
-	free(l->m);
 	free(l->pair);
 	free(l->tmp);
 	memset(l, 0, sizeof *l);
@@ -414,13 +413,11 @@ static bool level_init(struct level *l, size_t k)
 	table_clear(l);
 	l->n = 0;
 	if (l->k != k) {
-		free(l->m);
 		free(l->pair);
 		free(l->tmp);
-		l->m = malloc(NDIR * k * k * sizeof *l->m);
 		l->pair = malloc(k * k * sizeof *l->pair);
 		l->tmp = malloc(3 * k * sizeof *l->tmp);
-		if (!l->m || !l->pair || !l->tmp) {
+		if (!l->pair || !l->tmp) {
 			level_free(l);
 			return false;
 		}
@@ -514,19 +511,25 @@ static uint64_t all_of(size_t k)
 	return k == 64 ? ~(uint64_t)0 : ((uint64_t)1 << k) - 1;
 }
 
-/* Fill l->m for node u of part pcs, and l->free_cl. Positions next to
- * each other in the breadth-first order share most pairs' offsets, so
- * each pair first looks at the figures it had last (l->pair). */
+/* Bits D and D ^ 1 swapped: a pair's directions seen from the other
+ * piece (j along D is i against D). */
+static inline unsigned swap_dirs(unsigned m)
+{
+	return (m & 0x15u) << 1 | (m >> 1 & 0x15u);
+}
+
+/* The figures of node u of part pcs into l->pair, and the rows of
+ * l->free_cl and l->move1. Positions next to each other in the
+ * breadth-first order share most pairs' offsets, so each pair first
+ * looks at the figures it had last. */
 static bool fill_figures(disasm *d, struct level *l, const uint8_t *pcs,
                          size_t u)
 {
 	size_t k = l->k;
 	const int16_t *p = l->pos + u * 3 * k;
-	for (size_t i = 0; i < k; i++)
-		for (int D = 0; D < NDIR; D++) {
-			l->m[(D * k + i) * k + i] = INF;
+	for (int D = 0; D < NDIR; D++)
+		for (size_t i = 0; i < k; i++)
 			l->free_cl[D][i] = l->move1[D][i] = (uint64_t)1 << i;
-		}
 	for (size_t i = 0; i < k; i++) {
 		const struct piece *a = &d->pc[pcs[i]];
 		for (size_t j = i + 1; j < k; j++) {
@@ -542,24 +545,60 @@ static bool fill_figures(disasm *d, struct level *l, const uint8_t *pcs,
 					return false;
 				memcpy(pf->r, r, sizeof r);
 				memcpy(pf->f, f, sizeof pf->f);
+				pf->fr = pf->zero = 0;
+				for (int D = 0; D < NDIR; D++) {
+					pf->fr |= (uint8_t)((f[D] != INF) << D);
+					pf->zero |= (uint8_t)((f[D] == 0) << D);
+				}
 				pf->valid = true;
 			}
-			const uint16_t *f = pf->f;
+			/* most pairs block few directions: only those bits */
 			uint64_t bi = (uint64_t)1 << i, bj = (uint64_t)1 << j;
-			for (int D = 0; D < NDIR; D++) {
-				/* i along D with j still; j along D = i against D */
-				uint16_t ij = f[D], ji = f[D ^ 1];
-				l->m[(D * k + i) * k + j] = ij;
-				l->m[(D * k + j) * k + i] = ji;
-				l->free_cl[D][i] |= ij != INF ? bj : 0;
-				l->free_cl[D][j] |= ji != INF ? bi : 0;
-				l->move1[D][i] |= ij == 0 ? bj : 0;
-				l->move1[D][j] |= ji == 0 ? bi : 0;
-			}
+			for (unsigned m = pf->fr; m; m &= m - 1)
+				l->free_cl[__builtin_ctz(m)][i] |= bj;
+			for (unsigned m = swap_dirs(pf->fr); m; m &= m - 1)
+				l->free_cl[__builtin_ctz(m)][j] |= bi;
+			for (unsigned m = pf->zero; m; m &= m - 1)
+				l->move1[__builtin_ctz(m)][i] |= bj;
+			for (unsigned m = swap_dirs(pf->zero); m; m &= m - 1)
+				l->move1[__builtin_ctz(m)][j] |= bi;
 		}
 	}
 	/* free_cl stays as it is: separations() closes only the rows it
 	 * needs, and only up to k/2 pieces */
+	return true;
+}
+
+/* How far piece i can move along D with j still, at the node filled. */
+static inline unsigned fig(const struct level *l, int D, size_t i, size_t j)
+{
+	if (i < j)
+		return l->pair[i * l->k + j].f[D];
+	if (i > j)
+		return l->pair[j * l->k + i].f[D ^ 1];
+	return INF;
+}
+
+/* Whether "needs" along an axis ('fw' its rows along one way, 'bw' along
+ * the other: the transpose) links every piece to every other: then no
+ * group but all of them is closed, along either way, and no group can
+ * move (or come free) along the axis. Piece 0 reaching every piece and
+ * every piece reaching piece 0 is enough. */
+static bool tied(const uint64_t *fw, const uint64_t *bw, size_t k)
+{
+	uint64_t all = all_of(k);
+	for (int way = 0; way < 2; way++) {
+		const uint64_t *r = way ? bw : fw;
+		uint64_t c = r[0], todo = c & ~(uint64_t)1;
+		while (todo && c != all) {
+			uint64_t add = r[__builtin_ctzll(todo)] & ~c;
+			todo &= todo - 1;
+			c |= add;
+			todo |= add;
+		}
+		if (c != all)
+			return false;
+	}
 	return true;
 }
 
@@ -748,9 +787,12 @@ static int separations(disasm *d, size_t depth, const uint8_t *pcs, size_t u,
 	size_t k = l->k;
 	uint64_t seen[NDIR][DIS_MAX_PIECES];
 	size_t nseen[NDIR] = {0};
+	bool tie[3];
+	for (int a = 0; a < 3; a++)
+		tie[a] = tied(l->free_cl[2 * a], l->free_cl[2 * a + 1], k);
 	for (int pass = 0; pass < 2; pass++)
 		for (int D = 0; D < NDIR; D++)
-			for (size_t e = 0; e < k; e++) {
+			for (size_t e = 0; e < k && !(pass && tie[D >> 1]); e++) {
 				/* pass 0: e alone (its row is e itself); pass 1:
 				 * groups of 2 to k/2 */
 				uint64_t row = l->free_cl[D][e], c;
@@ -880,9 +922,8 @@ static uint64_t least_group(const struct level *l, int D, size_t p,
 	while (todo) {
 		size_t i = (size_t)__builtin_ctzll(todo);
 		todo &= todo - 1;
-		const uint16_t *row = l->m + (D * k + i) * k;
 		for (size_t j = 0; j < k; j++)
-			if (row[j] < s && !(c >> j & 1)) {
+			if (!(c >> j & 1) && fig(l, D, i, j) < s) {
 				c |= (uint64_t)1 << j;
 				todo |= (uint64_t)1 << j;
 				if (++n > most)
@@ -899,12 +940,15 @@ static void step_rows(struct expand *x, int D, unsigned s)
 	const struct level *l = x->l;
 	size_t k = l->k;
 	uint64_t *rows = x->rows[s];
+	for (size_t i = 0; i < k; i++)
+		rows[i] = (uint64_t)1 << i;
 	for (size_t i = 0; i < k; i++) {
-		const uint16_t *row = l->m + (D * k + i) * k;
-		uint64_t r = (uint64_t)1 << i;
-		for (size_t j = 0; j < k; j++)
-			r |= (uint64_t)(row[j] < s) << j;
-		rows[i] = r;
+		const struct pairfig *pf = l->pair + i * k;
+		for (size_t j = i + 1; j < k; j++) {
+			/* i along D with j still; j along D = i against D */
+			rows[i] |= (uint64_t)(pf[j].f[D] < s) << j;
+			rows[j] |= (uint64_t)(pf[j].f[D ^ 1] < s) << i;
+		}
 	}
 }
 
@@ -913,7 +957,13 @@ static void expand(struct expand *x)
 	struct level *l = x->l;
 	size_t k = l->k;
 	int most = (int)(k / 2);
+	bool tie[3];
+	for (int a = 0; a < 3; a++)
+		tie[a] = tied(l->move1[2 * a], l->move1[2 * a + 1], k);
 	for (int D = 0; D < NDIR && !x->full && !x->err; D++) {
+		/* tied for one cell: for more cells too (more pieces needed) */
+		if (tie[D >> 1])
+			continue;
 		x->nfound = 0;
 		unsigned made = 0; /* steps whose groups are in x->cl */
 		for (size_t p = 0; p < k && !x->full && !x->err; p++)

@@ -195,6 +195,9 @@ struct solve_result {
 	                                    * more than DIS_MAX_PIECES pieces */
 	uint64_t below_min, below_num;     /* come apart, first number below
 	                                    * min_level */
+	uint64_t dis_runs;  /* disassemblies run (a solution's assemblies
+	                     * share one: solvedis.c), */
+	uint64_t dis_nodes; /* and the positions they visited */
 	/* The highest level among 'solutions' (nlevel 0 when none, or when
 	 * the only ones are of one piece), how many solutions have it, and
 	 * the disassembly of the first assembly found with it, whose labels

@@ -48,6 +48,8 @@ struct sdis {
 	unsigned char q_of[DIS_MAX_PIECES]; /* its ranks -> piece numbers */
 	struct solve_moves cur; /* the last cover's disassembly */
 	uint64_t stuck, undecided, below; /* numerators (solve.h) */
+	uint64_t nodes;       /* positions the disassembler visited */
+	uint64_t runs;        /* disassemblies run (not found in the memo) */
 	bool have_max;
 	struct solve_moves max; /* the first of the highest level */
 	uint64_t max_num;     /* numerator of the highest level */

@@ -358,6 +358,10 @@ int sdis_cover(struct solver *s, const size_t *rows, size_t n, int *kind)
 		rc = dis_run(sd->dis, g->nx, g->ny, g->nz, sd->clabels, n,
 		             s->dis_traits ? weight : NULL,
 		             s->dis_traits ? group : NULL, &r);
+		if (rc == DIS_OK) {
+			sd->nodes += r.nodes;
+			sd->runs++;
+		}
 		if (rc == DIS_ENOMEM || (rc == DIS_OK && !memo_add(s, klen, &r))) {
 			if (rc == DIS_OK)
 				dis_result_clear(&r);
@@ -440,6 +444,8 @@ bool sdis_tally(struct solver *s, int kind, uint64_t num)
 bool sdis_add(struct solver *s, struct solver *w)
 {
 	struct sdis *a = &s->sd, *b = &w->sd;
+	a->nodes += b->nodes;
+	a->runs += b->runs;
 	if (__builtin_add_overflow(a->stuck, b->stuck, &a->stuck) ||
 	    __builtin_add_overflow(a->undecided, b->undecided, &a->undecided) ||
 	    __builtin_add_overflow(a->below, b->below, &a->below))
@@ -480,6 +486,8 @@ void sdis_result(struct solver *s, struct solve_result *res)
 	res->stuck = sd->stuck / div;
 	res->undecided = sd->undecided / div;
 	res->below_min = sd->below / div;
+	res->dis_nodes = sd->nodes;
+	res->dis_runs = sd->runs;
 	if (sd->have_max) {
 		res->hardest_moves = sd->max;
 		memset(&sd->max, 0, sizeof sd->max);
