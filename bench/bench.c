@@ -2,7 +2,8 @@
  * bench.c: cubegen's benchmark table (`make bench`). Not a test: it prints
  * figures, medians of repeated runs, for the README to quote.
  *
- * Usage: bench [--quick]   (--quick skips the slowest solver rows)
+ * Usage: bench [--quick | --disassemble]   (--quick skips the slowest
+ * solver rows; --disassemble runs the disassembler's rows alone)
  * Run from the repository root (it reads tests/data).
  */
 #include <stdio.h>
@@ -249,10 +250,9 @@ static void bench_disassemble(const char *path, const char *label, int runs)
 		at += (size_t)snprintf(lv + at, sizeof lv - at, "%s%d", i ? "." : "",
 		                       r.hardest_moves.level[i]);
 	snprintf(note, sizeof note, "%llu of %llu come apart, level %s; "
-	         "disassembly %.2f ms, %.1f µs an assembly%s",
+	         "taking apart %.2f ms, %.1f µs each%s",
 	         (unsigned long long)r.solutions, (unsigned long long)all, lv,
-	         (td - tp) * 1e3,
-	         (td - tp) * 1e6 / (double)(r.assemblies ? r.assemblies : 1),
+	         (td - tp) * 1e3, (td - tp) * 1e6 / (double)(all ? all : 1),
 	         runs > 1 ? "" : " (1 run)");
 	solve_result_clear(&r);
 	bench_time_row(label, td, note);
@@ -667,31 +667,57 @@ static void bench_batch_command(const char *size, const char *seeds,
 		bench_time_row(what, bench_median(t, (size_t)runs), note);
 }
 
-/* Public designs that BurrTools' disassembler takes most of its time on
- * (tests/data/burr/). */
+/* Public designs that BurrTools' disassembler spends its time on
+ * (tests/data/burr/, with BurrTools' own times in SOURCE.md). */
 static const struct {
 	const char *file, *what;
-	bool slow; /* seconds: left out by --quick */
 } burr[] = {
-	{"gargamel.xmpuzzle", "Gargamel (Eyckmans)", false},
-	{"rhinoceros.xmpuzzle", "Rhinoceros (Eyckmans)", false},
-	{"misused-key.xmpuzzle", "Misused Key (Lohe)", false},
-	{"key-trap.xmpuzzle", "Key Trap (Lohe)", false},
-	{"chocolate-dip.xmpuzzle", "Chocolate Dip (Cutler)", false},
-	{"save-the-gorilla.xmpuzzle", "Save the Gorilla (Eyckmans)", true},
-	{"ankes-cube.xmpuzzle", "Anke's Cube (Eyckmans)", true},
-	{"moiras-cube.xmpuzzle", "Moira's Cube (Eyckmans)", true},
+	{"eyckmans.gargamel.xmpuzzle", "Gargamel (Eyckmans), 62"},
+	{"eyckmans.rhinoceros.xmpuzzle", "Rhinoceros (Eyckmans), 31"},
+	{"greyhound-eyckmans.xmpuzzle", "Greyhound (Eyckmans), 32"},
+	{"lohe.key-trap.xmpuzzle", "Key Trap (Lohe), 26"},
+	{"chocolate-dip-cutler.xmpuzzle", "Chocolate Dip (Cutler), 13"},
+	{"frames-burr-data.xmpuzzle", "three frames and sticks, 12"},
 };
+
+/* The disassembler's rows (solver/disasm.h), on BurrTools' examples and
+ * public designs (tests/data/burr/SOURCE.md has BurrTools' times). */
+static void bench_disassembler(void)
+{
+	bench_disassemble("examples/PelikanBurr.xmpuzzle",
+	                  "solve --disassemble: Pelikan's burr, 98", 5);
+	bench_disassemble("examples/CubeInCage.xmpuzzle",
+	                  "solve --disassemble: cube in a cage, 4", 5);
+	bench_disassemble("tests/data/burrtools/DraculasDentalDesaster.xmpuzzle",
+	                  "solve --disassemble: Dracula's dental disaster", 5);
+	bench_disassemble("tests/data/burrtools/AlPackino.xmpuzzle",
+	                  "solve --disassemble: Al Packino (box and lid)", 5);
+	bench_disassemble("examples/soma.puz",
+	                  "solve --disassemble: Soma cube", 5);
+	for (size_t i = 0; i < sizeof burr / sizeof burr[0]; i++) {
+		char path[160], label[80];
+		snprintf(path, sizeof path, "tests/data/burr/%s", burr[i].file);
+		snprintf(label, sizeof label, "solve --disassemble: %s",
+		         burr[i].what);
+		bench_disassemble(path, label, 5);
+	}
+}
 
 int main(int argc, char **argv)
 {
 	bool quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
+	/* --disassemble: the disassembler's rows alone */
+	bool dis_only = argc > 1 && strcmp(argv[1], "--disassemble") == 0;
 	printf("cubegen bench: %ld cores online; medians of repeated runs; "
 	       "list passes on %s\n\n", sysconf(_SC_NPROCESSORS_ONLN),
 	       bench_kernels());
 	printf("| %-50s | %18s | %-36s |\n", "what", "figure", "note");
 	printf("|%s|%s|%s|\n", "----------------------------------------------------",
 	       "--------------------", "--------------------------------------");
+	if (dis_only) {
+		bench_disassembler();
+		return 0;
+	}
 	bench_rng();
 	bench_generate_candidates();
 	bench_check((const int[3]){3, 3, 3}, 201, false);
@@ -748,26 +774,7 @@ int main(int argc, char **argv)
 		bench_solve_threads("tests/data/bench/pentacubes-2x5x7.puz",
 		                    "solve: 70-cell pentacube box (bb128)", 1, 2);
 	}
-	/* the disassembler (solver/disasm.h), on BurrTools' examples and
-	 * public designs (tests/data/burr/SOURCE.md has BurrTools' times) */
-	bench_disassemble("examples/PelikanBurr.xmpuzzle",
-	                  "solve --disassemble: Pelikan's burr", 5);
-	bench_disassemble("examples/CubeInCage.xmpuzzle",
-	                  "solve --disassemble: cube in a cage", 5);
-	bench_disassemble("tests/data/burrtools/DraculasDentalDesaster.xmpuzzle",
-	                  "solve --disassemble: Dracula's dental disaster", 5);
-	bench_disassemble("tests/data/burrtools/AlPackino.xmpuzzle",
-	                  "solve --disassemble: Al Packino (a box, lid)", 5);
-	bench_disassemble("examples/soma.puz",
-	                  "solve --disassemble: Soma cube", 5);
-	for (size_t i = 0; i < sizeof burr / sizeof burr[0]; i++) {
-		if (quick && burr[i].slow)
-			continue;
-		char path[160], label[80];
-		snprintf(path, sizeof path, "tests/data/burr/%s", burr[i].file);
-		snprintf(label, sizeof label, "solve --disassemble: %s", burr[i].what);
-		bench_disassemble(path, label, burr[i].slow ? 1 : 3);
-	}
+	bench_disassembler();
 	bench_difficulty((const int[3]){5, 5, 5}, 1000);
 	bench_difficulty((const int[3]){8, 8, 8}, 200);
 	bench_difficulty((const int[3]){4, 5, 6}, 200);

@@ -117,6 +117,7 @@ struct piece {
 /* Groups found along one direction from one node, at most (past them
  * the node's search is undecided). */
 #define DIS_MAX_FOUND 4096
+#define DIS_FOUND_TAB (2 * DIS_MAX_FOUND) /* its table, a power of two */
 /* Steps whose rows of "needs" expand() keeps for all pieces at once. */
 #define DIS_STEPS 16
 
@@ -133,6 +134,11 @@ struct expand {
 		unsigned s;   /* the cells it moves */
 	} found[DIS_MAX_FOUND];
 	size_t nfound;
+	/* found's index by (g, s): slot i in use when ftab_at[i] is the
+	 * stamp of the direction at hand */
+	uint16_t ftab[DIS_FOUND_TAB];
+	uint32_t ftab_at[DIS_FOUND_TAB];
+	uint32_t ftab_stamp;
 	/* the rows of "needs" for s cells along the direction at hand,
 	 * s = 2..DIS_STEPS-1 (longer steps: least_group()) */
 	uint64_t rows[DIS_STEPS][DIS_MAX_PIECES];
@@ -873,18 +879,44 @@ static void add_move(struct expand *x, uint64_t g, int D, unsigned s)
 
 /* Group g, found moving s cells along D: its move, then its unions with
  * the groups found before (BurrTools' merges). */
+/* The slot of (g, s) in x's table of groups found: its index + 1 there
+ * (x->ftab_stamp current), or the empty slot where it would go. */
+static size_t found_slot(const struct expand *x, uint64_t g, unsigned s)
+{
+	uint64_t h = (g ^ (uint64_t)s << 58) * 0x9E3779B97F4A7C15u;
+	size_t i = (size_t)(h >> 51) & (DIS_FOUND_TAB - 1);
+	for (;; i = (i + 1) & (DIS_FOUND_TAB - 1)) {
+		if (x->ftab_at[i] != x->ftab_stamp)
+			return i;
+		const struct found *f = &x->found[x->ftab[i]];
+		if (f->g == g && f->s == s)
+			return i;
+	}
+}
+
+/* Record (g, s) as found; false when it was already, or when the table
+ * is full (x->full set: undecided). */
+static bool found_new(struct expand *x, uint64_t g, unsigned s)
+{
+	size_t i = found_slot(x, g, s);
+	if (x->ftab_at[i] == x->ftab_stamp)
+		return false;
+	if (x->nfound == DIS_MAX_FOUND) {
+		x->full = true; /* more groups than kept: undecided */
+		return false;
+	}
+	x->ftab_at[i] = x->ftab_stamp;
+	x->ftab[i] = (uint16_t)x->nfound;
+	x->found[x->nfound++] = (struct found){g, s};
+	return true;
+}
+
 static void add_group(struct expand *x, uint64_t g, int D, unsigned s)
 {
-	for (size_t i = 0; i < x->nfound; i++)
-		if (x->found[i].g == g && x->found[i].s == s)
-			return;
 	uint64_t all = all_of(x->l->k);
 	size_t at = x->nfound;
-	if (at == DIS_MAX_FOUND) {
-		x->full = true; /* more groups than kept: undecided */
+	if (!found_new(x, g, s))
 		return;
-	}
-	x->found[x->nfound++] = (struct found){g, s};
 	add_move(x, g, D, s);
 	/* each new group (this one, then the unions it makes) joined with
 	 * every group found: each union once */
@@ -895,17 +927,8 @@ static void add_group(struct expand *x, uint64_t g, int D, unsigned s)
 			uint64_t un = x->found[i].g | x->found[j].g;
 			if (un == x->found[i].g || un == x->found[j].g || un == all)
 				continue;
-			bool known = false;
-			for (size_t q = 0; q < x->nfound && !known; q++)
-				known = x->found[q].g == un && x->found[q].s == s;
-			if (known)
-				continue;
-			if (x->nfound == DIS_MAX_FOUND) {
-				x->full = true;
-				return;
-			}
-			x->found[x->nfound++] = (struct found){un, s};
-			add_move(x, un, D, s);
+			if (found_new(x, un, s))
+				add_move(x, un, D, s);
 		}
 	}
 }
@@ -965,6 +988,10 @@ static void expand(struct expand *x)
 		if (tie[D >> 1])
 			continue;
 		x->nfound = 0;
+		if (++x->ftab_stamp == 0) { /* every 4 billion directions */
+			memset(x->ftab_at, 0, sizeof x->ftab_at);
+			x->ftab_stamp = 1;
+		}
 		unsigned made = 0; /* steps whose groups are in x->cl */
 		for (size_t p = 0; p < k && !x->full && !x->err; p++)
 			for (unsigned s = 1; !x->full && !x->err; s++) {

@@ -542,50 +542,90 @@ static void test_disasm_solve_pelikan(void **state)
 	puz_clear(&p);
 }
 
-/* BurrTools' own examples, as burrTxt -d counts them (solutions after
- * its disassembler, the first number of the highest level):
- * CubeInCage's frames are one group (96 assemblies, 1 solution, 4.9.3);
- * DemoPieceGenerator has one assembly of a single piece, which BurrTools
- * takes for no solution (928 assemblies, 927 solutions);
- * DraculasDentalDesaster 84 and 1 (3.5.16.6.4); AlPackino 1 and 1
- * (1.1.1.1.1.2.1.3.1.2.1.2). Their levels as burrTxt prints them. */
-static void test_disasm_burrtools_examples(void **state)
+/* BurrTools' own answers (tests/data/burr/SOURCE.md: burrTxt -d built
+ * from BurrTools' source): per file and problem its assemblies (cubegen's
+ * solutions + stuck) and solutions (those that come apart), and the
+ * highest level. The first number of the level is always BurrTools'; the
+ * rest depend on the order parts are met in, and equal BurrTools' on every
+ * file but Pelikan's burr, where burrTxt (on the assembly as its solver
+ * turns it) gives 98.2.4.2. Groups: CubeInCage, key-trap. Weights:
+ * AlPackino, PelikanBurr, key-trap, misused-key. Colour constraints:
+ * Dracula's. Demirhan's burrloop has congruent shapes, which BurrTools
+ * counts apart (192 and 12 there); cubegen's own counts here. */
+static void test_disasm_burrtools_designs(void **state)
 {
 	(void)state;
 	static const struct {
 		const char *file;
-		uint64_t assemblies, solutions;
-		int level[12];
+		size_t problem;
+		uint64_t assemblies, solutions, at_max;
+		int level[14];
 		size_t nlevel;
 	} want[] = {
-		{"CubeInCage", 96, 1, {4, 9, 3}, 3},
-		{"DemoPieceGenerator", 928, 927, {1}, 1},
-		{"DraculasDentalDesaster", 84, 1, {3, 5, 16, 6, 4}, 5},
-		{"AlPackino", 1, 1, {1, 1, 1, 1, 1, 2, 1, 3, 1, 2, 1, 2}, 12},
+		{"AlPackino", 0, 1, 1, 1, {1, 1, 1, 1, 1, 2, 1, 3, 1, 2, 1, 2}, 12},
+		{"CubeInCage", 0, 96, 1, 1, {4, 9, 3}, 3},
+		{"DraculasDentalDesaster", 0, 84, 1, 1, {3, 5, 16, 6, 4}, 5},
+		{"PelikanBurr", 0, 12, 1, 1, {98, 2, 4}, 3},
+		{"basic-burr", 0, 2, 1, 1, {6, 4}, 2},
+		{"chocolate-dip-cutler", 0, 960, 21, 1, {13, 1, 2, 2, 3}, 5},
+		{"closed-box-lohe", 0, 2, 1, 1, {15, 6, 2}, 3},
+		{"demirhan.burrloop", 0, 16, 1, 1, {7}, 1},
+		{"eyckmans.gargamel", 0, 7680, 1, 1, {62, 3, 2, 2, 3, 2, 3}, 7},
+		{"eyckmans.rhinoceros", 0, 72, 1, 1, {31, 6, 3, 1, 3}, 5},
+		{"frames-burr-data", 0, 502, 1, 1, {12, 2, 2, 2, 2}, 5},
+		{"greyhound-eyckmans", 0, 267, 1, 1, {32, 4, 1, 1, 2}, 5},
+		{"lohe.key-trap", 0, 68, 1, 1, {26, 4, 5, 1, 2}, 5},
+		{"lohe.misused-key", 0, 66, 2, 2, {26, 8, 2, 6, 2}, 5},
+		{"lohe.misused-key", 1, 470, 8, 4, {7, 21, 8, 2, 5, 2}, 6},
+		{"lohe.misused-key", 2, 376, 6, 4, {6, 21, 8, 2, 5, 2}, 6},
+		{"magic-drawer", 0, 35, 6, 1, {12}, 1},
 	};
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
 		char path[128];
-		snprintf(path, sizeof path, "tests/data/burrtools/%s.xmpuzzle",
+		snprintf(path, sizeof path, "tests/data/burr/%s.xmpuzzle",
 		         want[i].file);
 		struct puzzle p;
-		load_xmp(path, &p);
+		struct puz_error e;
+		struct xmp_info xi;
+		if (xmp_read_file(path, want[i].problem, &p, &xi, &e) != PUZ_OK)
+			fail_msg("%s:%d:%d: %s", path, e.line, e.col, e.msg);
 		struct solve_opts o = {.disassemble = true};
 		struct solve_result r;
 		assert_int_equal(solve_puzzle(&p, &o, &r), SOLVE_OK);
 		if (r.solutions + r.stuck != want[i].assemblies ||
-		    r.solutions != want[i].solutions)
-			fail_msg("%s: %llu solutions, %llu stuck", want[i].file,
-			         (unsigned long long)r.solutions,
-			         (unsigned long long)r.stuck);
-		/* the first number is BurrTools' always; the later ones
-		 * depend on the order separations are met in, the same
-		 * here */
-		assert_int_equal(r.hardest_moves.nlevel, want[i].nlevel);
-		for (size_t k = 0; k < want[i].nlevel; k++)
-			assert_int_equal(r.hardest_moves.level[k], want[i].level[k]);
+		    r.solutions != want[i].solutions || r.undecided ||
+		    r.max_level_solutions != want[i].at_max)
+			fail_msg("%s problem %zu: %llu solutions, %llu stuck, %llu "
+			         "undecided, %llu at the highest level", want[i].file,
+			         want[i].problem + 1, (unsigned long long)r.solutions,
+			         (unsigned long long)r.stuck,
+			         (unsigned long long)r.undecided,
+			         (unsigned long long)r.max_level_solutions);
+		if (r.hardest_moves.nlevel != want[i].nlevel ||
+		    memcmp(r.hardest_moves.level, want[i].level,
+		           want[i].nlevel * sizeof *want[i].level) != 0)
+			fail_msg("%s problem %zu: another level", want[i].file,
+			         want[i].problem + 1);
 		solve_result_clear(&r);
 		puz_clear(&p);
 	}
+}
+
+/* DemoPieceGenerator has one assembly of a single piece, which BurrTools
+ * takes for no solution (928 assemblies, 927 solutions, all level 1). */
+static void test_disasm_one_piece_assembly(void **state)
+{
+	(void)state;
+	struct puzzle p;
+	load_xmp("tests/data/burrtools/DemoPieceGenerator.xmpuzzle", &p);
+	struct solve_opts o = {.disassemble = true};
+	struct solve_result r;
+	assert_int_equal(solve_puzzle(&p, &o, &r), SOLVE_OK);
+	assert_int_equal(r.solutions, 927);
+	assert_int_equal(r.stuck, 1);
+	assert_int_equal(r.max_level_solutions, 927);
+	solve_result_clear(&r);
+	puz_clear(&p);
 }
 
 /* Every solution of a box of plates, and of the Soma cube, comes apart,
@@ -686,7 +726,8 @@ int main(void)
 		cmocka_unit_test(test_disasm_checker_can_fail),
 		cmocka_unit_test(test_disasm_out_of_memory),
 		cmocka_unit_test(test_disasm_solve_pelikan),
-		cmocka_unit_test(test_disasm_burrtools_examples),
+		cmocka_unit_test(test_disasm_burrtools_designs),
+		cmocka_unit_test(test_disasm_one_piece_assembly),
 		cmocka_unit_test(test_disasm_solve_soma_and_shells),
 		cmocka_unit_test(test_disasm_solve_partition),
 	};
