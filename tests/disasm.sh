@@ -13,39 +13,21 @@ bt=$here/data/burrtools
 burr=$here/data/burr
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-
-run() {
-	local want=$1
-	shift
-	${WRAP:-} "$CUBEGEN" "$@" >"$tmp/out" 2>"$tmp/err"
-	local got=$?
-	out=$(cat "$tmp/out")
-	err=$(cat "$tmp/err")
-	if [ "$got" != "$want" ]; then
-		bad "cubegen $* exited $got, expected $want; stderr: $err"
-		return 1
-	fi
-	return 0
-}
-usage_error() {
-	if run 2 "$@"; then
-		local lines
-		lines=$(printf '%s\n' "$err" | wc -l)
-		if [ "$lines" = 1 ] && [[ "$err" == "cubegen: "* ]] && [ -z "$out" ]; then
-			ok
-		else
-			bad "cubegen $*: expected one error line, got: $err"
-		fi
-	fi
-}
-contains() { # contains TEXT NEEDLE WHAT
-	if [[ "$1" == *"$2"* ]]; then ok; else bad "$3: no '$2' in: $1"; fi
-}
+. "$here/tools/clilib.sh"
 counts() { grep -v '^time: '; }
+
+# --- the README's example, run from the repository as it shows it: every
+# line it prints but the time
+root=$(cd "$here/.." && pwd)
+want=$(sed -n '/^\$ cubegen solve examples\/PelikanBurr.xmpuzzle --disassemble$/,/^```$/p' \
+	"$root/README.md" | sed '1d;$d' | grep -v '^time: ')
+got=$(cd "$root" && ${WRAP:-} "$CUBEGEN" solve examples/PelikanBurr.xmpuzzle --disassemble |
+	grep -v '^time: ')
+[ -n "$want" ] && [ "$got" = "$want" ] && ok || bad "README's --disassemble example: got $got"
+# and the man page's
+(cd "$root" && ${WRAP:-} "$CUBEGEN" solve examples/PelikanBurr.xmpuzzle --disassemble --print \
+	>"$tmp/man.out") && grep -q '^its moves (level 98.2.4):$' "$tmp/man.out" && ok ||
+	bad "the man page's --disassemble --print example"
 
 # --- Pelikan's burr: 12 assemblies up to symmetry, one comes apart, 98.2.4
 f=$bt/PelikanBurr.xmpuzzle
