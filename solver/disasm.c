@@ -99,6 +99,7 @@ struct level {
 	uint32_t *tab;     /* node + 1, 0 empty */
 	size_t tmask;
 	struct pairfig *pair; /* k * k: pair (i < j)'s figures last seen */
+	bool fresh;        /* the rows below hold no node's bits yet */
 	/* For the node whose figures are in m, per direction and piece i:
 	 * the pieces i needs to come free (m < INF), i itself included. */
 	uint64_t free_cl[NDIR][DIS_MAX_PIECES];
@@ -435,6 +436,7 @@ static bool level_init(struct level *l, size_t k)
 	/* another part: no pair seen yet */
 	for (size_t i = 0; i < k * k; i++)
 		l->pair[i].valid = false;
+	l->fresh = true;
 	return true;
 }
 
@@ -533,9 +535,15 @@ static bool fill_figures(disasm *d, struct level *l, const uint8_t *pcs,
 {
 	size_t k = l->k;
 	const int16_t *p = l->pos + u * 3 * k;
-	for (int D = 0; D < NDIR; D++)
-		for (size_t i = 0; i < k; i++)
-			l->free_cl[D][i] = l->move1[D][i] = (uint64_t)1 << i;
+	/* The rows hold the last node's bits: bit j of row i along D comes
+	 * from pair (i, j) alone, so only the pairs that changed change
+	 * them. A new part starts them afresh (level_init). */
+	if (l->fresh) {
+		for (int D = 0; D < NDIR; D++)
+			for (size_t i = 0; i < k; i++)
+				l->free_cl[D][i] = l->move1[D][i] = (uint64_t)1 << i;
+		l->fresh = false;
+	}
 	for (size_t i = 0; i < k; i++) {
 		const struct piece *a = &d->pc[pcs[i]];
 		for (size_t j = i + 1; j < k; j++) {
@@ -545,21 +553,32 @@ static bool fill_figures(disasm *d, struct level *l, const uint8_t *pcs,
 			for (int x = 0; x < 3; x++)
 				r[x] = (int16_t)(p[3 * j + x] + b->lo[x] -
 				                 p[3 * i + x] - a->lo[x]);
-			if (!pf->valid || memcmp(pf->r, r, sizeof r) != 0) {
-				const uint16_t *f = figures(d, a->shape, b->shape, r);
-				if (!f)
-					return false;
-				memcpy(pf->r, r, sizeof r);
-				memcpy(pf->f, f, sizeof pf->f);
-				pf->fr = pf->zero = 0;
-				for (int D = 0; D < NDIR; D++) {
-					pf->fr |= (uint8_t)((f[D] != INF) << D);
-					pf->zero |= (uint8_t)((f[D] == 0) << D);
-				}
-				pf->valid = true;
-			}
-			/* most pairs block few directions: only those bits */
+			if (pf->valid && memcmp(pf->r, r, sizeof r) == 0)
+				continue; /* as at the last node */
+			const uint16_t *f = figures(d, a->shape, b->shape, r);
+			if (!f)
+				return false;
 			uint64_t bi = (uint64_t)1 << i, bj = (uint64_t)1 << j;
+			if (pf->valid) {
+				/* the pair's old bits out (most pairs block few
+				 * directions: only those bits) */
+				for (unsigned m = pf->fr; m; m &= m - 1)
+					l->free_cl[__builtin_ctz(m)][i] &= ~bj;
+				for (unsigned m = swap_dirs(pf->fr); m; m &= m - 1)
+					l->free_cl[__builtin_ctz(m)][j] &= ~bi;
+				for (unsigned m = pf->zero; m; m &= m - 1)
+					l->move1[__builtin_ctz(m)][i] &= ~bj;
+				for (unsigned m = swap_dirs(pf->zero); m; m &= m - 1)
+					l->move1[__builtin_ctz(m)][j] &= ~bi;
+			}
+			memcpy(pf->r, r, sizeof r);
+			memcpy(pf->f, f, sizeof pf->f);
+			pf->fr = pf->zero = 0;
+			for (int D = 0; D < NDIR; D++) {
+				pf->fr |= (uint8_t)((f[D] != INF) << D);
+				pf->zero |= (uint8_t)((f[D] == 0) << D);
+			}
+			pf->valid = true;
 			for (unsigned m = pf->fr; m; m &= m - 1)
 				l->free_cl[__builtin_ctz(m)][i] |= bj;
 			for (unsigned m = swap_dirs(pf->fr); m; m &= m - 1)
