@@ -119,8 +119,6 @@ struct piece {
  * the node's search is undecided). */
 #define DIS_MAX_FOUND 4096
 #define DIS_FOUND_TAB (2 * DIS_MAX_FOUND) /* its table, a power of two */
-/* Steps whose rows of "needs" expand() keeps for all pieces at once. */
-#define DIS_STEPS 16
 
 /* The moves of one node being made (expand()). */
 struct expand {
@@ -140,9 +138,6 @@ struct expand {
 	uint16_t ftab[DIS_FOUND_TAB];
 	uint32_t ftab_at[DIS_FOUND_TAB];
 	uint32_t ftab_stamp;
-	/* the rows of "needs" for s cells along the direction at hand,
-	 * s = 2..DIS_STEPS-1 (longer steps: least_group()) */
-	uint64_t rows[DIS_STEPS][DIS_MAX_PIECES];
 };
 
 struct disasm {
@@ -975,25 +970,6 @@ static uint64_t least_group(const struct level *l, int D, size_t p,
 	return c;
 }
 
-/* The rows "i needs j to move s cells along D" (j's figure from i below
- * s) into x->rows[s] (1 < s < DIS_STEPS; s = 1 is l->move1). */
-static void step_rows(struct expand *x, int D, unsigned s)
-{
-	const struct level *l = x->l;
-	size_t k = l->k;
-	uint64_t *rows = x->rows[s];
-	for (size_t i = 0; i < k; i++)
-		rows[i] = (uint64_t)1 << i;
-	for (size_t i = 0; i < k; i++) {
-		const struct pairfig *pf = l->pair + i * k;
-		for (size_t j = i + 1; j < k; j++) {
-			/* i along D with j still; j along D = i against D */
-			rows[i] |= (uint64_t)(pf[j].f[D] < s) << j;
-			rows[j] |= (uint64_t)(pf[j].f[D ^ 1] < s) << i;
-		}
-	}
-}
-
 static void expand(struct expand *x)
 {
 	struct level *l = x->l;
@@ -1011,19 +987,12 @@ static void expand(struct expand *x)
 			memset(x->ftab_at, 0, sizeof x->ftab_at);
 			x->ftab_stamp = 1;
 		}
-		unsigned made = 0; /* steps whose groups are in x->cl */
 		for (size_t p = 0; p < k && !x->full && !x->err; p++)
 			for (unsigned s = 1; !x->full && !x->err; s++) {
-				uint64_t g;
-				if (s < DIS_STEPS) {
-					while (made < s)
-						if (++made > 1)
-							step_rows(x, D, made);
-					g = small_closure(s == 1 ? l->move1[D] : x->rows[s],
-					                  p, most);
-				} else {
-					g = least_group(l, D, p, s, most);
-				}
+				/* one cell: the rows made with the figures; more:
+				 * the rows of the group's members only */
+				uint64_t g = s == 1 ? small_closure(l->move1[D], p, most)
+				                    : least_group(l, D, p, s, most);
 				/* no removal here (separations() looked first):
 				 * the group grows before s passes every figure */
 				if (!g || s >= 2 * DIS_MAX_SHIFT)

@@ -48,8 +48,17 @@
  * part of one piece has none. 'group' holds the pieces that move (bit i:
  * piece i).
  *
+ * The positions are met in BurrTools' order too (its movement
+ * analysis): from each position, direction by direction, piece by piece
+ * and 1, 2, ... cells, the least group holding the piece that can move
+ * that far, and its unions with the groups found before; so the
+ * separation met first, and with it the level's later numbers, are the
+ * ones BurrTools finds on the same assembly with its pieces numbered
+ * alike.
+ *
  * Bounds: a part's search keeps at most max_nodes positions (0: the
- * default DIS_MAX_NODES); a search stopped there is DIS_BOUND, never
+ * default DIS_MAX_NODES), and from one position at most 4096 groups move
+ * along one direction; a search stopped by either is DIS_BOUND, never
  * stuck. Pieces move at most DIS_MAX_SHIFT cells from where they started
  * (beyond that a piece is free anyway when the box is smaller).
  *
