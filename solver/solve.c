@@ -1540,6 +1540,7 @@ int solve_puzzle(const struct puzzle *p, const struct solve_opts *o,
 				solve_result_clear(&res);
 				res.solutions = res.assemblies = res.nodes = 0;
 				res.numerator = 0;
+				res.max_level_solutions = res.max_level_num = 0;
 				res.complete = true;
 				res.stop = SOLVE_DONE;
 			}

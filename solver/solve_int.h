@@ -30,9 +30,11 @@ struct type {
 /* A form taken apart already (solvedis.c's memo). */
 struct memo_ent {
 	bool used;
+	unsigned char verdict; /* enum dis_verdict */
 	uint64_t hash;
 	size_t off, len;       /* its key in sdis.forms */
-	struct dis_result r;   /* owns its moves */
+	struct dis_result *apart; /* DIS_APART: the result, owned, with its
+	                          * moves; else NULL */
 };
 
 /* solve --disassemble, per thread (solvedis.c). */
@@ -59,6 +61,7 @@ struct sdis {
 	size_t memo_mask, memo_n;
 	unsigned char *forms; /* the memo's keys */
 	size_t forms_len, forms_cap;
+	size_t memo_bytes;    /* what the memo holds, about (MEMO_BYTES) */
 };
 
 /* How a cover counts with --disassemble. */

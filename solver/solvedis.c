@@ -31,7 +31,7 @@
 
 #include "solver/solve_int.h"
 
-/* Bytes of forms the memo keeps at most (it starts again past them). */
+/* Bytes the memo keeps at most (it starts again past them). */
 #define MEMO_BYTES ((size_t)64 << 20)
 
 static void memo_reset(struct sdis *sd);
@@ -210,13 +210,18 @@ static int memo_find(struct solver *s, size_t len, struct dis_result *r)
 		const struct memo_ent *e = &sd->memo[i];
 		if (e->hash != h || !memo_same(s, e, len))
 			continue;
-		*r = e->r;
+		if (!e->apart) {
+			*r = (struct dis_result){.verdict = e->verdict};
+			return SOLVE_OK;
+		}
+		*r = *e->apart;
 		r->moves = NULL;
-		if (e->r.nmoves) {
-			r->moves = malloc(e->r.nmoves * sizeof *r->moves);
+		if (e->apart->nmoves) {
+			r->moves = malloc(e->apart->nmoves * sizeof *r->moves);
 			if (!r->moves)
 				return SOLVE_ENOMEM;
-			memcpy(r->moves, e->r.moves, e->r.nmoves * sizeof *r->moves);
+			memcpy(r->moves, e->apart->moves,
+			       e->apart->nmoves * sizeof *r->moves);
 		}
 		return SOLVE_OK;
 	}
@@ -226,21 +231,28 @@ static int memo_find(struct solver *s, size_t len, struct dis_result *r)
 static void memo_reset(struct sdis *sd)
 {
 	for (size_t i = 0; sd->memo && i <= sd->memo_mask; i++)
-		free(sd->memo[i].r.moves);
+		if (sd->memo[i].apart) {
+			free(sd->memo[i].apart->moves);
+			free(sd->memo[i].apart);
+		}
 	free(sd->memo);
 	free(sd->forms);
 	sd->memo = NULL;
 	sd->forms = NULL;
-	sd->memo_n = sd->forms_len = sd->forms_cap = 0;
+	sd->memo_n = sd->forms_len = sd->forms_cap = sd->memo_bytes = 0;
 	sd->memo_mask = 0;
 }
 
 /* Keep a copy of 'r' for the key in sd->key (nc bytes); false when out
- * of memory (the memo is then empty, never half-made). */
+ * of memory (the memo is then empty, never half-made). Past MEMO_BYTES in
+ * all (keys, table, results) it starts again. */
 static bool memo_add(struct solver *s, size_t nc, const struct dis_result *r)
 {
 	struct sdis *sd = &s->sd;
-	if (sd->forms_len + nc > MEMO_BYTES)
+	size_t cost = nc + 2 * sizeof *sd->memo +
+	              (r->verdict == DIS_APART
+	               ? sizeof *r + r->nmoves * sizeof *r->moves : 0);
+	if (sd->memo_bytes + cost > MEMO_BYTES)
 		memo_reset(sd);
 	if (2 * (sd->memo_n + 1) > (sd->memo ? sd->memo_mask + 1 : 0)) {
 		size_t ncap = sd->memo ? 2 * (sd->memo_mask + 1) : 256;
@@ -273,15 +285,21 @@ static bool memo_add(struct solver *s, size_t nc, const struct dis_result *r)
 		sd->forms = nf;
 		sd->forms_cap = ncap;
 	}
-	struct dis_result copy = *r;
-	copy.moves = NULL;
-	if (r->nmoves) {
-		copy.moves = malloc(r->nmoves * sizeof *copy.moves);
-		if (!copy.moves) {
+	struct dis_result *copy = NULL;
+	if (r->verdict == DIS_APART) {
+		copy = malloc(sizeof *copy);
+		if (copy) {
+			*copy = *r;
+			copy->moves = r->nmoves ? malloc(r->nmoves * sizeof *r->moves)
+			                        : NULL;
+		}
+		if (!copy || (r->nmoves && !copy->moves)) {
+			free(copy);
 			memo_reset(sd);
 			return false;
 		}
-		memcpy(copy.moves, r->moves, r->nmoves * sizeof *copy.moves);
+		if (r->nmoves)
+			memcpy(copy->moves, r->moves, r->nmoves * sizeof *r->moves);
 	}
 	uint64_t h = key_hash(sd->key, nc);
 	size_t i = h & sd->memo_mask;
@@ -289,8 +307,11 @@ static bool memo_add(struct solver *s, size_t nc, const struct dis_result *r)
 		i = (i + 1) & sd->memo_mask;
 	memcpy(sd->forms + sd->forms_len, sd->key, nc);
 	sd->memo[i] = (struct memo_ent){.used = true, .hash = h, .len = nc,
-	                                .off = sd->forms_len, .r = copy};
+	                                .off = sd->forms_len,
+	                                .verdict = (unsigned char)r->verdict,
+	                                .apart = copy};
 	sd->forms_len += nc;
+	sd->memo_bytes += cost;
 	sd->memo_n++;
 	return true;
 }

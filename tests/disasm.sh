@@ -134,6 +134,15 @@ run 0 solve "$DATA/soma.puz" --disassemble &&
 	contains "$out" "solutions: 240 (come apart)" "Soma --disassemble" &&
 	contains "$out" "stuck: 0" "Soma stuck" &&
 	contains "$out" "level: 1 (the highest; 240 solutions)" "Soma level"
+# a box of plates in shards: shard 1 answers for all, the others say
+# nothing (no level, nothing at it), and merge adds them up
+for i in 1 2 3; do
+	run 0 solve "$DATA/HC_BQ_001.hcq" --disassemble --shard "$i/3" --json &&
+		printf '%s\n' "$out" >"$tmp/hshard-$i.json"
+done
+grep -q '"max_level": \[\], "max_level_solutions": 0, "moves": \[\]' "$tmp/hshard-2.json" &&
+	ok || bad "shell shard 2/3 claims a level: $(cat "$tmp/hshard-2.json")"
+run 0 merge "$tmp"/hshard-*.json && contains "$out" "level: 1 (the highest; 1 solution)" "shell shards merged"
 # a box of plates: decided without a search, every plate lifting off
 run 0 solve "$DATA/HC_BQ_001.hcq" --disassemble --print &&
 	contains "$out" "solutions: 1 (come apart)" "Happy Cube --disassemble" &&
