@@ -105,9 +105,9 @@ void report_text(const struct count_report *r)
 		printf("stuck: %s%llu (solutions that do not come apart)\n", lb,
 		       (unsigned long long)r->stuck);
 		if (r->undecided)
-			printf("undecided: %s%llu (a search bound stopped their "
-			       "disassembly: see --disassemble-nodes)\n", lb,
-			       (unsigned long long)r->undecided);
+			printf("undecided: %s%llu (not taken apart: a search bound, "
+			       "see --disassemble-nodes, or more than 64 pieces)\n",
+			       lb, (unsigned long long)r->undecided);
 		if (r->min_level)
 			printf("below level %u: %s%llu (come apart, but sooner)\n",
 			       r->min_level, lb, (unsigned long long)r->below_min);

@@ -129,6 +129,12 @@ usage_error solve "$tmp/g0.puz" && contains "$err" "group 0: expected a whole nu
 printf 'puzzle v1\ngoal 2 1 1\n##\npiece A 1 1 1 count 2 weight x\n#\n' >"$tmp/wx.puz"
 usage_error solve "$tmp/wx.puz" && contains "$err" "weight x" "weight x"
 
+# more than 64 pieces: not taken apart, so undecided, never stuck
+{ printf 'puzzle v1\ngoal 65 1 1\n'; printf '#%.0s' $(seq 65); printf '\npiece c 1 1 1 count 65\n#\n'; } >"$tmp/many.puz"
+run 0 solve "$tmp/many.puz" --disassemble && contains "$out" "undecided: 1 (not taken apart" "65 pieces: undecided" &&
+	contains "$out" "stuck: 0" "65 pieces: not stuck"
+run 1 check "$tmp/many.puz" --disassemble && contains "$out" "undecided" "check, 65 pieces"
+
 # --- every Soma solution comes apart, a piece lifting off at a time
 run 0 solve "$DATA/soma.puz" --disassemble &&
 	contains "$out" "solutions: 240 (come apart)" "Soma --disassemble" &&
