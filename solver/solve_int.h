@@ -44,6 +44,7 @@ struct sdis {
 	int32_t *best;        /* per goal cell: the least form's label */
 	int32_t *rank;        /* per piece: its rank in the form being made */
 	int32_t *best_rank;   /* and in the least form */
+	size_t *btype;        /* per piece of the cover: its type (colours) */
 	unsigned char *clabels; /* goal grid: the least form, for dis_run */
 	unsigned char *key;   /* the memo's key of the cover at hand */
 	int form_k;           /* the index in G of the last cover's form */

@@ -14,7 +14,8 @@
  * which a symmetry reorders. So the disassembler is run on one fixed
  * form of the cover's orbit: the image under the symmetry of G whose
  * labelling of the goal cells (in goal-cell order, each cell the rank of
- * its piece by first appearance, 0 for an empty cell) is least. Every
+ * its piece by first appearance, 0 for an empty cell; with colours, and
+ * the piece's type) is least. Every
  * cover of a solution has that same form, so the same level, and the
  * per-level counts divide exactly too. The solution shown with its
  * moves (--print's first) is that form (sdis_show), its pieces numbered
@@ -30,6 +31,11 @@
 #include <string.h>
 
 #include "solver/solve_int.h"
+
+/* A form's code of a cell: 0 empty, else 1 + its piece's rank, plus
+ * FORM_RANKS * (1 + its type) with colours; ranks are at most
+ * DIS_MAX_PIECES. */
+#define FORM_RANKS (DIS_MAX_PIECES + 1)
 
 /* Bytes the memo keeps at most (it starts again past them). */
 #define MEMO_BYTES ((size_t)64 << 20)
@@ -86,10 +92,11 @@ int sdis_thread_init(struct solver *s)
 	sd->best = malloc(nc * sizeof *sd->best);
 	sd->rank = malloc(nc * sizeof *sd->rank);
 	sd->best_rank = malloc(nc * sizeof *sd->best_rank);
+	sd->btype = malloc(nc * sizeof *sd->btype);
 	sd->clabels = calloc(total, 1);
 	sd->key = malloc(nc + 8 * DIS_MAX_PIECES);
 	if (!sd->dis || !sd->owner || !sd->best || !sd->rank ||
-	    !sd->best_rank || !sd->clabels || !sd->key)
+	    !sd->best_rank || !sd->btype || !sd->clabels || !sd->key)
 		return SOLVE_ENOMEM;
 	if (s->o->dis_max_nodes)
 		dis_set_max_nodes(sd->dis, s->o->dis_max_nodes);
@@ -104,6 +111,7 @@ void sdis_thread_free(struct solver *s)
 	free(sd->best);
 	free(sd->rank);
 	free(sd->best_rank);
+	free(sd->btype);
 	free(sd->clabels);
 	free(sd->key);
 	solve_moves_clear(&sd->cur);
@@ -127,6 +135,10 @@ static int least_form(struct solver *s, size_t n)
 			sd->rank[i] = -1;
 		int32_t next = 0;
 		bool lower = bestk < 0;
+		/* with colours a piece's type is part of the form (a symmetry
+		 * may map shapes onto shapes but not colours onto colours);
+		 * an improper one turns each type into its mirror */
+		bool mirror = s->coloured && !poly_sym_proper(s->group[k]);
 		size_t c = 0;
 		for (; c < nc; c++) {
 			int32_t b = sd->owner[inv[c]];
@@ -135,6 +147,12 @@ static int least_form(struct solver *s, size_t n)
 				if (sd->rank[b] < 0)
 					sd->rank[b] = next++;
 				code = sd->rank[b] + 1;
+				if (s->coloured) {
+					size_t t = sd->btype[b];
+					if (mirror)
+						t = s->types[t].mirror;
+					code += FORM_RANKS * (int32_t)(t + 1);
+				}
 			}
 			if (!lower) {
 				if (code > sd->best[c])
@@ -166,7 +184,7 @@ static size_t make_key(struct solver *s, size_t n, const size_t *type_of,
 	struct sdis *sd = &s->sd;
 	size_t len = s->ncells;
 	for (size_t c = 0; c < len; c++)
-		sd->key[c] = (unsigned char)sd->best[c];
+		sd->key[c] = (unsigned char)(sd->best[c] % FORM_RANKS);
 	for (size_t r = 0; r < n; r++) {
 		sd->key[len++] = (unsigned char)type_of[r];
 		sd->key[len++] = (unsigned char)(type_of[r] >> 8);
@@ -335,6 +353,8 @@ int sdis_cover(struct solver *s, const size_t *rows, size_t n, int *kind)
 		*kind = SDIS_STUCK;
 		return SOLVE_OK;
 	}
+	for (size_t i = 0; s->coloured && i < n; i++)
+		sd->btype[i] = s->rtype[rows[i]];
 	int k = least_form(s, n);
 	assert(k >= 0);
 	sd->form_k = k;
@@ -374,7 +394,8 @@ int sdis_cover(struct solver *s, const size_t *rows, size_t n, int *kind)
 	if (rc != SOLVE_OK) {
 		for (size_t c = 0; c < nc; c++)
 			sd->clabels[s->goal_cell[c]] = sd->best[c]
-			        ? (unsigned char)(sd->q_of[sd->best[c] - 1] + 1) : 0;
+			        ? (unsigned char)(sd->q_of[sd->best[c] % FORM_RANKS - 1]
+			                          + 1) : 0;
 		const struct grid *g = &s->p->goal;
 		rc = dis_run(sd->dis, g->nx, g->ny, g->nz, sd->clabels, n,
 		             s->dis_traits ? weight : NULL,
@@ -424,7 +445,7 @@ void sdis_show(struct solver *s, unsigned char *labels, unsigned char *colours)
 			colours[s->goal_cell[c]] = sd->clabels[s->goal_cell[c]];
 	}
 	for (size_t c = 0; c < nc; c++) {
-		int32_t b = sd->best[c];
+		int32_t b = sd->best[c] % FORM_RANKS;
 		labels[s->goal_cell[c]] = b ? (unsigned char)(sd->cur.piece[
 		        sd->q_of[b - 1]] + 1 > 255 ? 255
 		        : sd->cur.piece[sd->q_of[b - 1]] + 1) : 0;

@@ -611,6 +611,31 @@ static void test_disasm_burrtools_designs(void **state)
 	}
 }
 
+/* Colour puzzles (BurrTools' colour constraints, variable voxels, a
+ * range): the verdicts share out the count, and each sum divides
+ * exactly (a solution's assemblies get one form: colours in it). */
+static void test_disasm_colour_puzzles(void **state)
+{
+	(void)state;
+	for (int i = 1; i <= 9; i++) {
+		char path[64];
+		snprintf(path, sizeof path, "tests/data/burrtools/colour-%d.xmpuzzle",
+		         i);
+		struct puzzle p;
+		load_xmp(path, &p);
+		struct solve_opts plain = {0}, o = {.disassemble = true};
+		struct solve_result a, r;
+		assert_int_equal(solve_puzzle(&p, &plain, &a), SOLVE_OK);
+		assert_int_equal(solve_puzzle(&p, &o, &r), SOLVE_OK);
+		assert_int_equal(r.solutions + r.stuck + r.undecided, a.solutions);
+		assert_int_equal(r.stuck_num % r.divisor, 0);
+		assert_int_equal(r.max_level_num % r.divisor, 0);
+		solve_result_clear(&a);
+		solve_result_clear(&r);
+		puz_clear(&p);
+	}
+}
+
 /* DemoPieceGenerator has one assembly of a single piece, which BurrTools
  * takes for no solution (928 assemblies, 927 solutions, all level 1). */
 static void test_disasm_one_piece_assembly(void **state)
@@ -696,6 +721,10 @@ static void test_disasm_solve_partition(void **state)
 			assert_int_equal(solve_puzzle(&p, &o, &r), SOLVE_OK);
 			assert_int_equal(r.solutions + r.stuck + r.undecided, a.solutions);
 			assert_int_equal(r.assemblies, a.assemblies);
+			/* every sum divides exactly: one verdict and one level
+			 * for all the assemblies of a solution */
+			assert_int_equal(r.stuck_num % r.divisor, 0);
+			assert_int_equal(r.max_level_num % r.divisor, 0);
 			if (eng == 0) {
 				s0 = r.solutions;
 				st0 = r.stuck;
@@ -728,6 +757,7 @@ int main(void)
 		cmocka_unit_test(test_disasm_solve_pelikan),
 		cmocka_unit_test(test_disasm_burrtools_designs),
 		cmocka_unit_test(test_disasm_one_piece_assembly),
+		cmocka_unit_test(test_disasm_colour_puzzles),
 		cmocka_unit_test(test_disasm_solve_soma_and_shells),
 		cmocka_unit_test(test_disasm_solve_partition),
 	};
