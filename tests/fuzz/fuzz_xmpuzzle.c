@@ -39,6 +39,8 @@ static void check(const struct puzzle *p)
 		if (!same_grid(&p->pieces[i].shape, &q.pieces[i].shape) ||
 		    p->pieces[i].count != q.pieces[i].count ||
 		    p->pieces[i].count_max != q.pieces[i].count_max ||
+		    p->pieces[i].weight != q.pieces[i].weight ||
+		    p->pieces[i].group != q.pieces[i].group ||
 		    strcmp(p->pieces[i].name, q.pieces[i].name) != 0)
 			abort();
 	puz_clear(&q);
