@@ -364,8 +364,13 @@ int sdis_cover(struct solver *s, const size_t *rows, size_t n, int *kind)
 	 * with its puzzle piece, weight and group. */
 	struct solve_moves *m = &sd->cur;
 	size_t type_of[DIS_MAX_PIECES], byq[DIS_MAX_PIECES];
-	for (size_t i = 0; i < n; i++)
-		type_of[sd->best_rank[i]] = s->rtype[rows[i]];
+	/* an improper symmetry makes each piece its mirror image: the form
+	 * holds pieces of the mirror types (the set is mirror-closed then) */
+	bool improper = !poly_sym_proper(s->group[k]);
+	for (size_t i = 0; i < n; i++) {
+		size_t t = s->rtype[rows[i]];
+		type_of[sd->best_rank[i]] = improper ? s->types[t].mirror : t;
+	}
 	for (size_t r = 0; r < n; r++) {
 		size_t at = r;
 		while (at > 0 && type_of[byq[at - 1]] > type_of[r]) {

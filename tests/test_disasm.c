@@ -653,6 +653,61 @@ static void test_disasm_one_piece_assembly(void **state)
 	puz_clear(&p);
 }
 
+/* The first solution as --disassemble shows it (a fixed form, maybe a
+ * mirror image of the assembly found) is an assembly: each piece's cells
+ * are that piece, turned. Soma has a mirror pair (A and B), and its
+ * forms are mirror images half of the time. */
+static void test_disasm_shown_solution_is_an_assembly(void **state)
+{
+	(void)state;
+	struct puzzle p;
+	struct puz_error e;
+	assert_int_equal(puz_read_file("tests/data/classic/soma.puz", &p, &e),
+	                 PUZ_OK);
+	for (unsigned th = 0; th <= 2; th += 2) {
+		struct solve_opts o = {.disassemble = true, .keep_first = true,
+		                       .threads = th};
+		struct solve_result r;
+		assert_int_equal(solve_puzzle(&p, &o, &r), SOLVE_OK);
+		assert_non_null(r.first);
+		const struct grid *g = &p.goal;
+		for (size_t i = 0; i < p.npieces; i++) {
+			struct grid cut;
+			assert_int_equal(puz_grid_init(&cut, g->nx, g->ny, g->nz),
+			                 PUZ_OK);
+			size_t total = (size_t)g->nx * g->ny * g->nz;
+			for (size_t c = 0; c < total; c++)
+				cut.cells[c] = r.first[c] == i + 1 ? PUZ_CELL : 0;
+			struct shape a, b, ca, cb;
+			assert_int_equal(poly_from_grid(&cut, &a), POLY_OK);
+			assert_int_equal(poly_from_grid(&p.pieces[i].shape, &b), POLY_OK);
+			assert_int_equal(poly_canonical(&a, &ca), POLY_OK);
+			assert_int_equal(poly_canonical(&b, &cb), POLY_OK);
+			if (!poly_equal(&ca, &cb))
+				fail_msg("piece %s is not where --print shows it",
+				         p.pieces[i].name);
+			poly_shape_clear(&a);
+			poly_shape_clear(&b);
+			poly_shape_clear(&ca);
+			poly_shape_clear(&cb);
+			puz_grid_clear(&cut);
+		}
+		/* and its moves are its own (the same as taking it apart) */
+		disasm *d = dis_new();
+		struct dis_result q;
+		assert_non_null(d);
+		assert_int_equal(dis_run(d, g->nx, g->ny, g->nz, r.first, p.npieces,
+		                         NULL, NULL, &q), DIS_OK);
+		assert_int_equal(q.nmoves, r.first_moves.nmoves);
+		assert_memory_equal(q.moves, r.first_moves.moves,
+		                    q.nmoves * sizeof *q.moves);
+		dis_result_clear(&q);
+		dis_free(d);
+		solve_result_clear(&r);
+	}
+	puz_clear(&p);
+}
+
 /* Every solution of a box of plates, and of the Soma cube, comes apart,
  * each piece lifting off; counts unchanged. */
 static void test_disasm_solve_soma_and_shells(void **state)
@@ -758,6 +813,7 @@ int main(void)
 		cmocka_unit_test(test_disasm_burrtools_designs),
 		cmocka_unit_test(test_disasm_one_piece_assembly),
 		cmocka_unit_test(test_disasm_colour_puzzles),
+		cmocka_unit_test(test_disasm_shown_solution_is_an_assembly),
 		cmocka_unit_test(test_disasm_solve_soma_and_shells),
 		cmocka_unit_test(test_disasm_solve_partition),
 	};
