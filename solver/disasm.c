@@ -100,6 +100,7 @@ struct level {
 	size_t tmask;
 	struct pairfig *pair; /* k * k: pair (i < j)'s figures last seen */
 	bool fresh;        /* the rows below hold no node's bits yet */
+	size_t last;       /* the node the pairs and rows hold, if !fresh */
 	/* For the node whose figures are in m, per direction and piece i:
 	 * the pieces i needs to come free (m < INF), i itself included. */
 	uint64_t free_cl[NDIR][DIS_MAX_PIECES];
@@ -533,15 +534,28 @@ static bool fill_figures(disasm *d, struct level *l, const uint8_t *pcs,
 	/* The rows hold the last node's bits: bit j of row i along D comes
 	 * from pair (i, j) alone, so only the pairs that changed change
 	 * them. A new part starts them afresh (level_init). */
+	uint64_t moved = all_of(k); /* pieces not where they were last */
 	if (l->fresh) {
 		for (int D = 0; D < NDIR; D++)
 			for (size_t i = 0; i < k; i++)
 				l->free_cl[D][i] = l->move1[D][i] = (uint64_t)1 << i;
 		l->fresh = false;
+	} else {
+		/* a pair of pieces that both stayed keeps its offset */
+		const int16_t *q = l->pos + l->last * 3 * k;
+		moved = 0;
+		for (size_t i = 0; i < k; i++)
+			if (memcmp(p + 3 * i, q + 3 * i, 3 * sizeof *p) != 0)
+				moved |= (uint64_t)1 << i;
 	}
+	l->last = u;
 	for (size_t i = 0; i < k; i++) {
 		const struct piece *a = &d->pc[pcs[i]];
-		for (size_t j = i + 1; j < k; j++) {
+		/* every later piece if i moved, else the later ones that did */
+		uint64_t js = (moved >> i & 1 ? all_of(k) : moved) &
+		              ~all_of(i + 1);
+		for (; js; js &= js - 1) {
+			size_t j = (size_t)__builtin_ctzll(js);
 			const struct piece *b = &d->pc[pcs[j]];
 			struct pairfig *pf = &l->pair[i * k + j];
 			int16_t r[3];
@@ -622,22 +636,53 @@ static bool tied(const uint64_t *fw, const uint64_t *bw, size_t k)
 	return true;
 }
 
-/* The closure of piece e under the rows 'r' ("needs"), or 0 when it has
- * more than 'most' pieces. */
-static uint64_t small_closure(const uint64_t *r, size_t e, int most)
+/* Closures under one set of rows ("needs") already taken, so that the
+ * next walk stops at them: a part of many pieces, nearly all tied, has
+ * every closure large, and each walk after the first meets a large one
+ * at once. */
+struct clmemo {
+	uint64_t big;   /* pieces whose closure has more than 'most' */
+	uint64_t known; /* pieces whose closure is in cl */
+	uint64_t cl[DIS_MAX_PIECES];
+};
+
+/* The closure of piece e under the rows 'r', or 0 when it has more than
+ * 'most' pieces. A piece whose closure is known adds it whole (closed:
+ * none of its members need a look); one whose closure is large makes
+ * e's large too. */
+static uint64_t small_closure(const uint64_t *r, size_t e, int most,
+                              struct clmemo *m)
 {
-	uint64_t c = r[e], todo = c & ~((uint64_t)1 << e);
+	uint64_t be = (uint64_t)1 << e;
+	if (m->big & be)
+		return 0;
+	if (m->known & be)
+		return m->cl[e];
+	uint64_t c = r[e], done = be, todo = c & ~be;
 	int n = pop64(c);
-	while (todo && n <= most) {
-		uint64_t add = r[__builtin_ctzll(todo)] & ~c;
-		todo &= todo - 1;
+	while (todo && n <= most && !(c & m->big)) {
+		size_t f = (size_t)__builtin_ctzll(todo);
+		uint64_t add;
+		if (m->known >> f & 1) {
+			add = m->cl[f] & ~c;
+			done |= m->cl[f];
+		} else {
+			add = r[f] & ~c;
+			done |= (uint64_t)1 << f;
+		}
 		if (add) {
 			c |= add;
-			todo |= add;
 			n += pop64(add);
 		}
+		todo = c & ~done;
 	}
-	return n <= most ? c : 0;
+	if (n > most || (c & m->big)) {
+		m->big |= be;
+		return 0;
+	}
+	m->known |= be;
+	m->cl[e] = c;
+	return c;
 }
 
 /* ---- the search of one part --------------------------------------------- */
@@ -807,6 +852,8 @@ static int separations(disasm *d, size_t depth, const uint8_t *pcs, size_t u,
 	size_t k = l->k;
 	uint64_t seen[NDIR][DIS_MAX_PIECES];
 	size_t nseen[NDIR] = {0};
+	struct clmemo cm; /* pass 1: the closures along D */
+	int cm_dir = -1;
 	bool tie[3];
 	for (int a = 0; a < 3; a++)
 		tie[a] = tied(l->free_cl[2 * a], l->free_cl[2 * a + 1], k);
@@ -823,7 +870,11 @@ static int separations(disasm *d, size_t depth, const uint8_t *pcs, size_t u,
 				} else {
 					if (row == (uint64_t)1 << e || k < 4)
 						continue;
-					c = small_closure(l->free_cl[D], e, (int)(k / 2));
+					if (cm_dir != D) {
+						cm.big = cm.known = 0;
+						cm_dir = D;
+					}
+					c = small_closure(l->free_cl[D], e, (int)(k / 2), &cm);
 					if (!c)
 						continue;
 				}
@@ -987,11 +1038,12 @@ static void expand(struct expand *x)
 			memset(x->ftab_at, 0, sizeof x->ftab_at);
 			x->ftab_stamp = 1;
 		}
+		struct clmemo cm = {0};
 		for (size_t p = 0; p < k && !x->full && !x->err; p++)
 			for (unsigned s = 1; !x->full && !x->err; s++) {
 				/* one cell: the rows made with the figures; more:
 				 * the rows of the group's members only */
-				uint64_t g = s == 1 ? small_closure(l->move1[D], p, most)
+				uint64_t g = s == 1 ? small_closure(l->move1[D], p, most, &cm)
 				                    : least_group(l, D, p, s, most);
 				/* no removal here (separations() looked first):
 				 * the group grows before s passes every figure */
