@@ -285,13 +285,8 @@ static void pair_figures(const struct dshape *pa, const struct dshape *pb,
 {
 	for (int k = 0; k < NDIR; k++)
 		m[k] = INF;
-	/* Lines along axis k are crossed by both only when the boxes meet
-	 * on the other two axes. */
-	bool meet[3];
-	for (int k = 0; k < 3; k++)
-		meet[k] = 0 <= pb->hi[k] + r[k] && r[k] <= pa->hi[k];
-	if ((int)meet[0] + meet[1] + meet[2] < 2)
-		return;
+	/* (figures() has seen that the boxes meet on two axes at least:
+	 * lines along the third are crossed by both) */
 	/* From each cell of the smaller piece, walk the other's box along
 	 * each direction to its first cell: the gap there. Walking from a
 	 * cell of b towards -x and meeting a finds how far a moves +x. */
@@ -339,6 +334,17 @@ static void pair_figures(const struct dshape *pa, const struct dshape *pb,
 static const uint16_t *figures(disasm *d, uint32_t a, uint32_t b,
                                const int16_t r[3])
 {
+	/* Lines along axis k are crossed by both only when the boxes meet
+	 * on the other two axes: boxes that meet on fewer than two have no
+	 * figure to look up (many pairs of a large part; the cache's table
+	 * is slow to reach) */
+	static const uint16_t apart[NDIR] = {INF, INF, INF, INF, INF, INF};
+	const struct dshape *pa = &d->shapes[a], *pb = &d->shapes[b];
+	int meet = 0;
+	for (int k = 0; k < 3; k++)
+		meet += 0 <= pb->hi[k] + r[k] && r[k] <= pa->hi[k];
+	if (meet < 2)
+		return apart;
 	struct cache *c = &d->cache;
 	if (2 * (c->used + 1) > (c->e ? c->mask + 1 : 0)) {
 		if (c->used >= CACHE_MAX) {
