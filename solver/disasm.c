@@ -1010,19 +1010,21 @@ static void add_group(struct expand *x, uint64_t g, int D, unsigned s)
 static uint64_t least_group(const struct level *l, int D, size_t p,
                             unsigned s, int most)
 {
-	size_t k = l->k;
 	uint64_t c = (uint64_t)1 << p, todo = c;
 	int n = 1;
 	while (todo) {
 		size_t i = (size_t)__builtin_ctzll(todo);
 		todo &= todo - 1;
-		for (size_t j = 0; j < k; j++)
-			if (!(c >> j & 1) && fig(l, D, i, j) < s) {
+		/* only pieces in i's way at all (a figure below INF) */
+		for (uint64_t js = l->free_cl[D][i] & ~c; js; js &= js - 1) {
+			size_t j = (size_t)__builtin_ctzll(js);
+			if (fig(l, D, i, j) < s) {
 				c |= (uint64_t)1 << j;
 				todo |= (uint64_t)1 << j;
 				if (++n > most)
 					return 0;
 			}
+		}
 	}
 	return c;
 }
