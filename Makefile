@@ -209,7 +209,7 @@ fuzz:
 	    OPT="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all"
 	@for n in $(FUZZ_NAMES); do \
 	    echo "== fuzz $$n for $(FUZZ_SECONDS) s"; mkdir -p build-fuzz/corpus/$$n; \
-	    build-fuzz/fuzz/fuzz_$$n -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+	    build-fuzz/fuzz/fuzz_$$n -max_total_time=$(FUZZ_SECONDS) -timeout=60 \
 	        -rss_limit_mb=2048 -close_fd_mask=2 -artifact_prefix=build-fuzz/$$n- \
 	        -print_final_stats=1 \
 	        build-fuzz/corpus/$$n tests/fuzz/corpus/$$n tests/fuzz/regress/$$n \
