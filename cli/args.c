@@ -125,10 +125,93 @@ static bool parse_band(const char *v, int *band)
 	return false;
 }
 
+/* --pieces or --cells: A..B or A, decimal, each 0..99999 and A <= B
+ * (what the kind allows is checked later). */
+static bool parse_range(const char *name, const char *s, int r[2])
+{
+	uint64_t v[2] = {0, 0};
+	const char *p = s;
+	int n = 0;
+	bool ok = true;
+	for (;;) {
+		const char *start = p;
+		while (*p >= '0' && *p <= '9' && p - start < 5)
+			v[n] = v[n] * 10 + (uint64_t)(*p++ - '0');
+		if (p == start || (*p >= '0' && *p <= '9')) {
+			ok = false;
+			break;
+		}
+		n++;
+		if (n == 2 || p[0] != '.' || p[1] != '.')
+			break;
+		p += 2;
+	}
+	if (!ok || *p != '\0' || (n == 2 && v[1] < v[0])) {
+		cli_error("%s: expected a range A..B of whole numbers with A <= B "
+		          "(or one number), got '%s'", name, s);
+		return false;
+	}
+	r[0] = (int)v[0];
+	r[1] = (int)v[n - 1];
+	return true;
+}
+
+static bool parse_kind(const char *v, int *kind)
+{
+	if (strcmp(v, "plates") == 0)
+		*kind = KIND_PLATES;
+	else if (strcmp(v, "blocks") == 0)
+		*kind = KIND_BLOCKS;
+	else {
+		cli_error("--kind: '%s' is not a kind of puzzle; use plates or blocks",
+		          v);
+		return false;
+	}
+	return true;
+}
+
+/* What generate's options mean for the kind chosen; false with one line
+ * when an option does not apply. */
+static bool generate_kind_check(struct generate_args *g)
+{
+	if (g->kind == KIND_PLATES) {
+		const char *only = g->pieces[0] >= 0 ? "--pieces" : g->cells[0] >= 0
+		                 ? "--cells" : g->goal ? "--goal" : NULL;
+		if (only) {
+			cli_error("generate: %s is for block puzzles (--kind blocks)",
+			          only);
+			return false;
+		}
+		return true;
+	}
+	const char *no = g->have_wall ? "--wall" : g->band != GEN_BAND_ANY
+	               ? "--difficulty" : NULL;
+	if (no) {
+		cli_error("generate: %s is not available for block puzzles yet", no);
+		return false;
+	}
+	if (g->goal && g->have_size) {
+		cli_error("generate: give --size or --goal, not both");
+		return false;
+	}
+	if (!g->have_size)
+		g->size[0] = g->size[1] = g->size[2] = 4;
+	if (g->pieces[0] < 0) {
+		g->pieces[0] = 8;
+		g->pieces[1] = 10;
+	}
+	if (g->cells[0] < 0) {
+		g->cells[0] = 4;
+		g->cells[1] = 8;
+	}
+	return true;
+}
+
 int args_generate(int argc, char **argv, struct generate_args *g)
 {
 	struct cli_args a = {.argc = argc, .argv = argv, .i = 1};
 	*g = (struct generate_args){.size = {5, 5, 5}, .attempts = 1000,
+	                            .pieces = {-1, -1}, .cells = {-1, -1},
 	                            .print = print_defaults};
 	bool bad = false;
 	while (a.i < argc && !a.bad) {
@@ -138,6 +221,7 @@ int args_generate(int argc, char **argv, struct generate_args *g)
 		} else if (cli_opt_value(&a, "--size")) {
 			if (!a.bad && !parse_size(a.value, g->size))
 				return ARGS_BAD;
+			g->have_size = true;
 		} else if (cli_opt_value(&a, "--seed")) {
 			if (!a.bad && !cli_parse_u64("--seed", a.value, 0, UINT64_MAX,
 			                             &g->seed))
@@ -145,7 +229,19 @@ int args_generate(int argc, char **argv, struct generate_args *g)
 			g->have_seed = true;
 		} else if (cli_opt_value(&a, "--out")) {
 			g->out = a.value;
+		} else if (cli_opt_value(&a, "--kind")) {
+			if (!a.bad && !parse_kind(a.value, &g->kind))
+				return ARGS_BAD;
+		} else if (cli_opt_value(&a, "--pieces")) {
+			if (!a.bad && !parse_range("--pieces", a.value, g->pieces))
+				return ARGS_BAD;
+		} else if (cli_opt_value(&a, "--cells")) {
+			if (!a.bad && !parse_range("--cells", a.value, g->cells))
+				return ARGS_BAD;
+		} else if (cli_opt_value(&a, "--goal")) {
+			g->goal = a.value;
 		} else if (print_option(&a, &g->print, true, &bad)) {
+			g->have_wall = g->print.wall >= 0;
 			if (bad)
 				return ARGS_BAD;
 		} else if (cli_opt_value(&a, "--max-attempts")) {
@@ -163,7 +259,8 @@ int args_generate(int argc, char **argv, struct generate_args *g)
 			return ARGS_BAD;
 		}
 	}
-	if (a.bad || !print_check(&g->print, g->print.clearance, "--clearance"))
+	if (a.bad || !generate_kind_check(g) ||
+	    !print_check(&g->print, g->print.clearance, "--clearance"))
 		return ARGS_BAD;
 	if (g->out && !*g->out) {
 		cli_error("--out: the folder name is empty");

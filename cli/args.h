@@ -26,8 +26,16 @@ struct print_opts {
 };
 #define PRINT_MIN_FLOOR 0.6
 
+enum gen_kind { KIND_PLATES, KIND_BLOCKS };
+
 struct generate_args {
+	int kind;          /* enum gen_kind: --kind plates (default) or blocks */
 	int size[3];       /* the box X, Y, Z (--size N is N, N, N) */
+	bool have_size;
+	/* Blocks: --pieces A..B, --cells A..B (-1 -1 until given), --goal. */
+	int pieces[2], cells[2];
+	const char *goal;  /* NULL: the box of --size */
+	bool have_wall;
 	uint64_t seed, attempts;
 	int band;          /* enum gen_band: GEN_BAND_ANY unless --difficulty */
 	bool have_seed, force;

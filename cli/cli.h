@@ -57,6 +57,8 @@ int cli_read_puzzle(const char *path, struct puzzle *out);
  * bad usage. */
 int cli_read_puzzle_at(const char *path, uint64_t problem, struct puzzle *out,
                        struct xmp_info *xi);
+/* The same for a goal: a .puz file may have no piece. */
+int cli_read_goal(const char *path, struct puzzle *out);
 
 /* The default folder of a command run on a puzzle file: "out/PREFIX-NAME",
  * NAME the file's name without its folders and from its first dot on. */
@@ -94,6 +96,9 @@ bool outdir_commit(struct outdir *o);
 void outdir_abort(struct outdir *o);
 
 int cmd_generate(int argc, char **argv);
+/* generate --kind blocks with its options parsed and its seed chosen. */
+struct generate_args;
+int generate_blocks(const struct generate_args *ga, uint64_t seed);
 int cmd_solve(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_render(int argc, char **argv);

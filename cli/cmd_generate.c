@@ -1,6 +1,8 @@
 /*
  * cmd_generate.c: 'cubegen generate': draw candidates from the seed's
- * stream until one has exactly one solution, then write its files.
+ * stream until one has exactly one solution, then write its files. Two
+ * kinds: plates (the shell of a box in six flat pieces, gen.h) and blocks
+ * (a box or any goal cut into solid pieces, blocks.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,38 +17,50 @@
 #include "solver/solve.h"
 
 static const char help[] =
-	"usage: cubegen generate [--size N|XxYxZ] [--seed S] [--out DIR]\n"
+	"usage: cubegen generate [--kind plates|blocks] [--size N|XxYxZ]\n"
+	"                        [--seed S] [--out DIR]\n"
 	"                        [--unit MM] [--wall MM] [--clearance MM]\n"
 	"                        [--no-labels] [--difficulty easy|medium|hard]\n"
+	"                        [--pieces A..B] [--cells A..B] [--goal FILE]\n"
 	"                        [--max-attempts K] [--force]\n"
 	"\n"
 	"Split the shell of an N x N x N cube (or an X x Y x Z box) into six flat\n"
-	"pieces, prove that they assemble into it in exactly one way, and write\n"
+	"pieces (--kind plates), or the whole cube, box or goal into solid\n"
+	"pieces (--kind blocks), prove that they assemble into it in exactly one\n"
+	"way (and, for blocks, that the pieces come apart by hand), and write\n"
 	"the pieces (STL, 3MF and OpenSCAD), the puzzle file, pictures and the\n"
 	"answer.\n"
 	"\n"
+	"  --kind K          plates (default) or blocks\n"
 	"  --size N|XxYxZ    cube size in cells, or a box like 4x5x6; each side\n"
-	"                    3 to 64 (default 5)\n"
+	"                    3 to 64 (default 5; 4 for blocks)\n"
+	"  --pieces A..B     blocks: how many pieces, drawn from A..B by the seed\n"
+	"                    (2 <= A <= B <= 64; default 8..10)\n"
+	"  --cells A..B      blocks: cells per piece (default 4..8)\n"
+	"  --goal FILE       blocks: cut the goal of a puzzle file (.puz, .hcq,\n"
+	"                    .xmpuzzle; its pieces are ignored) instead of a box\n"
 	"  --seed S          a whole number from 0 to 18446744073709551615; the\n"
 	"                    same seed and options always give the same files\n"
 	"                    (default: drawn from the system, and printed)\n"
 	"  --out DIR         output folder (default out/cubeN-S, or\n"
-	"                    out/boxXxYxZ-S for a box)\n"
+	"                    out/boxXxYxZ-S for a box; out/blocksN-S,\n"
+	"                    out/blocksXxYxZ-S or out/blocks-NAME-S for blocks)\n"
 	"  --unit MM         edge of one cell in millimetres, > 0 (default 10)\n"
-	"  --wall MM         thickness of the plates, 0 < wall <= unit (default:\n"
-	"                    the unit, solid cubes); 3 makes light plates whose\n"
-	"                    fingers interlock like a Happy Cube's\n"
+	"  --wall MM         plates: thickness of the plates, 0 < wall <= unit\n"
+	"                    (default: the unit, solid cubes); 3 makes light\n"
+	"                    plates whose fingers interlock like a Happy Cube's\n"
 	"  --clearance MM    gap between touching pieces, 0 <= c < wall/2\n"
 	"                    (default 0.2); each exposed face is inset by c/2\n"
 	"  --no-labels       do not engrave each piece's number on its top\n"
 	"                    (engraving needs wall - clearance >= 1.2 mm)\n"
-	"  --difficulty B    keep drawing until the unique puzzle is in band B:\n"
+	"  --difficulty B    plates: keep drawing until the unique puzzle is in\n"
+	"                    band B:\n"
 	"                    easy (about 95 % of random puzzles; at size 5 like\n"
 	"                    the Happy Cube Original sets or easier), medium, or\n"
 	"                    hard (the hardest 1.5 %; at size 5 like the Pro\n"
 	"                    sets); bands are set per size (see the README)\n"
 	"  --max-attempts K  candidates to try before giving up, 1 to 1000000\n"
-	"                    (default 1000)\n"
+	"                    (default 1000; for blocks, dissections started)\n"
 	"  --force           replace DIR if it exists (only a folder cubegen\n"
 	"                    wrote, or an empty one)\n"
 	"\n"
@@ -82,6 +96,13 @@ int cmd_generate(int argc, char **argv)
 	}
 	const int *dim = ga.size;
 	uint64_t seed = ga.seed, attempts = ga.attempts;
+	if (!ga.have_seed && !os_seed(&seed)) {
+		cli_error("cannot read a seed from /dev/urandom: %s (give --seed)",
+		          strerror(errno));
+		return CLI_FAIL;
+	}
+	if (ga.kind == KIND_BLOCKS)
+		return generate_blocks(&ga, seed);
 	/* "5" for a cube (as always), "4x5x6" for a box */
 	char size[32];
 	if (gen_is_cube(dim))
@@ -92,11 +113,6 @@ int cmd_generate(int argc, char **argv)
 	struct output_opts oo = {.unit = ga.print.unit, .wall = ga.print.wall,
 	                         .clearance = ga.print.clearance,
 	                         .labels = ga.print.labels};
-	if (!ga.have_seed && !os_seed(&seed)) {
-		cli_error("cannot read a seed from /dev/urandom: %s (give --seed)",
-		          strerror(errno));
-		return CLI_FAIL;
-	}
 	char defout[64];
 	if (!out) {
 		snprintf(defout, sizeof defout, "out/%s%s-%llu",

@@ -59,8 +59,8 @@ static bool write_answer(struct outdir *od, const struct gen_puzzle *g)
 	return outdir_fclose(od, fp, "solution.txt");
 }
 
-static bool write_png(struct outdir *od, const char *name, int rc,
-                      unsigned char *png, size_t len)
+bool outputs_png(struct outdir *od, const char *name, int rc,
+                 unsigned char *png, size_t len)
 {
 	if (rc != DRAW_OK) {
 		cli_error("%s: cannot draw: %s", name, draw_strerror(rc));
@@ -90,7 +90,7 @@ static bool write_preview(struct outdir *od, const struct gen_puzzle *g,
 	size_t len = 0;
 	int rc = draw_plates(plates, (const int (*)[2])dims, 6, label, title,
 	                     &png, &len);
-	return write_png(od, "preview.png", rc, png, len);
+	return outputs_png(od, "preview.png", rc, png, len);
 }
 
 /* solution.png: the net with every piece in place, assembled, exploded. */
@@ -131,7 +131,7 @@ static bool write_solution_png(struct outdir *od, const struct gen_puzzle *g,
 	int rc = draw_shell_solution(dim, views, (const int (*)[2])net, owner, g->face,
 	                             title, &png, &len);
 	free(buf);
-	return write_png(od, "solution.png", rc, png, len);
+	return outputs_png(od, "solution.png", rc, png, len);
 }
 
 /* The six pieces as printed. Each piece lies on z = 0 as drawn: seen

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "cli/cli.h"
+#include "gen/blocks.h"
 #include "gen/gen.h"
 
 struct output_opts {
@@ -23,5 +24,16 @@ struct output_opts {
  * on the first failure (the caller aborts the folder). */
 bool outputs_write(struct outdir *od, const struct gen_puzzle *g,
                    const struct output_opts *o);
+
+/* Write picture 'name' drawn with status 'rc' (draw.h) and free 'png';
+ * an error printed and false when drawing or writing failed. */
+bool outputs_png(struct outdir *od, const char *name, int rc,
+                 unsigned char *png, size_t len);
+
+/* Every file for block puzzle 'b' into 'od' (its puzzle's name is the
+ * files' title; o->wall is not used: pieces are solid); prints an error
+ * and returns false on the first failure. */
+bool outputs_write_blocks(struct outdir *od, const struct blk_puzzle *b,
+                          const struct output_opts *o);
 
 #endif

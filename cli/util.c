@@ -138,8 +138,8 @@ int cli_read_puzzle(const char *path, struct puzzle *out)
 	return cli_read_puzzle_at(path, 0, out, NULL);
 }
 
-int cli_read_puzzle_at(const char *path, uint64_t problem, struct puzzle *out,
-                       struct xmp_info *xi)
+static int read_puzzle(const char *path, uint64_t problem, bool goal_only,
+                       struct puzzle *out, struct xmp_info *xi)
 {
 	struct puz_error e;
 	struct xmp_info dummy;
@@ -154,7 +154,8 @@ int cli_read_puzzle_at(const char *path, uint64_t problem, struct puzzle *out,
 	int rc = xm ? xmp_read_file(path, problem ? (size_t)problem - 1 : 0, out,
 	                            xi, &e)
 	       : ends_with(path, ".hcq") ? hcq_read_file(path, out, &e)
-	                                 : puz_read_file(path, out, &e);
+	       : goal_only ? puz_read_goal_file(path, out, &e)
+	                   : puz_read_file(path, out, &e);
 	if (rc == PUZ_OK)
 		return CLI_OK;
 	if (rc == PUZ_ENOMEM) {
@@ -166,6 +167,17 @@ int cli_read_puzzle_at(const char *path, uint64_t problem, struct puzzle *out,
 	else
 		cli_error("%s: %s", path, e.msg);
 	return CLI_USAGE;
+}
+
+int cli_read_puzzle_at(const char *path, uint64_t problem, struct puzzle *out,
+                       struct xmp_info *xi)
+{
+	return read_puzzle(path, problem, false, out, xi);
+}
+
+int cli_read_goal(const char *path, struct puzzle *out)
+{
+	return read_puzzle(path, 0, true, out, NULL);
 }
 
 /* ---- output folders ----------------------------------------------------- */

@@ -52,6 +52,7 @@ struct pz {
 	int *lines;      /* line of each piece header, for duplicate names */
 	unsigned total;  /* pieces counted with multiplicity, a count range
 	                  * at its most */
+	bool goal_only;  /* a .puz file may have no piece (puz_read_goal_file) */
 };
 
 /* Errors: set '*err' and return PUZ_EPARSE (the message is cut to fit),

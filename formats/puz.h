@@ -49,6 +49,10 @@ struct puz_error {
 int puz_read_file(const char *path, struct puzzle *out, struct puz_error *err);
 int puz_read_mem(const char *text, size_t len, struct puzzle *out,
                  struct puz_error *err);
+/* The same, for a file that may hold a goal and no piece (npieces 0):
+ * the goal of a generated block puzzle. */
+int puz_read_goal_file(const char *path, struct puzzle *out,
+                       struct puz_error *err);
 
 /* Write 'p' in the .puz format, LF line ends, so that reading it back
  * gives the same puzzle; a plain puzzle is written as it was before

@@ -1158,7 +1158,7 @@ static int parse_puz(struct lexer *lx, struct pz *z, struct puz_error *err)
 		if (rc != PUZ_OK)
 			return rc;
 	}
-	if (z->p.npieces == 0)
+	if (z->p.npieces == 0 && !z->goal_only)
 		return fmt_fail(err, ln->no, ln->eof_col,
 		                "no pieces: expected '" PIECE_USAGE "'");
 	return check_matches(z, &st, err);
@@ -1173,4 +1173,16 @@ int puz_read_mem(const char *text, size_t len, struct puzzle *out,
 int puz_read_file(const char *path, struct puzzle *out, struct puz_error *err)
 {
 	return fmt_read_file(path, false, parse_puz, out, err);
+}
+
+static int parse_puz_goal(struct lexer *lx, struct pz *z, struct puz_error *err)
+{
+	z->goal_only = true;
+	return parse_puz(lx, z, err);
+}
+
+int puz_read_goal_file(const char *path, struct puzzle *out,
+                       struct puz_error *err)
+{
+	return fmt_read_file(path, false, parse_puz_goal, out, err);
 }

@@ -27,6 +27,7 @@ const char *gen_strerror(int status)
 	case GEN_OK: return "success";
 	case GEN_ENOMEM: return "out of memory";
 	case GEN_EIO: return "write failed";
+	case GEN_EINVAL: return "bad goal or ranges";
 	default: return "unknown error";
 	}
 }

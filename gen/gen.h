@@ -81,6 +81,7 @@ enum gen_status {
 	GEN_OK = 0,
 	GEN_ENOMEM, /* out of memory */
 	GEN_EIO,    /* a write failed */
+	GEN_EINVAL, /* blk_check(): the goal or the ranges cannot make a puzzle */
 };
 
 enum gen_face { GEN_XMIN, GEN_XMAX, GEN_YMIN, GEN_YMAX, GEN_ZMIN, GEN_ZMAX }; /* -X +X -Y +Y -Z +Z */

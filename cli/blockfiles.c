@@ -1,0 +1,249 @@
+/*
+ * blockfiles.c: the files 'generate --kind blocks' writes for one block
+ * puzzle: puzzle.puz, puzzle.xmpuzzle (with the solution and how it comes
+ * apart, for BurrTools), the pieces (printcopies.h), preview.png,
+ * solution.png and solution.txt, the assembly guide.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/outputs.h"
+#include "cli/printcopies.h"
+#include "draw/draw.h"
+#include "formats/puz.h"
+#include "solver/solve.h"
+
+/* Axis names of the guide: as the box is held (gen.h), +x right, +y
+ * away from you, +z up. */
+static const char *const dir_name[6] = {"to the right", "to the left",
+                                        "away from you", "toward you", "up",
+                                        "down"};
+static const char *const side_name[6] = {"right", "left", "back", "front",
+                                         "top", "bottom"};
+
+static bool write_puz(struct outdir *od, const struct puzzle *p)
+{
+	FILE *fp = outdir_fopen(od, "puzzle.puz");
+	if (!fp)
+		return false;
+	if (puz_write(fp, p) != PUZ_OK) {
+		cli_error("%s/puzzle.puz: cannot write: %s", od->target, strerror(errno));
+		fclose(fp);
+		return false;
+	}
+	return outdir_fclose(od, fp, "puzzle.puz");
+}
+
+/* puzzle.xmpuzzle with its solution and separation: the solver finds
+ * them again on the written puzzle, as 'convert --solutions
+ * --disassemble' would. */
+static bool write_xmp(struct outdir *od, const struct puzzle *p)
+{
+	char why[160];
+	if (!xmp_writable(p, true, why, sizeof why)) {
+		cli_error("puzzle.xmpuzzle: %s", why);
+		return false;
+	}
+	struct xmp_solutions s = {0};
+	int rc = xmp_find_solutions(p, 0, true, &s);
+	if (rc != SOLVE_OK) {
+		cli_error("puzzle.xmpuzzle: %s", solve_strerror(rc));
+		return false;
+	}
+	FILE *fp = outdir_fopen(od, "puzzle.xmpuzzle");
+	bool ok = fp != NULL;
+	rc = ok ? xmp_write(fp, p, &s, true) : PUZ_OK;
+	if (ok && rc != PUZ_OK) {
+		cli_error("%s/puzzle.xmpuzzle: cannot write: %s", od->target,
+		          rc == PUZ_ENOMEM ? "out of memory" : strerror(errno));
+		fclose(fp);
+		ok = false;
+	} else if (ok) {
+		ok = outdir_fclose(od, fp, "puzzle.xmpuzzle");
+	}
+	xmp_solutions_clear(&s);
+	return ok;
+}
+
+/* "pieces 3, 5 and 7" or "piece 4" ("Piece 4" with 'cap'). */
+static void group_text(uint64_t g, bool cap, char *buf, size_t len)
+{
+	int n = 0, total = 0;
+	for (int i = 0; i < 64; i++)
+		total += (int)(g >> i & 1);
+	size_t at = (size_t)snprintf(buf, len, "%s%s", cap ? "P" : "p",
+	                             total == 1 ? "iece" : "ieces");
+	for (int i = 0; i < 64 && at < len; i++)
+		if (g >> i & 1) {
+			n++;
+			at += (size_t)snprintf(buf + at, len - at, "%s%d",
+			                       n == 1 ? " " : n == total ? " and " : ", ",
+			                       i + 1);
+		}
+}
+
+/* The finished shape, layer by layer, each seen from above. */
+static void write_layers(FILE *fp, const struct puzzle *p,
+                         const unsigned char *answer)
+{
+	const struct grid *g = &p->goal;
+	fprintf(fp, "The finished shape, layer by layer from the bottom, each seen "
+	        "from above\n(the front at the bottom of each map; . is no "
+	        "cell):\n");
+	for (int z = 0; z < g->nz; z++) {
+		fprintf(fp, "\nlayer %d%s\n", z + 1, z == 0 ? " (bottom)" :
+		        z == g->nz - 1 ? " (top)" : "");
+		for (int y = g->ny - 1; y >= 0; y--) {
+			for (int x = 0; x < g->nx; x++) {
+				int k = answer[puz_grid_index(g, x, y, z)];
+				if (k)
+					fprintf(fp, "%3d", k);
+				else
+					fprintf(fp, "  .");
+			}
+			fputc('\n', fp);
+		}
+	}
+}
+
+/* The disassembly reversed, one step a line. */
+static void write_steps(FILE *fp, const struct blk_puzzle *b)
+{
+	const struct dis_result *d = &b->dis;
+	char level[DIS_LEVEL_TEXT];
+	size_t at = 0;
+	level[0] = '\0';
+	for (size_t i = 0; i < d->nlevel; i++)
+		at += (size_t)snprintf(level + at, sizeof level - at, "%s%d",
+		                       i ? "." : "", d->level[i]);
+	fprintf(fp, "\nHow it goes together: the way the solver takes it apart "
+	        "(level %s),\nreversed. Hold it with the front toward you; a group "
+	        "of pieces that\nmoves together was put together first.\n\n",
+	        d->nlevel ? level : "1");
+	/* the piece no separation removes stays where it is */
+	uint64_t moved = 0;
+	for (size_t i = 0; i < d->nmoves; i++)
+		if (d->moves[i].dist == 0)
+			moved |= d->moves[i].group;
+	int step = 0;
+	for (size_t k = 0; k < b->npieces; k++)
+		if (!(moved >> k & 1))
+			fprintf(fp, "%3d. Start with piece %zu.\n", ++step, k + 1);
+	for (size_t i = d->nmoves; i-- > 0;) {
+		const struct dis_move *m = &d->moves[i];
+		char who[400];
+		int back = m->dir ^ 1; /* the reverse of the move */
+		if (m->dist == 0) {
+			group_text(m->group, true, who, sizeof who);
+			fprintf(fp, "%3d. %s go%s in from the %s, moving %s.\n", ++step,
+			        who, strncmp(who, "Pieces", 6) ? "es" : "",
+			        side_name[m->dir], dir_name[back]);
+		} else {
+			group_text(m->group, false, who, sizeof who);
+			fprintf(fp, "%3d. Slide %s %d cell%s %s.\n", ++step, who, m->dist,
+			        m->dist == 1 ? "" : "s", dir_name[back]);
+		}
+	}
+}
+
+static bool write_answer(struct outdir *od, const struct blk_puzzle *b,
+                         const char *title)
+{
+	FILE *fp = outdir_fopen(od, "solution.txt");
+	if (!fp)
+		return false;
+	fprintf(fp, "%s: the answer\n\n", title);
+	write_layers(fp, &b->puz, b->answer);
+	write_steps(fp, b);
+	if (ferror(fp)) {
+		cli_error("%s/solution.txt: cannot write: %s", od->target,
+		          strerror(errno));
+		fclose(fp);
+		return false;
+	}
+	return outdir_fclose(od, fp, "solution.txt");
+}
+
+/* preview.png (the pieces as drawn) and solution.png (assembled). */
+static bool write_pictures(struct outdir *od, const struct blk_puzzle *b,
+                           const char *title)
+{
+	const struct puzzle *p = &b->puz;
+	size_t k = p->npieces;
+	const unsigned char **cells = malloc(k * sizeof *cells);
+	int (*dims)[3] = malloc(k * sizeof *dims);
+	const char **names = malloc(k * sizeof *names);
+	bool ok = cells && dims && names;
+	if (!ok)
+		cli_error("generate: out of memory");
+	for (size_t i = 0; i < k && ok; i++) {
+		const struct grid *s = &p->pieces[i].shape;
+		cells[i] = s->cells;
+		dims[i][0] = s->nx;
+		dims[i][1] = s->ny;
+		dims[i][2] = s->nz;
+		names[i] = p->pieces[i].name;
+	}
+	char t[PUZ_MAX_TITLE + 32];
+	unsigned char *png = NULL;
+	size_t len = 0;
+	if (ok) {
+		snprintf(t, sizeof t, "%s: the pieces", title);
+		int rc = draw_pieces(cells, (const int (*)[3])dims, k, names, t, &png,
+		                     &len);
+		ok = outputs_png(od, "preview.png", rc, png, len);
+	}
+	if (ok) {
+		const struct grid *g = &p->goal;
+		snprintf(t, sizeof t, "%s: answer", title);
+		int rc = draw_assembly(b->answer, g->nx, g->ny, g->nz, names, k, t,
+		                       &png, &len);
+		ok = outputs_png(od, "solution.png", rc, png, len);
+	}
+	free(cells);
+	free(dims);
+	free(names);
+	return ok;
+}
+
+/* pieces.txt: the pieces, and which are printed how. */
+static bool write_index(struct outdir *od, const struct puzzle *p)
+{
+	FILE *fp = outdir_fopen(od, "pieces.txt");
+	if (!fp)
+		return false;
+	fprintf(fp, "# %s: number engraved -> piece in puzzle.puz, cells\n",
+	        p->name);
+	for (size_t i = 0; i < p->npieces; i++)
+		fprintf(fp, "%zu %s %zu\n", i + 1, p->pieces[i].name,
+		        puz_grid_volume(&p->pieces[i].shape));
+	return outdir_fclose(od, fp, "pieces.txt");
+}
+
+static bool write_pieces(struct outdir *od, const struct blk_puzzle *b,
+                         const struct output_opts *o, const char *title)
+{
+	const struct puzzle *p = &b->puz;
+	struct copy *copies = calloc(p->npieces, sizeof *copies);
+	bool ok = copies != NULL;
+	for (size_t i = 0; i < p->npieces && ok; i++)
+		ok = copy_of_shape(&p->pieces[i].shape, &copies[i]);
+	if (!ok)
+		cli_error("generate: out of memory");
+	struct mesh_size sz = {o->unit, o->unit, o->clearance};
+	ok = ok && printcopies_write(od, p, copies, p->npieces, &sz, o->labels,
+	                             title) && write_index(od, p);
+	copies_free(copies, p->npieces);
+	free(copies);
+	return ok;
+}
+
+bool outputs_write_blocks(struct outdir *od, const struct blk_puzzle *b,
+                          const struct output_opts *o)
+{
+	const char *title = b->puz.name;
+	return write_puz(od, &b->puz) && write_xmp(od, &b->puz) &&
+	       write_answer(od, b, title) && write_pieces(od, b, o, title) &&
+	       write_pictures(od, b, title);
+}

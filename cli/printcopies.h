@@ -1,0 +1,48 @@
+/*
+ * printcopies.h: printable files for copies of pieces, each turned to lie
+ * flat (shared by 'print' and block puzzles' 'generate').
+ *
+ * The print orientation of a copy: of its 24 rotations the one with the
+ * most cells on the bed, then the lowest, then the most cells on top
+ * (room for the number), then the first.
+ */
+#ifndef CUBEGEN_PRINTCOPIES_H
+#define CUBEGEN_PRINTCOPIES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cli/cli.h"
+#include "mesh/mesh.h"
+#include "solver/puzzle.h"
+
+/* One printed copy: its cells in some frame, and per axis the wall flag of
+ * each coordinate (NULL: no walls). Coordinates 0..PUZ_MAX_DIM-1. */
+struct copy {
+	size_t n;
+	int (*cell)[3];
+	unsigned char *colour;        /* n colours (0 plain, 1..26), owned; NULL
+	                               * for a copy with no coloured cell */
+	const unsigned char *flag[3]; /* indexed by coordinate */
+};
+
+/* A copy's colours from 'n' cell colours 'col', as struct copy keeps them:
+ * NULL when all are plain. false when out of memory. */
+bool copy_colours(struct copy *c, const unsigned char *col, size_t n);
+
+/* The cells of shape 'g' as a copy (no walls), with their colours. false
+ * when out of memory. */
+bool copy_of_shape(const struct grid *g, struct copy *c);
+
+/* Free the cells and colours of copies[0..n-1]. */
+void copies_free(struct copy *copies, size_t n);
+
+/* Write the printable files (printfiles.h) of copies[0..n-1] of puzzle
+ * 'p', copy i printed as number i + 1 (engraved unless !labels), into
+ * 'od'. Prints an error and returns false on failure. */
+bool printcopies_write(struct outdir *od, const struct puzzle *p,
+                       const struct copy *copies, size_t n,
+                       const struct mesh_size *sz, bool labels,
+                       const char *what);
+
+#endif

@@ -1,0 +1,510 @@
+/*
+ * blocks.c: the block generator (blocks.h): refine a unique dissection
+ * by cuts, each proved by the solver, then check that it comes apart.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen/blocks.h"
+#include "gen/gen.h"
+#include "solver/poly.h"
+#include "solver/solve.h"
+
+/* One search: the goal's cells and the dissection being refined. */
+struct work {
+	const struct grid *goal;
+	int n;        /* goal cells, numbered in grid order */
+	size_t *at;   /* cell -> grid index */
+	int (*nb)[6]; /* cell -> its face neighbours' numbers, -1 none */
+	int *pc;      /* cell -> piece */
+	int np;       /* pieces so far */
+	int m[BLK_MAX_PIECES];    /* how many pieces each is planned to become */
+	int size[BLK_MAX_PIECES]; /* cells */
+	bool has_canon[BLK_MAX_PIECES];
+	struct shape canon[BLK_MAX_PIECES]; /* a final piece's canonical form */
+	int *list, *queue; /* scratch, n each */
+	unsigned char *labels; /* scratch, goal-grid sized */
+	disasm *dis;
+	struct blk_found *info;
+};
+
+static void work_clear(struct work *w)
+{
+	free(w->at);
+	free(w->nb);
+	free(w->pc);
+	free(w->list);
+	free(w->queue);
+	free(w->labels);
+	for (int i = 0; i < BLK_MAX_PIECES; i++)
+		if (w->has_canon[i])
+			poly_shape_clear(&w->canon[i]);
+	dis_free(w->dis);
+}
+
+static size_t grid_cells(const struct grid *g)
+{
+	return (size_t)g->nx * (size_t)g->ny * (size_t)g->nz;
+}
+
+/* Number the goal's cells and find their neighbours. false: out of
+ * memory. */
+static bool work_init(struct work *w, const struct grid *goal)
+{
+	memset(w, 0, sizeof *w);
+	w->goal = goal;
+	size_t total = grid_cells(goal);
+	int *num = malloc(total * sizeof *num);
+	if (!num)
+		return false;
+	int n = 0;
+	for (size_t i = 0; i < total; i++)
+		num[i] = goal->cells[i] ? n++ : -1;
+	w->n = n;
+	w->at = malloc((size_t)n * sizeof *w->at);
+	w->nb = malloc((size_t)n * sizeof *w->nb);
+	w->pc = calloc((size_t)n, sizeof *w->pc);
+	w->list = malloc((size_t)n * sizeof *w->list);
+	w->queue = malloc((size_t)n * sizeof *w->queue);
+	w->labels = malloc(total);
+	w->dis = dis_new();
+	if (!w->at || !w->nb || !w->pc || !w->list || !w->queue || !w->labels ||
+	    !w->dis) {
+		free(num);
+		return false;
+	}
+	int c = 0;
+	for (int z = 0; z < goal->nz; z++)
+		for (int y = 0; y < goal->ny; y++)
+			for (int x = 0; x < goal->nx; x++) {
+				size_t i = puz_grid_index(goal, x, y, z);
+				if (num[i] < 0)
+					continue;
+				w->at[c] = i;
+				int p[3] = {x, y, z}, lim[3] = {goal->nx, goal->ny, goal->nz};
+				for (int d = 0; d < 6; d++) {
+					int q[3] = {p[0], p[1], p[2]};
+					q[d / 2] += d % 2 ? -1 : 1;
+					bool in = q[d / 2] >= 0 && q[d / 2] < lim[d / 2];
+					w->nb[c][d] = in ? num[puz_grid_index(goal, q[0], q[1], q[2])]
+					                 : -1;
+				}
+				c++;
+			}
+	free(num);
+	return true;
+}
+
+/* Whether the cells of piece i, of which 'start' is one, are
+ * face-connected ('want' of them). */
+static bool connected(struct work *w, int i, int start, int want)
+{
+	unsigned char *seen = w->labels; /* scratch: cell numbers < n <= total */
+	memset(seen, 0, (size_t)w->n);
+	int head = 0, tail = 0;
+	w->queue[tail++] = start;
+	seen[start] = 1;
+	while (head < tail) {
+		int c = w->queue[head++];
+		for (int d = 0; d < 6; d++) {
+			int e = w->nb[c][d];
+			if (e >= 0 && !seen[e] && w->pc[e] == i) {
+				seen[e] = 1;
+				w->queue[tail++] = e;
+			}
+		}
+	}
+	return tail == want;
+}
+
+/* Draw a cut of piece i: a part of s1 cells becomes piece j (stream step
+ * 2 of blocks.h). false, with the cut undone, when the rest of i is not
+ * connected. */
+static bool draw_cut(struct work *w, struct rng *r, int i, int s1, int j)
+{
+	int s = 0;
+	for (int c = 0; c < w->n; c++)
+		if (w->pc[c] == i)
+			w->list[s++] = c;
+	w->pc[w->list[rng_below(r, (uint64_t)s)]] = j;
+	for (int got = 1; got < s1; got++) {
+		int f = 0;
+		for (int t = 0; t < s; t++) {
+			int c = w->list[t];
+			if (w->pc[c] != i)
+				continue;
+			for (int d = 0; d < 6; d++)
+				if (w->nb[c][d] >= 0 && w->pc[w->nb[c][d]] == j) {
+					w->queue[f++] = c;
+					break;
+				}
+		}
+		/* f >= 1: piece i was connected and the part is not all of it */
+		w->pc[w->queue[rng_below(r, (uint64_t)f)]] = j;
+	}
+	int rest = -1;
+	for (int t = 0; t < s && rest < 0; t++)
+		if (w->pc[w->list[t]] == i)
+			rest = w->list[t];
+	if (connected(w, i, rest, s - s1))
+		return true;
+	for (int t = 0; t < s; t++)
+		w->pc[w->list[t]] = i;
+	return false;
+}
+
+/* Piece i's cells turned by proper symmetry 'sym' and moved to the
+ * origin, as a new grid. false: out of memory. */
+static bool piece_grid(const struct work *w, int i, int sym, struct grid *out)
+{
+	int lo[3] = {1 << 20, 1 << 20, 1 << 20}, hi[3] = {-(1 << 20), -(1 << 20), -(1 << 20)};
+	const struct grid *g = w->goal;
+	for (int pass = 0; pass < 2; pass++) {
+		for (int c = 0; c < w->n; c++) {
+			if (w->pc[c] != i)
+				continue;
+			size_t at = w->at[c];
+			int p[3] = {(int)(at % (size_t)g->nx),
+			            (int)(at / (size_t)g->nx % (size_t)g->ny),
+			            (int)(at / ((size_t)g->nx * (size_t)g->ny))}, q[3];
+			poly_sym_apply(sym, p, q);
+			for (int a = 0; a < 3 && pass == 0; a++) {
+				lo[a] = q[a] < lo[a] ? q[a] : lo[a];
+				hi[a] = q[a] > hi[a] ? q[a] : hi[a];
+			}
+			if (pass == 1)
+				out->cells[puz_grid_index(out, q[0] - lo[0], q[1] - lo[1],
+				                          q[2] - lo[2])] = 1;
+		}
+		if (pass == 0 && puz_grid_init(out, hi[0] - lo[0] + 1, hi[1] - lo[1] + 1,
+		                               hi[2] - lo[2] + 1) != PUZ_OK)
+			return false;
+	}
+	return true;
+}
+
+/* The n-th proper symmetry (0..23). */
+static int proper_sym(int n)
+{
+	for (int s = 0; s < POLY_NSYM; s++)
+		if (poly_sym_proper(s) && n-- == 0)
+			return s;
+	return 0;
+}
+
+/* The dissection as a puzzle: piece i+1 is piece a[i] turned by
+ * proper_sym(rot[i]) (a, rot NULL: piece i unturned). false: out of
+ * memory. */
+static bool make_puzzle(const struct work *w, const int *a, const int *rot,
+                        struct puzzle *out)
+{
+	struct puzzle p;
+	memset(&p, 0, sizeof p);
+	const struct grid *g = w->goal;
+	if (puz_grid_init(&p.goal, g->nx, g->ny, g->nz) != PUZ_OK)
+		return false;
+	for (int c = 0; c < w->n; c++)
+		p.goal.cells[w->at[c]] = PUZ_CELL;
+	if (!(p.pieces = calloc((size_t)w->np, sizeof *p.pieces))) {
+		puz_clear(&p);
+		return false;
+	}
+	for (int i = 0; i < w->np; i++) {
+		struct puz_piece *pc = &p.pieces[i];
+		snprintf(pc->name, sizeof pc->name, "%d", i + 1);
+		pc->count = 1;
+		if (!piece_grid(w, a ? a[i] : i, rot ? proper_sym(rot[i]) : 0,
+		                &pc->shape)) {
+			p.npieces = (size_t)i; /* pieces before i own grids */
+			puz_clear(&p);
+			return false;
+		}
+		p.npieces = (size_t)i + 1;
+	}
+	*out = p;
+	return true;
+}
+
+/* Whether the dissection is proved unique: 1 yes, 0 no (or not within
+ * the node budget), -1 out of memory. */
+static int unique(struct work *w, const struct blk_spec *s)
+{
+	struct puzzle p;
+	if (!make_puzzle(w, NULL, NULL, &p))
+		return -1;
+	struct solve_opts o = {.max_solutions = 2,
+	                       .max_nodes = s->proof_nodes ? s->proof_nodes
+	                                                   : BLK_PROOF_NODES};
+	struct solve_result r;
+	int rc = solve_puzzle(&p, &o, &r);
+	puz_clear(&p);
+	if (rc != SOLVE_OK)
+		return -1;
+	w->info->solver_calls++;
+	w->info->nodes += r.nodes;
+	w->info->cut_short += r.stop == SOLVE_MAX_NODES;
+	int u = r.complete && r.solutions == 1;
+	solve_result_clear(&r);
+	return u;
+}
+
+/* Piece i, when final: its canonical form, then whether it is new and
+ * passes the caller's test. 1 yes, 0 no, -1 out of memory. */
+static int final_ok(struct work *w, const struct blk_spec *s, int i)
+{
+	struct grid g;
+	if (!piece_grid(w, i, 0, &g))
+		return -1;
+	struct shape sh;
+	if (poly_from_grid(&g, &sh) != POLY_OK) {
+		puz_grid_clear(&g);
+		return -1;
+	}
+	int rc = poly_canonical(&sh, &w->canon[i]);
+	poly_shape_clear(&sh);
+	if (rc != POLY_OK) {
+		puz_grid_clear(&g);
+		return -1;
+	}
+	w->has_canon[i] = true;
+	int ok = 1;
+	for (int k = 0; k < w->np && ok; k++)
+		if (k != i && w->has_canon[k] && poly_equal(&w->canon[k], &w->canon[i]))
+			ok = 0;
+	if (ok && s->piece_ok)
+		ok = s->piece_ok(s->ctx, g.cells, g.nx, g.ny, g.nz);
+	puz_grid_clear(&g);
+	return ok;
+}
+
+static void drop_canon(struct work *w, int i)
+{
+	if (w->has_canon[i])
+		poly_shape_clear(&w->canon[i]);
+	w->has_canon[i] = false;
+}
+
+/* One step: cut the piece planned as most pieces. 1 done, 0 no cut kept
+ * in BLK_TRIES, -1 out of memory. */
+static int step(struct work *w, struct rng *r, const struct blk_spec *s)
+{
+	int i = 0;
+	for (int k = 1; k < w->np; k++)
+		if (w->m[k] > w->m[i])
+			i = k;
+	int m = w->m[i], m1 = m / 2, m2 = m - m1, sz = w->size[i];
+	int lo = m1 * s->cells_min, hi = m1 * s->cells_max;
+	if (sz - m2 * s->cells_max > lo)
+		lo = sz - m2 * s->cells_max;
+	if (sz - m2 * s->cells_min < hi)
+		hi = sz - m2 * s->cells_min;
+	int j = w->np;
+	for (int t = 0; t < BLK_TRIES; t++) {
+		int s1 = lo + (int)rng_below(r, (uint64_t)(hi - lo + 1));
+		w->info->tries++;
+		if (!draw_cut(w, r, i, s1, j))
+			continue;
+		w->np = j + 1;
+		w->m[i] = m2;
+		w->m[j] = m1;
+		w->size[i] = sz - s1;
+		w->size[j] = s1;
+		int ok = 1;
+		if (m1 == 1)
+			ok = final_ok(w, s, j);
+		if (ok == 1 && m2 == 1)
+			ok = final_ok(w, s, i);
+		if (ok == 1)
+			ok = unique(w, s);
+		if (ok == 1)
+			return 1;
+		drop_canon(w, i);
+		drop_canon(w, j);
+		for (int c = 0; c < w->n; c++)
+			if (w->pc[c] == j)
+				w->pc[c] = i;
+		w->np = j;
+		w->m[i] = m;
+		w->size[i] = sz;
+		if (ok < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The feasible piece counts of 's' for n cells into ks[], how many. */
+static int feasible(const struct blk_spec *s, int n, int *ks)
+{
+	int count = 0;
+	for (int k = s->pieces_min; k <= s->pieces_max; k++)
+		if ((long)k * s->cells_min <= n && n <= (long)k * s->cells_max)
+			ks[count++] = k;
+	return count;
+}
+
+int blk_check(const struct grid *goal, const struct blk_spec *s, char *why,
+              size_t len)
+{
+	if (s->pieces_min < 2 || s->pieces_max > BLK_MAX_PIECES ||
+	    s->pieces_min > s->pieces_max) {
+		snprintf(why, len, "pieces must be a range A..B with 2 <= A <= B <= %d",
+		         BLK_MAX_PIECES);
+		return GEN_EINVAL;
+	}
+	if (s->cells_min < 1 || s->cells_max > BLK_MAX_CELLS ||
+	    s->cells_min > s->cells_max) {
+		snprintf(why, len, "cells must be a range A..B with 1 <= A <= B <= %d",
+		         BLK_MAX_CELLS);
+		return GEN_EINVAL;
+	}
+	size_t total = grid_cells(goal), n = 0, first = 0;
+	for (size_t i = 0; i < total; i++) {
+		if (puz_cell_optional(goal->cells[i])) {
+			snprintf(why, len, "the goal has optional cells; a block puzzle "
+			         "fills every cell");
+			return GEN_EINVAL;
+		}
+		if (goal->cells[i] && n++ == 0)
+			first = i;
+	}
+	if (n == 0 || n > BLK_MAX_CELLS) {
+		snprintf(why, len, "the goal has %zu cells; a block puzzle needs 1 to "
+		         "%d", n, BLK_MAX_CELLS);
+		return GEN_EINVAL;
+	}
+	int ks[BLK_MAX_PIECES + 1];
+	if (feasible(s, (int)n, ks) == 0) {
+		snprintf(why, len, "%zu goal cells cannot be cut into %d..%d pieces of "
+		         "%d..%d cells", n, s->pieces_min, s->pieces_max, s->cells_min,
+		         s->cells_max);
+		return GEN_EINVAL;
+	}
+	struct work w;
+	if (!work_init(&w, goal)) {
+		work_clear(&w);
+		return GEN_ENOMEM;
+	}
+	int c0 = 0;
+	while (w.at[c0] != first)
+		c0++;
+	bool ok = connected(&w, 0, c0, w.n);
+	work_clear(&w);
+	if (!ok) {
+		snprintf(why, len, "the goal is not face-connected");
+		return GEN_EINVAL;
+	}
+	return GEN_OK;
+}
+
+/* Steps 3 and 4 of the stream: number and turn the pieces into '*out'.
+ * false: out of memory. */
+static bool finish(struct work *w, struct rng *r, const struct dis_result *d,
+                   struct blk_puzzle *out)
+{
+	int k = w->np, a[BLK_MAX_PIECES], rot[BLK_MAX_PIECES], of[BLK_MAX_PIECES];
+	for (int i = 0; i < k; i++)
+		a[i] = i;
+	for (int i = k - 1; i >= 1; i--) {
+		int j = (int)rng_below(r, (uint64_t)i + 1), t = a[i];
+		a[i] = a[j];
+		a[j] = t;
+	}
+	/* piece i (cut order) is number a[i] + 1; number n + 1 is piece of[n] */
+	for (int i = 0; i < k; i++)
+		of[a[i]] = i;
+	for (int i = 0; i < k; i++)
+		rot[i] = (int)rng_below(r, 24);
+	struct blk_puzzle b;
+	memset(&b, 0, sizeof b);
+	size_t total = grid_cells(w->goal);
+	if (!(b.answer = calloc(total, 1)))
+		return false;
+	if (!make_puzzle(w, of, rot, &b.puz)) {
+		free(b.answer);
+		return false;
+	}
+	for (int c = 0; c < w->n; c++)
+		b.answer[w->at[c]] = (unsigned char)(a[w->pc[c]] + 1);
+	b.npieces = (size_t)k;
+	/* the moves name pieces in cut order: renumber their groups */
+	b.dis = *d;
+	for (size_t i = 0; i < d->nmoves; i++) {
+		uint64_t g = 0;
+		for (int p = 0; p < k; p++)
+			if (d->moves[i].group >> p & 1)
+				g |= (uint64_t)1 << a[p];
+		b.dis.moves[i].group = g;
+	}
+	*out = b;
+	return true;
+}
+
+/* One attempt. 1 found (in '*out'), 0 not, -1 out of memory. */
+static int attempt(struct work *w, struct rng *r, const struct blk_spec *s,
+                   struct blk_puzzle *out)
+{
+	int ks[BLK_MAX_PIECES + 1], nk = feasible(s, w->n, ks);
+	int k = ks[rng_below(r, (uint64_t)nk)];
+	for (int i = 0; i < w->np; i++)
+		drop_canon(w, i);
+	for (int c = 0; c < w->n; c++)
+		w->pc[c] = 0;
+	w->np = 1;
+	w->m[0] = k;
+	w->size[0] = w->n;
+	while (w->np < k) {
+		int rc = step(w, r, s);
+		if (rc <= 0)
+			return rc;
+	}
+	memset(w->labels, 0, grid_cells(w->goal));
+	for (int c = 0; c < w->n; c++)
+		w->labels[w->at[c]] = (unsigned char)(w->pc[c] + 1);
+	struct dis_result d;
+	const struct grid *g = w->goal;
+	int rc = dis_run(w->dis, g->nx, g->ny, g->nz, w->labels, (size_t)w->np,
+	                 NULL, NULL, &d);
+	if (rc != DIS_OK)
+		return rc == DIS_ENOMEM ? -1 : 0;
+	if (d.verdict != DIS_APART) {
+		dis_result_clear(&d);
+		return 0;
+	}
+	if (!finish(w, r, &d, out)) {
+		dis_result_clear(&d);
+		return -1;
+	}
+	return 1;
+}
+
+int blk_find(struct rng *r, const struct grid *goal, const struct blk_spec *s,
+             struct blk_puzzle *out, struct blk_found *info)
+{
+	struct blk_found f = {0};
+	struct work w;
+	if (!work_init(&w, goal)) {
+		work_clear(&w);
+		return GEN_ENOMEM;
+	}
+	w.info = &f;
+	int rc = 0;
+	while (f.attempts < s->max_attempts && rc == 0) {
+		f.attempts++;
+		rc = attempt(&w, r, s, out);
+	}
+	work_clear(&w);
+	if (rc < 0)
+		return GEN_ENOMEM;
+	f.found = rc == 1;
+	*info = f;
+	return GEN_OK;
+}
+
+void blk_puzzle_clear(struct blk_puzzle *b)
+{
+	puz_clear(&b->puz);
+	free(b->answer);
+	dis_result_clear(&b->dis);
+	memset(b, 0, sizeof *b);
+}

@@ -1,0 +1,121 @@
+/*
+ * blocks.h: the block generator: cut a goal (a box, or any face-connected
+ * set of cells) into solid pieces that fill it in exactly one way and come
+ * apart by hand (DESIGN.md §1, block puzzles).
+ *
+ * The rules of a block puzzle: the goal's cells are split into
+ * face-connected pieces, each of cells_min..cells_max cells; no two pieces
+ * are congruent under rotation (mirror pairs are allowed); the pieces fill
+ * the goal in exactly one way up to the goal's symmetries, counting every
+ * assembly whether or not it comes apart (pieces never mirrored: what
+ * `cubegen check` counts); and that assembly comes apart (disasm.h).
+ *
+ * The search, by splitting. Splitting a piece in two can only add
+ * solutions, never remove one, so the generator refines a unique
+ * dissection step by step and keeps it unique at every step: it starts
+ * from one piece, the whole goal, planned to become k pieces, and while
+ * some piece is planned to become m > 1 pieces, it cuts the one with the
+ * largest m (the first of them) into a part planned as m/2 pieces and the
+ * rest planned as m - m/2, both face-connected and of sizes that can
+ * still be cut into pieces of cells_min..cells_max. A cut is kept when
+ * the parts that are final pieces are not congruent to another final
+ * piece, pass the caller's piece_ok test, and the solver proves the
+ * dissection still unique (solve_puzzle, at most 2 solutions, within
+ * proof_nodes search nodes: a proof cut short keeps nothing); else the
+ * cut is drawn again, at most BLK_TRIES times, and then the attempt is
+ * given up and a new one starts from one piece. A finished dissection
+ * that does not come apart is given up too.
+ *
+ * The stream (part of the seed contract). Goal cells are numbered in
+ * grid order (x fastest, then y, then z). Per attempt, from 'r':
+ *   1. k = the feasible piece counts (k in pieces_min..pieces_max with
+ *      k * cells_min <= cells <= k * cells_max), ascending, one picked by
+ *      rng_below(count);
+ *   2. per cut tried: the part's size s1 = lo + rng_below(hi - lo + 1)
+ *      (lo..hi the sizes that keep both sides feasible); its first cell,
+ *      rng_below(s) among the piece's s cells in order; then s1 - 1
+ *      times, rng_below(f) among the f cells of the piece outside the
+ *      part that touch it (a face in common), in order, joins the part.
+ *      A cut that leaves the rest in pieces is a failed try.
+ * After a dissection is found:
+ *   3. the numbering: a[i] = i for i = 0..k-1; for i = k-1 down to 1,
+ *      j = rng_below(i + 1), swap a[i] and a[j]; the piece cut as the
+ *      i-th (in the order pieces came to exist, the whole goal 0) is
+ *      numbered a[i] + 1;
+ *   4. for pieces 1..k in order, rng_below(24): the rotation (the n-th
+ *      proper symmetry of solver/poly.h) it is drawn in, moved to the
+ *      origin.
+ *
+ * Ownership: a struct blk_puzzle owns its buffers (blk_puzzle_clear()).
+ * Nothing here prints, exits or keeps global state.
+ */
+#ifndef CUBEGEN_BLOCKS_H
+#define CUBEGEN_BLOCKS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gen/rng.h"
+#include "solver/disasm.h"
+#include "solver/puzzle.h"
+
+#define BLK_MAX_PIECES 64   /* the disassembler's limit */
+#define BLK_MAX_CELLS 512   /* goal cells, at most */
+#define BLK_TRIES 10       /* cuts drawn per step before an attempt is given up */
+#define BLK_PROOF_NODES 2000000u /* search nodes a proof may take (the default) */
+
+struct blk_spec {
+	int pieces_min, pieces_max; /* 2..BLK_MAX_PIECES */
+	int cells_min, cells_max;   /* 1..BLK_MAX_CELLS */
+	uint64_t max_attempts;      /* >= 1 */
+	uint64_t proof_nodes;       /* per proof; 0: BLK_PROOF_NODES */
+	/* When set, a final piece is kept only when it returns 1 for the
+	 * piece's cells (nx*ny*nz bytes, x fastest, 0/1, its bounding box),
+	 * as they lie in the goal (the CLI: whether it meshes); 0 refuses
+	 * it, -1 means out of memory (blk_find() then fails). */
+	int (*piece_ok)(void *ctx, const unsigned char *cells, int nx, int ny,
+	                int nz);
+	void *ctx;
+};
+
+struct blk_puzzle {
+	/* The puzzle as written: the goal (plain cells), pieces "1".."k"
+	 * turned and moved as drawn (step 4 above), count 1 each; its name
+	 * and seed are the caller's to set. */
+	struct puzzle puz;
+	/* The answer: goal-grid sized, 0 outside the goal, else the number
+	 * (1..k) of the piece on that cell. */
+	unsigned char *answer;
+	size_t npieces;
+	/* How the answer comes apart (disasm.h): level and moves, groups'
+	 * bit i naming piece i+1. Owned. */
+	struct dis_result dis;
+};
+
+struct blk_found {
+	bool found;
+	uint64_t attempts;     /* attempts started */
+	uint64_t solver_calls; /* uniqueness proofs run (cuts tested) */
+	uint64_t cut_short;    /* of them, stopped by proof_nodes */
+	uint64_t nodes;        /* their search nodes */
+	uint64_t tries;        /* cuts drawn */
+};
+
+/* Whether 'goal' (its nonzero cells) and the ranges of 's' can make a
+ * puzzle: GEN_OK; GEN_EINVAL with one line in 'why' saying why not;
+ * GEN_ENOMEM. Checks: 1 to BLK_MAX_CELLS cells, face-connected, no
+ * optional cell, ranges in bounds and ordered, some piece count in range
+ * that can fill it. */
+int blk_check(const struct grid *goal, const struct blk_spec *s, char *why,
+              size_t len);
+
+/* Search for a puzzle as above (the goal must pass blk_check()). GEN_OK
+ * or GEN_ENOMEM (gen.h); on GEN_OK '*info' is written and, when found,
+ * '*out' is the puzzle (the caller clears it with blk_puzzle_clear()). */
+int blk_find(struct rng *r, const struct grid *goal, const struct blk_spec *s,
+             struct blk_puzzle *out, struct blk_found *info);
+
+void blk_puzzle_clear(struct blk_puzzle *b);
+
+#endif

@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# blocks.sh: command-line tests of generate --kind blocks: the files a
+# maker gets, proved again by check and solve --disassemble, every STL
+# clean, the same seed giving the same bytes, any goal from a file, and
+# bad input refused with one line (exit 2), no puzzle found with one line
+# (exit 1) and no folder.
+#
+# Run by `make test` as: CUBEGEN=/abs/cubegen DATA=/abs/tests/data/classic bash tests/blocks.sh
+# With WRAP set (e.g. to a valgrind command line), every cubegen runs under it.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+CUBEGEN=${CUBEGEN:?set CUBEGEN to the cubegen binary}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. "$here/tools/clilib.sh"
+
+# --- the plain command: a 4 x 4 x 4 cube, 8 to 10 pieces of 4 to 8 cells
+d=$tmp/b7
+if run 0 generate --kind blocks --seed 7 --out "$d"; then
+	contains "$out" "kind: blocks" "blocks: kind"
+	contains "$out" "size: 4" "blocks: default size"
+	contains "$out" "solutions: 1" "blocks: unique"
+	contains "$out" "wrote: $d/" "blocks: folder"
+	k=$(printf '%s\n' "$out" | sed -n 's/^pieces: //p')
+	[[ "$k" =~ ^(8|9|10)$ ]] && ok || bad "blocks: $k pieces, expected 8..10"
+	for f in puzzle.puz puzzle.xmpuzzle plate.stl plate.3mf puzzle.scad \
+		preview.png solution.png solution.txt pieces.txt; do
+		[ -s "$d/$f" ] && ok || bad "blocks: no $f"
+	done
+	for ((i = 1; i <= k; i++)); do
+		[ -s "$d/piece-$i.stl" ] && [ -s "$d/piece-$i.scad" ] && ok ||
+			bad "blocks: no piece-$i.stl or .scad"
+	done
+	[ -e "$d/piece-$((k + 1)).stl" ] && bad "blocks: a piece too many" || ok
+	# proved again by the commands a maker has
+	run 0 check "$d/puzzle.puz" &&
+		contains "$out" "unique: exactly 1 solution" "blocks: check"
+	run 0 solve "$d/puzzle.puz" --disassemble &&
+		contains "$out" "solutions: 1 (come apart)" "blocks: comes apart"
+	run 0 solve "$d/puzzle.xmpuzzle" --disassemble &&
+		contains "$out" "solutions: 1 (come apart)" "blocks: the BurrTools file"
+	gzip -dc "$d/puzzle.xmpuzzle" >"$tmp/x.xml"
+	grep -q '<separation' "$tmp/x.xml" && ok ||
+		bad "blocks: puzzle.xmpuzzle has no separation"
+	run 0 verify "$d"/*.stl && ok || bad "blocks: an STL failed verify"
+	# the guide: one start, then one line per piece that goes in
+	sol=$(cat "$d/solution.txt")
+	contains "$sol" "layer 1 (bottom)" "blocks: layer map"
+	contains "$sol" "layer 4 (top)" "blocks: layer map top"
+	n=$(grep -c '^ *[0-9]*\. Start with piece' "$d/solution.txt")
+	[ "$n" = 1 ] && ok || bad "blocks: $n start lines"
+	n=$(grep -c ' in from the ' "$d/solution.txt")
+	[ "$n" = $((k - 1)) ] && ok || bad "blocks: $n pieces go in, expected $((k - 1))"
+	# every piece of the map is a piece of the file
+	for ((i = 1; i <= k; i++)); do
+		grep -qE "(^| )$i( |$)" <(sed -n '/^layer/,/^How/p' "$d/solution.txt") && ok ||
+			bad "blocks: piece $i not in the map"
+	done
+	# the same seed, the same bytes; another seed, another puzzle
+	run 0 generate --kind blocks --seed 7 --out "$tmp/b7again"
+	diff -r "$d" "$tmp/b7again" >/dev/null && ok || bad "blocks: seed 7 twice differs"
+	run 0 generate --kind blocks --seed 8 --out "$tmp/b8"
+	cmp -s "$d/puzzle.puz" "$tmp/b8/puzzle.puz" && bad "blocks: seeds 7 and 8 alike" || ok
+fi
+
+# --- the README's example, run as it shows it: every line it prints
+root=$(cd "$here/.." && pwd)
+want=$(sed -n '/^\$ cubegen generate --kind blocks --seed 7$/,/^```$/p' \
+	"$root/README.md" | sed '1d;$d')
+mkdir "$tmp/readme"
+got=$(cd "$tmp/readme" && ${WRAP:-} "$CUBEGEN" generate --kind blocks --seed 7)
+[ -n "$want" ] && [ "$got" = "$want" ] && ok || bad "README's blocks example: got $got"
+steps=$(sed -n '/^  1\. Start with piece 8\.$/,/^```$/p' "$root/README.md" | sed '$d')
+[ -n "$steps" ] && grep -qF "$steps" "$tmp/readme/out/blocks4-7/solution.txt" && ok ||
+	bad "README's solution.txt lines"
+
+# --- the default folder
+mkdir "$tmp/cwd"
+(cd "$tmp/cwd" && ${WRAP:-} "$CUBEGEN" generate --kind blocks --seed 3 >/dev/null) &&
+	[ -s "$tmp/cwd/out/blocks4-3/puzzle.puz" ] && ok || bad "blocks: default folder out/blocks4-3"
+
+# --- other sizes and ranges
+run 0 generate --kind blocks --size 3 --pieces 6 --cells 4..5 --seed 1 --out "$tmp/m" &&
+	contains "$out" "pieces: 6" "blocks: 3x3x3 in 6" &&
+	run 0 check "$tmp/m/puzzle.puz" && contains "$out" "unique" "blocks: 3x3x3 check"
+run 0 generate --kind blocks --size 3x3x4 --pieces 5 --seed 2 --out "$tmp/box" &&
+	contains "$out" "size: 3x3x4" "blocks: a box" &&
+	grep -q '^goal 3 3 4$' "$tmp/box/puzzle.puz" && ok || bad "blocks: the box's goal"
+
+# --- any goal: a staircase in a file with no pieces
+printf 'puzzle v1\nname stairs\ngoal 3 3 3\n###\n###\n###\n\n###\n###\n##.\n\n###\n##.\n#..\n' \
+	>"$tmp/stairs.puz"
+if run 0 generate --kind blocks --goal "$tmp/stairs.puz" --pieces 4..5 --cells 4..6 \
+	--seed 1 --out "$tmp/st"; then
+	contains "$out" "size: stairs" "blocks: goal name"
+	run 0 check "$tmp/st/puzzle.puz" && contains "$out" "unique" "blocks: staircase check"
+	# the goal written is the staircase
+	sed -n '/^goal/,/^piece/p' "$tmp/st/puzzle.puz" | grep -c '\.' | grep -qx 3 && ok ||
+		bad "blocks: the staircase goal"
+fi
+
+# --- bad input: one line, exit 2
+usage_error generate --kind blocks --pieces 0..3
+contains "$err" "2 <= A <= B <= 64" "blocks: --pieces 0..3"
+usage_error generate --kind blocks --pieces 1..3
+contains "$err" "2 <= A <= B <= 64" "blocks: --pieces 1..3"
+usage_error generate --kind blocks --pieces 9..4
+usage_error generate --kind blocks --cells 1..0
+usage_error generate --kind blocks --cells 0..3
+contains "$err" "cells must be a range A..B with 1 <= A <= B <= 512" "blocks: --cells 0..3"
+usage_error generate --kind blocks --size 9
+contains "$err" "the goal has 729 cells; a block puzzle needs 1 to 512" "blocks: too big"
+usage_error generate --kind blocks --cells x
+usage_error generate --kind blocks --pieces 20
+contains "$err" "64 goal cells cannot be cut into 20..20 pieces of 4..8 cells" "blocks: too many"
+usage_error generate --kind cubes
+contains "$err" "use plates or blocks" "blocks: --kind cubes"
+usage_error generate --pieces 8
+contains "$err" "--pieces is for block puzzles" "blocks: --pieces with plates"
+usage_error generate --kind blocks --wall 3
+usage_error generate --kind blocks --difficulty hard
+usage_error generate --kind blocks --size 4 --goal "$tmp/stairs.puz"
+printf 'puzzle v1\ngoal 3 1 1\n#.#\n' >"$tmp/two.puz"
+usage_error generate --kind blocks --goal "$tmp/two.puz" --pieces 2 --cells 1
+contains "$err" "not face-connected" "blocks: disconnected goal"
+usage_error generate --kind blocks --goal "$tmp/none.puz"
+[ ! -e out/blocks-none-1 ] && ok || bad "blocks: a folder for a missing goal"
+
+# --- nothing found: exit 1, one line, no folder
+if run 1 generate --kind blocks --size 3 --pieces 7 --cells 3..4 --seed 1 \
+	--max-attempts 2 --out "$tmp/none"; then
+	contains "$err" "no block puzzle of 3 in 2 attempts from seed 1" "blocks: none found"
+	[ "$(printf '%s\n' "$err" | wc -l)" = 1 ] && ok || bad "blocks: none found, $err"
+	[ ! -e "$tmp/none" ] && ok || bad "blocks: a folder when none was found"
+fi
+
+# --- plates stay the default, byte for byte
+run 0 generate --size 4 --seed 3 --out "$tmp/p1"
+run 0 generate --kind plates --size 4 --seed 3 --out "$tmp/p2"
+diff -r "$tmp/p1" "$tmp/p2" >/dev/null && ok || bad "--kind plates differs from the default"
+
+echo "blocks.sh: $pass passed, $fail failed"
+[ "$fail" = 0 ]

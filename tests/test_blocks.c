@@ -1,0 +1,453 @@
+/*
+ * test_blocks.c: the block generator (gen/blocks.h). Over many seeds and
+ * sizes every rule of a block puzzle holds: the answer fills the goal with
+ * face-connected pieces of the sizes asked for, no two congruent, each the
+ * piece written turned; the puzzle is unique by engines that share no
+ * code with the proofs (the brute force on 3 x 3 x 3 goals, dancing links
+ * on 4 x 4 x 4) and comes apart by the independent disassembler
+ * (tests/disref.c); the same seed gives the same puzzle; bad goals and
+ * ranges are refused with their reason; every allocation failure is
+ * reported, leaks nothing, and a retry gives the same puzzle.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "failmalloc.h"
+#include "gen/blocks.h"
+#include "gen/gen.h"
+#include "solver/poly.h"
+#include "solver/solve.h"
+#include "tests/brute.h"
+#include "tests/disref.h"
+
+static void box_goal(struct grid *g, int x, int y, int z)
+{
+	assert_int_equal(puz_grid_init(g, x, y, z), PUZ_OK);
+	memset(g->cells, PUZ_CELL, (size_t)x * y * z);
+}
+
+/* The cells of number k in 'answer' as a normalised grid shape. */
+static void answer_shape(const struct grid *goal, const unsigned char *answer,
+                         int k, struct shape *out)
+{
+	struct grid g;
+	box_goal(&g, goal->nx, goal->ny, goal->nz);
+	size_t total = (size_t)goal->nx * goal->ny * goal->nz;
+	for (size_t i = 0; i < total; i++)
+		g.cells[i] = answer[i] == k;
+	assert_int_equal(poly_from_grid(&g, out), POLY_OK);
+	puz_grid_clear(&g);
+}
+
+/* Whether the cells of number k are face-connected. */
+static bool face_connected(const struct grid *g, const unsigned char *answer,
+                           int k)
+{
+	size_t total = (size_t)g->nx * g->ny * g->nz;
+	int stack[BLK_MAX_CELLS], top = 0, seen = 0, cells = 0;
+	unsigned char mark[BLK_MAX_CELLS] = {0};
+	for (size_t i = 0; i < total; i++)
+		if (answer[i] == k) {
+			if (cells++ == 0) {
+				stack[top++] = (int)i;
+				mark[i] = 1;
+			}
+		}
+	while (top > 0) {
+		int i = stack[--top];
+		seen++;
+		int p[3] = {i % g->nx, i / g->nx % g->ny, i / (g->nx * g->ny)};
+		for (int d = 0; d < 6; d++) {
+			int q[3] = {p[0], p[1], p[2]}, lim[3] = {g->nx, g->ny, g->nz};
+			q[d / 2] += d % 2 ? -1 : 1;
+			if (q[d / 2] < 0 || q[d / 2] >= lim[d / 2])
+				continue;
+			int j = (int)puz_grid_index(g, q[0], q[1], q[2]);
+			if (answer[j] == k && !mark[j]) {
+				mark[j] = 1;
+				stack[top++] = j;
+			}
+		}
+	}
+	return seen == cells && cells > 0;
+}
+
+/* Every rule of blocks.h on one found puzzle. */
+static void check_rules(const struct grid *goal, const struct blk_spec *s,
+                        const struct blk_puzzle *b, bool brute)
+{
+	const struct puzzle *p = &b->puz;
+	int k = (int)b->npieces;
+	assert_int_equal(p->npieces, b->npieces);
+	assert_true(k >= s->pieces_min && k <= s->pieces_max);
+	size_t total = (size_t)goal->nx * goal->ny * goal->nz;
+	for (size_t i = 0; i < total; i++) {
+		assert_int_equal(p->goal.cells[i] != 0, goal->cells[i] != 0);
+		assert_int_equal(b->answer[i] != 0, goal->cells[i] != 0);
+		assert_true(b->answer[i] <= k);
+	}
+	struct shape canon[BLK_MAX_PIECES];
+	for (int n = 1; n <= k; n++) {
+		assert_true(face_connected(goal, b->answer, n));
+		struct shape a, c, d, w;
+		answer_shape(goal, b->answer, n, &a);
+		assert_true((int)a.n >= s->cells_min && (int)a.n <= s->cells_max);
+		/* the piece written is the answer's piece turned */
+		assert_int_equal(poly_from_grid(&p->pieces[n - 1].shape, &w), POLY_OK);
+		assert_int_equal(poly_canonical(&a, &c), POLY_OK);
+		assert_int_equal(poly_canonical(&w, &d), POLY_OK);
+		assert_true(poly_equal(&c, &d));
+		assert_int_equal(p->pieces[n - 1].count, 1);
+		for (int m = 1; m < n; m++)
+			assert_false(poly_equal(&canon[m - 1], &c));
+		canon[n - 1] = c;
+		poly_shape_clear(&a);
+		poly_shape_clear(&d);
+		poly_shape_clear(&w);
+	}
+	for (int n = 0; n < k; n++)
+		poly_shape_clear(&canon[n]);
+	/* unique, by an engine that is not the bitboards */
+	if (brute) {
+		struct brute_result r;
+		assert_int_equal(brute_count(p, &r), 0);
+		assert_int_equal(r.solutions, 1);
+	} else {
+		struct solve_opts o = {.engine = SOLVE_DLX};
+		struct solve_result r;
+		assert_int_equal(solve_puzzle(p, &o, &r), SOLVE_OK);
+		assert_true(r.complete);
+		assert_int_equal(r.solutions, 1);
+		solve_result_clear(&r);
+	}
+	/* comes apart, by the reference disassembler where it reaches */
+	assert_int_equal(b->dis.verdict, DIS_APART);
+	if (k <= DISREF_MAX_PIECES) {
+		unsigned char lab[BLK_MAX_CELLS];
+		for (size_t i = 0; i < total; i++)
+			lab[i] = b->answer[i];
+		int verdict, first;
+		assert_int_equal(disref_solve(goal->nx, goal->ny, goal->nz, lab,
+		                              (size_t)k, NULL, 0, &verdict, &first), 0);
+		assert_int_equal(verdict, DIS_APART);
+		assert_int_equal(first, b->dis.nlevel ? b->dis.level[0] : 1);
+	}
+}
+
+static void run_seeds(int x, int y, int z, struct blk_spec s, uint64_t seeds,
+                      bool brute)
+{
+	struct grid goal;
+	box_goal(&goal, x, y, z);
+	char why[200];
+	assert_int_equal(blk_check(&goal, &s, why, sizeof why), GEN_OK);
+	for (uint64_t seed = 1; seed <= seeds; seed++) {
+		struct rng r;
+		rng_seed(&r, seed);
+		struct blk_puzzle b;
+		struct blk_found f;
+		assert_int_equal(blk_find(&r, &goal, &s, &b, &f), GEN_OK);
+		assert_true(f.found);
+		assert_true(f.attempts >= 1 && f.solver_calls >= b.npieces - 1);
+		check_rules(&goal, &s, &b, brute);
+		blk_puzzle_clear(&b);
+	}
+	puz_grid_clear(&goal);
+}
+
+static void test_blocks_three_cube(void **state)
+{
+	(void)state;
+	run_seeds(3, 3, 3, (struct blk_spec){.pieces_min = 4, .pieces_max = 6,
+	                                     .cells_min = 4, .cells_max = 8,
+	                                     .max_attempts = 1000}, 12, true);
+}
+
+static void test_blocks_four_cube(void **state)
+{
+	(void)state;
+	run_seeds(4, 4, 4, (struct blk_spec){.pieces_min = 8, .pieces_max = 10,
+	                                     .cells_min = 4, .cells_max = 8,
+	                                     .max_attempts = 1000}, 12, false);
+}
+
+static void test_blocks_box(void **state)
+{
+	(void)state;
+	run_seeds(2, 3, 5, (struct blk_spec){.pieces_min = 4, .pieces_max = 5,
+	                                     .cells_min = 5, .cells_max = 8,
+	                                     .max_attempts = 1000}, 8, true);
+}
+
+/* A goal that is not a box: a staircase of 3 x 3 x 3 less a corner
+ * column and a top row. */
+static void test_blocks_any_goal(void **state)
+{
+	(void)state;
+	struct grid g;
+	box_goal(&g, 3, 3, 3);
+	for (int z = 0; z < 3; z++)
+		for (int x = 0; x < 3; x++)
+			if (x + z >= 3)
+				g.cells[puz_grid_index(&g, x, 2, z)] = 0;
+	struct blk_spec s = {.pieces_min = 4, .pieces_max = 5, .cells_min = 4,
+	                     .cells_max = 6, .max_attempts = 1000};
+	char why[200];
+	assert_int_equal(blk_check(&g, &s, why, sizeof why), GEN_OK);
+	for (uint64_t seed = 1; seed <= 6; seed++) {
+		struct rng r;
+		rng_seed(&r, seed);
+		struct blk_puzzle b;
+		struct blk_found f;
+		assert_int_equal(blk_find(&r, &g, &s, &b, &f), GEN_OK);
+		assert_true(f.found);
+		check_rules(&g, &s, &b, true);
+		blk_puzzle_clear(&b);
+	}
+	puz_grid_clear(&g);
+}
+
+/* The same seed, the same puzzle, bytes and moves; another seed, another. */
+static void test_blocks_deterministic(void **state)
+{
+	(void)state;
+	struct grid goal;
+	box_goal(&goal, 4, 4, 4);
+	struct blk_spec s = {.pieces_min = 8, .pieces_max = 10, .cells_min = 4,
+	                     .cells_max = 8, .max_attempts = 1000};
+	struct blk_puzzle b[3];
+	struct blk_found f[3];
+	uint64_t seeds[3] = {5, 5, 6};
+	for (int i = 0; i < 3; i++) {
+		struct rng r;
+		rng_seed(&r, seeds[i]);
+		assert_int_equal(blk_find(&r, &goal, &s, &b[i], &f[i]), GEN_OK);
+		assert_true(f[i].found);
+	}
+	assert_memory_equal(b[0].answer, b[1].answer, 64);
+	assert_int_equal(b[0].npieces, b[1].npieces);
+	for (size_t i = 0; i < b[0].npieces; i++) {
+		const struct grid *x = &b[0].puz.pieces[i].shape, *y = &b[1].puz.pieces[i].shape;
+		assert_true(x->nx == y->nx && x->ny == y->ny && x->nz == y->nz);
+		assert_memory_equal(x->cells, y->cells, (size_t)x->nx * x->ny * x->nz);
+	}
+	assert_int_equal(b[0].dis.nmoves, b[1].dis.nmoves);
+	assert_memory_equal(b[0].dis.moves, b[1].dis.moves,
+	                    b[0].dis.nmoves * sizeof *b[0].dis.moves);
+	assert_int_equal(f[0].solver_calls, f[1].solver_calls);
+	assert_true(memcmp(b[0].answer, b[2].answer, 64) != 0);
+	for (int i = 0; i < 3; i++)
+		blk_puzzle_clear(&b[i]);
+	puz_grid_clear(&goal);
+}
+
+static void expect_refused(const struct grid *g, struct blk_spec s,
+                           const char *reason)
+{
+	char why[200] = "";
+	assert_int_equal(blk_check(g, &s, why, sizeof why), GEN_EINVAL);
+	assert_non_null(strstr(why, reason));
+}
+
+static void test_blocks_refused(void **state)
+{
+	(void)state;
+	struct grid g;
+	box_goal(&g, 4, 4, 4);
+	struct blk_spec ok = {.pieces_min = 8, .pieces_max = 10, .cells_min = 4,
+	                      .cells_max = 8, .max_attempts = 1};
+	char why[200];
+	assert_int_equal(blk_check(&g, &ok, why, sizeof why), GEN_OK);
+	struct blk_spec s = ok;
+	s.pieces_min = 1;
+	expect_refused(&g, s, "2 <= A <= B <= 64");
+	s = ok;
+	s.pieces_max = 65;
+	expect_refused(&g, s, "2 <= A <= B <= 64");
+	s = ok;
+	s.pieces_min = 9;
+	s.pieces_max = 4;
+	expect_refused(&g, s, "2 <= A <= B");
+	s = ok;
+	s.cells_min = 0;
+	expect_refused(&g, s, "cells must be a range");
+	s = ok;
+	s.pieces_min = s.pieces_max = 20; /* 20 x 4 > 64 */
+	expect_refused(&g, s, "64 goal cells cannot be cut into 20..20 pieces of "
+	               "4..8 cells");
+	s = ok;
+	s.pieces_min = s.pieces_max = 2; /* 2 x 8 < 64 */
+	expect_refused(&g, s, "cannot be cut");
+	/* two parts: a layer of x = 0 and one of x = 2 */
+	struct grid h;
+	box_goal(&h, 3, 4, 4);
+	for (int z = 0; z < 4; z++)
+		for (int y = 0; y < 4; y++)
+			h.cells[puz_grid_index(&h, 1, y, z)] = 0;
+	s = ok;
+	s.pieces_min = 2;
+	s.pieces_max = 4;
+	expect_refused(&h, s, "the goal is not face-connected");
+	/* an optional cell */
+	g.cells[5] = PUZ_OPTIONAL;
+	expect_refused(&g, ok, "optional cells");
+	memset(g.cells, 0, 64);
+	expect_refused(&g, ok, "the goal has 0 cells");
+	puz_grid_clear(&g);
+	puz_grid_clear(&h);
+}
+
+/* No puzzle within the attempts: found false, nothing to clear. */
+static void test_blocks_attempts_run_out(void **state)
+{
+	(void)state;
+	struct grid g;
+	box_goal(&g, 3, 3, 3);
+	/* seven pieces of Soma's sizes: a unique set is rare */
+	struct blk_spec s = {.pieces_min = 7, .pieces_max = 7, .cells_min = 3,
+	                     .cells_max = 4, .max_attempts = 3};
+	struct rng r;
+	rng_seed(&r, 1);
+	struct blk_puzzle b;
+	struct blk_found f;
+	assert_int_equal(blk_find(&r, &g, &s, &b, &f), GEN_OK);
+	assert_false(f.found);
+	assert_int_equal(f.attempts, 3);
+	puz_grid_clear(&g);
+}
+
+/* Whether some 2 x 2 square of cells lies in the piece, in any plane. */
+static bool has_square(const unsigned char *cells, int nx, int ny, int nz)
+{
+	int n[3] = {nx, ny, nz};
+	for (int z = 0; z < nz; z++)
+		for (int y = 0; y < ny; y++)
+			for (int x = 0; x < nx; x++)
+				for (int a = 0; a < 3; a++) {
+					int b = (a + 1) % 3, c[3] = {x, y, z};
+					if (c[a] + 1 >= n[a] || c[b] + 1 >= n[b])
+						continue;
+					bool all = true;
+					for (int k = 0; k < 4 && all; k++) {
+						int q[3] = {x, y, z};
+						q[a] += k & 1;
+						q[b] += k >> 1;
+						all = cells[q[0] + nx * (q[1] + ny * q[2])];
+					}
+					if (all)
+						return true;
+				}
+	return false;
+}
+
+/* A piece_ok test that refuses every piece with a 2 x 2 square: none is
+ * written, and the answer keeps every other rule. */
+static int no_square(void *ctx, const unsigned char *cells, int nx, int ny,
+                     int nz)
+{
+	int *calls = ctx;
+	++*calls;
+	return !has_square(cells, nx, ny, nz);
+}
+
+static void test_blocks_piece_ok(void **state)
+{
+	(void)state;
+	struct grid g;
+	box_goal(&g, 3, 3, 3);
+	int calls = 0;
+	struct blk_spec s = {.pieces_min = 5, .pieces_max = 6, .cells_min = 4,
+	                     .cells_max = 6, .max_attempts = 1000,
+	                     .piece_ok = no_square, .ctx = &calls};
+	int squares = 0;
+	for (uint64_t seed = 1; seed <= 4; seed++) {
+		struct rng r;
+		rng_seed(&r, seed);
+		struct blk_puzzle b;
+		struct blk_found f;
+		assert_int_equal(blk_find(&r, &g, &s, &b, &f), GEN_OK);
+		assert_true(f.found);
+		for (size_t i = 0; i < b.npieces; i++) {
+			const struct grid *p = &b.puz.pieces[i].shape;
+			assert_false(has_square(p->cells, p->nx, p->ny, p->nz));
+		}
+		check_rules(&g, &s, &b, true);
+		blk_puzzle_clear(&b);
+		/* without the test, squares are common */
+		struct blk_spec t = s;
+		t.piece_ok = NULL;
+		rng_seed(&r, seed);
+		assert_int_equal(blk_find(&r, &g, &t, &b, &f), GEN_OK);
+		for (size_t i = 0; i < b.npieces; i++) {
+			const struct grid *p = &b.puz.pieces[i].shape;
+			squares += has_square(p->cells, p->nx, p->ny, p->nz);
+		}
+		blk_puzzle_clear(&b);
+	}
+	assert_true(calls > 0);
+	assert_true(squares > 0);
+	puz_grid_clear(&g);
+}
+
+static void test_blocks_out_of_memory(void **state)
+{
+	(void)state;
+#ifdef HAVE_ASAN
+	skip();
+#else
+	if (!failmalloc_active())
+		skip(); /* valgrind owns malloc */
+	long before = live;
+	struct grid g;
+	box_goal(&g, 3, 3, 3);
+	struct blk_spec s = {.pieces_min = 4, .pieces_max = 4, .cells_min = 5,
+	                     .cells_max = 8, .max_attempts = 100};
+	struct rng r;
+	rng_seed(&r, 2);
+	struct blk_puzzle ref;
+	struct blk_found fref;
+	alloc_calls = 0;
+	assert_int_equal(blk_find(&r, &g, &s, &ref, &fref), GEN_OK);
+	assert_true(fref.found);
+	long total = alloc_calls;
+	for (long k = 0; k < total; k += 1 + k / 50) {
+		rng_seed(&r, 2);
+		struct blk_puzzle b;
+		struct blk_found f;
+		fail_after = k;
+		int rc = blk_find(&r, &g, &s, &b, &f);
+		fail_after = -1;
+		if (rc == GEN_OK) {
+			assert_true(f.found);
+			assert_memory_equal(b.answer, ref.answer, 27);
+			blk_puzzle_clear(&b);
+		} else {
+			assert_int_equal(rc, GEN_ENOMEM);
+		}
+	}
+	blk_puzzle_clear(&ref);
+	puz_grid_clear(&g);
+	assert_int_equal(live, before);
+#endif
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_blocks_three_cube),
+		cmocka_unit_test(test_blocks_four_cube),
+		cmocka_unit_test(test_blocks_box),
+		cmocka_unit_test(test_blocks_any_goal),
+		cmocka_unit_test(test_blocks_deterministic),
+		cmocka_unit_test(test_blocks_refused),
+		cmocka_unit_test(test_blocks_attempts_run_out),
+		cmocka_unit_test(test_blocks_piece_ok),
+		cmocka_unit_test(test_blocks_out_of_memory),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
