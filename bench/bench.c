@@ -18,6 +18,7 @@
 #include "formats/puz.h"
 #include "gen/gen.h"
 #include "draw/draw.h"
+#include "gen/blocks.h"
 #include "mesh/mesh.h"
 #include "solver/bb.h"
 #include "solver/difficulty.h"
@@ -706,11 +707,75 @@ static void bench_disassembler(void)
 	}
 }
 
+/* Block puzzles (gen/blocks.h), in-process on one core: per seed
+ * 1..seeds the time to find one puzzle, median and P99 (the slowest
+ * but one in a hundred), with the attempts and uniqueness proofs it took
+ * on average; seeds with no puzzle within max_attempts are counted. */
+static void bench_blocks(const int dim[3], int pmin, int pmax, int cmin,
+                         int cmax, uint64_t max_attempts, int seeds,
+                         const char *what)
+{
+	struct grid goal;
+	if (puz_grid_init(&goal, dim[0], dim[1], dim[2]) != PUZ_OK)
+		return;
+	memset(goal.cells, PUZ_CELL, (size_t)dim[0] * dim[1] * dim[2]);
+	struct blk_spec s = {.pieces_min = pmin, .pieces_max = pmax,
+	                     .cells_min = cmin, .cells_max = cmax,
+	                     .max_attempts = max_attempts};
+	double *t = malloc((size_t)seeds * sizeof *t);
+	uint64_t attempts = 0, proofs = 0;
+	int found = 0;
+	for (int i = 0; t && i < seeds; i++) {
+		struct rng r;
+		rng_seed(&r, (uint64_t)i + 1);
+		struct blk_puzzle b;
+		struct blk_found f;
+		double t0 = bench_now();
+		if (blk_find(&r, &goal, &s, &b, &f) != GEN_OK)
+			break;
+		t[i] = bench_now() - t0;
+		attempts += f.attempts;
+		proofs += f.solver_calls;
+		if (f.found) {
+			found++;
+			blk_puzzle_clear(&b);
+		}
+	}
+	if (t) {
+		char label[120], note[120];
+		snprintf(label, sizeof label, "%s, median", what);
+		qsort(t, (size_t)seeds, sizeof *t, cmp_double);
+		snprintf(note, sizeof note, "%d of %d seeds; %.0f attempts, %.0f proofs",
+		         found, seeds, (double)attempts / seeds, (double)proofs / seeds);
+		bench_time_row(label, seeds % 2 ? t[seeds / 2]
+		                                : (t[seeds / 2 - 1] + t[seeds / 2]) / 2,
+		               note);
+		snprintf(label, sizeof label, "%s, P99", what);
+		bench_time_row(label, t[(size_t)((seeds - 1) * 0.99)], "");
+	}
+	free(t);
+	puz_grid_clear(&goal);
+}
+
+static void bench_block_puzzles(void)
+{
+	bench_blocks((const int[3]){3, 3, 3}, 6, 6, 4, 5, 1000, 100,
+	             "blocks: 3x3x3, 6 pieces of 4-5 cells");
+	bench_blocks((const int[3]){4, 4, 4}, 8, 10, 4, 8, 1000, 100,
+	             "blocks: 4x4x4, 8-10 pieces of 4-8 (default)");
+	bench_blocks((const int[3]){4, 4, 4}, 11, 12, 4, 6, 1000, 20,
+	             "blocks: 4x4x4, 11-12 pieces of 4-6 cells");
+	bench_blocks((const int[3]){3, 3, 3}, 7, 7, 3, 4, 1000, 3,
+	             "blocks: 3x3x3, Soma's sizes, 1000 attempts");
+}
+
 int main(int argc, char **argv)
 {
 	bool quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
 	/* --disassemble: the disassembler's rows alone */
 	bool dis_only = argc > 1 && strcmp(argv[1], "--disassemble") == 0;
+	/* --blocks: the block generator's rows alone */
+	bool blocks_only = argc > 1 && strcmp(argv[1], "--blocks") == 0;
 	printf("cubegen bench: %ld cores online; medians of repeated runs; "
 	       "list passes on %s\n\n", sysconf(_SC_NPROCESSORS_ONLN),
 	       bench_kernels());
@@ -719,6 +784,10 @@ int main(int argc, char **argv)
 	       "--------------------", "--------------------------------------");
 	if (dis_only) {
 		bench_disassembler();
+		return 0;
+	}
+	if (blocks_only) {
+		bench_block_puzzles();
 		return 0;
 	}
 	bench_rng();
@@ -790,6 +859,7 @@ int main(int argc, char **argv)
 	bench_labels_3mf(5);
 	bench_pictures(5);
 	bench_pictures(20);
+	bench_block_puzzles();
 	bench_generate_command("5", NULL, NULL, "build-bench/cubegen");
 	bench_generate_command("5", "--no-labels", NULL, "build-bench/cubegen");
 	bench_generate_command("5", "--difficulty", "hard", "build-bench/cubegen");
