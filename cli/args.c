@@ -176,7 +176,8 @@ static bool generate_kind_check(struct generate_args *g)
 {
 	if (g->kind == KIND_PLATES) {
 		const char *only = g->pieces[0] >= 0 ? "--pieces" : g->cells[0] >= 0
-		                 ? "--cells" : g->goal ? "--goal" : NULL;
+		                 ? "--cells" : g->goal ? "--goal" : g->support_free
+		                 ? "--support-free" : NULL;
 		if (only) {
 			cli_error("generate: %s is for block puzzles (--kind blocks)",
 			          only);
@@ -240,6 +241,8 @@ int args_generate(int argc, char **argv, struct generate_args *g)
 				return ARGS_BAD;
 		} else if (cli_opt_value(&a, "--goal")) {
 			g->goal = a.value;
+		} else if (cli_opt_flag(&a, "--support-free")) {
+			g->support_free = true;
 		} else if (print_option(&a, &g->print, true, &bad)) {
 			g->have_wall = g->print.wall >= 0;
 			if (bad)

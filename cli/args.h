@@ -35,6 +35,7 @@ struct generate_args {
 	/* Blocks: --pieces A..B, --cells A..B (-1 -1 until given), --goal. */
 	int pieces[2], cells[2];
 	const char *goal;  /* NULL: the box of --size */
+	bool support_free; /* --support-free */
 	bool have_wall;
 	uint64_t seed, attempts;
 	int band;          /* enum gen_band: GEN_BAND_ANY unless --difficulty */

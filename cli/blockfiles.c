@@ -207,35 +207,27 @@ static bool write_pictures(struct outdir *od, const struct blk_puzzle *b,
 	return ok;
 }
 
-/* pieces.txt: the pieces, and which are printed how. */
-static bool write_index(struct outdir *od, const struct puzzle *p)
-{
-	FILE *fp = outdir_fopen(od, "pieces.txt");
-	if (!fp)
-		return false;
-	fprintf(fp, "# %s: number engraved -> piece in puzzle.puz, cells\n",
-	        p->name);
-	for (size_t i = 0; i < p->npieces; i++)
-		fprintf(fp, "%zu %s %zu\n", i + 1, p->pieces[i].name,
-		        puz_grid_volume(&p->pieces[i].shape));
-	return outdir_fclose(od, fp, "pieces.txt");
-}
-
 static bool write_pieces(struct outdir *od, const struct blk_puzzle *b,
                          const struct output_opts *o, const char *title)
 {
 	const struct puzzle *p = &b->puz;
 	struct copy *copies = calloc(p->npieces, sizeof *copies);
-	bool ok = copies != NULL;
+	size_t *over = calloc(p->npieces, sizeof *over);
+	bool ok = copies && over;
 	for (size_t i = 0; i < p->npieces && ok; i++)
 		ok = copy_of_shape(&p->pieces[i].shape, &copies[i]);
 	if (!ok)
 		cli_error("generate: out of memory");
 	struct mesh_size sz = {o->unit, o->unit, o->clearance};
+	char head[PUZ_MAX_TITLE + 64];
+	snprintf(head, sizeof head, "%s: number engraved -> piece in puzzle.puz",
+	         title);
 	ok = ok && printcopies_write(od, p, copies, p->npieces, &sz, o->labels,
-	                             title) && write_index(od, p);
+	                             title, over) &&
+	     printcopies_index(od, head, p, over);
 	copies_free(copies, p->npieces);
 	free(copies);
+	free(over);
 	return ok;
 }
 

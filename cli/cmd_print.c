@@ -223,22 +223,6 @@ static int solved_copies(const char *file, const struct puzzle *p,
 	return CLI_OK;
 }
 
-/* pieces.txt: which number is which piece of the file. */
-static bool write_index(struct outdir *od, const char *file,
-                        const struct puzzle *p)
-{
-	FILE *fp = outdir_fopen(od, "pieces.txt");
-	if (!fp)
-		return false;
-	fprintf(fp, "# cubegen print %s: number engraved -> piece in the file\n",
-	        file);
-	size_t k = 1;
-	for (size_t i = 0; i < p->npieces; i++)
-		for (unsigned c = 0; c < puz_piece_max(&p->pieces[i]); c++)
-			fprintf(fp, "%zu %s\n", k++, p->pieces[i].name);
-	return outdir_fclose(od, fp, "pieces.txt");
-}
-
 /* The files, given every copy. */
 static int write_all(const struct print_args *pa, const struct puzzle *p,
                      const struct copy *copies, size_t ncopies, const char *out)
@@ -248,13 +232,25 @@ static int write_all(const struct print_args *pa, const struct puzzle *p,
 	const char *base = strrchr(pa->file, '/');
 	char what[PATH_MAX + 32];
 	snprintf(what, sizeof what, "cubegen print %s", base ? base + 1 : pa->file);
-	if (!outdir_begin(&od, out, pa->force))
+	size_t *over = calloc(ncopies, sizeof *over);
+	if (!over) {
+		cli_error("print: out of memory");
 		return CLI_FAIL;
-	if (printcopies_write(&od, p, copies, ncopies, &sz, pa->print.labels, what) &&
-	    write_index(&od, pa->file, p) && outdir_commit(&od))
-		return CLI_OK;
-	outdir_abort(&od);
-	return CLI_FAIL;
+	}
+	char head[PATH_MAX + 64];
+	snprintf(head, sizeof head, "cubegen print %s: number engraved -> piece "
+	         "in the file", pa->file);
+	int code = CLI_FAIL;
+	if (outdir_begin(&od, out, pa->force)) {
+		if (printcopies_write(&od, p, copies, ncopies, &sz, pa->print.labels,
+		                      what, over) &&
+		    printcopies_index(&od, head, p, over) && outdir_commit(&od))
+			code = CLI_OK;
+		else
+			outdir_abort(&od);
+	}
+	free(over);
+	return code;
 }
 
 int cmd_print(int argc, char **argv)

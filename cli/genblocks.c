@@ -78,7 +78,8 @@ int generate_blocks(const struct generate_args *ga, uint64_t seed)
 	struct blk_spec spec = {
 		.pieces_min = ga->pieces[0], .pieces_max = ga->pieces[1],
 		.cells_min = ga->cells[0], .cells_max = ga->cells[1],
-		.max_attempts = ga->attempts, .piece_ok = meshes, .ctx = &mc};
+		.max_attempts = ga->attempts, .support_free = ga->support_free,
+		.piece_ok = meshes, .ctx = &mc};
 	char why[200];
 	int rc = blk_check(&goal, &spec, why, sizeof why);
 	if (rc != GEN_OK) {

@@ -59,11 +59,30 @@ static void turn(const struct copy *c, int s, int (*out)[3], int dims[3])
 		dims[a] = hi[a] - lo[a] + 1;
 }
 
-/* The print orientation of a copy (see the top of this file). */
-static int flat_rotation(const struct copy *c, int (*tmp)[3])
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The overhanging cells of 'n' cells lying as they are (z = 0 the bed);
+ * 'packed' is room for n cells. */
+static size_t overhangs(const int (*cells)[3], size_t n, uint32_t *packed)
+{
+	for (size_t i = 0; i < n; i++)
+		packed[i] = poly_pack(cells[i][0], cells[i][1], cells[i][2]);
+	qsort(packed, n, sizeof *packed, cmp_u32);
+	struct shape sh = {n, packed};
+	return poly_overhangs(&sh);
+}
+
+/* The print orientation of a copy (see printcopies.h), its overhanging
+ * cells into '*over'. */
+static int flat_rotation(const struct copy *c, int (*tmp)[3], uint32_t *packed,
+                         size_t *over)
 {
 	int best = -1;
-	long key[3] = {0, 0, 0};
+	long key[4] = {0, 0, 0, 0};
 	for (int s = 0; s < POLY_NSYM; s++) {
 		if (!poly_sym_proper(s))
 			continue;
@@ -74,10 +93,18 @@ static int flat_rotation(const struct copy *c, int (*tmp)[3])
 			bottom += tmp[i][2] == 0;
 			top += tmp[i][2] == dims[2] - 1;
 		}
-		long k[3] = {bottom, -dims[2], top};
-		if (best < 0 || k[0] > key[0] || (k[0] == key[0] && (k[1] > key[1] ||
-		    (k[1] == key[1] && k[2] > key[2])))) {
+		size_t o = overhangs((const int (*)[3])tmp, c->n, packed);
+		long k[4] = {-(long)o, bottom, -dims[2], top};
+		int better = best < 0;
+		for (int j = 0; j < 4 && !better; j++) {
+			if (k[j] != key[j]) {
+				better = k[j] > key[j];
+				break;
+			}
+		}
+		if (better) {
 			best = s;
+			*over = o;
 			memcpy(key, k, sizeof key);
 		}
 	}
@@ -91,6 +118,7 @@ struct printed {
 	unsigned char *wall[3];
 	uint32_t *rgb;
 	char label[24];
+	size_t overhang; /* cells that need support, as printed */
 };
 
 /* Turn copy c, printed as number 'k', flat into spec *s (buffers in *pr,
@@ -100,9 +128,14 @@ static bool make_spec(const struct puzzle *p, const struct copy *c, size_t k,
                       struct printed *pr, struct mesh_spec *s)
 {
 	int (*tmp)[3] = malloc(c->n * sizeof *tmp);
-	if (!tmp)
+	uint32_t *packed = malloc(c->n * sizeof *packed);
+	if (!tmp || !packed) {
+		free(tmp);
+		free(packed);
 		return false;
-	int r = flat_rotation(c, tmp);
+	}
+	int r = flat_rotation(c, tmp, packed, &pr->overhang);
+	free(packed);
 	int dims[3], to[3];
 	turn(c, r, tmp, dims);
 	sym_axes(r, to);
@@ -175,7 +208,7 @@ void copies_free(struct copy *copies, size_t n)
 bool printcopies_write(struct outdir *od, const struct puzzle *p,
                        const struct copy *copies, size_t ncopies,
                        const struct mesh_size *sz, bool labels,
-                       const char *what)
+                       const char *what, size_t *overhang)
 {
 	struct printed *pr = calloc(ncopies, sizeof *pr);
 	struct mesh_spec *s = calloc(ncopies, sizeof *s);
@@ -189,6 +222,8 @@ bool printcopies_write(struct outdir *od, const struct puzzle *p,
 			ok = (rgb = calloc(ncopies, sizeof *rgb)) != NULL;
 		if (ok && pr[i].rgb)
 			rgb[i] = pr[i].rgb;
+		if (ok && overhang)
+			overhang[i] = pr[i].overhang;
 	}
 	if (!ok)
 		cli_error("print: out of memory");
@@ -204,4 +239,29 @@ bool printcopies_write(struct outdir *od, const struct puzzle *p,
 	free(s);
 	free(rgb);
 	return ok;
+}
+
+bool printcopies_index(struct outdir *od, const char *head,
+                       const struct puzzle *p, const size_t *overhang)
+{
+	FILE *fp = outdir_fopen(od, "pieces.txt");
+	if (!fp)
+		return false;
+	fprintf(fp, "# %s\n# a piece followed by 'support N' needs support under "
+	        "N overhanging cells\n", head);
+	size_t k = 0, need = 0;
+	for (size_t i = 0; i < p->npieces; i++)
+		for (unsigned c = 0; c < puz_piece_max(&p->pieces[i]); c++, k++) {
+			fprintf(fp, "%zu %s", k + 1, p->pieces[i].name);
+			if (overhang[k]) {
+				fprintf(fp, " support %zu", overhang[k]);
+				need++;
+			}
+			fputc('\n', fp);
+		}
+	if (need)
+		fprintf(fp, "# pieces that need support: %zu of %zu\n", need, k);
+	else
+		fprintf(fp, "# every piece prints without support\n");
+	return outdir_fclose(od, fp, "pieces.txt");
 }

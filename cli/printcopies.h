@@ -2,9 +2,11 @@
  * printcopies.h: printable files for copies of pieces, each turned to lie
  * flat (shared by 'print' and block puzzles' 'generate').
  *
- * The print orientation of a copy: of its 24 rotations the one with the
- * most cells on the bed, then the lowest, then the most cells on top
- * (room for the number), then the first.
+ * The print orientation of a copy: of its 24 rotations the one that
+ * needs the least support (the fewest overhanging cells: cells above the
+ * bed with no cell of the piece right below them, poly_overhangs()), then
+ * with the most cells on the bed, then the lowest, then with the most
+ * cells on top (room for the number), then the first.
  */
 #ifndef CUBEGEN_PRINTCOPIES_H
 #define CUBEGEN_PRINTCOPIES_H
@@ -39,10 +41,18 @@ void copies_free(struct copy *copies, size_t n);
 
 /* Write the printable files (printfiles.h) of copies[0..n-1] of puzzle
  * 'p', copy i printed as number i + 1 (engraved unless !labels), into
- * 'od'. Prints an error and returns false on failure. */
+ * 'od'; overhang[i] (when not NULL) gets copy i's overhanging cells as
+ * printed. Prints an error and returns false on failure. */
 bool printcopies_write(struct outdir *od, const struct puzzle *p,
                        const struct copy *copies, size_t n,
                        const struct mesh_size *sz, bool labels,
-                       const char *what);
+                       const char *what, size_t *overhang);
+
+/* pieces.txt: the comment 'head', then per copy its number and its
+ * piece's name, with "support N" when N > 0 of its cells overhang as
+ * printed (overhang[], as printcopies_write() gives it), and a last
+ * comment saying how many need support. */
+bool printcopies_index(struct outdir *od, const char *head,
+                       const struct puzzle *p, const size_t *overhang);
 
 #endif

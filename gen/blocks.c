@@ -249,6 +249,24 @@ static int unique(struct work *w, const struct blk_spec *s)
 	return u;
 }
 
+/* Whether shape 'sh' has a rotation with no overhanging cell: 1 yes, 0
+ * no, -1 out of memory. */
+static int lies_flat(const struct shape *sh)
+{
+	for (int s = 0; s < POLY_NSYM; s++) {
+		if (!poly_sym_proper(s))
+			continue;
+		struct shape t;
+		if (poly_transform(sh, s, &t) != POLY_OK)
+			return -1;
+		size_t o = poly_overhangs(&t);
+		poly_shape_clear(&t);
+		if (o == 0)
+			return 1;
+	}
+	return 0;
+}
+
 /* Piece i, when final: its canonical form, then whether it is new and
  * passes the caller's test. 1 yes, 0 no, -1 out of memory. */
 static int final_ok(struct work *w, const struct blk_spec *s, int i)
@@ -272,6 +290,8 @@ static int final_ok(struct work *w, const struct blk_spec *s, int i)
 	for (int k = 0; k < w->np && ok; k++)
 		if (k != i && w->has_canon[k] && poly_equal(&w->canon[k], &w->canon[i]))
 			ok = 0;
+	if (ok && s->support_free)
+		ok = lies_flat(&w->canon[i]);
 	if (ok && s->piece_ok)
 		ok = s->piece_ok(s->ctx, g.cells, g.nx, g.ny, g.nz);
 	puz_grid_clear(&g);

@@ -19,7 +19,8 @@
  * rest planned as m - m/2, both face-connected and of sizes that can
  * still be cut into pieces of cells_min..cells_max. A cut is kept when
  * the parts that are final pieces are not congruent to another final
- * piece, pass the caller's piece_ok test, and the solver proves the
+ * piece, can lie flat with no overhang (with support_free), pass the
+ * caller's piece_ok test, and the solver proves the
  * dissection still unique (solve_puzzle, at most 2 solutions, within
  * proof_nodes search nodes: a proof cut short keeps nothing); else the
  * cut is drawn again, at most BLK_TRIES times, and then the attempt is
@@ -70,6 +71,9 @@ struct blk_spec {
 	int cells_min, cells_max;   /* 1..BLK_MAX_CELLS */
 	uint64_t max_attempts;      /* >= 1 */
 	uint64_t proof_nodes;       /* per proof; 0: BLK_PROOF_NODES */
+	bool support_free;          /* every piece has a way to lie on a print
+	                             * bed with no overhanging cell
+	                             * (poly_overhangs()) */
 	/* When set, a final piece is kept only when it returns 1 for the
 	 * piece's cells (nx*ny*nz bytes, x fastest, 0/1, its bounding box),
 	 * as they lie in the goal (the CLI: whether it meshes); 0 refuses

@@ -251,3 +251,26 @@ void poly_shapes_free(struct shape *s, size_t count)
 		poly_shape_clear(&s[i]);
 	free(s);
 }
+
+size_t poly_overhangs(const struct shape *s)
+{
+	size_t count = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		int z = poly_z(s->cells[i]);
+		if (z == 0)
+			continue;
+		uint32_t below = poly_pack(poly_x(s->cells[i]), poly_y(s->cells[i]),
+		                           z - 1);
+		/* the first cell not below 'below' (tags ride in the low byte) */
+		size_t lo = 0, hi = i;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (s->cells[mid] < below)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		count += !(lo < i && (s->cells[lo] & ~(uint32_t)0xff) == below);
+	}
+	return count;
+}

@@ -85,6 +85,10 @@ int poly_canonical(const struct shape *in, struct shape *out);
  * a new array '*out' of '*count' shapes; free with poly_shapes_free(). */
 int poly_orientations(const struct shape *in, struct shape **out, size_t *count);
 void poly_shapes_free(struct shape *s, size_t count);
+/* How many cells of normalised 's' overhang when it lies as it is on a
+ * print bed (z = 0): cells above the bed with no cell of the shape right
+ * below them. A print needs support under each. */
+size_t poly_overhangs(const struct shape *s);
 void poly_shape_clear(struct shape *s);
 
 #endif

@@ -87,6 +87,22 @@ run 0 generate --kind blocks --size 3x3x4 --pieces 5 --seed 2 --out "$tmp/box" &
 	contains "$out" "size: 3x3x4" "blocks: a box" &&
 	grep -q '^goal 3 3 4$' "$tmp/box/puzzle.puz" && ok || bad "blocks: the box's goal"
 
+# --- support: pieces.txt says which pieces need it; --support-free
+# pieces all lie flat (so none needs it), and print lays pieces alike
+grep -q '^# \(every piece prints without support\|pieces that need support: [0-9]* of [0-9]*\)$' \
+	"$d/pieces.txt" && ok || bad "blocks: pieces.txt's support line"
+if run 0 generate --kind blocks --seed 2 --support-free --out "$tmp/sf"; then
+	tail -1 "$tmp/sf/pieces.txt" | grep -qx '# every piece prints without support' && ok ||
+		bad "blocks --support-free: $(tail -1 "$tmp/sf/pieces.txt")"
+	grep -v '^#' "$tmp/sf/pieces.txt" | grep -q ' support ' && bad "blocks --support-free: a piece needs support" || ok
+	run 0 check "$tmp/sf/puzzle.puz" && contains "$out" "unique" "blocks --support-free: check"
+fi
+run 0 print "$DATA/bedlam.puz" --out "$tmp/pbed" &&
+	grep -qx '2 P2 support 1' "$tmp/pbed/pieces.txt" && ok ||
+	bad "print: Bedlam's P2 needs support under one cell"
+usage_error generate --support-free
+contains "$err" "--support-free is for block puzzles" "--support-free with plates"
+
 # --- any goal: a staircase in a file with no pieces
 printf 'puzzle v1\nname stairs\ngoal 3 3 3\n###\n###\n###\n\n###\n###\n##.\n\n###\n##.\n#..\n' \
 	>"$tmp/stairs.puz"

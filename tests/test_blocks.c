@@ -394,6 +394,114 @@ static void test_blocks_piece_ok(void **state)
 	puz_grid_clear(&g);
 }
 
+/* Overhanging cells of n cells, by plain search: cells above z = 0 with
+ * no cell right below. */
+static int plain_overhangs(const int (*c)[3], int n)
+{
+	int count = 0;
+	for (int i = 0; i < n; i++) {
+		if (c[i][2] == 0)
+			continue;
+		bool below = false;
+		for (int j = 0; j < n && !below; j++)
+			below = c[j][0] == c[i][0] && c[j][1] == c[i][1] &&
+			        c[j][2] == c[i][2] - 1;
+		count += !below;
+	}
+	return count;
+}
+
+/* The least overhang of grid 'g' over its 24 rotations, plainly. */
+static int least_overhang(const struct grid *g)
+{
+	int cells[BLK_MAX_CELLS][3], n = 0, best = 1 << 30;
+	for (int z = 0; z < g->nz; z++)
+		for (int y = 0; y < g->ny; y++)
+			for (int x = 0; x < g->nx; x++)
+				if (g->cells[puz_grid_index(g, x, y, z)]) {
+					cells[n][0] = x;
+					cells[n][1] = y;
+					cells[n][2] = z;
+					n++;
+				}
+	for (int s = 0; s < POLY_NSYM; s++) {
+		if (!poly_sym_proper(s))
+			continue;
+		int t[BLK_MAX_CELLS][3], lo = 1 << 20;
+		for (int i = 0; i < n; i++) {
+			poly_sym_apply(s, cells[i], t[i]);
+			lo = t[i][2] < lo ? t[i][2] : lo;
+		}
+		for (int i = 0; i < n; i++)
+			t[i][2] -= lo;
+		int o = plain_overhangs((const int (*)[3])t, n);
+		best = o < best ? o : best;
+	}
+	return best;
+}
+
+/* poly_overhangs() against the plain count, and --support-free's pieces
+ * all lie flat somehow (without it, some do not). */
+static void test_blocks_support_free(void **state)
+{
+	(void)state;
+	/* a T of four standing on its stem: the bar's two ends overhang */
+	int tee[4][3] = {{1, 0, 0}, {0, 0, 1}, {1, 0, 1}, {2, 0, 1}};
+	struct grid g;
+	assert_int_equal(puz_grid_init(&g, 3, 1, 2), PUZ_OK);
+	for (int i = 0; i < 4; i++)
+		g.cells[puz_grid_index(&g, tee[i][0], tee[i][1], tee[i][2])] = 1;
+	struct shape sh;
+	assert_int_equal(poly_from_grid(&g, &sh), POLY_OK);
+	assert_int_equal(poly_overhangs(&sh), 2);
+	assert_int_equal(plain_overhangs((const int (*)[3])tee, 4), 2);
+	assert_int_equal(least_overhang(&g), 0);
+	for (int s = 0; s < POLY_NSYM; s++) {
+		struct shape t;
+		assert_int_equal(poly_transform(&sh, s, &t), POLY_OK);
+		int c[4][3];
+		for (size_t i = 0; i < t.n; i++) {
+			c[i][0] = poly_x(t.cells[i]);
+			c[i][1] = poly_y(t.cells[i]);
+			c[i][2] = poly_z(t.cells[i]);
+		}
+		assert_int_equal(poly_overhangs(&t), plain_overhangs((const int (*)[3])c, 4));
+		poly_shape_clear(&t);
+	}
+	poly_shape_clear(&sh);
+	puz_grid_clear(&g);
+
+	struct grid goal;
+	box_goal(&goal, 4, 4, 4);
+	struct blk_spec s = {.pieces_min = 8, .pieces_max = 10, .cells_min = 4,
+	                     .cells_max = 8, .max_attempts = 1000,
+	                     .support_free = true};
+	int needing = 0;
+	for (uint64_t seed = 1; seed <= 8; seed++) {
+		for (int free_ = 1; free_ >= 0; free_--) {
+			s.support_free = free_;
+			struct rng r;
+			rng_seed(&r, seed);
+			struct blk_puzzle b;
+			struct blk_found f;
+			assert_int_equal(blk_find(&r, &goal, &s, &b, &f), GEN_OK);
+			assert_true(f.found);
+			for (size_t i = 0; i < b.npieces; i++) {
+				int o = least_overhang(&b.puz.pieces[i].shape);
+				if (free_)
+					assert_int_equal(o, 0);
+				else
+					needing += o > 0;
+			}
+			if (free_)
+				check_rules(&goal, &s, &b, false);
+			blk_puzzle_clear(&b);
+		}
+	}
+	assert_true(needing > 0);
+	puz_grid_clear(&goal);
+}
+
 static void test_blocks_out_of_memory(void **state)
 {
 	(void)state;
@@ -447,6 +555,7 @@ int main(void)
 		cmocka_unit_test(test_blocks_refused),
 		cmocka_unit_test(test_blocks_attempts_run_out),
 		cmocka_unit_test(test_blocks_piece_ok),
+		cmocka_unit_test(test_blocks_support_free),
 		cmocka_unit_test(test_blocks_out_of_memory),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
