@@ -56,6 +56,12 @@ if run 0 generate --kind blocks --seed 7 --out "$d"; then
 		grep -qE "(^| )$i( |$)" <(sed -n '/^layer/,/^How/p' "$d/solution.txt") && ok ||
 			bad "blocks: piece $i not in the map"
 	done
+	# golden bytes (tests/data/golden-blocks): a change of the seed's
+	# stream or of a format shows here, and belongs in the changelog
+	for f in "$here"/data/golden-blocks/size4-seed7/*; do
+		cmp -s "$f" "$d/$(basename "$f")" && ok ||
+			bad "golden blocks $(basename "$f") differs (the stream or a format changed)"
+	done
 	# the same seed, the same bytes; another seed, another puzzle
 	run 0 generate --kind blocks --seed 7 --out "$tmp/b7again"
 	diff -r "$d" "$tmp/b7again" >/dev/null && ok || bad "blocks: seed 7 twice differs"
