@@ -45,7 +45,8 @@ static bool parse_size(const char *s, int size[3])
 
 /* The defaults: 10 mm cells, walls as thick (solid cubes), 0.2 mm
  * clearance, numbers engraved. wall < 0 until --wall is given. */
-static const struct print_opts print_defaults = {10.0, -1, 0.2, true};
+static const struct print_opts print_defaults = {
+	PRINT_DEFAULT_UNIT, -1, PRINT_DEFAULT_CLEARANCE, true};
 
 /* Whether argv[a->i] is one of the print options (--clearance only when
  * 'clearance'); a->bad or false with an error printed on a bad value:
@@ -170,40 +171,68 @@ static bool parse_kind(const char *v, int *kind)
 	return true;
 }
 
-/* What generate's options mean for the kind chosen; false with one line
- * when an option does not apply. */
-static bool generate_kind_check(struct generate_args *g)
+/* The options generate and batch share about the kind of puzzle. */
+struct kind_opts {
+	int kind;
+	bool have_size;
+	int *size, *pieces, *cells;
+	const char *goal;
+	bool support_free;
+	const char *no; /* an option given that blocks refuse, or NULL */
+};
+
+/* What the options mean for the kind chosen, and the blocks' defaults;
+ * false with one line when an option does not apply. */
+static bool kind_check(const char *cmd, struct kind_opts k)
 {
-	if (g->kind == KIND_PLATES) {
-		const char *only = g->pieces[0] >= 0 ? "--pieces" : g->cells[0] >= 0
-		                 ? "--cells" : g->goal ? "--goal" : g->support_free
+	if (k.kind == KIND_PLATES) {
+		const char *only = k.pieces[0] >= 0 ? "--pieces" : k.cells[0] >= 0
+		                 ? "--cells" : k.goal ? "--goal" : k.support_free
 		                 ? "--support-free" : NULL;
 		if (only) {
-			cli_error("generate: %s is for block puzzles (--kind blocks)",
+			cli_error("%s: %s is for block puzzles (--kind blocks)", cmd,
 			          only);
 			return false;
 		}
 		return true;
 	}
-	const char *no = g->have_wall ? "--wall" : g->band != GEN_BAND_ANY
-	               ? "--difficulty" : NULL;
-	if (no) {
-		cli_error("generate: %s is not available for block puzzles yet", no);
+	if (k.no) {
+		cli_error("%s: %s is not available for block puzzles yet", cmd, k.no);
 		return false;
 	}
-	if (g->goal && g->have_size) {
-		cli_error("generate: give --size or --goal, not both");
+	if (k.goal && k.have_size) {
+		cli_error("%s: give --size or --goal, not both", cmd);
 		return false;
 	}
-	if (!g->have_size)
-		g->size[0] = g->size[1] = g->size[2] = 4;
-	if (g->pieces[0] < 0) {
-		g->pieces[0] = 8;
-		g->pieces[1] = 10;
+	if (!k.have_size)
+		k.size[0] = k.size[1] = k.size[2] = 4;
+	if (k.pieces[0] < 0) {
+		k.pieces[0] = 8;
+		k.pieces[1] = 10;
 	}
-	if (g->cells[0] < 0) {
-		g->cells[0] = 4;
-		g->cells[1] = 8;
+	if (k.cells[0] < 0) {
+		k.cells[0] = 4;
+		k.cells[1] = 8;
+	}
+	return true;
+}
+
+/* Whether argv[a->i] is one of the kind options; *bad when its value is
+ * bad (an error printed). */
+static bool kind_option(struct cli_args *a, struct kind_opts *k, bool *bad)
+{
+	if (cli_opt_value(a, "--kind")) {
+		*bad = !a->bad && !parse_kind(a->value, &k->kind);
+	} else if (cli_opt_value(a, "--pieces")) {
+		*bad = !a->bad && !parse_range("--pieces", a->value, k->pieces);
+	} else if (cli_opt_value(a, "--cells")) {
+		*bad = !a->bad && !parse_range("--cells", a->value, k->cells);
+	} else if (cli_opt_value(a, "--goal")) {
+		k->goal = a->value;
+	} else if (cli_opt_flag(a, "--support-free")) {
+		k->support_free = true;
+	} else {
+		return false;
 	}
 	return true;
 }
@@ -214,6 +243,8 @@ int args_generate(int argc, char **argv, struct generate_args *g)
 	*g = (struct generate_args){.size = {5, 5, 5}, .attempts = 1000,
 	                            .pieces = {-1, -1}, .cells = {-1, -1},
 	                            .print = print_defaults};
+	struct kind_opts k = {.size = g->size, .pieces = g->pieces,
+	                      .cells = g->cells};
 	bool bad = false;
 	while (a.i < argc && !a.bad) {
 		const char *arg = argv[a.i];
@@ -230,19 +261,9 @@ int args_generate(int argc, char **argv, struct generate_args *g)
 			g->have_seed = true;
 		} else if (cli_opt_value(&a, "--out")) {
 			g->out = a.value;
-		} else if (cli_opt_value(&a, "--kind")) {
-			if (!a.bad && !parse_kind(a.value, &g->kind))
+		} else if (kind_option(&a, &k, &bad)) {
+			if (bad)
 				return ARGS_BAD;
-		} else if (cli_opt_value(&a, "--pieces")) {
-			if (!a.bad && !parse_range("--pieces", a.value, g->pieces))
-				return ARGS_BAD;
-		} else if (cli_opt_value(&a, "--cells")) {
-			if (!a.bad && !parse_range("--cells", a.value, g->cells))
-				return ARGS_BAD;
-		} else if (cli_opt_value(&a, "--goal")) {
-			g->goal = a.value;
-		} else if (cli_opt_flag(&a, "--support-free")) {
-			g->support_free = true;
 		} else if (print_option(&a, &g->print, true, &bad)) {
 			g->have_wall = g->print.wall >= 0;
 			if (bad)
@@ -262,7 +283,13 @@ int args_generate(int argc, char **argv, struct generate_args *g)
 			return ARGS_BAD;
 		}
 	}
-	if (a.bad || !generate_kind_check(g) ||
+	k.have_size = g->have_size;
+	k.no = g->have_wall ? "--wall" : g->band != GEN_BAND_ANY ? "--difficulty"
+	     : NULL;
+	g->kind = k.kind;
+	g->goal = k.goal;
+	g->support_free = k.support_free;
+	if (a.bad || !kind_check("generate", k) ||
 	    !print_check(&g->print, g->print.clearance, "--clearance"))
 		return ARGS_BAD;
 	if (g->out && !*g->out) {
@@ -657,14 +684,21 @@ static bool parse_seeds(const char *s, uint64_t *first, uint64_t *last)
 int args_batch(int argc, char **argv, struct batch_args *b)
 {
 	struct cli_args a = {.argc = argc, .argv = argv, .i = 1};
-	*b = (struct batch_args){.size = {5, 5, 5}, .attempts = 1000};
-	bool seeds = false;
+	*b = (struct batch_args){.size = {5, 5, 5}, .attempts = 1000,
+	                         .pieces = {-1, -1}, .cells = {-1, -1}};
+	struct kind_opts k = {.size = b->size, .pieces = b->pieces,
+	                      .cells = b->cells};
+	bool seeds = false, bad = false;
 	while (a.i < argc && !a.bad) {
 		const char *arg = argv[a.i];
 		if (cli_opt_flag(&a, "--help") || cli_opt_flag(&a, "-h")) {
 			return ARGS_HELP;
 		} else if (cli_opt_value(&a, "--size")) {
 			if (!a.bad && !parse_size(a.value, b->size))
+				return ARGS_BAD;
+			b->have_size = true;
+		} else if (kind_option(&a, &k, &bad)) {
+			if (bad)
 				return ARGS_BAD;
 		} else if (cli_opt_value(&a, "--seeds")) {
 			if (!a.bad && !parse_seeds(a.value, &b->first, &b->last))
@@ -683,7 +717,12 @@ int args_batch(int argc, char **argv, struct batch_args *b)
 			return ARGS_BAD;
 		}
 	}
-	if (a.bad)
+	k.have_size = b->have_size;
+	k.no = b->band != GEN_BAND_ANY ? "--difficulty" : NULL;
+	b->kind = k.kind;
+	b->goal = k.goal;
+	b->support_free = k.support_free;
+	if (a.bad || !kind_check("batch", k))
 		return ARGS_BAD;
 	if (!seeds) {
 		cli_error("batch: which seeds? give --seeds A..B (try 'cubegen batch "

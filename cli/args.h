@@ -25,6 +25,9 @@ struct print_opts {
 	bool labels;
 };
 #define PRINT_MIN_FLOOR 0.6
+/* The defaults: 10 mm cells, 0.2 mm clearance. */
+#define PRINT_DEFAULT_UNIT 10.0
+#define PRINT_DEFAULT_CLEARANCE 0.2
 
 enum gen_kind { KIND_PLATES, KIND_BLOCKS };
 
@@ -110,7 +113,12 @@ struct convert_args {
  * searches, reported as a line and written nowhere. After ARGS_OK:
  * first <= last and last - first < UINT64_MAX (the count fits). */
 struct batch_args {
+	int kind;            /* enum gen_kind */
 	int size[3];         /* the box X, Y, Z (--size N is N, N, N) */
+	bool have_size;
+	int pieces[2], cells[2]; /* blocks, as generate's */
+	const char *goal;
+	bool support_free;
 	uint64_t first, last; /* --seeds first..last, both included */
 	uint64_t attempts;   /* --max-attempts, 1..1000000 */
 	int band;            /* enum gen_band: GEN_BAND_ANY unless --difficulty */

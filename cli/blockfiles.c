@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/blocksjob.h"
 #include "cli/outputs.h"
 #include "cli/printcopies.h"
 #include "draw/draw.h"
@@ -112,15 +113,11 @@ static void write_steps(FILE *fp, const struct blk_puzzle *b)
 {
 	const struct dis_result *d = &b->dis;
 	char level[DIS_LEVEL_TEXT];
-	size_t at = 0;
-	level[0] = '\0';
-	for (size_t i = 0; i < d->nlevel; i++)
-		at += (size_t)snprintf(level + at, sizeof level - at, "%s%d",
-		                       i ? "." : "", d->level[i]);
+	blocks_level_text(d, level, sizeof level);
 	fprintf(fp, "\nHow it goes together: the way the solver takes it apart "
 	        "(level %s),\nreversed. Hold it with the front toward you; a group "
 	        "of pieces that\nmoves together was put together first.\n\n",
-	        d->nlevel ? level : "1");
+	        level);
 	/* the piece no separation removes stays where it is */
 	uint64_t moved = 0;
 	for (size_t i = 0; i < d->nmoves; i++)

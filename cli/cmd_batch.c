@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli/args.h"
+#include "cli/blocksjob.h"
 #include "cli/cli.h"
 #include "gen/gen.h"
 #include "solver/solve.h"
@@ -22,6 +23,9 @@
 static const char help[] =
 	"usage: cubegen batch [--size N|XxYxZ] --seeds A..B\n"
 	"                     [--difficulty easy|medium|hard] [--max-attempts K]\n"
+	"       cubegen batch --kind blocks [--size N|XxYxZ | --goal FILE]\n"
+	"                     [--pieces A..B] [--cells A..B] [--support-free]\n"
+	"                     --seeds A..B [--max-attempts K]\n"
 	"\n"
 	"For every seed from A to B, find the puzzle 'cubegen generate' would\n"
 	"make from it (same options, same search) and print one JSON line about\n"
@@ -38,6 +42,9 @@ static const char help[] =
 	"                    easy, medium or hard, as generate does\n"
 	"  --max-attempts K  candidates to try per seed, 1 to 1000000 (default\n"
 	"                    1000)\n"
+	"  --kind, --pieces, --cells, --goal, --support-free\n"
+	"                    block puzzles, as generate has them (with the\n"
+	"                    default --unit and --clearance)\n"
 	"\n"
 	"Each line is an object with these fields:\n"
 	"  seed        the seed\n"
@@ -51,6 +58,11 @@ static const char help[] =
 	"  band        the band asked for with --difficulty, else null\n"
 	"  nodes       search nodes of the uniqueness checks of all candidates\n"
 	"  seconds     the time this seed took (the one field that varies)\n"
+	"\n"
+	"With --kind blocks each line has seed, \"kind\": \"blocks\", size,\n"
+	"attempts, found, solutions, pieces (how many), level (as generate prints\n"
+	"it), proofs (uniqueness proofs run), nodes and seconds; solutions,\n"
+	"pieces and level are null when none was found.\n"
 	"\n"
 	"While it runs, the seeds done and the time taken show on standard error\n"
 	"when that is a terminal (never in a pipe or a file).\n"
@@ -164,6 +176,57 @@ static bool print_line(const struct batch_args *b, const char *size,
 	return n >= 0 && fflush(stdout) == 0;
 }
 
+/* The block puzzles' lines: one job for every seed. */
+static int batch_blocks(const struct batch_args *b, struct progress *p)
+{
+	struct blocks_job job;
+	int rc = blocks_job_init(&job, "batch", b->size, b->goal, b->pieces,
+	                         b->cells, b->support_free, b->attempts,
+	                         PRINT_DEFAULT_UNIT, PRINT_DEFAULT_CLEARANCE);
+	if (rc != CLI_OK)
+		return rc;
+	uint64_t done = 0;
+	for (uint64_t s = b->first;; s++) {
+		double t0 = now();
+		struct blk_puzzle puz;
+		struct blk_found f;
+		rc = blocks_job_run(&job, "batch", s, &puz, &f);
+		if (rc != CLI_OK)
+			break;
+		double secs = now() - t0;
+		int n = printf("{\"seed\": %llu, \"kind\": \"blocks\", \"size\": "
+		               "\"%s\", \"attempts\": %llu, \"found\": %s, ",
+		               (unsigned long long)s, job.size,
+		               (unsigned long long)f.attempts, f.found ? "true" : "false");
+		if (n >= 0 && f.found) {
+			char level[DIS_LEVEL_TEXT];
+			blocks_level_text(&puz.dis, level, sizeof level);
+			n = printf("\"solutions\": 1, \"pieces\": %zu, \"level\": \"%s\", ",
+			           puz.npieces, level);
+			blk_puzzle_clear(&puz);
+		} else if (n >= 0) {
+			n = printf("\"solutions\": null, \"pieces\": null, \"level\": null, ");
+		}
+		if (n >= 0)
+			n = printf("\"proofs\": %llu, \"nodes\": %llu, \"seconds\": %.6f}\n",
+			           (unsigned long long)f.solver_calls,
+			           (unsigned long long)f.nodes, secs);
+		if (n < 0 || fflush(stdout) != 0) {
+			int err = errno;
+			progress_end(p);
+			cli_error("batch: cannot write the results: %s", strerror(err));
+			rc = CLI_FAIL;
+			break;
+		}
+		progress_show(p, ++done, s == b->last);
+		if (s == b->last)
+			break;
+	}
+	progress_end(p);
+	blocks_job_clear(&job);
+	return rc;
+}
+
 int cmd_batch(int argc, char **argv)
 {
 	struct batch_args b;
@@ -182,6 +245,10 @@ int cmd_batch(int argc, char **argv)
 		         b.size[2]);
 	struct progress p = {.tty = isatty(STDERR_FILENO) == 1,
 	                     .total = b.last - b.first + 1};
+	if (b.kind == KIND_BLOCKS) {
+		p.start = p.shown = now();
+		return batch_blocks(&b, &p);
+	}
 	struct gen_bands bands = {0};
 	if (b.band != GEN_BAND_ANY) {
 		if (p.tty && !(gen_is_cube(b.size) && b.size[0] <= 8))

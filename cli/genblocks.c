@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/args.h"
+#include "cli/blocksjob.h"
 #include "cli/cli.h"
 #include "cli/outputs.h"
 #include "gen/blocks.h"
@@ -18,13 +19,9 @@
 
 /* A final piece is kept only when it meshes at the size asked for
  * (mesh.h: some polycubes' solids are not manifolds). */
-struct mesh_check {
-	double unit, clearance;
-};
-
 static int meshes(void *ctx, const unsigned char *cells, int nx, int ny, int nz)
 {
-	const struct mesh_check *mc = ctx;
+	const struct blocks_job *mc = ctx;
 	struct mesh *m = NULL;
 	int rc = mesh_from_cells(cells, nx, ny, nz, mc->unit, mc->clearance, &m);
 	mesh_free(m);
@@ -33,10 +30,10 @@ static int meshes(void *ctx, const unsigned char *cells, int nx, int ny, int nz)
 
 /* The goal: a box of ga->size, or the goal of ga->goal. CLI_OK or the
  * error printed and its code. */
-static int read_goal(const struct generate_args *ga, struct grid *goal)
+static int read_goal(const int size[3], const char *file, struct grid *goal)
 {
-	if (!ga->goal) {
-		if (puz_grid_init(goal, ga->size[0], ga->size[1], ga->size[2]) != PUZ_OK) {
+	if (!file) {
+		if (puz_grid_init(goal, size[0], size[1], size[2]) != PUZ_OK) {
 			cli_error("generate: out of memory");
 			return CLI_FAIL;
 		}
@@ -45,7 +42,7 @@ static int read_goal(const struct generate_args *ga, struct grid *goal)
 		return CLI_OK;
 	}
 	struct puzzle p;
-	int rc = cli_read_goal(ga->goal, &p);
+	int rc = cli_read_goal(file, &p);
 	if (rc != CLI_OK)
 		return rc;
 	*goal = p.goal;
@@ -68,89 +65,128 @@ static int confirm(const struct puzzle *p, bool *unique)
 	return rc;
 }
 
-int generate_blocks(const struct generate_args *ga, uint64_t seed)
+int blocks_job_init(struct blocks_job *j, const char *cmd, const int size[3],
+                    const char *goalfile, const int pieces[2],
+                    const int cells[2], bool support_free, uint64_t attempts,
+                    double unit, double clearance)
 {
-	struct grid goal;
-	int code = read_goal(ga, &goal);
+	memset(j, 0, sizeof *j);
+	int code = read_goal(size, goalfile, &j->goal);
 	if (code != CLI_OK)
 		return code;
-	struct mesh_check mc = {ga->print.unit, ga->print.clearance};
-	struct blk_spec spec = {
-		.pieces_min = ga->pieces[0], .pieces_max = ga->pieces[1],
-		.cells_min = ga->cells[0], .cells_max = ga->cells[1],
-		.max_attempts = ga->attempts, .support_free = ga->support_free,
-		.piece_ok = meshes, .ctx = &mc};
+	j->unit = unit;
+	j->clearance = clearance;
+	j->spec = (struct blk_spec){
+		.pieces_min = pieces[0], .pieces_max = pieces[1],
+		.cells_min = cells[0], .cells_max = cells[1],
+		.max_attempts = attempts, .support_free = support_free,
+		.piece_ok = meshes, .ctx = j};
 	char why[200];
-	int rc = blk_check(&goal, &spec, why, sizeof why);
+	int rc = blk_check(&j->goal, &j->spec, why, sizeof why);
 	if (rc != GEN_OK) {
 		if (rc == GEN_EINVAL)
-			cli_error("generate: %s%s%s", ga->goal ? ga->goal : "",
-			          ga->goal ? ": " : "", why);
+			cli_error("%s: %s%s%s", cmd, goalfile ? goalfile : "",
+			          goalfile ? ": " : "", why);
 		else
-			cli_error("generate: out of memory");
-		puz_grid_clear(&goal);
+			cli_error("%s: out of memory", cmd);
+		puz_grid_clear(&j->goal);
 		return rc == GEN_EINVAL ? CLI_USAGE : CLI_FAIL;
 	}
-	/* "4x4x4" or the goal file's name */
-	char size[80], defout[128];
-	if (ga->goal) {
-		/* the file's name without folders, up to its first dot */
-		const char *base = strrchr(ga->goal, '/');
-		base = base ? base + 1 : ga->goal;
+	/* "4", "3x3x4" or the goal file's name without folders, up to its
+	 * first dot */
+	j->from_file = goalfile != NULL;
+	if (goalfile) {
+		const char *base = strrchr(goalfile, '/');
+		base = base ? base + 1 : goalfile;
 		int n = (int)strcspn(base, ".");
-		snprintf(size, sizeof size, "%.*s", n > 60 ? 60 : n ? n : 60, base);
-		snprintf(defout, sizeof defout, "out/blocks-%s-%" PRIu64, size, seed);
+		snprintf(j->size, sizeof j->size, "%.*s", n > 60 ? 60 : n ? n : 60, base);
+	} else if (gen_is_cube(size)) {
+		snprintf(j->size, sizeof j->size, "%d", size[0]);
 	} else {
-		if (gen_is_cube(ga->size))
-			snprintf(size, sizeof size, "%d", ga->size[0]);
-		else
-			snprintf(size, sizeof size, "%dx%dx%d", ga->size[0], ga->size[1],
-			         ga->size[2]);
-		snprintf(defout, sizeof defout, "out/blocks%s-%" PRIu64, size, seed);
+		snprintf(j->size, sizeof j->size, "%dx%dx%d", size[0], size[1], size[2]);
 	}
+	memcpy(j->dim, size, sizeof j->dim);
+	return CLI_OK;
+}
+
+void blocks_job_clear(struct blocks_job *j)
+{
+	puz_grid_clear(&j->goal);
+}
+
+int blocks_job_run(struct blocks_job *j, const char *cmd, uint64_t seed,
+                   struct blk_puzzle *b, struct blk_found *f)
+{
+	struct rng r;
+	rng_seed(&r, seed);
+	if (blk_find(&r, &j->goal, &j->spec, b, f) != GEN_OK) {
+		cli_error("%s: out of memory", cmd);
+		return CLI_FAIL;
+	}
+	if (!f->found)
+		return CLI_OK;
+	if (j->from_file)
+		snprintf(b->puz.name, sizeof b->puz.name, "cubegen blocks from %s, "
+		         "seed %" PRIu64, j->size, seed);
+	else
+		snprintf(b->puz.name, sizeof b->puz.name, "cubegen %dx%dx%d blocks, "
+		         "seed %" PRIu64, j->dim[0], j->dim[1], j->dim[2], seed);
+	b->puz.has_seed = true;
+	b->puz.seed = seed;
+	bool unique = false;
+	int rc = confirm(&b->puz, &unique);
+	if (rc == SOLVE_OK && unique)
+		return CLI_OK;
+	if (rc != SOLVE_OK)
+		cli_error("%s: %s", cmd, solve_strerror(rc));
+	else
+		cli_error("%s: internal error: the two searches disagree on %s seed "
+		          "%" PRIu64 "; nothing written (please report this seed)",
+		          cmd, j->size, seed);
+	blk_puzzle_clear(b);
+	return CLI_FAIL;
+}
+
+void blocks_level_text(const struct dis_result *d, char *buf, size_t len)
+{
+	size_t at = (size_t)snprintf(buf, len, "%s", d->nlevel ? "" : "1");
+	for (size_t i = 0; i < d->nlevel && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%d", i ? "." : "",
+		                       d->level[i]);
+}
+
+int generate_blocks(const struct generate_args *ga, uint64_t seed)
+{
+	struct blocks_job job;
+	int code = blocks_job_init(&job, "generate", ga->size, ga->goal,
+	                           ga->pieces, ga->cells, ga->support_free,
+	                           ga->attempts, ga->print.unit,
+	                           ga->print.clearance);
+	if (code != CLI_OK)
+		return code;
+	char defout[128];
+	snprintf(defout, sizeof defout, "out/blocks%s%s-%" PRIu64,
+	         job.from_file ? "-" : "", job.size, seed);
+	const char *size = job.size;
 	const char *out = ga->out ? ga->out : defout;
 	struct outdir od;
 	if (!outdir_begin(&od, out, ga->force)) {
-		puz_grid_clear(&goal);
+		blocks_job_clear(&job);
 		return CLI_FAIL;
 	}
-	struct rng r;
-	rng_seed(&r, seed);
 	struct blk_puzzle b = {0};
 	struct blk_found found;
-	rc = blk_find(&r, &goal, &spec, &b, &found);
-	puz_grid_clear(&goal);
-	if (rc != GEN_OK) {
-		cli_error("generate: out of memory");
+	code = blocks_job_run(&job, "generate", seed, &b, &found);
+	blocks_job_clear(&job);
+	if (code != CLI_OK) {
 		outdir_abort(&od);
-		return CLI_FAIL;
+		return code;
 	}
 	if (!found.found) {
 		cli_error("generate: no block puzzle of %s in %" PRIu64 " attempts "
 		          "from seed %" PRIu64 " (%" PRIu64 " cuts proved; try another "
 		          "seed, more --max-attempts or other --pieces and --cells)",
 		          size, found.attempts, seed, found.solver_calls);
-		outdir_abort(&od);
-		return CLI_FAIL;
-	}
-	if (ga->goal)
-		snprintf(b.puz.name, sizeof b.puz.name, "cubegen blocks from %s, seed "
-		         "%" PRIu64, size, seed);
-	else
-		snprintf(b.puz.name, sizeof b.puz.name, "cubegen %dx%dx%d blocks, seed "
-		         "%" PRIu64, ga->size[0], ga->size[1], ga->size[2], seed);
-	b.puz.has_seed = true;
-	b.puz.seed = seed;
-	bool unique = false;
-	rc = confirm(&b.puz, &unique);
-	if (rc != SOLVE_OK || !unique) {
-		if (rc != SOLVE_OK)
-			cli_error("generate: %s", solve_strerror(rc));
-		else
-			cli_error("generate: internal error: the two searches disagree on "
-			          "%s seed %" PRIu64 "; nothing written (please report "
-			          "this seed)", size, seed);
-		blk_puzzle_clear(&b);
 		outdir_abort(&od);
 		return CLI_FAIL;
 	}
@@ -163,11 +199,8 @@ int generate_blocks(const struct generate_args *ga, uint64_t seed)
 		blk_puzzle_clear(&b);
 		return CLI_FAIL;
 	}
-	char level[DIS_LEVEL_TEXT] = "1";
-	size_t at = 0;
-	for (size_t i = 0; i < b.dis.nlevel; i++)
-		at += (size_t)snprintf(level + at, sizeof level - at, "%s%d",
-		                       i ? "." : "", b.dis.level[i]);
+	char level[DIS_LEVEL_TEXT];
+	blocks_level_text(&b.dis, level, sizeof level);
 	printf("kind: blocks\nsize: %s\nseed: %" PRIu64 "\npieces: %zu\n"
 	       "attempts: %" PRIu64 "\nproofs: %" PRIu64 "\nsolutions: 1\n"
 	       "level: %s\nwrote: %s/\n", size, seed, b.npieces, found.attempts,

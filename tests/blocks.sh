@@ -80,6 +80,11 @@ steps=$(sed -n '/^  1\. Start with piece 8\.$/,/^```$/p' "$root/README.md" | sed
 [ -n "$steps" ] && grep -qF "$steps" "$tmp/readme/out/blocks4-7/solution.txt" && ok ||
 	bad "README's solution.txt lines"
 
+want=$(sed -n '/^\$ cubegen batch --kind blocks --seeds 7..7$/{n;p}' "$root/README.md" |
+	sed 's/, "seconds": [0-9.]*}$/}/')
+got=$(${WRAP:-} "$CUBEGEN" batch --kind blocks --seeds 7..7 | sed 's/, "seconds": [0-9.]*}$/}/')
+[ -n "$want" ] && [ "$got" = "$want" ] && ok || bad "README's batch --kind blocks example: got $got"
+
 # --- the default folder
 mkdir "$tmp/cwd"
 (cd "$tmp/cwd" && ${WRAP:-} "$CUBEGEN" generate --kind blocks --seed 3 >/dev/null) &&
@@ -155,6 +160,33 @@ if run 1 generate --kind blocks --size 3 --pieces 7 --cells 3..4 --seed 1 \
 	[ "$(printf '%s\n' "$err" | wc -l)" = 1 ] && ok || bad "blocks: none found, $err"
 	[ ! -e "$tmp/none" ] && ok || bad "blocks: a folder when none was found"
 fi
+
+# --- batch --kind blocks: a line per seed, equal to what generate says
+if run 0 batch --kind blocks --seeds 6..8; then
+	lines=$out
+	[ "$(printf '%s\n' "$lines" | wc -l)" = 3 ] && ok || bad "batch blocks: $lines"
+	for s in 6 7 8; do
+		line=$(printf '%s\n' "$lines" | grep "^{\"seed\": $s, ")
+		run 0 generate --kind blocks --seed $s --out "$tmp/bat$s" || continue
+		for f in attempts pieces proofs; do
+			v=$(printf '%s\n' "$out" | sed -n "s/^$f: //p")
+			contains "$line" "\"$f\": $v," "batch blocks seed $s $f"
+		done
+		v=$(printf '%s\n' "$out" | sed -n 's/^level: //p')
+		contains "$line" "\"level\": \"$v\"" "batch blocks seed $s level"
+		contains "$line" '"kind": "blocks", "size": "4"' "batch blocks seed $s size"
+	done
+	run 0 batch --kind blocks --seeds 7..7
+	strip() { sed 's/, "seconds": [0-9.]*}$/}/'; }
+	[ "$(printf '%s\n' "$out" | strip)" = "$(printf '%s\n' "$lines" | sed -n 2p | strip)" ] &&
+		ok || bad "batch blocks: seed 7 alone differs"
+fi
+run 0 batch --kind blocks --size 3 --pieces 7 --cells 3..4 --seeds 1..1 --max-attempts 1 &&
+	contains "$out" '"found": false, "solutions": null, "pieces": null, "level": null' \
+		"batch blocks: none found"
+usage_error batch --kind blocks --seeds 1..2 --difficulty hard
+usage_error batch --pieces 8 --seeds 1..2
+contains "$err" "batch: --pieces is for block puzzles" "batch: --pieces with plates"
 
 # --- plates stay the default, byte for byte
 run 0 generate --size 4 --seed 3 --out "$tmp/p1"

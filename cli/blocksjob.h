@@ -1,0 +1,43 @@
+/*
+ * blocksjob.h: finding block puzzles as 'generate --kind blocks' does
+ * (genblocks.c), shared by generate and batch: the goal read and checked,
+ * the generator's rules set, each seed's puzzle found and proved again.
+ */
+#ifndef CUBEGEN_BLOCKSJOB_H
+#define CUBEGEN_BLOCKSJOB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gen/blocks.h"
+
+struct blocks_job {
+	struct grid goal;
+	struct blk_spec spec; /* its piece_ok context is the job: never move
+	                       * a job once set up */
+	double unit, clearance; /* the pieces must mesh at these */
+	bool from_file;
+	int dim[3];
+	char size[80]; /* "4", "3x3x4", or the goal file's name */
+};
+
+/* Read the goal (the box 'size', or the goal of 'goalfile') and check it
+ * with the ranges. CLI_OK, or the error printed ("CMD: ...") and its exit
+ * code; on CLI_OK the caller clears the job with blocks_job_clear(). */
+int blocks_job_init(struct blocks_job *j, const char *cmd, const int size[3],
+                    const char *goalfile, const int pieces[2],
+                    const int cells[2], bool support_free, uint64_t attempts,
+                    double unit, double clearance);
+void blocks_job_clear(struct blocks_job *j);
+
+/* The puzzle of 'seed': blk_find() from the seed's own stream, named
+ * and proved unique again by dancing links. CLI_OK with '*f' written
+ * and, when f->found, '*b' (the caller clears it); else the error
+ * printed and CLI_FAIL. */
+int blocks_job_run(struct blocks_job *j, const char *cmd, uint64_t seed,
+                   struct blk_puzzle *b, struct blk_found *f);
+
+/* A disassembly's level as text, "1" when it has no number ("98.2.4"). */
+void blocks_level_text(const struct dis_result *d, char *buf, size_t len);
+
+#endif
