@@ -305,6 +305,15 @@ static void drop_canon(struct work *w, int i)
 	w->has_canon[i] = false;
 }
 
+/* The pieces the dissection is planned to become. */
+static int k_of(const struct work *w)
+{
+	int k = 0;
+	for (int i = 0; i < w->np; i++)
+		k += w->m[i];
+	return k;
+}
+
 /* One step: cut the piece planned as most pieces. 1 done, 0 no cut kept
  * in BLK_TRIES, -1 out of memory. */
 static int step(struct work *w, struct rng *r, const struct blk_spec *s)
@@ -335,7 +344,7 @@ static int step(struct work *w, struct rng *r, const struct blk_spec *s)
 			ok = final_ok(w, s, j);
 		if (ok == 1 && m2 == 1)
 			ok = final_ok(w, s, i);
-		if (ok == 1)
+		if (ok == 1 && w->np >= k_of(w) - 1)
 			ok = unique(w, s);
 		if (ok == 1)
 			return 1;

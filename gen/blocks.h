@@ -11,21 +11,23 @@
  * `cubegen check` counts); and that assembly comes apart (disasm.h).
  *
  * The search, by splitting. Splitting a piece in two can only add
- * solutions, never remove one, so the generator refines a unique
- * dissection step by step and keeps it unique at every step: it starts
- * from one piece, the whole goal, planned to become k pieces, and while
- * some piece is planned to become m > 1 pieces, it cuts the one with the
- * largest m (the first of them) into a part planned as m/2 pieces and the
- * rest planned as m - m/2, both face-connected and of sizes that can
- * still be cut into pieces of cells_min..cells_max. A cut is kept when
- * the parts that are final pieces are not congruent to another final
- * piece, can lie flat with no overhang (with support_free), pass the
- * caller's piece_ok test, and the solver proves the
- * dissection still unique (solve_puzzle, at most 2 solutions, within
- * proof_nodes search nodes: a proof cut short keeps nothing); else the
- * cut is drawn again, at most BLK_TRIES times, and then the attempt is
- * given up and a new one starts from one piece. A finished dissection
- * that does not come apart is given up too.
+ * solutions, never remove one, so the generator refines a dissection step
+ * by step: it starts from one piece, the whole goal, planned to become k
+ * pieces, and while some piece is planned to become m > 1 pieces, it cuts
+ * the one with the largest m (the first of them) into a part planned as
+ * m/2 pieces and the rest planned as m - m/2, both face-connected and of
+ * sizes that can still be cut into pieces of cells_min..cells_max. A cut
+ * is kept when the parts that are final pieces are not congruent to
+ * another final piece, can lie flat with no overhang (with support_free)
+ * and pass the caller's piece_ok test, and, once the dissection has k - 1
+ * or k pieces, when the solver proves it unique (solve_puzzle, at most 2
+ * solutions, within proof_nodes search nodes: a proof cut short keeps
+ * nothing). Coarser dissections are not proved: they are almost always
+ * unique, and proving them cost more than the attempts it saved (3 x 3 x
+ * 3 in 6 pieces: 80 ms a puzzle proving every cut, 40 ms proving the last
+ * two; make bench). A cut that fails is drawn again, at most BLK_TRIES
+ * times, and then the attempt is given up and a new one starts from one
+ * piece. A finished dissection that does not come apart is given up too.
  *
  * The stream (part of the seed contract). Goal cells are numbered in
  * grid order (x fastest, then y, then z). Per attempt, from 'r':

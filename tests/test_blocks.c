@@ -153,7 +153,7 @@ static void run_seeds(int x, int y, int z, struct blk_spec s, uint64_t seeds,
 		struct blk_found f;
 		assert_int_equal(blk_find(&r, &goal, &s, &b, &f), GEN_OK);
 		assert_true(f.found);
-		assert_true(f.attempts >= 1 && f.solver_calls >= b.npieces - 1);
+		assert_true(f.attempts >= 1 && f.solver_calls >= 2);
 		check_rules(&goal, &s, &b, brute);
 		blk_puzzle_clear(&b);
 	}
