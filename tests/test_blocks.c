@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "failmalloc.h"
@@ -502,6 +504,91 @@ static void test_blocks_support_free(void **state)
 	puz_grid_clear(&goal);
 }
 
+/* The connected n-cell pieces that fit a 3 x 3 x 3 box, one per class
+ * under rotation, as canonical shapes into out[] (their number). */
+static int classes_in_cube(int n, struct shape *out)
+{
+	int count = 0, pick[4];
+	for (pick[0] = 0; pick[0] < 27; pick[0]++)
+		for (pick[1] = pick[0] + 1; pick[1] < 27; pick[1]++)
+			for (pick[2] = pick[1] + 1; pick[2] < 27; pick[2]++)
+				for (pick[3] = n == 4 ? pick[2] + 1 : 27;
+				     pick[3] < 28 && (n == 3 || pick[3] < 27); pick[3]++) {
+					unsigned char cells[27] = {0};
+					for (int i = 0; i < n; i++)
+						cells[pick[i]] = 1;
+					struct grid g = {3, 3, 3, cells};
+					if (!face_connected(&g, cells, 1))
+						continue;
+					struct shape sh, c;
+					assert_int_equal(poly_from_grid(&g, &sh), POLY_OK);
+					assert_int_equal(poly_canonical(&sh, &c), POLY_OK);
+					poly_shape_clear(&sh);
+					bool seen = false;
+					for (int k = 0; k < count && !seen; k++)
+						seen = poly_equal(&out[k], &c);
+					if (seen)
+						poly_shape_clear(&c);
+					else
+						out[count++] = c;
+					if (n == 3)
+						break;
+				}
+	return count;
+}
+
+/* Martin Gardner's question, answered: seven pieces of the Soma cube's
+ * sizes (one of 3 cells, six of 4), no two congruent under rotation,
+ * never fill the 3 x 3 x 3 cube in exactly one way. Every such set is
+ * counted: 2 tricubes and the 7 tetracubes that fit (the straight one
+ * does not), 6 of them in 7 ways; the Soma cube itself is one (240). */
+static void test_blocks_soma_sizes_never_unique(void **state)
+{
+	(void)state;
+	struct shape tri[8], tet[16];
+	assert_int_equal(classes_in_cube(3, tri), 2);
+	assert_int_equal(classes_in_cube(4, tet), 7);
+	uint64_t seen_240 = 0, least = UINT64_MAX;
+	for (int t = 0; t < 2; t++)
+		for (int drop = 0; drop < 7; drop++) {
+			struct puzzle p;
+			memset(&p, 0, sizeof p);
+			box_goal(&p.goal, 3, 3, 3);
+			assert_non_null(p.pieces = calloc(7, sizeof *p.pieces));
+			int at = 0;
+			for (int k = -1; k < 7; k++) {
+				if (k == drop)
+					continue;
+				const struct shape *sh = k < 0 ? &tri[t] : &tet[k];
+				struct puz_piece *pc = &p.pieces[at++];
+				snprintf(pc->name, sizeof pc->name, "p%d", at);
+				pc->count = 1;
+				assert_int_equal(puz_grid_init(&pc->shape, 3, 3, 3), PUZ_OK);
+				for (size_t i = 0; i < sh->n; i++)
+					pc->shape.cells[puz_grid_index(&pc->shape, poly_x(sh->cells[i]),
+					                               poly_y(sh->cells[i]),
+					                               poly_z(sh->cells[i]))] = 1;
+			}
+			p.npieces = 7;
+			struct solve_opts o = {0};
+			struct solve_result r;
+			assert_int_equal(solve_puzzle(&p, &o, &r), SOLVE_OK);
+			assert_true(r.complete);
+			assert_int_not_equal(r.solutions, 1);
+			if (r.solutions && r.solutions < least)
+				least = r.solutions;
+			seen_240 += r.solutions == 240;
+			solve_result_clear(&r);
+			puz_clear(&p);
+		}
+	assert_true(seen_240 >= 1); /* the Soma cube */
+	assert_int_equal(least, 27);
+	for (int i = 0; i < 2; i++)
+		poly_shape_clear(&tri[i]);
+	for (int i = 0; i < 7; i++)
+		poly_shape_clear(&tet[i]);
+}
+
 static void test_blocks_out_of_memory(void **state)
 {
 	(void)state;
@@ -556,6 +643,7 @@ int main(void)
 		cmocka_unit_test(test_blocks_attempts_run_out),
 		cmocka_unit_test(test_blocks_piece_ok),
 		cmocka_unit_test(test_blocks_support_free),
+		cmocka_unit_test(test_blocks_soma_sizes_never_unique),
 		cmocka_unit_test(test_blocks_out_of_memory),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
