@@ -284,8 +284,7 @@ int args_generate(int argc, char **argv, struct generate_args *g)
 		}
 	}
 	k.have_size = g->have_size;
-	k.no = g->have_wall ? "--wall" : g->band != GEN_BAND_ANY ? "--difficulty"
-	     : NULL;
+	k.no = g->have_wall ? "--wall" : NULL;
 	g->kind = k.kind;
 	g->goal = k.goal;
 	g->support_free = k.support_free;
@@ -718,7 +717,7 @@ int args_batch(int argc, char **argv, struct batch_args *b)
 		}
 	}
 	k.have_size = b->have_size;
-	k.no = b->band != GEN_BAND_ANY ? "--difficulty" : NULL;
+	k.no = NULL;
 	b->kind = k.kind;
 	b->goal = k.goal;
 	b->support_free = k.support_free;

@@ -7,35 +7,45 @@
 #define CUBEGEN_BLOCKSJOB_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "gen/blocks.h"
+#include "gen/gen.h"
 
 struct blocks_job {
 	struct grid goal;
 	struct blk_spec spec; /* its piece_ok context is the job: never move
 	                       * a job once set up */
 	double unit, clearance; /* the pieces must mesh at these */
+	enum gen_band band;     /* asked for (GEN_BAND_ANY: none) */
+	struct gen_bands bands; /* its limits, when one was asked for */
 	bool from_file;
 	int dim[3];
 	char size[80]; /* "4", "3x3x4", or the goal file's name */
 };
 
 /* Read the goal (the box 'size', or the goal of 'goalfile') and check it
- * with the ranges. CLI_OK, or the error printed ("CMD: ...") and its exit
- * code; on CLI_OK the caller clears the job with blocks_job_clear(). */
+ * with the ranges; with a band, measure the bands (blk_bands(), a note on
+ * stderr when it is a terminal). CLI_OK, or the error printed ("CMD:
+ * ...") and its exit code; on CLI_OK the caller clears the job with
+ * blocks_job_clear(). */
 int blocks_job_init(struct blocks_job *j, const char *cmd, const int size[3],
                     const char *goalfile, const int pieces[2],
                     const int cells[2], bool support_free, uint64_t attempts,
-                    double unit, double clearance);
+                    double unit, double clearance, int band);
 void blocks_job_clear(struct blocks_job *j);
 
-/* The puzzle of 'seed': blk_find() from the seed's own stream, named
- * and proved unique again by dancing links. CLI_OK with '*f' written
- * and, when f->found, '*b' (the caller clears it); else the error
- * printed and CLI_FAIL. */
+/* The puzzle of 'seed': blk_find_band() from the seed's own stream,
+ * named and proved unique again by dancing links. CLI_OK with '*f'
+ * written and, when f->found, '*b' (the caller clears it) and its
+ * '*score'; else the error printed and CLI_FAIL. */
 int blocks_job_run(struct blocks_job *j, const char *cmd, uint64_t seed,
-                   struct blk_puzzle *b, struct blk_found *f);
+                   struct blk_puzzle *b, struct blk_found *f, double *score);
+
+/* "band: hard (difficulty >= 12.00 for these puzzles)" and the like, for
+ * the job's band; "" without one. */
+void blocks_band_text(const struct blocks_job *j, char *buf, size_t len);
 
 /* A disassembly's level as text, "1" when it has no number ("98.2.4"). */
 void blocks_level_text(const struct dis_result *d, char *buf, size_t len);

@@ -25,7 +25,7 @@ static const char help[] =
 	"                     [--difficulty easy|medium|hard] [--max-attempts K]\n"
 	"       cubegen batch --kind blocks [--size N|XxYxZ | --goal FILE]\n"
 	"                     [--pieces A..B] [--cells A..B] [--support-free]\n"
-	"                     --seeds A..B [--max-attempts K]\n"
+	"                     --seeds A..B [--difficulty B] [--max-attempts K]\n"
 	"\n"
 	"For every seed from A to B, find the puzzle 'cubegen generate' would\n"
 	"make from it (same options, same search) and print one JSON line about\n"
@@ -61,8 +61,9 @@ static const char help[] =
 	"\n"
 	"With --kind blocks each line has seed, \"kind\": \"blocks\", size,\n"
 	"attempts, found, solutions, pieces (how many), level (as generate prints\n"
-	"it), proofs (uniqueness proofs run), nodes and seconds; solutions,\n"
-	"pieces and level are null when none was found.\n"
+	"it), difficulty, band, proofs (uniqueness proofs run), nodes and\n"
+	"seconds; solutions, pieces, level and difficulty are null when none\n"
+	"was found.\n"
 	"\n"
 	"While it runs, the seeds done and the time taken show on standard error\n"
 	"when that is a terminal (never in a pipe or a file).\n"
@@ -182,7 +183,8 @@ static int batch_blocks(const struct batch_args *b, struct progress *p)
 	struct blocks_job job;
 	int rc = blocks_job_init(&job, "batch", b->size, b->goal, b->pieces,
 	                         b->cells, b->support_free, b->attempts,
-	                         PRINT_DEFAULT_UNIT, PRINT_DEFAULT_CLEARANCE);
+	                         PRINT_DEFAULT_UNIT, PRINT_DEFAULT_CLEARANCE,
+	                         b->band);
 	if (rc != CLI_OK)
 		return rc;
 	uint64_t done = 0;
@@ -190,7 +192,8 @@ static int batch_blocks(const struct batch_args *b, struct progress *p)
 		double t0 = now();
 		struct blk_puzzle puz;
 		struct blk_found f;
-		rc = blocks_job_run(&job, "batch", s, &puz, &f);
+		double score = 0;
+		rc = blocks_job_run(&job, "batch", s, &puz, &f, &score);
 		if (rc != CLI_OK)
 			break;
 		double secs = now() - t0;
@@ -201,12 +204,17 @@ static int batch_blocks(const struct batch_args *b, struct progress *p)
 		if (n >= 0 && f.found) {
 			char level[DIS_LEVEL_TEXT];
 			blocks_level_text(&puz.dis, level, sizeof level);
-			n = printf("\"solutions\": 1, \"pieces\": %zu, \"level\": \"%s\", ",
-			           puz.npieces, level);
+			n = printf("\"solutions\": 1, \"pieces\": %zu, \"level\": \"%s\", "
+			           "\"difficulty\": %.6f, ", puz.npieces, level, score);
 			blk_puzzle_clear(&puz);
 		} else if (n >= 0) {
-			n = printf("\"solutions\": null, \"pieces\": null, \"level\": null, ");
+			n = printf("\"solutions\": null, \"pieces\": null, \"level\": null, "
+			           "\"difficulty\": null, ");
 		}
+		if (n >= 0 && f.found && b->band != GEN_BAND_ANY)
+			n = printf("\"band\": \"%s\", ", gen_band_name((enum gen_band)b->band));
+		else if (n >= 0)
+			n = printf("\"band\": null, ");
 		if (n >= 0)
 			n = printf("\"proofs\": %llu, \"nodes\": %llu, \"seconds\": %.6f}\n",
 			           (unsigned long long)f.solver_calls,

@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/args.h"
 #include "cli/blocksjob.h"
@@ -68,7 +69,7 @@ static int confirm(const struct puzzle *p, bool *unique)
 int blocks_job_init(struct blocks_job *j, const char *cmd, const int size[3],
                     const char *goalfile, const int pieces[2],
                     const int cells[2], bool support_free, uint64_t attempts,
-                    double unit, double clearance)
+                    double unit, double clearance, int band)
 {
 	memset(j, 0, sizeof *j);
 	int code = read_goal(size, goalfile, &j->goal);
@@ -106,7 +107,38 @@ int blocks_job_init(struct blocks_job *j, const char *cmd, const int size[3],
 		snprintf(j->size, sizeof j->size, "%dx%dx%d", size[0], size[1], size[2]);
 	}
 	memcpy(j->dim, size, sizeof j->dim);
+	j->band = (enum gen_band)band;
+	if (j->band != GEN_BAND_ANY) {
+		if (isatty(STDERR_FILENO))
+			fprintf(stderr, "measuring the difficulty bands of these block "
+			        "puzzles (%d of them)...\n", BLK_CALIB_SAMPLES);
+		if (blk_bands(&j->goal, &j->spec, BLK_CALIB_SAMPLES, &j->bands) !=
+		    GEN_OK) {
+			cli_error("%s: out of memory", cmd);
+			puz_grid_clear(&j->goal);
+			return CLI_FAIL;
+		}
+	}
 	return CLI_OK;
+}
+
+void blocks_band_text(const struct blocks_job *j, char *buf, size_t len)
+{
+	const struct gen_bands *b = &j->bands;
+	if (j->band == GEN_BAND_EASY)
+		snprintf(buf, len, "band: easy (difficulty <= %.2f for these "
+		         "puzzles)", b->easy_max);
+	else if (j->band == GEN_BAND_MEDIUM)
+		snprintf(buf, len, "band: medium (between %.2f and %.2f for these "
+		         "puzzles)", b->easy_max, b->hard_min);
+	else if (j->band == GEN_BAND_HARD && b->hard_min > b->easy_max)
+		snprintf(buf, len, "band: hard (difficulty >= %.2f for these "
+		         "puzzles)", b->hard_min);
+	else if (j->band == GEN_BAND_HARD)
+		snprintf(buf, len, "band: hard (difficulty > %.2f for these "
+		         "puzzles)", b->easy_max);
+	else
+		snprintf(buf, len, "%s", "");
 }
 
 void blocks_job_clear(struct blocks_job *j)
@@ -115,11 +147,12 @@ void blocks_job_clear(struct blocks_job *j)
 }
 
 int blocks_job_run(struct blocks_job *j, const char *cmd, uint64_t seed,
-                   struct blk_puzzle *b, struct blk_found *f)
+                   struct blk_puzzle *b, struct blk_found *f, double *score)
 {
 	struct rng r;
 	rng_seed(&r, seed);
-	if (blk_find(&r, &j->goal, &j->spec, b, f) != GEN_OK) {
+	if (blk_find_band(&r, &j->goal, &j->spec, j->band, &j->bands, b, f,
+	                  score) != GEN_OK) {
 		cli_error("%s: out of memory", cmd);
 		return CLI_FAIL;
 	}
@@ -161,7 +194,7 @@ int generate_blocks(const struct generate_args *ga, uint64_t seed)
 	int code = blocks_job_init(&job, "generate", ga->size, ga->goal,
 	                           ga->pieces, ga->cells, ga->support_free,
 	                           ga->attempts, ga->print.unit,
-	                           ga->print.clearance);
+	                           ga->print.clearance, ga->band);
 	if (code != CLI_OK)
 		return code;
 	char defout[128];
@@ -176,17 +209,29 @@ int generate_blocks(const struct generate_args *ga, uint64_t seed)
 	}
 	struct blk_puzzle b = {0};
 	struct blk_found found;
-	code = blocks_job_run(&job, "generate", seed, &b, &found);
+	double score = 0;
+	code = blocks_job_run(&job, "generate", seed, &b, &found, &score);
+	char band[160];
+	blocks_band_text(&job, band, sizeof band);
 	blocks_job_clear(&job);
 	if (code != CLI_OK) {
 		outdir_abort(&od);
 		return code;
 	}
 	if (!found.found) {
-		cli_error("generate: no block puzzle of %s in %" PRIu64 " attempts "
-		          "from seed %" PRIu64 " (%" PRIu64 " cuts proved; try another "
-		          "seed, more --max-attempts or other --pieces and --cells)",
-		          size, found.attempts, seed, found.solver_calls);
+		if (job.band == GEN_BAND_ANY)
+			cli_error("generate: no block puzzle of %s in %" PRIu64 " attempts "
+			          "from seed %" PRIu64 " (%" PRIu64 " cuts proved; try "
+			          "another seed, more --max-attempts or other --pieces and "
+			          "--cells)", size, found.attempts, seed,
+			          found.solver_calls);
+		else
+			cli_error("generate: no %s block puzzle of %s in %" PRIu64
+			          " attempts from seed %" PRIu64 " (%d of %d such puzzles "
+			          "were %s; try more --max-attempts)",
+			          gen_band_name(job.band), size, found.attempts, seed,
+			          job.bands.in_band[job.band], job.bands.samples,
+			          gen_band_name(job.band));
 		outdir_abort(&od);
 		return CLI_FAIL;
 	}
@@ -203,8 +248,9 @@ int generate_blocks(const struct generate_args *ga, uint64_t seed)
 	blocks_level_text(&b.dis, level, sizeof level);
 	printf("kind: blocks\nsize: %s\nseed: %" PRIu64 "\npieces: %zu\n"
 	       "attempts: %" PRIu64 "\nproofs: %" PRIu64 "\nsolutions: 1\n"
-	       "level: %s\nwrote: %s/\n", size, seed, b.npieces, found.attempts,
-	       found.solver_calls, level, out);
+	       "level: %s\ndifficulty: %.2f\n%s%swrote: %s/\n", size, seed,
+	       b.npieces, found.attempts, found.solver_calls, level, score, band,
+	       *band ? "\n" : "", out);
 	blk_puzzle_clear(&b);
 	return CLI_OK;
 }

@@ -59,6 +59,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gen/gen.h"
 #include "gen/rng.h"
 #include "solver/disasm.h"
 #include "solver/puzzle.h"
@@ -123,5 +124,33 @@ int blk_find(struct rng *r, const struct grid *goal, const struct blk_spec *s,
              struct blk_puzzle *out, struct blk_found *info);
 
 void blk_puzzle_clear(struct blk_puzzle *b);
+
+/*
+ * Difficulty (blkband.c). A block puzzle's score is the cell search's of
+ * solver/difficulty.h (dead ends per cover, the same for any way the file
+ * is written). Bands as the plates' (gen.h), from the puzzles of the goal
+ * and ranges themselves: 'want' puzzles found in turn from
+ * rng_seed(GEN_CALIB_SEED) with 's' (a search that finds none counts
+ * against at most 2 want), scored and sorted, s[0] <= ... <= s[m-1]:
+ * easy_max = s[ceil(0.947 m) - 1], hard_min = s[ceil(0.985 m) - 1].
+ */
+#define BLK_CALIB_SAMPLES 200
+
+/* The score of 'b' into '*score'. GEN_OK or GEN_ENOMEM. */
+int blk_score(const struct blk_puzzle *b, double *score);
+
+/* The bands of 'goal' with 's', from 'want' puzzles (BLK_CALIB_SAMPLES
+ * for generate). GEN_OK or GEN_ENOMEM ('*out' untouched). */
+int blk_bands(const struct grid *goal, const struct blk_spec *s, int want,
+              struct gen_bands *out);
+
+/* Puzzles found in turn from 'r' (blk_find(), s->max_attempts attempts
+ * in all) until one's score is in 'band' of 'bands' (GEN_BAND_ANY: the
+ * first). On GEN_OK '*info' sums the searches and, when found, '*out'
+ * and '*score' are the puzzle and its score; GEN_ENOMEM otherwise. */
+int blk_find_band(struct rng *r, const struct grid *goal,
+                  const struct blk_spec *s, enum gen_band band,
+                  const struct gen_bands *bands, struct blk_puzzle *out,
+                  struct blk_found *info, double *score);
 
 #endif

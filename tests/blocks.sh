@@ -145,7 +145,7 @@ contains "$err" "use plates or blocks" "blocks: --kind cubes"
 usage_error generate --pieces 8
 contains "$err" "--pieces is for block puzzles" "blocks: --pieces with plates"
 usage_error generate --kind blocks --wall 3
-usage_error generate --kind blocks --difficulty hard
+usage_error generate --kind blocks --difficulty pro
 usage_error generate --kind blocks --size 4 --goal "$tmp/stairs.puz"
 printf 'puzzle v1\ngoal 3 1 1\n#.#\n' >"$tmp/two.puz"
 usage_error generate --kind blocks --goal "$tmp/two.puz" --pieces 2 --cells 1
@@ -160,6 +160,31 @@ if run 1 generate --kind blocks --size 3 --pieces 7 --cells 3..4 --seed 1 \
 	[ "$(printf '%s\n' "$err" | wc -l)" = 1 ] && ok || bad "blocks: none found, $err"
 	[ ! -e "$tmp/none" ] && ok || bad "blocks: a folder when none was found"
 fi
+
+# --- difficulty: the score check gives; bands measured on such puzzles
+dscore() { printf '%s\n' "$1" | sed -n 's/^difficulty: \([0-9.]*\).*/\1/p'; }
+run 0 generate --kind blocks --seed 7 --out "$tmp/d7" && g=$(dscore "$out") &&
+	run 0 check "$tmp/d7/puzzle.puz" && [ -n "$g" ] && [ "$(dscore "$out")" = "$g" ] &&
+	ok || bad "blocks: generate's difficulty is not check's ($g)"
+for band in easy medium hard; do
+	run 0 generate --kind blocks --size 3 --pieces 4 --cells 5..8 --seed 1 \
+		--difficulty $band --out "$tmp/band-$band" || continue
+	g=$(dscore "$out")
+	line=$(printf '%s\n' "$out" | grep '^band: ')
+	contains "$line" "band: $band (" "blocks --difficulty $band"
+	lim=$(printf '%s\n' "$line" | grep -o '[0-9][0-9.]*' | head -1)
+	lim2=$(printf '%s\n' "$line" | grep -o '[0-9][0-9.]*' | sed -n 2p)
+	case $band in
+	easy) awk -v d="$g" -v l="$lim" 'BEGIN { exit !(d <= l) }' ;;
+	medium) awk -v d="$g" -v l="$lim" -v h="$lim2" 'BEGIN { exit !(d > l && d < h) }' ;;
+	hard) awk -v d="$g" -v l="$lim" 'BEGIN { exit !(d >= l) }' ;;
+	esac && ok || bad "blocks --difficulty $band: $g outside $line"
+	run 0 check "$tmp/band-$band/puzzle.puz" && [ "$(dscore "$out")" = "$g" ] && ok ||
+		bad "blocks --difficulty $band: check scores it otherwise"
+	run 0 batch --kind blocks --size 3 --pieces 4 --cells 5..8 --seeds 1..1 --difficulty $band
+	contains "$out" "\"band\": \"$band\"" "batch blocks --difficulty $band"
+	contains "$out" "\"difficulty\": $g" "batch blocks --difficulty $band score"
+done
 
 # --- batch --kind blocks: a line per seed, equal to what generate says
 if run 0 batch --kind blocks --seeds 6..8; then
@@ -182,9 +207,9 @@ if run 0 batch --kind blocks --seeds 6..8; then
 		ok || bad "batch blocks: seed 7 alone differs"
 fi
 run 0 batch --kind blocks --size 3 --pieces 7 --cells 3..4 --seeds 1..1 --max-attempts 1 &&
-	contains "$out" '"found": false, "solutions": null, "pieces": null, "level": null' \
+	contains "$out" '"found": false, "solutions": null, "pieces": null, "level": null, "difficulty": null, "band": null' \
 		"batch blocks: none found"
-usage_error batch --kind blocks --seeds 1..2 --difficulty hard
+usage_error batch --kind blocks --seeds 1..2 --difficulty expert
 usage_error batch --pieces 8 --seeds 1..2
 contains "$err" "batch: --pieces is for block puzzles" "batch: --pieces with plates"
 

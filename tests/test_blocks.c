@@ -589,6 +589,55 @@ static void test_blocks_soma_sizes_never_unique(void **state)
 		poly_shape_clear(&tet[i]);
 }
 
+/* Bands from the puzzles themselves, and a search for each band: the
+ * puzzle found scores in its band, and with no band it is blk_find()'s. */
+static void test_blocks_bands(void **state)
+{
+	(void)state;
+	struct grid goal;
+	box_goal(&goal, 3, 3, 3);
+	struct blk_spec s = {.pieces_min = 4, .pieces_max = 4, .cells_min = 5,
+	                     .cells_max = 8, .max_attempts = 1000};
+	struct gen_bands b;
+	assert_int_equal(blk_bands(&goal, &s, 60, &b), GEN_OK);
+	assert_int_equal(b.samples, 60);
+	assert_true(b.easy_max <= b.hard_min);
+	assert_int_equal(b.in_band[GEN_BAND_EASY] + b.in_band[GEN_BAND_MEDIUM] +
+	                 b.in_band[GEN_BAND_HARD], 60);
+	assert_true(b.in_band[GEN_BAND_EASY] >= 56); /* ceil(0.947 * 60) */
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		for (int band = GEN_BAND_ANY; band <= GEN_BAND_HARD; band++) {
+			struct rng r;
+			rng_seed(&r, seed);
+			struct blk_puzzle p;
+			struct blk_found f;
+			double d = -1;
+			assert_int_equal(blk_find_band(&r, &goal, &s, (enum gen_band)band,
+			                               &b, &p, &f, &d), GEN_OK);
+			if (!f.found)
+				continue;
+			if (band != GEN_BAND_ANY)
+				assert_int_equal(gen_band_of(&b, d), band);
+			double e;
+			assert_int_equal(blk_score(&p, &e), GEN_OK);
+			assert_true(d == e && d > 0);
+			check_rules(&goal, &s, &p, true);
+			if (band == GEN_BAND_ANY) {
+				struct rng q;
+				rng_seed(&q, seed);
+				struct blk_puzzle o;
+				struct blk_found g;
+				assert_int_equal(blk_find(&q, &goal, &s, &o, &g), GEN_OK);
+				assert_true(g.found && g.attempts == f.attempts);
+				assert_memory_equal(o.answer, p.answer, 27);
+				blk_puzzle_clear(&o);
+			}
+			blk_puzzle_clear(&p);
+		}
+	}
+	puz_grid_clear(&goal);
+}
+
 static void test_blocks_out_of_memory(void **state)
 {
 	(void)state;
@@ -644,6 +693,7 @@ int main(void)
 		cmocka_unit_test(test_blocks_piece_ok),
 		cmocka_unit_test(test_blocks_support_free),
 		cmocka_unit_test(test_blocks_soma_sizes_never_unique),
+		cmocka_unit_test(test_blocks_bands),
 		cmocka_unit_test(test_blocks_out_of_memory),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,104 @@
+/*
+ * blkband.c: how hard block puzzles are (blocks.h): each found puzzle's
+ * score (solver/difficulty.h), the bands of a goal and its ranges, and
+ * the search for a puzzle in a band.
+ */
+#include <stdlib.h>
+
+#include "gen/blocks.h"
+#include "gen/gen.h"
+#include "solver/difficulty.h"
+#include "solver/solve.h"
+
+int blk_score(const struct blk_puzzle *b, double *score)
+{
+	struct diff_result d;
+	if (diff_puzzle(&b->puz, 0, &d) != SOLVE_OK)
+		return GEN_ENOMEM;
+	if (!diff_score(&d, score))
+		*score = 0; /* no cover: cannot happen for a unique puzzle */
+	return GEN_OK;
+}
+
+int blk_find_band(struct rng *r, const struct grid *goal,
+                  const struct blk_spec *s, enum gen_band band,
+                  const struct gen_bands *bands, struct blk_puzzle *out,
+                  struct blk_found *info, double *score)
+{
+	struct blk_found sum = {0};
+	struct blk_spec t = *s;
+	while (sum.attempts < s->max_attempts) {
+		t.max_attempts = s->max_attempts - sum.attempts;
+		struct blk_puzzle b;
+		struct blk_found f;
+		if (blk_find(r, goal, &t, &b, &f) != GEN_OK)
+			return GEN_ENOMEM;
+		sum.attempts += f.attempts;
+		sum.solver_calls += f.solver_calls;
+		sum.cut_short += f.cut_short;
+		sum.nodes += f.nodes;
+		sum.tries += f.tries;
+		if (!f.found)
+			break;
+		double d;
+		if (blk_score(&b, &d) != GEN_OK) {
+			blk_puzzle_clear(&b);
+			return GEN_ENOMEM;
+		}
+		if (band == GEN_BAND_ANY || gen_band_of(bands, d) == band) {
+			sum.found = true;
+			*out = b;
+			*score = d;
+			break;
+		}
+		blk_puzzle_clear(&b);
+	}
+	*info = sum;
+	return GEN_OK;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+int blk_bands(const struct grid *goal, const struct blk_spec *s, int want,
+              struct gen_bands *out)
+{
+	double *v = malloc((size_t)(want > 0 ? want : 1) * sizeof *v);
+	if (!v)
+		return GEN_ENOMEM;
+	struct rng r;
+	rng_seed(&r, GEN_CALIB_SEED);
+	int n = 0, rc = GEN_OK;
+	for (int tries = 0; n < want && tries < 2 * want; tries++) {
+		struct blk_puzzle b;
+		struct blk_found f;
+		if (blk_find(&r, goal, s, &b, &f) != GEN_OK) {
+			rc = GEN_ENOMEM;
+			break;
+		}
+		if (!f.found)
+			continue;
+		rc = blk_score(&b, &v[n]);
+		blk_puzzle_clear(&b);
+		if (rc != GEN_OK)
+			break;
+		n++;
+	}
+	if (rc == GEN_OK) {
+		qsort(v, (size_t)n, sizeof *v, cmp_double);
+		struct gen_bands b = {.samples = n};
+		if (n > 0) {
+			/* as gen_calibrate(): ceil(p n) - 1 */
+			b.easy_max = v[(947 * (long)n + 999) / 1000 - 1];
+			b.hard_min = v[(985 * (long)n + 999) / 1000 - 1];
+		}
+		for (int i = 0; i < n; i++)
+			b.in_band[gen_band_of(&b, v[i])]++;
+		*out = b;
+	}
+	free(v);
+	return rc;
+}
