@@ -162,7 +162,69 @@ static bool write_answer(struct outdir *od, const struct blk_puzzle *b,
 	return outdir_fclose(od, fp, "solution.txt");
 }
 
-/* preview.png (the pieces as drawn) and solution.png (assembled). */
+/* The steps of solution.txt as pictures: the pieces that stay first, then
+ * each group as it goes in, in place. */
+static bool write_steps_png(struct outdir *od, const struct blk_puzzle *b,
+                            const char *title)
+{
+	const struct dis_result *d = &b->dis;
+	size_t max = d->nmoves + 1, n = 0;
+	uint64_t *shown = calloc(max, sizeof *shown);
+	char (*text)[40] = calloc(max, sizeof *text);
+	const char **captions = calloc(max, sizeof *captions);
+	if (!shown || !text || !captions) {
+		free(shown);
+		free(text);
+		free(captions);
+		cli_error("generate: out of memory");
+		return false;
+	}
+	uint64_t moved = 0;
+	for (size_t i = 0; i < d->nmoves; i++)
+		if (d->moves[i].dist == 0)
+			moved |= d->moves[i].group;
+	uint64_t all = b->npieces == 64 ? ~(uint64_t)0
+	                                : ((uint64_t)1 << b->npieces) - 1;
+	shown[0] = all & ~moved;
+	size_t at = (size_t)snprintf(text[0], sizeof text[0], "1. piece");
+	for (size_t k = 0; k < b->npieces && at < sizeof text[0]; k++)
+		if (shown[0] >> k & 1)
+			at += (size_t)snprintf(text[0] + at, sizeof text[0] - at, " %zu",
+			                       k + 1);
+	n = 1;
+	for (size_t i = d->nmoves; i-- > 0;) {
+		const struct dis_move *m = &d->moves[i];
+		if (m->dist != 0)
+			continue;
+		shown[n] = shown[n - 1] | m->group;
+		at = (size_t)snprintf(text[n], sizeof text[n], "%zu. %s", n + 1,
+		                      m->group & (m->group - 1) ? "pieces" : "piece");
+		const char *sep = " ";
+		for (size_t k = 0; k < b->npieces && at < sizeof text[n]; k++)
+			if (m->group >> k & 1) {
+				at += (size_t)snprintf(text[n] + at, sizeof text[n] - at,
+				                       "%s%zu", sep, k + 1);
+				sep = "+";
+			}
+		if (at < sizeof text[n])
+			snprintf(text[n] + at, sizeof text[n] - at, " (%s)",
+			         side_name[m->dir]);
+		n++;
+	}
+	for (size_t i = 0; i < n; i++)
+		captions[i] = text[i];
+	const struct grid *g = &b->puz.goal;
+	unsigned char *png = NULL;
+	size_t len = 0;
+	int rc = draw_steps(b->answer, g->nx, g->ny, g->nz, b->npieces, shown,
+	                    captions, n, title, &png, &len);
+	free(shown);
+	free(text);
+	free(captions);
+	return outputs_png(od, "solution.png", rc, png, len);
+}
+
+/* preview.png (the pieces as drawn) and solution.png (the steps). */
 static bool write_pictures(struct outdir *od, const struct blk_puzzle *b,
                            const char *title)
 {
@@ -192,11 +254,8 @@ static bool write_pictures(struct outdir *od, const struct blk_puzzle *b,
 		ok = outputs_png(od, "preview.png", rc, png, len);
 	}
 	if (ok) {
-		const struct grid *g = &p->goal;
 		snprintf(t, sizeof t, "%s: answer", title);
-		int rc = draw_assembly(b->answer, g->nx, g->ny, g->nz, names, k, t,
-		                       &png, &len);
-		ok = outputs_png(od, "solution.png", rc, png, len);
+		ok = write_steps_png(od, b, t);
 	}
 	free(cells);
 	free(dims);

@@ -1472,3 +1472,73 @@ int draw_assembly_coloured(const unsigned char *labels, const uint32_t *rgb,
 	}
 	return finish(im, png, len);
 }
+
+/* Layout of draw_steps(): 'cols' panels a row, each pw x ph pixels. */
+static void steps_layout(int64_t uq, const int n[3], size_t nsteps, int th,
+                         int *cols, int *pw, int *ph, int *w, int *h)
+{
+	int aw, ah;
+	iso_size(uq, n[0], n[1], n[2], &aw, &ah);
+	*cols = (int)(nsteps < 4 ? nsteps : 4);
+	int rows = (int)((nsteps + (size_t)*cols - 1) / (size_t)*cols);
+	*pw = imax(aw, 14 * FONT_W) + 2 * DRAW_MARGIN;
+	*ph = DRAW_CAPTION_H + ah + DRAW_MARGIN;
+	*w = imax(*cols * *pw + 2 * DRAW_MARGIN, 320);
+	*h = th + rows * *ph + DRAW_MARGIN;
+}
+
+int draw_steps(const unsigned char *labels, int nx, int ny, int nz,
+               size_t npieces, const uint64_t *shown,
+               const char *const *captions, size_t nsteps, const char *title,
+               unsigned char **png, size_t *len)
+{
+	assert(labels != NULL && shown != NULL && captions != NULL);
+	assert(png != NULL && len != NULL);
+	assert(nx >= 1 && nx <= DRAW_MAX_N && ny >= 1 && ny <= DRAW_MAX_N);
+	assert(nz >= 1 && nz <= DRAW_MAX_N);
+	assert(npieces >= 1 && npieces <= 64 && nsteps >= 1);
+	size_t total = (size_t)nx * (size_t)ny * (size_t)nz;
+	for (size_t j = 0; j < total; j++)
+		assert(labels[j] <= npieces);
+	if (nsteps > DRAW_MAX_STEPS)
+		return DRAW_ETOOBIG;
+	const int n[3] = {nx, ny, nz};
+	int th = title_height(title), cols, pw, ph, w, h;
+	int64_t uq = UQ_PIECES;
+	for (; uq > UQ_MIN; uq--) {
+		steps_layout(uq, n, nsteps, th, &cols, &pw, &ph, &w, &h);
+		if (w <= FIT_SIDE && h <= FIT_SIDE)
+			break;
+	}
+	steps_layout(uq, n, nsteps, th, &cols, &pw, &ph, &w, &h);
+	if (w > DRAW_MAX_SIDE || h > DRAW_MAX_SIDE)
+		return DRAW_ETOOBIG;
+	unsigned char *part = malloc(total);
+	if (part == NULL)
+		return DRAW_ENOMEM;
+	gdImagePtr im = canvas(w, h);
+	if (im == NULL) {
+		free(part);
+		return DRAW_ENOMEM;
+	}
+	struct shade sh[65];
+	for (size_t k = 1; k <= npieces; k++)
+		sh[k] = shade_of(im, draw_colour((int)k), uq);
+	title_draw(im, w, title);
+	int aw, ah, x0 = (w - cols * pw) / 2;
+	iso_size(uq, nx, ny, nz, &aw, &ah);
+	for (size_t s = 0; s < nsteps; s++) {
+		int col = (int)(s % (size_t)cols), row = (int)(s / (size_t)cols);
+		int px = x0 + col * pw, py = th + row * ph;
+		for (size_t j = 0; j < total; j++)
+			part[j] = labels[j] && (shown[s] >> (labels[j] - 1) & 1)
+			          ? labels[j] : 0;
+		text_centred(im, px + pw / 2, py + (DRAW_CAPTION_H - FONT_H) / 2,
+		             pw - DRAW_MARGIN, 1, captions[s], INK_SOFT);
+		struct iso v = iso_place(uq, ny, nz, px + (pw - aw) / 2,
+		                         py + DRAW_CAPTION_H);
+		iso_draw(im, &v, part, NULL, nx, ny, nz, sh);
+	}
+	free(part);
+	return finish(im, png, len);
+}

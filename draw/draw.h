@@ -278,4 +278,19 @@ int draw_assembly_coloured(const unsigned char *labels, const uint32_t *rgb,
                            size_t npieces, const char *title,
                            unsigned char **png, size_t *len);
 
+/*
+ * How a puzzle goes together, a picture per step: step s shows the cells
+ * of 'labels' (as draw_assembly()'s, 1 <= npieces <= 64) whose piece k has
+ * bit k-1 set in shown[s], in place, isometric, under captions[s] (cut to
+ * fit), four steps a row, all at one scale (the largest up to
+ * draw_assembly()'s that keeps the picture within 1600 pixels, else
+ * smaller). DRAW_ETOOBIG for more than DRAW_MAX_STEPS steps or a picture
+ * past DRAW_MAX_SIDE. title may be NULL.
+ */
+#define DRAW_MAX_STEPS 256
+int draw_steps(const unsigned char *labels, int nx, int ny, int nz,
+               size_t npieces, const uint64_t *shown,
+               const char *const *captions, size_t nsteps, const char *title,
+               unsigned char **png, size_t *len);
+
 #endif

@@ -1519,6 +1519,62 @@ static void test_draw_pieces_coloured(void **state)
 }
 
 /* An assembly with cell colours: both views and the legend's stripes. */
+/* Count the pixels of colour rgb. */
+static long count_px(gdImagePtr im, uint32_t rgb)
+{
+	long n = 0;
+	for (int y = 0; y < gdImageSY(im); y++)
+		for (int x = 0; x < gdImageSX(im); x++)
+			n += px(im, x, y) == rgb;
+	return n;
+}
+
+/* The steps of the Soma cube: a piece more at each step, every piece's
+ * colour in the picture, four steps a row, the same bytes twice; a piece
+ * that no step shows is not drawn; too many steps are refused. */
+static void test_draw_steps_soma(void **state)
+{
+	(void)state;
+	unsigned char lab[27], *a, *b;
+	size_t la, lb;
+	for (int i = 0; i < 27; i++)
+		lab[i] = (unsigned char)(soma_solution[i] - '0');
+	uint64_t shown[7];
+	const char *cap[7] = {"1. V", "2. L", "3. T", "4. Z", "5. A", "6. B",
+	                      "7. P"};
+	for (int s = 0; s < 7; s++)
+		shown[s] = ((uint64_t)1 << (s + 1)) - 1;
+	assert_int_equal(draw_steps(lab, 3, 3, 3, 7, shown, cap, 7, "Soma", &a,
+	                            &la), DRAW_OK);
+	assert_int_equal(draw_steps(lab, 3, 3, 3, 7, shown, cap, 7, "Soma", &b,
+	                            &lb), DRAW_OK);
+	assert_int_equal(la, lb);
+	assert_memory_equal(a, b, la);
+	free(b);
+	gdImagePtr im = load(a, la);
+	assert_true(gdImageSX(im) <= 1600 && gdImageSY(im) <= 1600);
+	assert_true(gdImageSX(im) > gdImageSY(im)); /* 4 + 3 panels */
+	/* piece 1 alone in the first step: its top in its flat colour */
+	assert_true(count_px(im, draw_colour(1)) > 0);
+	long ink = gdImageSX(im) * (long)gdImageSY(im) - count_px(im, DRAW_BG);
+	gdImageDestroy(im);
+	/* without piece 7 in the last step, less is drawn */
+	shown[6] &= ~((uint64_t)1 << 6);
+	assert_int_equal(draw_steps(lab, 3, 3, 3, 7, shown, cap, 7, "Soma", &b,
+	                            &lb), DRAW_OK);
+	im = load(b, lb);
+	assert_true(gdImageSX(im) * (long)gdImageSY(im) - count_px(im, DRAW_BG) < ink);
+	gdImageDestroy(im);
+	free(a);
+	free(b);
+	uint64_t many[DRAW_MAX_STEPS + 1] = {0};
+	const char *caps[DRAW_MAX_STEPS + 1];
+	for (int s = 0; s <= DRAW_MAX_STEPS; s++)
+		caps[s] = "x";
+	assert_int_equal(draw_steps(lab, 3, 3, 3, 7, many, caps, DRAW_MAX_STEPS + 1,
+	                            NULL, &a, &la), DRAW_ETOOBIG);
+}
+
 static void test_draw_assembly_coloured(void **state)
 {
 	(void)state;
@@ -1913,6 +1969,7 @@ int main(void)
 		cmocka_unit_test(test_draw_shell_solution_coloured),
 		cmocka_unit_test(test_draw_pieces_coloured),
 		cmocka_unit_test(test_draw_assembly_coloured),
+		cmocka_unit_test(test_draw_steps_soma),
 		cmocka_unit_test(test_draw_misuse_asserts),
 		cmocka_unit_test(test_draw_out_of_memory),
 	};
