@@ -23,23 +23,10 @@ static const char *const dir_name[6] = {"to the right", "to the left",
 static const char *const side_name[6] = {"right", "left", "back", "front",
                                          "top", "bottom"};
 
-static bool write_puz(struct outdir *od, const struct puzzle *p)
-{
-	FILE *fp = outdir_fopen(od, "puzzle.puz");
-	if (!fp)
-		return false;
-	if (puz_write(fp, p) != PUZ_OK) {
-		cli_error("%s/puzzle.puz: cannot write: %s", od->target, strerror(errno));
-		fclose(fp);
-		return false;
-	}
-	return outdir_fclose(od, fp, "puzzle.puz");
-}
-
-/* puzzle.xmpuzzle with its solution and separation: the solver finds
- * them again on the written puzzle, as 'convert --solutions
+/* puzzle.puz, and puzzle.xmpuzzle with its solution and separation: the
+ * solver finds them again on the written puzzle, as 'convert --solutions
  * --disassemble' would. */
-static bool write_xmp(struct outdir *od, const struct puzzle *p)
+static bool write_puzzle_files(struct outdir *od, const struct puzzle *p)
 {
 	char why[160];
 	if (!xmp_writable(p, true, why, sizeof why)) {
@@ -52,17 +39,7 @@ static bool write_xmp(struct outdir *od, const struct puzzle *p)
 		cli_error("puzzle.xmpuzzle: %s", solve_strerror(rc));
 		return false;
 	}
-	FILE *fp = outdir_fopen(od, "puzzle.xmpuzzle");
-	bool ok = fp != NULL;
-	rc = ok ? xmp_write(fp, p, &s, true) : PUZ_OK;
-	if (ok && rc != PUZ_OK) {
-		cli_error("%s/puzzle.xmpuzzle: cannot write: %s", od->target,
-		          rc == PUZ_ENOMEM ? "out of memory" : strerror(errno));
-		fclose(fp);
-		ok = false;
-	} else if (ok) {
-		ok = outdir_fclose(od, fp, "puzzle.xmpuzzle");
-	}
+	bool ok = outputs_puzzle_files(od, p, &s);
 	xmp_solutions_clear(&s);
 	return ok;
 }
@@ -291,7 +268,7 @@ bool outputs_write_blocks(struct outdir *od, const struct blk_puzzle *b,
                           const struct output_opts *o)
 {
 	const char *title = b->puz.name;
-	return write_puz(od, &b->puz) && write_xmp(od, &b->puz) &&
+	return write_puzzle_files(od, &b->puz) &&
 	       write_answer(od, b, title) && write_pieces(od, b, o, title) &&
 	       write_pictures(od, b, title);
 }

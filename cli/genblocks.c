@@ -29,13 +29,14 @@ static int meshes(void *ctx, const unsigned char *cells, int nx, int ny, int nz)
 	return rc == MESH_OK ? 1 : rc == MESH_ENOMEM ? -1 : 0;
 }
 
-/* The goal: a box of ga->size, or the goal of ga->goal. CLI_OK or the
- * error printed and its code. */
-static int read_goal(const int size[3], const char *file, struct grid *goal)
+/* The goal: the box 'size', or the goal of 'file'. CLI_OK or the error
+ * printed ("CMD: ...") and its code. */
+static int read_goal(const char *cmd, const int size[3], const char *file,
+                     struct grid *goal)
 {
 	if (!file) {
 		if (puz_grid_init(goal, size[0], size[1], size[2]) != PUZ_OK) {
-			cli_error("generate: out of memory");
+			cli_error("%s: out of memory", cmd);
 			return CLI_FAIL;
 		}
 		memset(goal->cells, PUZ_CELL,
@@ -72,7 +73,7 @@ int blocks_job_init(struct blocks_job *j, const char *cmd, const int size[3],
                     double unit, double clearance, int band)
 {
 	memset(j, 0, sizeof *j);
-	int code = read_goal(size, goalfile, &j->goal);
+	int code = read_goal(cmd, size, goalfile, &j->goal);
 	if (code != CLI_OK)
 		return code;
 	j->unit = unit;

@@ -13,27 +13,21 @@
 #include "mesh/mesh.h"
 #include "formats/puz.h"
 
-static bool write_puzzle(struct outdir *od, const struct gen_puzzle *g,
-                         const struct output_opts *o)
+bool outputs_puzzle_files(struct outdir *od, const struct puzzle *p,
+                          const struct xmp_solutions *sols)
 {
-	struct puzzle p;
-	if (gen_to_puzzle(g, o->seed, &p) != GEN_OK) {
-		cli_error("generate: out of memory");
-		return false;
-	}
 	FILE *fp = outdir_fopen(od, "puzzle.puz");
 	bool ok = fp != NULL;
-	if (ok && puz_write(fp, &p) != PUZ_OK) {
+	if (ok && puz_write(fp, p) != PUZ_OK) {
 		cli_error("%s/puzzle.puz: cannot write: %s", od->target, strerror(errno));
 		fclose(fp);
 		ok = false;
 	} else if (ok) {
 		ok = outdir_fclose(od, fp, "puzzle.puz");
 	}
-	/* the same puzzle for BurrTools (no solution: that is the answer) */
 	fp = ok ? outdir_fopen(od, "puzzle.xmpuzzle") : NULL;
 	ok = fp != NULL;
-	int rc = ok ? xmp_write(fp, &p, NULL, true) : PUZ_OK;
+	int rc = ok ? xmp_write(fp, p, sols, true) : PUZ_OK;
 	if (ok && rc != PUZ_OK) {
 		cli_error("%s/puzzle.xmpuzzle: cannot write: %s", od->target,
 		          rc == PUZ_ENOMEM ? "out of memory" : strerror(errno));
@@ -42,6 +36,19 @@ static bool write_puzzle(struct outdir *od, const struct gen_puzzle *g,
 	} else if (ok) {
 		ok = outdir_fclose(od, fp, "puzzle.xmpuzzle");
 	}
+	return ok;
+}
+
+static bool write_puzzle(struct outdir *od, const struct gen_puzzle *g,
+                         const struct output_opts *o)
+{
+	struct puzzle p;
+	if (gen_to_puzzle(g, o->seed, &p) != GEN_OK) {
+		cli_error("generate: out of memory");
+		return false;
+	}
+	/* the BurrTools file without the solution: that is the answer */
+	bool ok = outputs_puzzle_files(od, &p, NULL);
 	puz_clear(&p);
 	return ok;
 }

@@ -25,6 +25,12 @@ struct output_opts {
 bool outputs_write(struct outdir *od, const struct gen_puzzle *g,
                    const struct output_opts *o);
 
+/* puzzle.puz and puzzle.xmpuzzle of 'p', the latter with the solutions
+ * 'sols' (NULL: none); an error printed and false on failure. */
+struct xmp_solutions;
+bool outputs_puzzle_files(struct outdir *od, const struct puzzle *p,
+                          const struct xmp_solutions *sols);
+
 /* Write picture 'name' drawn with status 'rc' (draw.h) and free 'png';
  * an error printed and false when drawing or writing failed. */
 bool outputs_png(struct outdir *od, const char *name, int rc,

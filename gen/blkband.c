@@ -57,12 +57,6 @@ int blk_find_band(struct rng *r, const struct grid *goal,
 	return GEN_OK;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 int blk_bands(const struct grid *goal, const struct blk_spec *s, int want,
               struct gen_bands *out)
 {
@@ -87,18 +81,8 @@ int blk_bands(const struct grid *goal, const struct blk_spec *s, int want,
 			break;
 		n++;
 	}
-	if (rc == GEN_OK) {
-		qsort(v, (size_t)n, sizeof *v, cmp_double);
-		struct gen_bands b = {.samples = n};
-		if (n > 0) {
-			/* as gen_calibrate(): ceil(p n) - 1 */
-			b.easy_max = v[(947 * (long)n + 999) / 1000 - 1];
-			b.hard_min = v[(985 * (long)n + 999) / 1000 - 1];
-		}
-		for (int i = 0; i < n; i++)
-			b.in_band[gen_band_of(&b, v[i])]++;
-		*out = b;
-	}
+	if (rc == GEN_OK)
+		gen_bands_of_scores(v, n, out);
 	free(v);
 	return rc;
 }

@@ -78,19 +78,8 @@ int gen_calibrate(const int dim[3], int want, struct gen_bands *out)
 		n += yes;
 	}
 	gen_puzzle_clear(&g);
-	if (rc == GEN_OK) {
-		qsort(s, (size_t)n, sizeof *s, cmp_double);
-		struct gen_bands b = {.samples = n};
-		if (n > 0) {
-			/* ceil(p n) - 1 in integers: p of the scores lie at or
-			 * below it */
-			b.easy_max = s[(947 * (long)n + 999) / 1000 - 1];
-			b.hard_min = s[(985 * (long)n + 999) / 1000 - 1];
-		}
-		for (int i = 0; i < n; i++)
-			b.in_band[gen_band_of(&b, s[i])]++;
-		*out = b;
-	}
+	if (rc == GEN_OK)
+		gen_bands_of_scores(s, n, out);
 	free(s);
 	return rc;
 }
@@ -116,6 +105,20 @@ int gen_bands(const int dim[3], struct gen_bands *out)
 	                   (long)dim[0] * dim[2]);
 	return gen_calibrate(dim, shell <= 600 ? GEN_CALIB_SAMPLES
 	                                      : GEN_CALIB_SAMPLES / 5, out);
+}
+
+void gen_bands_of_scores(double *s, int n, struct gen_bands *out)
+{
+	qsort(s, (size_t)n, sizeof *s, cmp_double);
+	struct gen_bands b = {.samples = n};
+	if (n > 0) {
+		/* ceil(p n) - 1 in integers: p of the scores lie at or below it */
+		b.easy_max = s[(947 * (long)n + 999) / 1000 - 1];
+		b.hard_min = s[(985 * (long)n + 999) / 1000 - 1];
+	}
+	for (int i = 0; i < n; i++)
+		b.in_band[gen_band_of(&b, s[i])]++;
+	*out = b;
 }
 
 enum gen_band gen_band_of(const struct gen_bands *b, double d)

@@ -209,6 +209,11 @@ int gen_bands(const int dim[3], struct gen_bands *out);
 /* The calibration itself with 'n' samples wanted (tests, tools/bands). */
 int gen_calibrate(const int dim[3], int n, struct gen_bands *out);
 
+/* The bands of the n scores s[] (sorted here) as above: easy_max and
+ * hard_min at ceil(0.947 n) - 1 and ceil(0.985 n) - 1, and how many fell
+ * in each. Shared by the block puzzles' bands (blocks.h). */
+void gen_bands_of_scores(double *s, int n, struct gen_bands *out);
+
 /* The band of score 'd'. */
 enum gen_band gen_band_of(const struct gen_bands *b, double d);
 /* "easy", "medium", "hard" ("any" for GEN_BAND_ANY). */
