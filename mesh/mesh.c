@@ -20,7 +20,15 @@
  *    when c is in the piece and, on every axis where the box is in a
  *    zone, the neighbour of c across that zone's face is in the piece:
  *    that is where c's own box reaches, and no other cell's box enters
- *    the interior of c. The low zone of the first cell and the high zone
+ *    the interior of c. One exception, the notches: a block in a zone on
+ *    all three axes (a corner block) touches the cell corner V it is in,
+ *    and is left out when V is notched (mesh_piece_notch(): 6 of the 8
+ *    cells around V in the piece, the 2 missing ones on a face diagonal).
+ *    Around such a V the rule above would fill exactly two corner blocks,
+ *    diagonal to each other, that meet along an edge of length h (step 2);
+ *    leaving them out cuts the cube [V - h, V + h]^3 out of the union of
+ *    the cells' boxes, which only takes material away, so no gap between
+ *    pieces shrinks. The low zone of the first cell and the high zone
  *    of the last one are always empty and left out, so an axis of n cells
  *    has 3n - 2 intervals. With clearance 0 the zones have no width and
  *    are left out too; the grid is the cells themselves. Everything is
@@ -67,10 +75,22 @@
  *       then all four squares are filled.
  *    Squares outside the piece's box are empty, which changes nothing.
  *    With clearance 0 the solid is the plain polycube: diagonal cells
- *    around a point fail. General 3D pieces can fail with a clearance
- *    too: a full 2x2 layer with two diagonal cells on top of it makes the
- *    corner zones of those two cells meet along an edge, shared by four
- *    faces.
+ *    around a point fail, and such a piece is refused.
+ *    With clearance > 0 every 6-connected piece passes, in 3D too. Every
+ *    grid line lies within h of a cell boundary (2h < unit, 2h < wall),
+ *    so every grid point lies in the cube [V - h, V + h]^3 around some
+ *    cell corner V, and the blocks around it are decided by the 8 cells
+ *    around V alone (a zone block needs only its cell and the neighbours
+ *    across its zones, all among the 8; a corner block also V's notch,
+ *    decided by the 8). So it is enough that the 27 grid points of that
+ *    cube pass for each of the 256 sets of those cells. Without notches
+ *    12 sets fail, exactly the notched ones: a full 2x2 layer with two
+ *    diagonal cells on one side of it makes the corner blocks of the two
+ *    layer cells under them meet along an edge shared by four faces.
+ *    With the notches all 256 pass (test_mesh.c checks all 256, and every
+ *    piece of up to 2 x 2 x 3 cells, against a voxel model of its own).
+ *    The check stays in the code: it is cheap, and it guards the labels'
+ *    cuts and the walls too.
  *
  * 3. Faces. In every grid plane, a grid face is on the surface when the
  *    boxes on its two sides differ; its sign says which way is out. Faces
@@ -126,8 +146,8 @@ const char *mesh_strerror(int status)
 		return "the piece has no cells or its cells are not 6-connected";
 	case MESH_ENONMANIFOLD:
 		return "the piece's solid is not a manifold: parts of it meet only "
-		       "along an edge or at a corner (cells that touch that way "
-		       "with clearance 0; some 3D pieces with a clearance)";
+		       "along an edge or at a corner (cells that touch that way, "
+		       "with clearance 0)";
 	case MESH_ERANGE:
 		return "mesh too large, or unit and clearance too far apart for "
 		       "float32 coordinates";
@@ -327,6 +347,9 @@ double mesh_expected_volume(const unsigned char *cells, int nx, int ny, int nz,
 	double h = clearance / 2, w[3] = {unit, unit - h, unit - clearance}, v = 0;
 	for (int k = 0; k < 27; k++)
 		v += count[k] * (w[k % 3] * w[k / 3 % 3] * w[k / 9]);
+	/* each notch takes two corner blocks of h^3 (mesh.c, step 1) */
+	if (h > 0)
+		v -= (double)mesh_piece_notches(&p) * 2 * h * h * h;
 	return v;
 }
 
@@ -367,6 +390,8 @@ double mesh_spec_volume(const struct mesh_spec *s, const struct mesh_size *sz)
 		}
 		v += prod;
 	}
+	if (h > 0)
+		v -= (double)mesh_piece_notches(&p) * 2 * h * h * h;
 	struct mesh_cut cut[MESH_LABEL_STROKES];
 	size_t ncut;
 	double height, area;
@@ -580,19 +605,54 @@ static int fill_grid(const struct mesh_piece *pc, int zones, int g[3],
 			for (I[0] = 0; I[0] < g[0]; I[0]++) {
 				for (int a = 0; a < 3; a++)
 					interval_zone(zones, I[a], &c[a], &zone[a]);
-				int f = mesh_piece_cell(pc, c[0], c[1], c[2]);
+				int f = mesh_piece_cell(pc, c[0], c[1], c[2]), corner = 1;
 				for (int a = 0; a < 3 && f; a++) {
+					corner &= zone[a] != 1;
 					if (zone[a] == 1)
 						continue;
 					int d[3] = {c[0], c[1], c[2]};
 					d[a] += zone[a] - 1; /* the neighbour across */
 					f = mesh_piece_cell(pc, d[0], d[1], d[2]);
 				}
+				/* a corner block at a notched corner (mesh_piece_notch()) */
+				if (f && corner)
+					f = !mesh_piece_notch(pc, c[0] + zone[0] / 2,
+							      c[1] + zone[1] / 2,
+							      c[2] + zone[2] / 2);
 				fill[(size_t)I[0] + (size_t)g[0] * ((size_t)I[1] + (size_t)g[1] * (size_t)I[2])] =
 					(unsigned char)f;
 			}
 	*out = fill;
 	return MESH_OK;
+}
+
+int mesh_piece_notch(const struct mesh_piece *p, int x, int y, int z)
+{
+	int missing[8], n = 0;
+	for (int k = 0; k < 8; k++)
+		if (!mesh_piece_cell(p, x - 1 + (k & 1), y - 1 + (k >> 1 & 1),
+				     z - 1 + (k >> 2))) {
+			if (n == 2)
+				return 0;
+			missing[n++] = k;
+		}
+	if (n != 2)
+		return 0;
+	/* bit a of k is the side along axis a: a face diagonal differs in
+	 * two of them */
+	int d = missing[0] ^ missing[1];
+	return d == 3 || d == 5 || d == 6;
+}
+
+size_t mesh_piece_notches(const struct mesh_piece *p)
+{
+	size_t count = 0;
+	/* 6 cells around a notch: it lies inside the bounding box */
+	for (int z = 1; z < p->n[2]; z++)
+		for (int y = 1; y < p->n[1]; y++)
+			for (int x = 1; x < p->n[0]; x++)
+				count += (size_t)mesh_piece_notch(p, x, y, z);
+	return count;
 }
 
 /* Bit c of 'col' (c = 0..3) to bit 2c. */

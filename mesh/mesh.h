@@ -20,17 +20,26 @@
  * `clearance` between facing faces. At a concave corner of a piece the
  * cell glued on both sides keeps its full corner, a step of h x h along
  * the edge that its two neighbours, inset there, do not reach: a piece
- * nested in that corner passes it at h*sqrt(2). Its volume, the sum of
- * the boxes' volumes, is mesh_expected_volume().
+ * nested in that corner passes it at h*sqrt(2).
  *
- * When it is a manifold. For a flat plate (cells 1 thick, 4-connected:
- * every piece `cubegen generate` writes) and clearance > 0 the solid is
- * always a 2-manifold (proof in mesh.c). A general 3D piece can fail:
- * e.g. a full 2x2 layer with two diagonal cells on top, where two boxes
- * meet along an edge shared by four faces; with clearance 0 the solid is
- * the plain polycube, which fails when two of its cells touch only along
- * an edge or at a corner. Every writer checks and refuses such a piece
- * with MESH_ENONMANIFOLD rather than write a bad solid.
+ * Notches. With a clearance, one corner of the cells needs more: where 6
+ * of the 8 cells around a cell corner V are the piece's and the 2 missing
+ * ones lie on a diagonal of a face of that 2 x 2 x 2 block (a full 2x2
+ * layer with two diagonal cells on one side of it), the union of the
+ * boxes would have two of its cells' corners meet only along an edge of
+ * length h at V, which no printer or slicer can take. There the cube
+ * [V - h, V + h]^3 is cut out of the solid: a notch of h x h x h in each
+ * of those two corners, material taken away, so no gap between pieces
+ * shrinks. Plates never have one (a notch needs cells in two layers).
+ * The volume, the sum of the boxes' volumes less 2 h^3 per notch, is
+ * mesh_expected_volume().
+ *
+ * When it is a manifold. With clearance > 0 the solid of every piece is a
+ * 2-manifold, flat plates and 3D polycubes alike (proof in mesh.c). With
+ * clearance 0 the solid is the plain polycube, which is not one when two
+ * of its cells touch only along an edge or at a corner. Every writer
+ * checks and refuses such a piece with MESH_ENONMANIFOLD rather than
+ * write a bad solid.
  *
  * Coordinates are millimetres, the whole solid moved by -h so that its
  * lowest cells stand on z = 0 and its minimum x and y are 0: it lies in
@@ -62,7 +71,7 @@ enum mesh_status {
 	MESH_EDISCONNECTED, /* the piece has no cells or they are not
 			       6-connected */
 	MESH_ENONMANIFOLD,  /* the piece's solid is not a 2-manifold (see the
-			       top of this file; never a flat plate with
+			       top of this file; never with
 			       clearance > 0) */
 	MESH_ERANGE,        /* too large (more than 2^32-1 vertices or
 			       triangles), or unit/clearance give coordinates
@@ -120,8 +129,8 @@ size_t mesh_triangles(const struct mesh *m);
  * faces, so it is the sum over the cells of
  *     (unit - e_x h) (unit - e_y h) (unit - e_z h),
  * h = clearance/2, e_a the number (0, 1 or 2) of the cell's two faces
- * across axis a that are not glued to a cell of the piece.
- * Returns -1 for invalid arguments or a piece with no cells. Connectivity
+ * across axis a that are not glued to a cell of the piece, less 2 h^3
+ * for each notch (above). Returns -1 for invalid arguments or a piece with no cells. Connectivity
  * and manifoldness are not checked.
  */
 double mesh_expected_volume(const unsigned char *cells, int nx, int ny, int nz,

@@ -70,6 +70,16 @@ int mesh_piece_init(struct mesh_piece *p, const unsigned char *cells, int nx,
  * 2), MESH_OK when it is; MESH_ENOMEM, MESH_ERANGE. */
 int mesh_piece_manifold(const struct mesh_piece *p, double clearance);
 
+/* Whether the cell corner at bounding-box lattice point (x, y, z) is
+ * notched (mesh.h, "Notches"): of the 8 cells around it exactly 6 are the
+ * piece's, and the 2 missing ones lie on a diagonal of a face of the
+ * 2 x 2 x 2 block. With a clearance the 8 corner blocks around such a
+ * point are left out of the solid (mesh.c, step 1). */
+int mesh_piece_notch(const struct mesh_piece *p, int x, int y, int z);
+
+/* How many of the piece's cell corners are notched. */
+size_t mesh_piece_notches(const struct mesh_piece *p);
+
 /* The index in the caller's arrays (cells, rgb) of bounding-box cell
  * (x, y, z), which must lie in the box. */
 static inline size_t mesh_piece_index(const struct mesh_piece *p, int x, int y,

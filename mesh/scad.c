@@ -33,6 +33,12 @@
  * Nothing in this argument depends on the cells' widths, so it holds on a
  * grid of wall and unit layers too (struct mesh_spec).
  *
+ * Notches (mesh.h). The solid is the union above less, at each notched
+ * cell corner, the cube between cubegen_at(k, 2) and cubegen_at(k, 0) on
+ * each axis (k the corner's cell boundary): exactly the 8 corner blocks
+ * around it that mesh.c leaves out. Only a file with a notched piece has
+ * the _notches data and the cubegen_notched() module.
+ *
  * In the file, every box side is computed by the same expression as
  * mesh.c computes its grid lines, cubegen_at(k, t) = pos(k) - t*clearance/2
  * with pos(k) = nw*wall + nu*unit, nw and nu the wall and unit layers
@@ -347,6 +353,9 @@ struct prep {
 	int stroke[MESH_LABEL_STROKES][4]; /* lp.ok: the label's strokes */
 	int nstroke, w, ylo;        /* their count, the text's width and
 				       lowest y, font units */
+	int (*notch)[3];            /* the notched cell corners (mesh.h),
+				       bounding-box lattice points, owned */
+	size_t nnotch;
 };
 
 /* What a file needs beyond unit and clearance. Without walls and labels
@@ -358,11 +367,37 @@ struct features {
 	int labels;   /* some piece has a label */
 	int unit_top; /* a labelled piece's top layer is a unit layer */
 	int wall_top; /* ... a wall layer */
+	int notches;  /* some piece has a notched corner (mesh.h) */
 };
 
+/* The piece's notched corners into q->notch (NULL when none).
+ * MESH_ENOMEM. */
+static int notches_of(const struct mesh_piece *p, struct prep *q)
+{
+	q->notch = NULL;
+	q->nnotch = mesh_piece_notches(p);
+	if (q->nnotch == 0)
+		return MESH_OK;
+	q->notch = malloc(q->nnotch * sizeof *q->notch);
+	if (!q->notch)
+		return MESH_ENOMEM;
+	size_t k = 0;
+	for (int z = 1; z < p->n[2]; z++)
+		for (int y = 1; y < p->n[1]; y++)
+			for (int x = 1; x < p->n[0]; x++)
+				if (mesh_piece_notch(p, x, y, z)) {
+					q->notch[k][0] = x;
+					q->notch[k][1] = y;
+					q->notch[k][2] = z;
+					k++;
+				}
+	assert(k == q->nnotch);
+	return MESH_OK;
+}
+
 /* Validate spec 's' at size 'sz' as mesh_build() does (but for the float
- * range checks of the mesher) and fill '*p' and '*q' (q->box is then
- * q's to free). MESH_EINVAL, MESH_EDISCONNECTED, MESH_ENONMANIFOLD,
+ * range checks of the mesher) and fill '*p' and '*q' (q->box and
+ * q->notch are then q's to free). MESH_EINVAL, MESH_EDISCONNECTED, MESH_ENONMANIFOLD,
  * MESH_ENOMEM; q->box stays NULL on failure. */
 static int prepare(const struct mesh_spec *s, const struct mesh_size *sz,
 		   struct mesh_piece *p, struct prep *q)
@@ -378,6 +413,9 @@ static int prepare(const struct mesh_spec *s, const struct mesh_size *sz,
 	if (q->lp.ok)
 		q->nstroke = mesh_label_strokes(p->label, q->stroke, &q->w, &q->ylo);
 	assert(!q->lp.ok || q->nstroke > 0);
+	rc = notches_of(p, q);
+	if (rc != MESH_OK)
+		return rc;
 	return mesh_cover_boxes(p, &q->box, &q->nbox);
 }
 
@@ -389,6 +427,7 @@ static void features_of(const struct mesh_piece *p, const struct prep *q,
 		for (int a = 0; a < 3; a++)
 			for (int k = 0; k < p[i].n[a]; k++)
 				f->walls |= mesh_piece_is_wall(&p[i], a, k);
+		f->notches |= q[i].nnotch > 0;
 		if (q[i].lp.ok) {
 			int wall_top = mesh_piece_is_wall(&p[i], 2, p[i].n[2] - 1);
 			f->labels = 1;
@@ -494,6 +533,21 @@ static void walls_data(struct out *o, const char *name, const struct mesh_piece 
 }
 
 /* The strokes one digit to a line, the underline on its own. */
+static const char notch_note[] =
+	"// Its _notches are cell corners [x, y, z] (in cells) where a full 2x2\n"
+	"// layer has two diagonal cells on one side of it: there the union of\n"
+	"// the cells would have two corners meet only along an edge, so a cube\n"
+	"// of clearance x clearance x clearance around the corner is cut out.\n";
+
+static void notches_data(struct out *o, const char *name, const struct prep *q)
+{
+	emit(o, "%s_notches = [", name);
+	for (size_t i = 0; i < q->nnotch; i++)
+		emit(o, "[%d, %d, %d]%s", q->notch[i][0], q->notch[i][1],
+		     q->notch[i][2], i + 1 < q->nnotch ? ", " : "");
+	emit(o, "];\n");
+}
+
 static void label_data(struct out *o, const char *name, const struct mesh_piece *p,
 		       const struct prep *q)
 {
@@ -522,6 +576,7 @@ static void module_text(struct out *o, const struct features *f)
 	/* walls[a] as the first argument of cubegen_at() and so on */
 	const char *wa = f->walls ? "walls[a], " : "";
 	const char *wp = f->walls ? ", walls" : "";
+	const char *np = f->notches ? ", notches" : "";
 	if (f->labels) {
 		char d[32], mg[32], mn[32], fh[32];
 		num(d, MESH_LABEL_DEPTH);
@@ -586,12 +641,27 @@ static void module_text(struct out *o, const struct features *f)
 		"    cubegen_box([for (a = [0 : 2]) cubegen_at(%sb[a], 1 - b[6 + 2 * a])],\n"
 		"                [for (a = [0 : 2]) cubegen_at(%sb[a] + b[3 + a], 1 + b[7 + 2 * a])]);\n"
 		"}\n", wp, wa, wa);
+	if (f->notches)
+		emit(o, "\n"
+			"// The piece less a cube of clearance x clearance x clearance around\n"
+			"// each of its notched corners (cell boundaries, t = 1: from t = 2 to\n"
+			"// t = 0).\n"
+			"module cubegen_notched(boxes%s, notches) {\n"
+			"  difference() {\n"
+			"    cubegen_piece(boxes%s);\n"
+			"    if (clearance > 0)\n"
+			"      for (v = notches)\n"
+			"        cubegen_box([for (a = [0 : 2]) cubegen_at(%sv[a], 2)],\n"
+			"                    [for (a = [0 : 2]) cubegen_at(%sv[a], 0)]);\n"
+			"  }\n"
+			"}\n", wp, wp, wa, wa);
 	if (!f->labels)
 		return;
 	char fh[32];
 	num(fh, MESH_FONT_H);
 	const char *w0 = f->walls ? "walls[0], " : "", *w1 = f->walls ? "walls[1], " : "";
 	const char *w2 = f->walls ? "walls[2], " : "";
+	const char *body = f->notches ? "cubegen_notched" : "cubegen_piece";
 	emit(o, "\n"
 		"// A label's strokes, to cut out of the piece: the text scaled by s to\n"
 		"// fit the rectangle r = [x0, x1, y0, y1] (mm) less clearance/2 +\n"
@@ -623,18 +693,18 @@ static void module_text(struct out *o, const struct features *f)
 		"\n"
 		"// A piece with its label cut out of its top when labels is true: the\n"
 		"// rectangle's sides at cell boundaries (t = 1), the top face at t = 2.\n"
-		"module cubegen_part(boxes%s, label) {\n"
+		"module cubegen_part(boxes%s%s, label) {\n"
 		"  if (labels && len(label) > 0)\n"
 		"    difference() {\n"
-		"      cubegen_piece(boxes%s);\n"
+		"      %s(boxes%s%s);\n"
 		"      cubegen_label([cubegen_at(%slabel[0][0], 1), cubegen_at(%slabel[0][1], 1),\n"
 		"                     cubegen_at(%slabel[0][2], 1), cubegen_at(%slabel[0][3], 1)],\n"
 		"                    cubegen_at(%slabel[0][4], 2), label);\n"
 		"    }\n"
 		"  else\n"
-		"    cubegen_piece(boxes%s);\n"
+		"    %s(boxes%s%s);\n"
 		"}\n",
-	     fh, fh, fh, wp, wp, w0, w0, w1, w1, w2, wp);
+	     fh, fh, fh, wp, np, body, wp, np, w0, w0, w1, w1, w2, body, wp, np);
 }
 
 static int finish(struct out *o)
@@ -652,6 +722,8 @@ static void piece_data(struct out *o, const char *name, const struct mesh_piece 
 	boxes_data(o, name, q->box, q->nbox);
 	if (f->walls)
 		walls_data(o, name, p);
+	if (f->notches)
+		notches_data(o, name, q);
 	if (f->labels)
 		label_data(o, name, p, q);
 }
@@ -664,13 +736,17 @@ static void write_piece(struct out *o, const char *title,
 	emit(o, "%s", f->walls ? cover_note_walls : cover_note);
 	if (f->labels)
 		emit(o, "%s", label_note);
+	if (f->notches)
+		emit(o, "%s", notch_note);
 	piece_data(o, "piece", p, q, f);
 	module_text(o, f);
 	const char *w = f->walls ? ", piece_walls" : "";
+	const char *n = f->notches ? ", piece_notches" : "";
 	if (f->labels)
-		emit(o, "\ncubegen_part(piece%s, piece_label);\n", w);
+		emit(o, "\ncubegen_part(piece%s%s, piece_label);\n", w, n);
 	else
-		emit(o, "\ncubegen_piece(piece%s);\n", w);
+		emit(o, "\n%s(piece%s%s);\n",
+		     f->notches ? "cubegen_notched" : "cubegen_piece", w, n);
 }
 
 /* A list 'name' = [piece_1<suffix>, piece_2<suffix>, ...]. */
@@ -692,6 +768,8 @@ static void write_plate(struct out *o, const char *title,
 	emit(o, "%s", f->walls ? cover_note_walls : cover_note);
 	if (f->labels)
 		emit(o, "%s", label_note);
+	if (f->notches)
+		emit(o, "%s", notch_note);
 	for (size_t i = 0; i < count; i++) {
 		char name[32];
 		snprintf(name, sizeof name, "piece_%zu", i + 1);
@@ -700,6 +778,8 @@ static void write_plate(struct out *o, const char *title,
 	piece_list(o, "pieces", "", count);
 	if (f->walls)
 		piece_list(o, "pieces_walls", "_walls", count);
+	if (f->notches)
+		piece_list(o, "pieces_notches", "_notches", count);
 	if (f->labels)
 		piece_list(o, "pieces_label", "_label", count);
 	if (f->walls) {
@@ -728,10 +808,12 @@ static void write_plate(struct out *o, const char *title,
 		"             %splace[i][3] * unit + place[i][1] * (gap - clearance), 0])\n",
 	     wx, wy);
 	const char *w = f->walls ? ", pieces_walls[i]" : "";
+	const char *n = f->notches ? ", pieces_notches[i]" : "";
 	if (f->labels)
-		emit(o, "    cubegen_part(pieces[i]%s, pieces_label[i]);\n", w);
+		emit(o, "    cubegen_part(pieces[i]%s%s, pieces_label[i]);\n", w, n);
 	else
-		emit(o, "    cubegen_piece(pieces[i]%s);\n", w);
+		emit(o, "    %s(pieces[i]%s%s);\n",
+		     f->notches ? "cubegen_notched" : "cubegen_piece", w, n);
 }
 
 /* Prepare every piece, then write one piece (gap NULL) or a plate. */
@@ -759,8 +841,10 @@ static int write_scad(FILE *fp, const struct mesh_spec *s, size_t count,
 		}
 		rc = finish(&o);
 	}
-	for (size_t i = 0; q && i < count; i++)
+	for (size_t i = 0; q && i < count; i++) {
 		free(q[i].box);
+		free(q[i].notch);
+	}
 	free(p);
 	free(q);
 	free(pl);

@@ -76,7 +76,7 @@ want=$(sed -n '/^\$ cubegen generate --kind blocks --seed 7$/,/^```$/p' \
 mkdir "$tmp/readme"
 got=$(cd "$tmp/readme" && ${WRAP:-} "$CUBEGEN" generate --kind blocks --seed 7)
 [ -n "$want" ] && [ "$got" = "$want" ] && ok || bad "README's blocks example: got $got"
-steps=$(sed -n '/^  1\. Start with piece 8\.$/,/^```$/p' "$root/README.md" | sed '$d')
+steps=$(sed -n '/^  1\. Start with piece 5\.$/,/^```$/p' "$root/README.md" | sed '$d')
 [ -n "$steps" ] && grep -qF "$steps" "$tmp/readme/out/blocks4-7/solution.txt" && ok ||
 	bad "README's solution.txt lines"
 

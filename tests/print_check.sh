@@ -33,7 +33,8 @@
 # the 0.6 mm engraving) and with -D clearance=2 (more than wall/2) makes
 # OpenSCAD fail with that assertion's message; -D wall=0.7 -D labels=false
 # still renders a verified solid.
-# `cubegen print`: for soma.puz and happycube-blue.puz (also with --wall 3)
+# `cubegen print`: for soma.puz, happycube-blue.puz (also with --wall 3)
+# and notched.puz (--clearance 2; its pieces have notched corners)
 # every piece-K.scad renders to the volume of piece-K.stl (puzzle.scad is
 # left out: it is the pieces laid out, as checked for generate); for
 # bedlam.puz PrusaSlicer finds 13 objects in plate.3mf, each manifold and
@@ -366,6 +367,16 @@ fi
 if print_puzzle blue3 6 "$DATA/happycube-blue.puz" --wall 3; then
     for k in 1 2 3 4 5 6; do
         scad_pair "piece-$k.stl" "piece-$k.scad" "print happycube-blue.puz --wall 3: piece $k"
+    done
+fi
+# Pieces with a notched corner (mesh.h): with clearance 2 each notch
+# takes 2 mm^3, far above same_volume()'s tolerance, so the .scad must cut
+# the same notch as the STL.
+if print_puzzle notched 2 "$DATA/notched.puz" --clearance 2; then
+    info_3mf plate.3mf 2 "print notched.puz --clearance 2"
+    for k in 1 2; do
+        info_stl "piece-$k.stl" "print notched.puz --clearance 2"
+        scad_pair "piece-$k.stl" "piece-$k.scad" "print notched.puz --clearance 2: piece $k"
     done
 fi
 if print_puzzle bedlam 13 "$DATA/bedlam.puz"; then
