@@ -528,6 +528,8 @@ static void test_mesh_concave_corner_keeps_corner_square(void **state)
  * meshes with any clearance, 2 h^3 less than the boxes, and every writer
  * takes it; with none the two top cells touch along an edge and it is
  * refused. */
+static char *slurp_text(const char *path); /* a static buffer */
+
 static void test_mesh_diagonal_cells_on_layer_notched(void **state)
 {
 	(void)state;
@@ -556,6 +558,17 @@ static void test_mesh_diagonal_cells_on_layer_notched(void **state)
 		assert_int_equal(fclose(fp), 0);
 	}
 	assert_int_equal(check_piece(&p, 10, 0, NULL), MESH_ENONMANIFOLD);
+	/* the .scad names the corner and cuts it */
+	const char *path = tmp_path("notched.scad");
+	FILE *fp = fopen(path, "w");
+	assert_non_null(fp);
+	assert_int_equal(mesh_write_scad(fp, p.c, 2, 2, 2, 10, 0.2, "x"), MESH_OK);
+	assert_int_equal(fclose(fp), 0);
+	char *t = slurp_text(path);
+	assert_non_null(strstr(t, "\npiece_notches = [[1, 1, 1]];\n"));
+	assert_non_null(strstr(t, "\nmodule cubegen_notched(boxes, notches) {\n"));
+	assert_non_null(strstr(t, "\ncubegen_notched(piece, piece_notches);\n"));
+	unlink(path);
 }
 
 /* Every 6-connected piece of up to 2 x 2 x 3 cells meshes with a
@@ -1814,6 +1827,9 @@ static void test_mesh_out_of_memory(void **state)
 	EVERY_ALLOCATION(mesh_write_scad(fp, p.c, 8, 8, 1, 10, 0.2, "x"), (void)0);
 	EVERY_ALLOCATION(mesh_write_scad_plate(fp, cells, (const int (*)[3])dims, 6, 10, 0.2, 5,
 					       "x"), (void)0);
+	/* a notched piece: the notches' list too */
+	static const unsigned char notched[8] = {1, 1, 1, 1, 1, 0, 0, 1};
+	EVERY_ALLOCATION(mesh_write_scad(fp, notched, 2, 2, 2, 10, 0.2, "x"), (void)0);
 	assert_int_equal(fclose(fp), 0);
 
 	/* The checker: only our own allocations, which all come before
