@@ -18,8 +18,9 @@
 #include "mesh/mesh.h"
 #include "solver/solve.h"
 
-/* A final piece is kept only when it meshes at the size asked for
- * (mesh.h: some polycubes' solids are not manifolds). */
+/* A final piece is kept only when it meshes at the size asked for. With
+ * a clearance every piece does (mesh.h, "Notches"), so this is asked only
+ * with clearance 0, where cells that touch along an edge do not. */
 static int meshes(void *ctx, const unsigned char *cells, int nx, int ny, int nz)
 {
 	const struct blocks_job *mc = ctx;
@@ -82,7 +83,7 @@ int blocks_job_init(struct blocks_job *j, const char *cmd, const int size[3],
 		.pieces_min = pieces[0], .pieces_max = pieces[1],
 		.cells_min = cells[0], .cells_max = cells[1],
 		.max_attempts = attempts, .support_free = support_free,
-		.piece_ok = meshes, .ctx = j};
+		.piece_ok = clearance > 0 ? NULL : meshes, .ctx = j};
 	char why[200];
 	int rc = blk_check(&j->goal, &j->spec, why, sizeof why);
 	if (rc != GEN_OK) {
