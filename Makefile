@@ -49,7 +49,9 @@ CLI_SRC    := $(wildcard cli/*.c)
 TEST_SRC   := $(wildcard tests/test_*.c)
 # tests/*.c that are not test programs: helpers linked into every test
 # (the independent brute force, random puzzle makers).
-TEST_LIB   := $(filter-out $(TEST_SRC),$(wildcard tests/*.c))
+TEST_LIB   := $(filter-out $(TEST_SRC) tests/pngpick.c,$(wildcard tests/*.c))
+# tests/pngpick.c: a tool of tests/viewer.sh (pixels of a screenshot).
+PNGPICK    := $(BUILD)/tests/pngpick
 TEST_SH    := $(filter-out tests/install.sh,$(wildcard tests/*.sh))
 BENCH_SRC  := $(wildcard bench/*.c)
 # Fuzz targets tests/fuzz/fuzz_NAME.c, each with a seed corpus in
@@ -59,6 +61,13 @@ FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_SECONDS ?= 30
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
+
+# The viewer's source (web/) goes into libmesh as strings (mesh/page.c),
+# made by tools/embed.c at build time.
+EMBED   := $(BUILD)/tools/embed
+WEB_SRC := web/page.html web/viewer.css web/viewer.js
+WEB_C   := $(BUILD)/web/assets.c
+WEB_O   := $(BUILD)/web/assets.o
 
 LIBSOLVER := $(BUILD)/libsolver.a
 LIBFORMATS := $(BUILD)/libformats.a
@@ -86,7 +95,7 @@ $(BUILD)/%.o: %.c
 $(LIBSOLVER): $(call obj,$(SOLVER_SRC))
 $(LIBFORMATS): $(call obj,$(FORMATS_SRC))
 $(LIBGEN): $(call obj,$(GEN_SRC))
-$(LIBMESH): $(call obj,$(MESH_SRC))
+$(LIBMESH): $(call obj,$(MESH_SRC)) $(WEB_O)
 $(LIBDRAW): $(call obj,$(DRAW_SRC))
 $(LIBCLI): $(call obj,$(filter-out cli/main.c,$(CLI_SRC)))
 $(ALLLIBS) $(LIBCLI):
@@ -96,6 +105,20 @@ $(ALLLIBS) $(LIBCLI):
 
 $(CUBEGEN): $(call obj,$(CLI_SRC)) $(ALLLIBS)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(CLI_LIBS) -o $@
+
+$(PNGPICK): tests/pngpick.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< $(shell pkg-config --libs gdlib 2>/dev/null) -o $@
+
+$(EMBED): tools/embed.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) -O2 $< -o $@
+$(WEB_C): $(EMBED) $(WEB_SRC)
+	@mkdir -p $(dir $@)
+	$(EMBED) $@ cubegen_web_page=web/page.html cubegen_web_css=web/viewer.css \
+	    cubegen_web_js=web/viewer.js
+$(WEB_O): $(WEB_C)
+	$(CC) $(CFLAGS) -c $< -o $@
 
 # Each test program links its own object and the archives; the linker
 # pulls in only the modules the test uses.
@@ -118,7 +141,7 @@ $(FUZZERS): $(BUILD)/fuzz/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(LIBCLI) $(ALLLI
 FAULT_HOOK := -include tests/fault/fault_hook.h
 fobj = $(patsubst %.c,$(BUILD)/fault/%.o,$(1))
 FAULT_LIBS := $(call fobj,$(SOLVER_SRC) $(FORMATS_SRC) $(GEN_SRC) $(MESH_SRC) \
-                          $(DRAW_SRC))
+                          $(DRAW_SRC)) $(WEB_O)
 FAULT_TEST := $(BUILD)/fault/test_fault
 FAULT_CUBEGEN := $(BUILD)/fault/cubegen
 $(BUILD)/fault/%.o: %.c
@@ -149,8 +172,9 @@ run: deps
 check-unit: $(TESTS)
 	@set -e; for t in $(TESTS); do echo "== $$t"; $$t; done
 
-check-cli: $(CUBEGEN)
-	@set -e; for t in $(TEST_SH); do echo "== $$t"; CUBEGEN=$(abspath $(CUBEGEN)) DATA=$(abspath tests/data/classic) bash $$t; done
+check-cli: $(CUBEGEN) $(PNGPICK)
+	@set -e; for t in $(TEST_SH); do echo "== $$t"; CUBEGEN=$(abspath $(CUBEGEN)) DATA=$(abspath tests/data/classic) \
+	    PNGPICK=$(abspath $(PNGPICK)) bash $$t; done
 
 check-fault: $(FAULT_TEST) $(FAULT_CUBEGEN)
 	@echo "== $(FAULT_TEST)"; $(FAULT_TEST)

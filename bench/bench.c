@@ -484,8 +484,9 @@ static void bench_labels_3mf(int n)
 	wall[0] = wall[n - 1] = 1;
 	static const char *const labels[6] = {"1", "2", "3", "4", "5", "6"};
 	struct mesh_size sz = {10, 3, 0.2};
-	double t[3][21];
+	double t[4][21];
 	size_t bytes = 0, tri[2] = {0, 0};
+	long page = 0;
 	for (int k = 0; k < 21; k++) {
 		struct mesh *m[6];
 		for (int lab = 0; lab < 2; lab++) {
@@ -509,6 +510,20 @@ static void bench_labels_3mf(int n)
 		mesh_3mf(obj, 6, "bench", &buf, &bytes);
 		t[2][k] = bench_now() - t0;
 		free(buf);
+		/* both viewer pages: the pieces, and the answer's six steps */
+		size_t order[6] = {0, 1, 2, 3, 4, 5};
+		struct mesh_page_step st[6];
+		for (int i = 0; i < 6; i++)
+			st[i] = (struct mesh_page_step){"bottom (-Z): piece 1. Keep the drawn "
+			                                "side out; do not turn it.", order,
+			                                (size_t)i + 1, &order[i], 1, {0, 0, 90}};
+		FILE *tmp = tmpfile(); /* not /dev/null: ftell() gives the size */
+		t0 = bench_now();
+		mesh_write_page(tmp, "bench", obj, NULL, 6, NULL, 0);
+		page = ftell(tmp);
+		mesh_write_page(tmp, "bench", obj, NULL, 6, st, 6);
+		t[3][k] = bench_now() - t0;
+		fclose(tmp);
 		for (int i = 0; i < 6; i++)
 			mesh_free(m[i]);
 	}
@@ -522,6 +537,9 @@ static void bench_labels_3mf(int n)
 	snprintf(what, sizeof what, "plate.3mf of those six, N = %d", n);
 	snprintf(note, sizeof note, "%zu bytes (ZIP, deflate level 6)", bytes);
 	bench_time_row(what, bench_median(t[2], 21), note);
+	snprintf(what, sizeof what, "pieces.html + solution.html, N = %d", n);
+	snprintf(note, sizeof note, "%ld bytes a page", page);
+	bench_time_row(what, bench_median(t[3], 21), note);
 	gen_puzzle_clear(&g);
 }
 

@@ -243,7 +243,7 @@ static int write_all(const struct print_args *pa, const struct puzzle *p,
 	int code = CLI_FAIL;
 	if (outdir_begin(&od, out, pa->force)) {
 		if (printcopies_write(&od, p, copies, ncopies, &sz, pa->print.labels,
-		                      what, over) &&
+		                      what, over, NULL) &&
 		    printcopies_index(&od, head, p, over) && outdir_commit(&od))
 			code = CLI_OK;
 		else

@@ -141,6 +141,53 @@ static bool write_solution_png(struct outdir *od, const struct gen_puzzle *g,
 	return outputs_png(od, "solution.png", rc, png, len);
 }
 
+/* solution.html's answer: the box's cells by piece, its outer layers
+ * walls, and a step per face in solution.txt's order and words, each
+ * piece sliding in from outside its face. */
+struct plates_answer {
+	struct page_answer a;
+	unsigned char *owner;
+	unsigned char wall[3][GEN_MAX_SIZE];
+	char text[6][220];
+	size_t order[6];
+	struct mesh_page_step step[6];
+};
+
+static bool plates_answer(const struct gen_puzzle *g, const struct mesh_size *sz,
+                          struct plates_answer *pa)
+{
+	const int *dim = g->dim;
+	memset(pa, 0, sizeof *pa);
+	pa->owner = malloc((size_t)dim[0] * dim[1] * dim[2]);
+	if (!pa->owner)
+		return false;
+	gen_piece_grid(g, pa->owner);
+	double far = 0;
+	for (int a = 0; a < 3; a++) {
+		pa->wall[a][0] = pa->wall[a][dim[a] - 1] = 1;
+		double mm = 2 * sz->wall + (dim[a] - 2) * sz->unit;
+		far = mm > far ? mm : far;
+	}
+	for (int k = 0; k < 6; k++) {
+		int face = gen_answer_face(k);
+		int p = gen_answer_line(g, face, pa->text[k], sizeof pa->text[k]);
+		pa->order[k] = (size_t)p - 1;
+		struct mesh_page_step *st = &pa->step[k];
+		st->text = pa->text[k];
+		st->show = pa->order;
+		st->nshow = (size_t)k + 1;
+		st->moving = &pa->order[k];
+		st->nmoving = 1;
+		/* enum gen_face: axis face / 2, the low side when even */
+		st->from[face / 2] = face % 2 ? far : -far;
+	}
+	pa->a = (struct page_answer){
+		.owner = pa->owner, .dim = {dim[0], dim[1], dim[2]},
+		.wall = {pa->wall[0], pa->wall[1], pa->wall[2]},
+		.steps = pa->step, .nsteps = 6};
+	return true;
+}
+
 /* The six pieces as printed. Each piece lies on z = 0 as drawn: seen
  * from above (+Z, the way a slicer shows the bed, y up) it looks like its
  * drawing, so drawing row y becomes y = ph-1-y. Its cells are its face's
@@ -186,7 +233,12 @@ static bool write_pieces(struct outdir *od, const struct gen_puzzle *g,
 	char what[96];
 	snprintf(what, sizeof what, "cubegen %dx%dx%d seed %llu", dim[0], dim[1],
 	         dim[2], (unsigned long long)o->seed);
-	bool ok = printfiles_write(od, s, NULL, 6, &sz, what);
+	struct plates_answer pa;
+	bool ok = plates_answer(g, &sz, &pa);
+	if (!ok)
+		cli_error("generate: out of memory");
+	ok = ok && printfiles_write(od, s, NULL, 6, &sz, what, &pa.a);
+	free(pa.owner);
 	free(buf);
 	return ok;
 }

@@ -208,7 +208,8 @@ void copies_free(struct copy *copies, size_t n)
 bool printcopies_write(struct outdir *od, const struct puzzle *p,
                        const struct copy *copies, size_t ncopies,
                        const struct mesh_size *sz, bool labels,
-                       const char *what, size_t *overhang)
+                       const char *what, size_t *overhang,
+                       const struct page_answer *answer)
 {
 	struct printed *pr = calloc(ncopies, sizeof *pr);
 	struct mesh_spec *s = calloc(ncopies, sizeof *s);
@@ -228,7 +229,7 @@ bool printcopies_write(struct outdir *od, const struct puzzle *p,
 	if (!ok)
 		cli_error("print: out of memory");
 	else
-		ok = printfiles_write(od, s, rgb, ncopies, sz, what);
+		ok = printfiles_write(od, s, rgb, ncopies, sz, what, answer);
 	for (size_t i = 0; pr && i < ncopies; i++) {
 		free(pr[i].cells);
 		free(pr[i].rgb);

@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "cli/cli.h"
+#include "cli/pagefiles.h"
 #include "mesh/mesh.h"
 #include "solver/puzzle.h"
 
@@ -42,11 +43,13 @@ void copies_free(struct copy *copies, size_t n);
 /* Write the printable files (printfiles.h) of copies[0..n-1] of puzzle
  * 'p', copy i printed as number i + 1 (engraved unless !labels), into
  * 'od'; overhang[i] (when not NULL) gets copy i's overhanging cells as
- * printed. Prints an error and returns false on failure. */
+ * printed; solution.html too when 'answer' is not NULL (its numbers
+ * those of the copies). Prints an error and returns false on failure. */
 bool printcopies_write(struct outdir *od, const struct puzzle *p,
                        const struct copy *copies, size_t n,
                        const struct mesh_size *sz, bool labels,
-                       const char *what, size_t *overhang);
+                       const char *what, size_t *overhang,
+                       const struct page_answer *answer);
 
 /* pieces.txt: the comment 'head', then per copy its number and its
  * piece's name, with "support N" when N > 0 of its cells overhang as

@@ -172,7 +172,8 @@ static void pieces_free(struct pieces *p, size_t count)
 
 bool printfiles_write(struct outdir *od, const struct mesh_spec *s,
                       const uint32_t *const *rgb, size_t count,
-                      const struct mesh_size *sz, const char *what)
+                      const struct mesh_size *sz, const char *what,
+                      const struct page_answer *answer)
 {
 	struct pieces p = {
 		.m = calloc(count, sizeof *p.m),
@@ -234,7 +235,10 @@ bool printfiles_write(struct outdir *od, const struct mesh_spec *s,
 			ok = printfiles_stl(od, "plate.stl", plate, header, volume) &&
 			     write_3mf(od, p.m, p.colour, (const uint32_t *const *)p.tri,
 			               count, (const double (*)[3])p.origin, what) &&
-			     write_scad(od, "puzzle.scad", title, s, count, sz);
+			     write_scad(od, "puzzle.scad", title, s, count, sz) &&
+			     pagefiles_write(od, what, s, sz, p.m,
+			                     (const double (*)[3])p.origin, p.colour,
+			                     (const uint32_t *const *)p.tri, count, answer);
 			mesh_free(plate);
 		}
 	}

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "cli/cli.h"
+#include "cli/pagefiles.h"
 #include "mesh/mesh.h"
 
 /* Gap between pieces on a plate, mm. */
@@ -33,10 +34,14 @@
  * mesh_build_coloured() (the same solid, other triangles), so that
  * plate.3mf holds exactly the STLs' triangles. The .scad files never
  * change with colours.
+ *
+ * And the viewer's pages (pagefiles.h): pieces.html always, solution.html
+ * when 'answer' is not NULL.
  */
 bool printfiles_write(struct outdir *od, const struct mesh_spec *s,
                       const uint32_t *const *rgb, size_t count,
-                      const struct mesh_size *sz, const char *what);
+                      const struct mesh_size *sz, const char *what,
+                      const struct page_answer *answer);
 
 /* Write mesh 'm' as binary STL file 'name', then read it back and check it
  * with 'volume' as its exact volume. */

@@ -386,8 +386,16 @@ static int write_row(FILE *fp, const unsigned char *row, int w)
 	return GEN_OK;
 }
 
-static int write_face(FILE *fp, const struct gen_puzzle *g, int face,
-                      unsigned char *placed)
+int gen_answer_face(int k)
+{
+	static const int order[6] = {
+		GEN_ZMIN, GEN_ZMAX, GEN_YMIN, GEN_YMAX, GEN_XMIN, GEN_XMAX,
+	};
+	assert(k >= 0 && k < 6);
+	return order[k];
+}
+
+int gen_answer_line(const struct gen_puzzle *g, int face, char *buf, size_t len)
 {
 	static const char *const turns[4] = {
 		"do not turn it",
@@ -396,20 +404,31 @@ static int write_face(FILE *fp, const struct gen_puzzle *g, int face,
 		"turn it a quarter turn anticlockwise",
 	};
 	int p = piece_on(g, face);
-	int t = g->orient[p - 1];
-	const unsigned char *drawn = g->piece[p - 1];
-	int pw = g->pw[p - 1], ph = g->ph[p - 1], w, h;
+	int t = g->orient[p - 1], w, h;
 	char size[32] = "";
 
 	gen_face_dims(g->dim, face, &w, &h);
 	/* A box's faces differ: name each by its size as seen from outside. */
 	if (!gen_is_cube(g->dim))
 		snprintf(size, sizeof size, ", %dx%d", w, h);
+	snprintf(buf, len, "%s (%s%s): piece %d. %s; %s.", gen_face_name(face),
+	         face_axis(face), size, p,
+	         t & 4 ? "Turn it over (left to right)" : "Keep the drawn side out",
+	         turns[t & 3]);
+	return p;
+}
+
+static int write_face(FILE *fp, const struct gen_puzzle *g, int face,
+                      unsigned char *placed)
+{
+	char line[200];
+	int p = gen_answer_line(g, face, line, sizeof line);
+	const unsigned char *drawn = g->piece[p - 1];
+	int pw = g->pw[p - 1], ph = g->ph[p - 1], w, h;
+
+	gen_face_dims(g->dim, face, &w, &h);
 	place_piece(g, p - 1, placed);
-	if (fprintf(fp, "\n%s (%s%s): piece %d. %s; %s.\n", gen_face_name(face),
-	            face_axis(face), size, p,
-	            t & 4 ? "Turn it over (left to right)" : "Keep the drawn side out",
-	            turns[t & 3]) < 0)
+	if (fprintf(fp, "\n%s\n", line) < 0)
 		return GEN_EIO;
 	if (fprintf(fp, "  %-*s   in place\n", pw < 8 ? 8 : pw, "as drawn") < 0)
 		return GEN_EIO;
@@ -431,9 +450,6 @@ static int write_face(FILE *fp, const struct gen_puzzle *g, int face,
 
 int gen_write_answer(FILE *fp, const struct gen_puzzle *g)
 {
-	static const int order[6] = {
-		GEN_ZMIN, GEN_ZMAX, GEN_YMIN, GEN_YMAX, GEN_XMIN, GEN_XMAX,
-	};
 	unsigned char placed[GEN_MAX_SIZE * GEN_MAX_SIZE];
 	int st;
 
@@ -442,7 +458,7 @@ int gen_write_answer(FILE *fp, const struct gen_puzzle *g)
 	if (write_intro(fp, gen_is_cube(g->dim)) != GEN_OK)
 		return GEN_EIO;
 	for (int k = 0; k < 6; k++) {
-		st = write_face(fp, g, order[k], placed);
+		st = write_face(fp, g, gen_answer_face(k), placed);
 		if (st != GEN_OK)
 			return st;
 	}

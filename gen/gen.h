@@ -154,6 +154,15 @@ int gen_cell_piece(const struct gen_puzzle *g, int x, int y, int z);
  * closes 'fp'. */
 int gen_write_answer(FILE *fp, const struct gen_puzzle *g);
 
+/* The k-th face (0..5) in solution.txt's order: bottom, top, front, back,
+ * left, right. */
+int gen_answer_face(int k);
+
+/* solution.txt's line for 'face' ("bottom (-Z): piece 1. Turn it over
+ * (left to right); turn it a half turn."), without its newline, into
+ * buf (len bytes, truncated); returns the piece number on that face. */
+int gen_answer_line(const struct gen_puzzle *g, int face, char *buf, size_t len);
+
 /* Count the solutions of candidate 'g' with the solver: the shell fast
  * path when it applies, else the generic search on gen_to_puzzle(g). A
  * SOLVE_* status: SOLVE_ENOMEM when any allocation failed (the solver's

@@ -374,4 +374,33 @@ int mesh_3mf_coloured(const struct mesh_object *obj,
 		      const uint32_t *const *tri_rgb, size_t count,
 		      const char *title, unsigned char **buf, size_t *len);
 
+/* ---- viewer pages (page.c) ----------------------------------------------- */
+
+/* One step of a solution page: after it the pieces show[0..nshow-1]
+ * (indexes into the page's objects) are in place, and those of moving[]
+ * among them slid in from 'from' mm away. */
+struct mesh_page_step {
+	const char *text;     /* the line the page shows for the step */
+	const size_t *show;
+	size_t nshow;
+	const size_t *moving;
+	size_t nmoving;
+	double from[3];
+};
+
+/*
+ * An HTML page of the 3D viewer (web/, embedded at build time): one
+ * self-contained file, no network. The objects are drawn where their
+ * origins put them, in their colours (tri_rgb as in mesh_3mf_coloured():
+ * NULL, or per object NULL or a colour per triangle). With nsteps == 0
+ * it is a pieces page: the objects, and nothing else in its data; else
+ * a solution page with those steps (each step's indexes below count).
+ * The data is JSON inside the page (coordinates in mm to 4 decimals),
+ * the same objects giving the same bytes. MESH_EINVAL (count 0, an index
+ * out of range, a colour above 0xFFFFFF), MESH_EIO (a write failed).
+ */
+int mesh_write_page(FILE *fp, const char *title, const struct mesh_object *obj,
+		    const uint32_t *const *tri_rgb, size_t count,
+		    const struct mesh_page_step *steps, size_t nsteps);
+
 #endif

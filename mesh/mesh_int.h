@@ -196,4 +196,13 @@ int mesh_read_stl(const char *path, struct mesh_stl *out, char *problem,
 		  size_t psize);
 void mesh_stl_clear(struct mesh_stl *s);
 
+/* ---- the viewer's source (web/, made into strings by tools/embed.c) ---- */
+
+extern const char cubegen_web_page[];
+extern const size_t cubegen_web_page_len;
+extern const char cubegen_web_css[];
+extern const size_t cubegen_web_css_len;
+extern const char cubegen_web_js[];
+extern const size_t cubegen_web_js_len;
+
 #endif

@@ -24,9 +24,15 @@ if run 0 generate --kind blocks --seed 7 --out "$d"; then
 	k=$(printf '%s\n' "$out" | sed -n 's/^pieces: //p')
 	[[ "$k" =~ ^(8|9|10)$ ]] && ok || bad "blocks: $k pieces, expected 8..10"
 	for f in puzzle.puz puzzle.xmpuzzle plate.stl plate.3mf puzzle.scad \
-		preview.png solution.png solution.txt pieces.txt; do
+		preview.png solution.png solution.txt pieces.txt pieces.html solution.html; do
 		[ -s "$d/$f" ] && ok || bad "blocks: no $f"
 	done
+	# the answer page: a step per line of the guide, in its words
+	grep -q '"steps"' "$d/pieces.html" && bad "blocks: pieces.html holds steps" || ok
+	while IFS= read -r line; do
+		grep -qF "\"text\": \"${line#*. }\"" "$d/solution.html" && ok ||
+			bad "blocks: solution.html lacks the step: $line"
+	done < <(grep -E '^ *[0-9]+\. ' "$d/solution.txt")
 	for ((i = 1; i <= k; i++)); do
 		[ -s "$d/piece-$i.stl" ] && [ -s "$d/piece-$i.scad" ] && ok ||
 			bad "blocks: no piece-$i.stl or .scad"

@@ -185,6 +185,20 @@ for f in puzzle.puz puzzle.xmpuzzle solution.txt preview.png solution.png; do
 	[ -s "$tmp/g1/$f" ] && ok || bad "generate did not write $f"
 done
 run 0 check "$tmp/g1/puzzle.puz" || true
+# the viewer's pages (tests/viewer.sh opens them in a browser): the pieces
+# page holds the six pieces and nothing of the answer; the answer page
+# holds them placed, and the six steps of solution.txt in its words
+for f in pieces.html solution.html; do
+	[ -s "$tmp/g1/$f" ] && ok || bad "generate did not write $f"
+done
+grep -q '"page": "pieces"' "$tmp/g1/pieces.html" && ok || bad "pieces.html: not a pieces page"
+grep -q '"steps"\|(-Z)\|piece 1\.' "$tmp/g1/pieces.html" && bad "pieces.html holds the answer" || ok
+[ "$(grep -o '"name": "[0-9]*"' "$tmp/g1/pieces.html" | wc -l)" = 6 ] && ok || bad "pieces.html: not 6 pieces"
+grep -q '"page": "solution"' "$tmp/g1/solution.html" && ok || bad "solution.html: not a solution page"
+while IFS= read -r line; do
+	grep -qF "$line" "$tmp/g1/solution.html" && ok || bad "solution.html lacks: $line"
+done < <(grep -E '^(bottom|top|front|back|left|right) \(' "$tmp/g1/solution.txt")
+grep -q 'http:\|https:\|src=' "$tmp/g1/pieces.html" && bad "pieces.html loads something" || ok
 run 0 generate --size 5 --seed 42 --out "$tmp/g2"
 if diff -r "$tmp/g1" "$tmp/g2" >/dev/null; then ok; else bad "same seed, different files"; fi
 # golden/sizeN-seedS[-OPTION...]: the files of generate --size N --seed S
@@ -268,6 +282,38 @@ python3 "$here/tools/same3mf.py" "$tmp/g1/plate.3mf" "$tmp/g1"/piece-{2,1,3,4,5,
 	bad "same3mf.py cannot fail" || ok
 # 3 mm plates: the pieces are 2*3 + 3*10 - 0.2 = 35.8 mm wide and 2.8 mm thick
 run 0 verify "$tmp/w3/piece-1.stl" && contains "$out" "ok" "wall 3 piece"
+# solution.html places each printed piece in the box: along every axis
+# its solid spans layer boundaries (3 mm walls, 10 mm inside) moved in by
+# clearance/2 = 0.1, and all of them together the whole box
+placed_ok() { # DIR X Y Z
+	python3 - "$@" <<'PY'
+import json, re, sys
+d, dims = sys.argv[1], [int(v) for v in sys.argv[2:5]]
+page = open(d + "/solution.html", encoding="utf-8").read()
+data = json.loads(re.search(r'id="cubegen-data">(.*?)</script>', page, re.S).group(1))
+bounds = []
+for n in dims:
+    b = [0.0]
+    for k in range(n):
+        b.append(b[-1] + (3 if k in (0, n - 1) else 10))
+    bounds.append(b)
+lo, hi = [1e9] * 3, [-1e9] * 3
+for p in data["pieces"]:
+    v = p["vertices"]
+    for a in range(3):
+        mn, mx = min(v[a::3]), max(v[a::3])
+        if not any(abs(mn - (b + 0.1)) < 1e-3 for b in bounds[a]) or \
+           not any(abs(mx - (b - 0.1)) < 1e-3 for b in bounds[a]):
+            sys.exit("piece %s: axis %d spans %g..%g" % (p["name"], a, mn, mx))
+        lo[a], hi[a] = min(lo[a], mn), max(hi[a], mx)
+for a in range(3):
+    if abs(lo[a] - 0.1) > 1e-3 or abs(hi[a] - (bounds[a][-1] - 0.1)) > 1e-3:
+        sys.exit("axis %d: %g..%g" % (a, lo[a], hi[a]))
+PY
+}
+placed_ok "$tmp/w3" 5 5 5 && ok || bad "solution.html --wall 3: a piece out of place"
+run 0 generate --size 3x4x5 --seed 2 --wall 3 --out "$tmp/w3box" &&
+	{ placed_ok "$tmp/w3box" 3 4 5 && ok || bad "solution.html 3x4x5 --wall 3: a piece out of place"; }
 grep -q '^wall = 3;' "$tmp/w3/piece-1.scad" && ok || bad "piece-1.scad lacks 'wall = 3;'"
 run 0 generate --size 5 --seed 42 --no-labels --out "$tmp/nolab"
 cmp -s "$tmp/nolab/puzzle.puz" "$tmp/g1/puzzle.puz" && ok || bad "--no-labels changed the puzzle"

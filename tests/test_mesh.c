@@ -1791,6 +1791,81 @@ static void test_mesh_coloured_walls_and_plate(void **state)
 	} while (0)
 #endif
 
+/* The viewer's page: the template's markers replaced, the title escaped
+ * for HTML and for JSON (no '<' in the data, so no "</script>"), the
+ * objects at their origins, steps only on a solution page, bad indexes
+ * refused, a failed write reported. */
+static char *page_text(const char *path, const char *title,
+		       const struct mesh_object *obj, const uint32_t *const *tri,
+		       const struct mesh_page_step *st, size_t nst)
+{
+	FILE *fp = fopen(path, "w");
+	assert_non_null(fp);
+	assert_int_equal(mesh_write_page(fp, title, obj, tri, 2, st, nst), MESH_OK);
+	assert_int_equal(fclose(fp), 0);
+	return slurp_text(path);
+}
+
+static void test_mesh_page(void **state)
+{
+	(void)state;
+	unsigned char one[1] = {1};
+	struct mesh *m = NULL;
+	assert_int_equal(mesh_from_cells(one, 1, 1, 1, 10, 0.2, &m), MESH_OK);
+	struct mesh_object obj[2] = {{m, "1", 0xE69F00, {0, 0, 0}},
+				     {m, "2", 0x56B4E9, {20.5, 0, 0}}};
+	const char *title = "a </script><b> & \"q\"";
+	const char *path = tmp_path("page.html");
+	char *t = page_text(path, title, obj, NULL, NULL, 0);
+	assert_null(strstr(t, "<!--CUBEGEN-"));
+	assert_non_null(strstr(t, "a &lt;/script&gt;&lt;b&gt; &amp; &quot;q&quot;"));
+	assert_non_null(strstr(t, "\"title\": \"a \\u003c/script>\\u003cb> & \\\"q\\\"\""));
+	assert_non_null(strstr(t, "{\"page\": \"pieces\""));
+	assert_null(strstr(t, "\"steps\""));
+	assert_non_null(strstr(t, "\"colour\": [230, 159, 0]"));
+	/* the second cube moved by its origin: 20.5 + 9.8 */
+	assert_non_null(strstr(t, ",30.3,"));
+	/* one "</script>" per script element only: the data's and the code's */
+	size_t ends = 0;
+	for (const char *at = t; (at = strstr(at, "</script>")); at++)
+		ends++;
+	assert_int_equal(ends, 2);
+
+	size_t show[2] = {0, 1}, mv[1] = {1};
+	struct mesh_page_step st[2] = {{"Start with piece 1.", show, 1, NULL, 0, {0, 0, 0}},
+				       {"Piece 2 goes in.", show, 2, mv, 1, {0, 0, 30}}};
+	t = page_text(path, "x", obj, NULL, st, 2);
+	assert_non_null(strstr(t, "{\"page\": \"solution\""));
+	assert_non_null(strstr(t, "{\"text\": \"Piece 2 goes in.\", \"show\": [0, 1], "
+				  "\"moving\": [1], \"from\": [0, 0, 30]}"));
+	/* triangle colours only where they differ from the object's */
+	uint32_t *tri = malloc(m->ntriangles * sizeof *tri);
+	assert_non_null(tri);
+	for (size_t i = 0; i < m->ntriangles; i++)
+		tri[i] = i ? 0x56B4E9 : 0x000001;
+	const uint32_t *tris[2] = {NULL, tri};
+	t = page_text(path, "x", obj, tris, NULL, 0);
+	assert_non_null(strstr(t, "\"tricolours\": [1,5682409,"));
+
+	FILE *fp = fopen("/dev/null", "w");
+	assert_non_null(fp);
+	size_t bad[1] = {2};
+	struct mesh_page_step sb = {"x", bad, 1, NULL, 0, {0, 0, 0}};
+	assert_int_equal(mesh_write_page(fp, "x", obj, NULL, 2, &sb, 1), MESH_EINVAL);
+	assert_int_equal(mesh_write_page(fp, "x", obj, NULL, 0, NULL, 0), MESH_EINVAL);
+	tri[0] = 0x1000000;
+	assert_int_equal(mesh_write_page(fp, "x", obj, tris, 2, NULL, 0), MESH_EINVAL);
+	assert_int_equal(fclose(fp), 0);
+	fp = fopen("/dev/full", "w");
+	if (fp) {
+		assert_int_equal(mesh_write_page(fp, "x", obj, NULL, 2, NULL, 0), MESH_EIO);
+		fclose(fp);
+	}
+	free(tri);
+	mesh_free(m);
+	unlink(path);
+}
+
 static void test_mesh_out_of_memory(void **state)
 {
 	(void)state;
@@ -1896,6 +1971,7 @@ int main(void)
 		cmocka_unit_test(test_mesh_scad_cover_small_cases),
 		cmocka_unit_test(test_mesh_scad_text),
 		cmocka_unit_test(test_mesh_scad_plate_text),
+		cmocka_unit_test(test_mesh_page),
 		cmocka_unit_test(test_mesh_out_of_memory),
 	};
 	int failed = cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,214 @@
+/*
+ * pagefiles.c: the viewer's pages from the printed meshes.
+ *
+ * solution.html shows the pieces as printed (walls, clearance, engraved
+ * numbers) in their places in the answer. A printed piece is the answer's
+ * piece turned by a proper rotation: the rotation is found by matching
+ * cells and layers (the first of the 24 that lays the printed cells on
+ * the answer's, up to a shift, each wall layer on a wall layer), and each
+ * vertex is carried over exactly. Along an axis
+ * the printed piece spans its layers, W mm (wall or unit each), with its
+ * solid moved by -h (h = clearance/2) so that it starts at 0; in the
+ * answer the same layers start at G0, the width of the goal's layers
+ * before them. A vertex at v along printed axis a lands, along the goal
+ * axis b that a turns into, at G0 + (v + h) or, when the rotation turns
+ * a against b, at G0 + W - (v + h). A rotation keeps triangles
+ * anticlockwise seen from outside.
+ */
+#include "cli/pagefiles.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "solver/poly.h"
+
+static bool write_page(struct outdir *od, const char *name, const char *title,
+                       const struct mesh_object *obj, const uint32_t *const *tri,
+                       size_t count, const struct mesh_page_step *steps,
+                       size_t nsteps)
+{
+	FILE *fp = outdir_fopen(od, name);
+	if (!fp)
+		return false;
+	int rc = mesh_write_page(fp, title, obj, tri, count, steps, nsteps);
+	if (rc != MESH_OK) {
+		cli_error("%s/%s: cannot write: %s", od->target, name,
+		          rc == MESH_EIO ? strerror(errno) : mesh_strerror(rc));
+		fclose(fp);
+		return false;
+	}
+	return outdir_fclose(od, fp, name);
+}
+
+/* A cell set's bounding box: lo and size per axis; false when empty. */
+static bool box_of(const unsigned char *cells, const int dim[3], int want,
+                   int lo[3], int n[3])
+{
+	int hi[3] = {-1, -1, -1};
+	lo[0] = dim[0];
+	lo[1] = dim[1];
+	lo[2] = dim[2];
+	for (int z = 0; z < dim[2]; z++)
+		for (int y = 0; y < dim[1]; y++)
+			for (int x = 0; x < dim[0]; x++) {
+				unsigned char c = cells[x + (size_t)dim[0] * (y + (size_t)dim[1] * z)];
+				if (want ? c != want : !c)
+					continue;
+				int p[3] = {x, y, z};
+				for (int a = 0; a < 3; a++) {
+					lo[a] = p[a] < lo[a] ? p[a] : lo[a];
+					hi[a] = p[a] > hi[a] ? p[a] : hi[a];
+				}
+			}
+	for (int a = 0; a < 3; a++)
+		n[a] = hi[a] - lo[a] + 1;
+	return hi[0] >= 0;
+}
+
+/* How rotation r turns the axes: goal axis b is printed axis src[b],
+ * along it (sgn[b] = 1) or against it (-1). */
+static void axes_of(int r, int src[3], int sgn[3])
+{
+	for (int a = 0; a < 3; a++) {
+		int e[3] = {0, 0, 0}, o[3];
+		e[a] = 1;
+		poly_sym_apply(r, e, o);
+		for (int b = 0; b < 3; b++)
+			if (o[b]) {
+				src[b] = a;
+				sgn[b] = o[b];
+			}
+	}
+}
+
+/* Whether rotation r lays printed piece s (box plo, pn) on the answer's
+ * cells of number 'want' (box glo, gn). */
+static bool lays(int r, const struct mesh_spec *s, const int plo[3],
+                 const int pn[3], const struct page_answer *a, int want,
+                 const int glo[3], const int gn[3])
+{
+	int src[3], sgn[3];
+	axes_of(r, src, sgn);
+	for (int b = 0; b < 3; b++) {
+		int pa = src[b];
+		if (pn[pa] != gn[b])
+			return false;
+		/* layer for layer, walls where the goal has them (a piece whose
+		 * cells look the same turned may not lie so: its widths) */
+		for (int j = 0; j < gn[b]; j++) {
+			int pj = plo[pa] + (sgn[b] > 0 ? j : gn[b] - 1 - j);
+			bool pw = s->wall[pa] && s->wall[pa][pj];
+			bool gw = a->wall[b] && a->wall[b][glo[b] + j];
+			if (pw != gw)
+				return false;
+		}
+	}
+	for (int z = 0; z < gn[2]; z++)
+		for (int y = 0; y < gn[1]; y++)
+			for (int x = 0; x < gn[0]; x++) {
+				int g[3] = {x, y, z}, p[3];
+				for (int b = 0; b < 3; b++)
+					p[src[b]] = sgn[b] > 0 ? g[b] : gn[b] - 1 - g[b];
+				bool in_p = s->cells[(plo[0] + p[0]) + (size_t)s->dims[0] *
+				                     ((plo[1] + p[1]) + (size_t)s->dims[1] * (plo[2] + p[2]))] != 0;
+				bool in_g = a->owner[(glo[0] + x) + (size_t)a->dim[0] *
+				                     ((glo[1] + y) + (size_t)a->dim[1] * (glo[2] + z))] == want;
+				if (in_p != in_g)
+					return false;
+			}
+	return true;
+}
+
+/* Millimetres of layers [from, to) along an axis with wall flags w. */
+static double span(const unsigned char *w, int from, int to,
+                   const struct mesh_size *sz)
+{
+	double mm = 0;
+	for (int k = from; k < to; k++)
+		mm += w && w[k] ? sz->wall : sz->unit;
+	return mm;
+}
+
+/* Piece i's printed mesh moved into its place in the answer, as a new
+ * mesh in '*out'. false: no rotation fits, or out of memory. */
+static bool placed(const struct mesh_spec *s, const struct mesh_size *sz,
+                   const struct mesh *m, const struct page_answer *a, int want,
+                   struct mesh **out)
+{
+	int plo[3], pn[3], glo[3], gn[3];
+	if (!box_of(s->cells, s->dims, 0, plo, pn) ||
+	    !box_of(a->owner, a->dim, want, glo, gn))
+		return false;
+	int r = 0;
+	while (r < POLY_NSYM && !(poly_sym_proper(r) && lays(r, s, plo, pn, a, want, glo, gn)))
+		r++;
+	if (r == POLY_NSYM)
+		return false;
+	int src[3], sgn[3];
+	axes_of(r, src, sgn);
+	double g0[3], w[3], h = sz->clearance / 2;
+	for (int b = 0; b < 3; b++) {
+		g0[b] = span(a->wall[b], 0, glo[b], sz);
+		int pa = src[b];
+		w[b] = span(s->wall[pa], plo[pa], plo[pa] + pn[pa], sz);
+	}
+	struct mesh *q = malloc(sizeof *q);
+	float (*v)[3] = m->nvertices ? malloc(m->nvertices * sizeof *v) : NULL;
+	uint32_t (*t)[3] = m->ntriangles ? malloc(m->ntriangles * sizeof *t) : NULL;
+	if (!q || (m->nvertices && !v) || (m->ntriangles && !t)) {
+		free(q);
+		free(v);
+		free(t);
+		return false;
+	}
+	for (size_t i = 0; i < m->nvertices; i++)
+		for (int b = 0; b < 3; b++) {
+			double p = (double)m->vertices[i][src[b]] + h;
+			v[i][b] = (float)(sgn[b] > 0 ? g0[b] + p : g0[b] + w[b] - p);
+		}
+	if (m->ntriangles)
+		memcpy(t, m->triangles, m->ntriangles * sizeof *t);
+	*q = (struct mesh){m->nvertices, m->ntriangles, v, t};
+	*out = q;
+	return true;
+}
+
+bool pagefiles_write(struct outdir *od, const char *title,
+                     const struct mesh_spec *s, const struct mesh_size *sz,
+                     struct mesh *const *m, const double (*origin)[3],
+                     const uint32_t *colour, const uint32_t *const *tri,
+                     size_t count, const struct page_answer *a)
+{
+	struct mesh_object *obj = calloc(count, sizeof *obj);
+	char (*names)[24] = calloc(count, sizeof *names);
+	struct mesh **moved = a ? calloc(count, sizeof *moved) : NULL;
+	bool ok = obj && names && (moved || !a);
+	if (!ok)
+		cli_error("pieces.html: out of memory");
+	for (size_t i = 0; ok && i < count; i++) {
+		snprintf(names[i], sizeof names[i], "%zu", i + 1);
+		obj[i] = (struct mesh_object){m[i], names[i], colour[i],
+		                              {origin[i][0], origin[i][1], origin[i][2]}};
+	}
+	char head[200];
+	snprintf(head, sizeof head, "%s: the pieces", title);
+	ok = ok && write_page(od, "pieces.html", head, obj, tri, count, NULL, 0);
+	for (size_t i = 0; ok && a && i < count; i++) {
+		ok = placed(&s[i], sz, m[i], a, (int)i + 1, &moved[i]);
+		if (!ok)
+			cli_error("solution.html: piece %zu: cannot place it", i + 1);
+		else
+			obj[i] = (struct mesh_object){moved[i], names[i], colour[i], {0, 0, 0}};
+	}
+	snprintf(head, sizeof head, "%s: the answer", title);
+	ok = ok && (!a || write_page(od, "solution.html", head, obj, tri, count,
+	                             a->steps, a->nsteps));
+	for (size_t i = 0; moved && i < count; i++)
+		mesh_free(moved[i]);
+	free(moved);
+	free(obj);
+	free(names);
+	return ok;
+}
