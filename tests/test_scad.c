@@ -191,6 +191,8 @@ struct fpiece {
 	int turned, w, ylo;
 	int stroke[MESH_LABEL_STROKES][4];
 	int nstroke;
+	int notch[32][3]; /* its _notches (mesh.h), when the file has them */
+	int nnotch;
 };
 
 /* Read piece 'name' (e.g. "piece" or "piece_3") with bounding box n. */
@@ -212,6 +214,13 @@ static void read_piece(const char *text, const char *name, const int n[3],
 		for (int a = 0, i = 0; a < 3; a++)
 			for (int j = 0; j < n[a]; j++)
 				f->walls[a][j] = v[i++];
+	}
+	snprintf(key, sizeof key, "\n%s_notches = ", name);
+	k = ints_of(text, key, v, 32 * 3);
+	if (k > 0) {
+		assert_true(k % 3 == 0);
+		f->nnotch = k / 3;
+		memcpy(f->notch, v, (size_t)k * sizeof *v);
 	}
 	snprintf(key, sizeof key, "\n%s_label = ", name);
 	k = ints_of(text, key, v, 64 * 12);
@@ -296,6 +305,25 @@ static int file_strokes(const char *text, const struct fpiece *f,
 	}
 	return f->nstroke;
 }
+
+/* cubegen_notched(): the cube around each notched corner, cut when the
+ * clearance is not 0, after the strokes in 'cut' (n of them). */
+static int file_notches(const struct fpiece *f, const struct mesh_size *sz,
+			struct mesh_cut *cut, int n)
+{
+	for (int i = 0; i < f->nnotch && sz->clearance > 0; i++, n++)
+		for (int a = 0; a < 3; a++) {
+			cut[n].lo[a] = at(f->walls[a], f->notch[i][a], 2, sz);
+			cut[n].hi[a] = at(f->walls[a], f->notch[i][a], 0, sz);
+		}
+	return n;
+}
+
+static const char notch_lines[] =
+	"    if (clearance > 0)\n"
+	"      for (v = notches)\n"
+	"        cubegen_box([for (a = [0 : 2]) cubegen_at(%sv[a], 2)],\n"
+	"                    [for (a = [0 : 2]) cubegen_at(%sv[a], 0)]);\n";
 
 /* The lines of the file the two functions above transcribe. */
 static const char *const formula_lines[] = {
@@ -399,7 +427,7 @@ static int check_piece(const char *text, const char *name,
 	for (int a = 0; a < 3; a++)
 		for (int k = 0; k < p.n[a]; k++)
 			assert_int_equal(f.walls[a][k], mesh_piece_is_wall(&p, a, k));
-	struct mesh_cut want[MESH_LABEL_STROKES], got[MESH_LABEL_STROKES];
+	struct mesh_cut want[MESH_LABEL_STROKES], got[MESH_LABEL_STROKES + 32];
 	size_t nwant;
 	double height, area;
 	assert_int_equal(mesh_label_cuts(&p, sz, want, &nwant, &height, &area), MESH_OK);
@@ -414,7 +442,18 @@ static int check_piece(const char *text, const char *name,
 	double (*hi)[3] = malloc((size_t)f.nbox * sizeof *hi);
 	assert_true(lo && hi);
 	file_boxes(&f, sz, lo, hi);
-	double v = union_volume(lo, hi, f.nbox, got, ngot), e = mesh_spec_volume(s, sz);
+	/* the notches: the file's are the library's, and cut the same */
+	struct mesh_piece mp;
+	assert_int_equal(mesh_piece_init_spec(&mp, s, sz), MESH_OK);
+	assert_int_equal(f.nnotch, (int)mesh_piece_notches(&mp));
+	if (f.nnotch) {
+		char lines[400];
+		const char *w = strstr(text, "_walls = ") ? "walls[a], " : "";
+		snprintf(lines, sizeof lines, notch_lines, w, w);
+		assert_non_null(strstr(text, lines));
+	}
+	int ncut = file_notches(&f, sz, got, ngot);
+	double v = union_volume(lo, hi, f.nbox, got, ncut), e = mesh_spec_volume(s, sz);
 	assert_true(e > 0 && fabs(v - e) <= 1e-9 * e);
 	free(lo);
 	free(hi);
@@ -743,7 +782,7 @@ static void test_scad_errors_write_nothing(void **state)
 		{{one, {1, 1, 1}, {NULL}, "-1"}, {10, 3, 0.2}, MESH_EINVAL},
 		{{one, {0, 1, 1}, {NULL}, NULL}, {10, 3, 0.2}, MESH_EINVAL},
 		{{two, {3, 1, 1}, {NULL}, NULL}, {10, 3, 0.2}, MESH_EDISCONNECTED},
-		{{diag, {2, 2, 2}, {NULL}, NULL}, {10, 3, 0.2}, MESH_ENONMANIFOLD},
+		{{diag, {2, 2, 2}, {NULL}, NULL}, {10, 3, 0}, MESH_ENONMANIFOLD},
 	};
 	/* walls that are not used do not count */
 	struct mesh_spec ok[] = {
