@@ -132,20 +132,20 @@ static double span(const unsigned char *w, int from, int to,
 }
 
 /* Piece i's printed mesh moved into its place in the answer, as a new
- * mesh in '*out'. false: no rotation fits, or out of memory. */
-static bool placed(const struct mesh_spec *s, const struct mesh_size *sz,
-                   const struct mesh *m, const struct page_answer *a, int want,
-                   struct mesh **out)
+ * mesh in '*out': 1, or 0 when no rotation fits, -1 out of memory. */
+static int placed(const struct mesh_spec *s, const struct mesh_size *sz,
+                  const struct mesh *m, const struct page_answer *a, int want,
+                  struct mesh **out)
 {
 	int plo[3], pn[3], glo[3], gn[3];
 	if (!box_of(s->cells, s->dims, 0, plo, pn) ||
 	    !box_of(a->owner, a->dim, want, glo, gn))
-		return false;
+		return 0;
 	int r = 0;
 	while (r < POLY_NSYM && !(poly_sym_proper(r) && lays(r, s, plo, pn, a, want, glo, gn)))
 		r++;
 	if (r == POLY_NSYM)
-		return false;
+		return 0;
 	int src[3], sgn[3];
 	axes_of(r, src, sgn);
 	double g0[3], w[3], h = sz->clearance / 2;
@@ -161,7 +161,7 @@ static bool placed(const struct mesh_spec *s, const struct mesh_size *sz,
 		free(q);
 		free(v);
 		free(t);
-		return false;
+		return -1;
 	}
 	for (size_t i = 0; i < m->nvertices; i++)
 		for (int b = 0; b < 3; b++) {
@@ -172,7 +172,7 @@ static bool placed(const struct mesh_spec *s, const struct mesh_size *sz,
 		memcpy(t, m->triangles, m->ntriangles * sizeof *t);
 	*q = (struct mesh){m->nvertices, m->ntriangles, v, t};
 	*out = q;
-	return true;
+	return 1;
 }
 
 bool pagefiles_write(struct outdir *od, const char *title,
@@ -196,8 +196,11 @@ bool pagefiles_write(struct outdir *od, const char *title,
 	snprintf(head, sizeof head, "%s: the pieces", title);
 	ok = ok && write_page(od, "pieces.html", head, obj, tri, count, NULL, 0);
 	for (size_t i = 0; ok && a && i < count; i++) {
-		ok = placed(&s[i], sz, m[i], a, (int)i + 1, &moved[i]);
-		if (!ok)
+		int rc = placed(&s[i], sz, m[i], a, (int)i + 1, &moved[i]);
+		ok = rc > 0;
+		if (rc < 0)
+			cli_error("solution.html: out of memory");
+		else if (rc == 0)
 			cli_error("solution.html: piece %zu: cannot place it", i + 1);
 		else
 			obj[i] = (struct mesh_object){moved[i], names[i], colour[i], {0, 0, 0}};
