@@ -357,7 +357,7 @@ static bool write_pieces(struct outdir *od, const struct blk_puzzle *b,
 	snprintf(head, sizeof head, "%s: number engraved -> piece in puzzle.puz",
 	         title);
 	ok = ok && printcopies_write(od, p, copies, p->npieces, &sz, o->labels,
-	                             title, over, &ba.a) &&
+	                             title, over, &ba.a, true) &&
 	     printcopies_index(od, head, p, over);
 	block_answer_free(&ba);
 	copies_free(copies, p->npieces);

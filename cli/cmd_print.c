@@ -57,100 +57,12 @@ static const char help[] =
 	"was given for a puzzle without a solution), 2 on bad usage or input.\n";
 
 
-/* Whether a piece cell of colour 'tag' may be the one on goal cell 'i':
- * the colour the solver put there ('want', NULL when it does not say),
- * else any the goal's colour there matches. */
-static bool colour_fits(const struct puzzle *p, const unsigned char *want,
-                        size_t i, int tag)
-{
-	if (want)
-		return want[i] == tag;
-	return puz_match(p, tag, puz_cell_colour(p->goal.cells[i]));
-}
-
-/*
- * Split 'left' (goal cells, 1 = still to cover) into copies of 'o' (the
- * piece's orientations, their cells tagged with their colours): the
- * lowest cell left (z, y, x order) must be the lowest cell of the copy
- * covering it, so each step tries every orientation anchored there whose
- * colours fit (colour_fits()), and backtracks when the rest cannot be
- * split. The solver put exactly 'k' copies there, so a split exists.
- * Fills out[0..k-1] (cells and colours malloc'ed) and returns true, or
- * false.
- */
-static bool split(const struct puzzle *p, const unsigned char *want,
-                  unsigned char *left, const struct shape *o, size_t no,
-                  unsigned k, struct copy *out, bool *oom)
-{
-	if (k == 0)
-		return true;
-	const struct grid *goal = &p->goal;
-	size_t total = (size_t)goal->nx * goal->ny * goal->nz, at = 0;
-	while (at < total && !left[at])
-		at++;
-	if (at == total)
-		return false;
-	int ax = (int)(at % (size_t)goal->nx);
-	int ay = (int)(at / (size_t)goal->nx % (size_t)goal->ny);
-	int az = (int)(at / ((size_t)goal->nx * goal->ny));
-	for (size_t r = 0; r < no && !*oom; r++) {
-		const struct shape *s = &o[r];
-		/* cells sorted by z, y, x: cells[0] is the lowest */
-		int dx = ax - poly_x(s->cells[0]), dy = ay - poly_y(s->cells[0]),
-		    dz = az - poly_z(s->cells[0]);
-		bool fits = true;
-		for (size_t i = 0; i < s->n && fits; i++) {
-			int x = poly_x(s->cells[i]) + dx, y = poly_y(s->cells[i]) + dy,
-			    z = poly_z(s->cells[i]) + dz;
-			fits = x >= 0 && y >= 0 && z >= 0 && x < goal->nx &&
-			       y < goal->ny && z < goal->nz &&
-			       left[puz_grid_index(goal, x, y, z)] &&
-			       colour_fits(p, want, puz_grid_index(goal, x, y, z),
-			                   poly_tag(s->cells[i]));
-		}
-		if (!fits)
-			continue;
-		int (*cells)[3] = malloc(s->n * sizeof *cells);
-		unsigned char *col = malloc(s->n);
-		if (!cells || !col) {
-			free(cells);
-			free(col);
-			*oom = true;
-			return false;
-		}
-		for (size_t i = 0; i < s->n; i++) {
-			cells[i][0] = poly_x(s->cells[i]) + dx;
-			cells[i][1] = poly_y(s->cells[i]) + dy;
-			cells[i][2] = poly_z(s->cells[i]) + dz;
-			col[i] = (unsigned char)poly_tag(s->cells[i]);
-			left[puz_grid_index(goal, cells[i][0], cells[i][1], cells[i][2])] = 0;
-		}
-		out[0] = (struct copy){.n = s->n, .cell = cells};
-		bool ok = copy_colours(&out[0], col, s->n);
-		free(col);
-		if (!ok) {
-			free(cells);
-			out[0].cell = NULL;
-			*oom = true;
-			return false;
-		}
-		if (split(p, want, left, o, no, k - 1, out + 1, oom))
-			return true;
-		for (size_t i = 0; i < s->n; i++)
-			left[puz_grid_index(goal, cells[i][0], cells[i][1], cells[i][2])] = 1;
-		free(cells);
-		free(out[0].colour);
-		out[0] = (struct copy){0};
-		if (*oom)
-			return false;
-	}
-	return false;
-}
-
 /* Every copy as it lies in the first solution, with the goal's outer
- * layers as walls. CLI_OK, or an error printed and its exit code. */
+ * layers as walls; 'answer' gets them for solution.html. CLI_OK, or an
+ * error printed and its exit code. */
 static int solved_copies(const char *file, const struct puzzle *p,
-                         struct copy *copies, unsigned char *flags[3])
+                         struct copy *copies, unsigned char *flags[3],
+                         struct lowest_answer *answer)
 {
 	const struct grid *g = &p->goal;
 	struct solve_opts so = {.max_solutions = 1, .keep_first = true};
@@ -167,8 +79,6 @@ static int solved_copies(const char *file, const struct puzzle *p,
 		solve_result_clear(&r);
 		return CLI_FAIL;
 	}
-	/* The first assembly, its labels and colours together. */
-	const unsigned char *lab = r.first;
 	int n[3] = {g->nx, g->ny, g->nz}, lo[3] = {n[0], n[1], n[2]}, hi[3] = {-1, -1, -1};
 	for (int z = 0; z < n[2]; z++)
 		for (int y = 0; y < n[1]; y++)
@@ -184,48 +94,16 @@ static int solved_copies(const char *file, const struct puzzle *p,
 		flags[a][lo[a]] = 1;
 		flags[a][hi[a]] = 1;
 	}
-	size_t total = (size_t)n[0] * n[1] * n[2], at = 0;
-	unsigned char *left = malloc(total);
-	bool oom = left == NULL;
-	for (size_t i = 0; i < p->npieces && !oom; i++) {
-		for (size_t c = 0; c < total; c++)
-			left[c] = lab[c] == i + 1;
-		struct shape sh, *o = NULL;
-		size_t no = 0;
-		if (poly_from_grid(&p->pieces[i].shape, &sh) != POLY_OK) {
-			oom = true;
-			break;
-		}
-		if (poly_orientations(&sh, &o, &no) != POLY_OK)
-			oom = true;
-		poly_shape_clear(&sh);
-		if (!oom && !split(p, r.first_colours, left, o, no, p->pieces[i].count,
-		                   copies + at, &oom) && !oom) {
-			cli_error("print: internal error: piece %s does not split into its "
-			          "copies in the solution found", p->pieces[i].name);
-			poly_shapes_free(o, no);
-			free(left);
-			solve_result_clear(&r);
-			return CLI_FAIL;
-		}
-		poly_shapes_free(o, no);
-		for (unsigned k = 0; k < p->pieces[i].count && !oom; k++)
-			for (int a = 0; a < 3; a++)
-				copies[at + k].flag[a] = flags[a];
-		at += p->pieces[i].count;
-	}
-	free(left);
+	rc = printcopies_solved("print", p, r.first, r.first_colours, copies,
+	                        (const unsigned char *const *)flags, answer);
 	solve_result_clear(&r);
-	if (oom) {
-		cli_error("print: out of memory");
-		return CLI_FAIL;
-	}
-	return CLI_OK;
+	return rc;
 }
 
 /* The files, given every copy. */
 static int write_all(const struct print_args *pa, const struct puzzle *p,
-                     const struct copy *copies, size_t ncopies, const char *out)
+                     const struct copy *copies, size_t ncopies, const char *out,
+                     const struct page_answer *answer)
 {
 	struct outdir od;
 	struct mesh_size sz = {pa->print.unit, pa->print.wall, pa->print.clearance};
@@ -243,7 +121,7 @@ static int write_all(const struct print_args *pa, const struct puzzle *p,
 	int code = CLI_FAIL;
 	if (outdir_begin(&od, out, pa->force)) {
 		if (printcopies_write(&od, p, copies, ncopies, &sz, pa->print.labels,
-		                      what, over, NULL) &&
+		                      what, over, answer, true) &&
 		    printcopies_index(&od, head, p, over) && outdir_commit(&od))
 			code = CLI_OK;
 		else
@@ -290,6 +168,7 @@ int cmd_print(int argc, char **argv)
 	}
 	struct copy *copies = calloc(ncopies, sizeof *copies);
 	unsigned char *flags[3] = {NULL, NULL, NULL};
+	struct lowest_answer la = {0}; /* with --wall: the solution's */
 	bool ok = copies != NULL;
 	for (int a = 0; a < 3 && walls && ok; a++)
 		ok = (flags[a] = calloc(PUZ_MAX_DIM, 1)) != NULL;
@@ -297,7 +176,7 @@ int cmd_print(int argc, char **argv)
 		cli_error("print: out of memory");
 		code = CLI_FAIL;
 	} else if (walls) {
-		code = solved_copies(pa.file, &p, copies, flags);
+		code = solved_copies(pa.file, &p, copies, flags, &la);
 	} else {
 		size_t at = 0;
 		for (size_t i = 0; i < p.npieces && code == CLI_OK; i++)
@@ -308,7 +187,9 @@ int cmd_print(int argc, char **argv)
 				}
 	}
 	if (code == CLI_OK)
-		code = write_all(&pa, &p, copies, ncopies, out);
+		code = write_all(&pa, &p, copies, ncopies, out,
+		                 la.a.nsteps ? &la.a : NULL);
+	lowest_answer_clear(&la);
 	if (code == CLI_OK)
 		printf("pieces: %zu\nwrote: %s/\n", ncopies, out);
 	copies_free(copies, ncopies);

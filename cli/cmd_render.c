@@ -24,6 +24,7 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/printcopies.h"
 #include "gen/gen.h"
 #include "draw/draw.h"
 #include "solver/solve.h"
@@ -32,9 +33,9 @@ static const char help[] =
 	"usage: cubegen render FILE [--out DIR] [--force] [--problem K]\n"
 	"\n"
 	"Draw the pieces of a puzzle (.puz, .hcq or .xmpuzzle) into\n"
-	"DIR/pieces.png and,\n"
-	"when the puzzle has a solution, the first one found into\n"
-	"DIR/solution.png.\n"
+	"DIR/pieces.png and DIR/pieces.html (in 3D, as `print` makes them)\n"
+	"and, when the puzzle has a solution, the first one found into\n"
+	"DIR/solution.png and DIR/solution.html.\n"
 	"\n"
 	"  --out DIR   output folder (default out/render-NAME, NAME the file's\n"
 	"              name without its extension)\n"
@@ -290,6 +291,49 @@ static int draw_answer(const struct puzzle *p, const unsigned char *lab,
 	return rc;
 }
 
+/* pieces.html and, given a solution 'r', solution.html: the pieces as
+ * print makes them (default unit and clearance, numbers engraved), the
+ * solution's copies one step each, lowest first. A puzzle with a range
+ * of copies gets pieces.html only (every copy it may use). */
+static bool render_pages(struct outdir *od, const char *file,
+                         const struct puzzle *p, const struct solve_result *r)
+{
+	bool fixed = true;
+	size_t n = 0;
+	for (size_t i = 0; i < p->npieces; i++) {
+		n += puz_piece_max(&p->pieces[i]);
+		fixed = fixed && puz_piece_max(&p->pieces[i]) == p->pieces[i].count;
+	}
+	struct copy *copies = calloc(n ? n : 1, sizeof *copies);
+	if (!copies) {
+		cli_error("render: out of memory");
+		return false;
+	}
+	struct lowest_answer la = {0};
+	bool ok = true;
+	if (r && fixed) {
+		ok = printcopies_solved("render", p, r->first, r->first_colours, copies,
+		                        NULL, &la) == CLI_OK;
+	} else {
+		for (size_t i = 0, at = 0; i < p->npieces && ok; i++)
+			for (unsigned k = 0; k < puz_piece_max(&p->pieces[i]) && ok; k++)
+				ok = copy_of_shape(&p->pieces[i].shape, &copies[at++]);
+		if (!ok)
+			cli_error("render: out of memory");
+	}
+	struct mesh_size sz = {PRINT_DEFAULT_UNIT, PRINT_DEFAULT_UNIT,
+	                       PRINT_DEFAULT_CLEARANCE};
+	const char *base = strrchr(file, '/');
+	char what[PATH_MAX + 32];
+	snprintf(what, sizeof what, "cubegen render %s", base ? base + 1 : file);
+	ok = ok && printcopies_write(od, p, copies, n, &sz, true, what, NULL,
+	                             la.a.nsteps ? &la.a : NULL, false);
+	lowest_answer_clear(&la);
+	copies_free(copies, n);
+	free(copies);
+	return ok;
+}
+
 int cmd_render(int argc, char **argv)
 {
 	struct render_args ra;
@@ -347,6 +391,7 @@ int cmd_render(int argc, char **argv)
 			ok = false;
 		}
 	}
+	ok = ok && render_pages(&od, file, &p, solved ? &r : NULL);
 	solve_result_clear(&r);
 	if (!ok)
 		goto done;
@@ -363,9 +408,9 @@ int cmd_render(int argc, char **argv)
 		goto done;
 	if (!outdir_commit(&od))
 		goto done;
-	printf("wrote: %s/pieces.png\n", out);
+	printf("wrote: %s/pieces.png\nwrote: %s/pieces.html\n", out, out);
 	if (solved)
-		printf("wrote: %s/solution.png\n", out);
+		printf("wrote: %s/solution.png\nwrote: %s/solution.html\n", out, out);
 	else
 		printf("no solution to draw: the puzzle has none\n");
 	code = CLI_OK;

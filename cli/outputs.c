@@ -237,7 +237,7 @@ static bool write_pieces(struct outdir *od, const struct gen_puzzle *g,
 	bool ok = plates_answer(g, &sz, &pa);
 	if (!ok)
 		cli_error("generate: out of memory");
-	ok = ok && printfiles_write(od, s, NULL, 6, &sz, what, &pa.a);
+	ok = ok && printfiles_write(od, s, NULL, 6, &sz, what, &pa.a, true);
 	free(pa.owner);
 	free(buf);
 	return ok;

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "solver/poly.h"
+#include "solver/puzzle.h"
 
 static bool write_page(struct outdir *od, const char *name, const char *title,
                        const struct mesh_object *obj, const uint32_t *const *tri,
@@ -214,4 +215,57 @@ bool pagefiles_write(struct outdir *od, const char *title,
 	free(obj);
 	free(names);
 	return ok;
+}
+
+void lowest_answer_clear(struct lowest_answer *la)
+{
+	free(la->owner);
+	free(la->step);
+	free(la->order);
+	free(la->text);
+	memset(la, 0, sizeof *la);
+}
+
+bool lowest_answer_steps(struct lowest_answer *la, const struct grid *g,
+                         size_t count, const char *const *names)
+{
+	la->a = (struct page_answer){.owner = la->owner,
+	                             .dim = {g->nx, g->ny, g->nz}};
+	if (count == 0 || count > 255)
+		return true; /* no page: the owner grid holds numbers to 255 */
+	la->step = calloc(count, sizeof *la->step);
+	la->order = malloc(count * sizeof *la->order);
+	la->text = malloc(count * sizeof *la->text);
+	if (!la->step || !la->order || !la->text)
+		return false;
+	/* the copies in the order their lowest cells come, z then y then x:
+	 * cells in grid order are in that order already */
+	size_t n = 0, total = (size_t)g->nx * g->ny * g->nz;
+	bool *seen = calloc(count, sizeof *seen);
+	if (!seen)
+		return false;
+	for (size_t c = 0; c < total && n < count; c++) {
+		int k = la->owner[c];
+		if (k && !seen[k - 1]) {
+			seen[k - 1] = true;
+			la->order[n++] = (size_t)k - 1;
+		}
+	}
+	free(seen);
+	int most = g->nx > g->ny ? g->nx : g->ny;
+	most = most > g->nz ? most : g->nz;
+	for (size_t k = 0; k < n; k++) {
+		size_t i = la->order[k];
+		snprintf(la->text[k], sizeof la->text[k], "Piece %zu (%s) goes in%s.",
+		         i + 1, names[i], k ? " from above" : " first");
+		la->step[k] = (struct mesh_page_step){
+			.text = la->text[k], .show = la->order, .nshow = k + 1,
+			.moving = &la->order[k], .nmoving = 1,
+			/* cells: the page is in mm, the unit is the caller's; a
+			 * height of 1.5 goals in cells of 10 mm is far enough */
+			.from = {0, 0, 15.0 * most}};
+	}
+	la->a.steps = la->step;
+	la->a.nsteps = n;
+	return true;
 }

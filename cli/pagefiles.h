@@ -24,6 +24,24 @@ struct page_answer {
 	size_t nsteps;                      /* >= 1 */
 };
 
+/* solution.html's answer for any puzzle: its copies where a solution has
+ * them, one step each, lowest first (by its lowest cell: z, then y, then
+ * x), each coming down from above. Owns its arrays. */
+struct lowest_answer {
+	struct page_answer a;   /* a.nsteps 0: none (more than 255 copies) */
+	unsigned char *owner;   /* goal cells: 0 or the copy's number */
+	struct mesh_page_step *step;
+	size_t *order;          /* copies (their number - 1), lowest first */
+	char (*text)[120];
+};
+
+/* The steps of 'la' (its owner filled for the goal 'g', 'count' copies,
+ * names[i] copy i's piece name). false when out of memory. */
+struct grid;
+bool lowest_answer_steps(struct lowest_answer *la, const struct grid *g,
+                         size_t count, const char *const *names);
+void lowest_answer_clear(struct lowest_answer *la);
+
 /*
  * pieces.html: the objects of plate.3mf as the plate lays them (m[i] at
  * origin[i], in colour[i], tri[i] NULL or its triangles' colours), titled

@@ -209,7 +209,7 @@ bool printcopies_write(struct outdir *od, const struct puzzle *p,
                        const struct copy *copies, size_t ncopies,
                        const struct mesh_size *sz, bool labels,
                        const char *what, size_t *overhang,
-                       const struct page_answer *answer)
+                       const struct page_answer *answer, bool printables)
 {
 	struct printed *pr = calloc(ncopies, sizeof *pr);
 	struct mesh_spec *s = calloc(ncopies, sizeof *s);
@@ -229,7 +229,7 @@ bool printcopies_write(struct outdir *od, const struct puzzle *p,
 	if (!ok)
 		cli_error("print: out of memory");
 	else
-		ok = printfiles_write(od, s, rgb, ncopies, sz, what, answer);
+		ok = printfiles_write(od, s, rgb, ncopies, sz, what, answer, printables);
 	for (size_t i = 0; pr && i < ncopies; i++) {
 		free(pr[i].cells);
 		free(pr[i].rgb);
@@ -240,6 +240,160 @@ bool printcopies_write(struct outdir *od, const struct puzzle *p,
 	free(s);
 	free(rgb);
 	return ok;
+}
+
+/* Whether a piece cell of colour 'tag' may be the one on goal cell 'i':
+ * the colour the solver put there ('want', NULL when it does not say),
+ * else any the goal's colour there matches. */
+static bool colour_fits(const struct puzzle *p, const unsigned char *want,
+                        size_t i, int tag)
+{
+	if (want)
+		return want[i] == tag;
+	return puz_match(p, tag, puz_cell_colour(p->goal.cells[i]));
+}
+
+/*
+ * Split 'left' (goal cells, 1 = still to cover) into copies of 'o' (the
+ * piece's orientations, their cells tagged with their colours): the
+ * lowest cell left (z, y, x order) must be the lowest cell of the copy
+ * covering it, so each step tries every orientation anchored there whose
+ * colours fit (colour_fits()), and backtracks when the rest cannot be
+ * split. The solver put exactly 'k' copies there, so a split exists.
+ * Fills out[0..k-1] (cells and colours malloc'ed) and returns true, or
+ * false.
+ */
+static bool split(const struct puzzle *p, const unsigned char *want,
+                  unsigned char *left, const struct shape *o, size_t no,
+                  unsigned k, struct copy *out, bool *oom)
+{
+	if (k == 0)
+		return true;
+	const struct grid *goal = &p->goal;
+	size_t total = (size_t)goal->nx * goal->ny * goal->nz, at = 0;
+	while (at < total && !left[at])
+		at++;
+	if (at == total)
+		return false;
+	int ax = (int)(at % (size_t)goal->nx);
+	int ay = (int)(at / (size_t)goal->nx % (size_t)goal->ny);
+	int az = (int)(at / ((size_t)goal->nx * goal->ny));
+	for (size_t r = 0; r < no && !*oom; r++) {
+		const struct shape *s = &o[r];
+		/* cells sorted by z, y, x: cells[0] is the lowest */
+		int dx = ax - poly_x(s->cells[0]), dy = ay - poly_y(s->cells[0]),
+		    dz = az - poly_z(s->cells[0]);
+		bool fits = true;
+		for (size_t i = 0; i < s->n && fits; i++) {
+			int x = poly_x(s->cells[i]) + dx, y = poly_y(s->cells[i]) + dy,
+			    z = poly_z(s->cells[i]) + dz;
+			fits = x >= 0 && y >= 0 && z >= 0 && x < goal->nx &&
+			       y < goal->ny && z < goal->nz &&
+			       left[puz_grid_index(goal, x, y, z)] &&
+			       colour_fits(p, want, puz_grid_index(goal, x, y, z),
+			                   poly_tag(s->cells[i]));
+		}
+		if (!fits)
+			continue;
+		int (*cells)[3] = malloc(s->n * sizeof *cells);
+		unsigned char *col = malloc(s->n);
+		if (!cells || !col) {
+			free(cells);
+			free(col);
+			*oom = true;
+			return false;
+		}
+		for (size_t i = 0; i < s->n; i++) {
+			cells[i][0] = poly_x(s->cells[i]) + dx;
+			cells[i][1] = poly_y(s->cells[i]) + dy;
+			cells[i][2] = poly_z(s->cells[i]) + dz;
+			col[i] = (unsigned char)poly_tag(s->cells[i]);
+			left[puz_grid_index(goal, cells[i][0], cells[i][1], cells[i][2])] = 0;
+		}
+		out[0] = (struct copy){.n = s->n, .cell = cells};
+		bool ok = copy_colours(&out[0], col, s->n);
+		free(col);
+		if (!ok) {
+			free(cells);
+			out[0].cell = NULL;
+			*oom = true;
+			return false;
+		}
+		if (split(p, want, left, o, no, k - 1, out + 1, oom))
+			return true;
+		for (size_t i = 0; i < s->n; i++)
+			left[puz_grid_index(goal, cells[i][0], cells[i][1], cells[i][2])] = 1;
+		free(cells);
+		free(out[0].colour);
+		out[0] = (struct copy){0};
+		if (*oom)
+			return false;
+	}
+	return false;
+}
+
+int printcopies_solved(const char *cmd, const struct puzzle *p,
+                       const unsigned char *lab, const unsigned char *colours,
+                       struct copy *copies, const unsigned char *const flags[3],
+                       struct lowest_answer *answer)
+{
+	const struct grid *g = &p->goal;
+	size_t total = (size_t)g->nx * g->ny * g->nz, at = 0;
+	unsigned char *left = malloc(total);
+	bool oom = left == NULL;
+	if (answer && !oom) {
+		*answer = (struct lowest_answer){.owner = calloc(total, 1)};
+		oom = answer->owner == NULL;
+	}
+	for (size_t i = 0; i < p->npieces && !oom; i++) {
+		for (size_t c = 0; c < total; c++)
+			left[c] = lab[c] == i + 1;
+		struct shape sh, *o = NULL;
+		size_t no = 0;
+		if (poly_from_grid(&p->pieces[i].shape, &sh) != POLY_OK) {
+			oom = true;
+			break;
+		}
+		if (poly_orientations(&sh, &o, &no) != POLY_OK)
+			oom = true;
+		poly_shape_clear(&sh);
+		if (!oom && !split(p, colours, left, o, no, p->pieces[i].count,
+		                   copies + at, &oom) && !oom) {
+			cli_error("%s: internal error: piece %s does not split into its "
+			          "copies in the solution found", cmd, p->pieces[i].name);
+			poly_shapes_free(o, no);
+			free(left);
+			return CLI_FAIL;
+		}
+		poly_shapes_free(o, no);
+		for (unsigned k = 0; k < p->pieces[i].count && !oom; k++) {
+			struct copy *cp = &copies[at + k];
+			for (int a = 0; a < 3; a++)
+				cp->flag[a] = flags ? flags[a] : NULL;
+			for (size_t c = 0; answer && c < cp->n; c++)
+				answer->owner[puz_grid_index(g, cp->cell[c][0], cp->cell[c][1],
+				                             cp->cell[c][2])] = (unsigned char)(at + k + 1);
+		}
+		at += p->pieces[i].count;
+	}
+	free(left);
+	if (!oom && answer) {
+		const char **names = malloc(at * sizeof *names);
+		oom = names == NULL;
+		for (size_t i = 0, c = 0; !oom && i < p->npieces; i++)
+			for (unsigned k = 0; k < p->pieces[i].count; k++)
+				names[c++] = p->pieces[i].name;
+		oom = oom || !lowest_answer_steps(answer, g, at, names);
+		free(names);
+		/* the goal's wall layers, where the copies have theirs */
+		for (int a = 0; a < 3; a++)
+			answer->a.wall[a] = flags ? flags[a] : NULL;
+	}
+	if (oom) {
+		cli_error("%s: out of memory", cmd);
+		return CLI_FAIL;
+	}
+	return CLI_OK;
 }
 
 bool printcopies_index(struct outdir *od, const char *head,

@@ -44,12 +44,28 @@ void copies_free(struct copy *copies, size_t n);
  * 'p', copy i printed as number i + 1 (engraved unless !labels), into
  * 'od'; overhang[i] (when not NULL) gets copy i's overhanging cells as
  * printed; solution.html too when 'answer' is not NULL (its numbers
- * those of the copies). Prints an error and returns false on failure. */
+ * those of the copies); only the pages with !printables. Prints an error
+ * and returns false on failure. */
 bool printcopies_write(struct outdir *od, const struct puzzle *p,
                        const struct copy *copies, size_t n,
                        const struct mesh_size *sz, bool labels,
                        const char *what, size_t *overhang,
-                       const struct page_answer *answer);
+                       const struct page_answer *answer, bool printables);
+
+/*
+ * The copies of 'p' as they lie in a solution: 'lab' as
+ * solve_result.first (per goal cell 0 or the piece's index + 1),
+ * 'colours' its first_colours (may be NULL). Fills copies[] with every
+ * copy in piece order (the counts' sum of them), each with the wall flags
+ * 'flags' (NULL: none), and, when 'answer' is not NULL, the answer for
+ * solution.html (lowest_answer_steps(), its walls the flags, which must
+ * outlive it; the caller clears it). CLI_OK,
+ * or an error printed ("CMD: ...") and its exit code.
+ */
+int printcopies_solved(const char *cmd, const struct puzzle *p,
+                       const unsigned char *lab, const unsigned char *colours,
+                       struct copy *copies, const unsigned char *const flags[3],
+                       struct lowest_answer *answer);
 
 /* pieces.txt: the comment 'head', then per copy its number and its
  * piece's name, with "support N" when N > 0 of its cells overhang as

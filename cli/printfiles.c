@@ -173,7 +173,7 @@ static void pieces_free(struct pieces *p, size_t count)
 bool printfiles_write(struct outdir *od, const struct mesh_spec *s,
                       const uint32_t *const *rgb, size_t count,
                       const struct mesh_size *sz, const char *what,
-                      const struct page_answer *answer)
+                      const struct page_answer *answer, bool printables)
 {
 	struct pieces p = {
 		.m = calloc(count, sizeof *p.m),
@@ -214,9 +214,9 @@ bool printfiles_write(struct outdir *od, const struct mesh_spec *s,
 		snprintf(header, sizeof header, "%s piece %zu", what, i + 1);
 		snprintf(title, sizeof title, "%s, piece %zu", what, i + 1);
 		snprintf(name, sizeof name, "piece-%zu.stl", i + 1);
-		ok = printfiles_stl(od, name, p.m[i], header, v);
+		ok = !printables || printfiles_stl(od, name, p.m[i], header, v);
 		snprintf(name, sizeof name, "piece-%zu.scad", i + 1);
-		ok = ok && write_scad(od, name, title, &s[i], 1, sz);
+		ok = ok && (!printables || write_scad(od, name, title, &s[i], 1, sz));
 	}
 	if (ok) {
 		struct mesh *plate;
@@ -232,10 +232,11 @@ bool printfiles_write(struct outdir *od, const struct mesh_spec *s,
 				snprintf(title, sizeof title, "%s, all six pieces", what);
 			else
 				snprintf(title, sizeof title, "%s, all %zu pieces", what, count);
-			ok = printfiles_stl(od, "plate.stl", plate, header, volume) &&
-			     write_3mf(od, p.m, p.colour, (const uint32_t *const *)p.tri,
-			               count, (const double (*)[3])p.origin, what) &&
-			     write_scad(od, "puzzle.scad", title, s, count, sz) &&
+			ok = (!printables ||
+			      (printfiles_stl(od, "plate.stl", plate, header, volume) &&
+			       write_3mf(od, p.m, p.colour, (const uint32_t *const *)p.tri,
+			                 count, (const double (*)[3])p.origin, what) &&
+			       write_scad(od, "puzzle.scad", title, s, count, sz))) &&
 			     pagefiles_write(od, what, s, sz, p.m,
 			                     (const double (*)[3])p.origin, p.colour,
 			                     (const uint32_t *const *)p.tri, count, answer);

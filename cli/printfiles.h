@@ -36,12 +36,13 @@
  * change with colours.
  *
  * And the viewer's pages (pagefiles.h): pieces.html always, solution.html
- * when 'answer' is not NULL.
+ * when 'answer' is not NULL. With !printables only the pages are
+ * written (render), of the same meshes.
  */
 bool printfiles_write(struct outdir *od, const struct mesh_spec *s,
                       const uint32_t *const *rgb, size_t count,
                       const struct mesh_size *sz, const char *what,
-                      const struct page_answer *answer);
+                      const struct page_answer *answer, bool printables);
 
 /* Write mesh 'm' as binary STL file 'name', then read it back and check it
  * with 'volume' as its exact volume. */

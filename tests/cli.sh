@@ -285,17 +285,18 @@ run 0 verify "$tmp/w3/piece-1.stl" && contains "$out" "ok" "wall 3 piece"
 # solution.html places each printed piece in the box: along every axis
 # its solid spans layer boundaries (3 mm walls, 10 mm inside) moved in by
 # clearance/2 = 0.1, and all of them together the whole box
-placed_ok() { # DIR X Y Z
+placed_ok() { # DIR X Y Z [WALL, default 3]
 	python3 - "$@" <<'PY'
 import json, re, sys
 d, dims = sys.argv[1], [int(v) for v in sys.argv[2:5]]
+wall = float(sys.argv[5]) if len(sys.argv) > 5 else 3
 page = open(d + "/solution.html", encoding="utf-8").read()
 data = json.loads(re.search(r'id="cubegen-data">(.*?)</script>', page, re.S).group(1))
 bounds = []
 for n in dims:
     b = [0.0]
     for k in range(n):
-        b.append(b[-1] + (3 if k in (0, n - 1) else 10))
+        b.append(b[-1] + (wall if k in (0, n - 1) else 10))
     bounds.append(b)
 lo, hi = [1e9] * 3, [-1e9] * 3
 for p in data["pieces"]:
@@ -312,6 +313,12 @@ for a in range(3):
 PY
 }
 placed_ok "$tmp/w3" 5 5 5 && ok || bad "solution.html --wall 3: a piece out of place"
+# render's answer page: the Soma cube's pieces fill the 3x3x3 cube
+run 0 render "$DATA/soma.puz" --out "$tmp/rsoma" &&
+	{ placed_ok "$tmp/rsoma" 3 3 3 10 && ok || bad "render: solution.html: a piece out of place"; }
+# print --wall solves the puzzle, so it has the answer's page too
+run 0 print "$DATA/happycube-blue.puz" --wall 3 --out "$tmp/pw3" &&
+	{ placed_ok "$tmp/pw3" 5 5 5 && ok || bad "print --wall 3: solution.html: a piece out of place"; }
 run 0 generate --size 3x4x5 --seed 2 --wall 3 --out "$tmp/w3box" &&
 	{ placed_ok "$tmp/w3box" 3 4 5 && ok || bad "solution.html 3x4x5 --wall 3: a piece out of place"; }
 grep -q '^wall = 3;' "$tmp/w3/piece-1.scad" && ok || bad "piece-1.scad lacks 'wall = 3;'"
@@ -392,13 +399,17 @@ for f in soma.puz HC_BQ_001.hcq pentacubes-2x3x10.puz happycube-blue.puz happycu
 	if run 0 render "$DATA/$f" --out "$tmp/render-$name"; then
 		[ -s "$tmp/render-$name/pieces.png" ] && [ -s "$tmp/render-$name/solution.png" ] &&
 			ok || bad "render $f did not write both pictures"
+		[ -s "$tmp/render-$name/pieces.html" ] && [ -s "$tmp/render-$name/solution.html" ] &&
+			ok || bad "render $f did not write both pages"
 	fi
 done
 run 0 render "$tmp/short.puz" --out "$tmp/render-short" && contains "$out" "no solution" "render unsolvable"
 [ -s "$tmp/render-short/pieces.png" ] && [ ! -e "$tmp/render-short/solution.png" ] && ok ||
 	bad "render of an unsolvable puzzle"
+[ -s "$tmp/render-short/pieces.html" ] && [ ! -e "$tmp/render-short/solution.html" ] && ok ||
+	bad "render of an unsolvable puzzle: pieces.html only"
 run 0 render "$DATA/soma.puz" --out "$tmp/render-again"
-cmp -s "$tmp/render-soma.puz/solution.png" "$tmp/render-again/solution.png" && ok ||
+diff -r "$tmp/render-soma.puz" "$tmp/render-again" > /dev/null && ok ||
 	bad "render is not deterministic"
 run 0 render "$DATA/soma.puz" --out "$tmp/render-soma.puz" --force
 run 1 render "$DATA/soma.puz" --out "$tmp/render-soma.puz" && contains "$err" "already exists" "render refuses"

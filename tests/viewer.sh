@@ -304,9 +304,9 @@ pages=()
 if [ -n "${PAGES:-}" ]; then
 	read -r -a pages <<< "$PAGES"
 else
-	# cubegen's own pages: a cube, a box, a block puzzle, and print's
-	# pieces of the Soma cube and of a colour puzzle (its triangles in
-	# their colours)
+	# cubegen's own pages: a cube, a box, a block puzzle, print's pieces
+	# of the Soma cube and of a colour puzzle (its triangles in their
+	# colours), and render's answer to the Soma cube
 	if [ -z "${CUBEGEN:-}" ] || [ ! -x "$CUBEGEN" ]; then
 		fail "CUBEGEN is not set to an executable cubegen"
 	else
@@ -315,16 +315,18 @@ else
 		"$CUBEGEN" generate --size 3x4x5 --seed 2 --wall 3 --out "$g/box" > /dev/null &&
 		"$CUBEGEN" generate --kind blocks --seed 3 --out "$g/blocks" > /dev/null &&
 		"$CUBEGEN" print "${DATA:-$here/data/classic}/soma.puz" --out "$g/soma" > /dev/null &&
-		"$CUBEGEN" print "${DATA:-$here/data/classic}/colour-mix.puz" --out "$g/mix" > /dev/null
-		check "cubegen writes the pages (generate, generate --kind blocks, print)" \
-			test -s "$g/mix/pieces.html"
+		"$CUBEGEN" print "${DATA:-$here/data/classic}/colour-mix.puz" --out "$g/mix" > /dev/null &&
+		"$CUBEGEN" render "${DATA:-$here/data/classic}/soma.puz" --out "$g/rsoma" > /dev/null
+		check "cubegen writes the pages (generate, generate --kind blocks, print, render)" \
+			test -s "$g/rsoma/solution.html"
 		check "print: a colour puzzle's page has its triangles' colours" \
 			grep -q '"tricolours"' "$g/mix/pieces.html"
 		pages+=("$g/cube/pieces.html" "$g/cube/solution.html" "$g/cube/solution.html#step=0"
 		        "$g/cube/solution.html#step=2" "$g/cube/solution.html#step=5&explode=1"
 		        "$g/box/pieces.html" "$g/box/solution.html#explode=0.5"
 		        "$g/blocks/pieces.html" "$g/blocks/solution.html" "$g/blocks/solution.html#step=1"
-		        "$g/soma/pieces.html" "$g/mix/pieces.html")
+		        "$g/soma/pieces.html" "$g/mix/pieces.html"
+		        "$g/rsoma/solution.html" "$g/rsoma/solution.html#step=2")
 	fi
 	mkdir -p "$tmp/made" "$tmp/bad"
 	make_samples "$tmp"
