@@ -15,14 +15,6 @@
 #include "formats/puz.h"
 #include "solver/solve.h"
 
-/* Axis names of the guide: as the box is held (gen.h), +x right, +y
- * away from you, +z up. */
-static const char *const dir_name[6] = {"to the right", "to the left",
-                                        "away from you", "toward you", "up",
-                                        "down"};
-static const char *const side_name[6] = {"right", "left", "back", "front",
-                                         "top", "bottom"};
-
 /* puzzle.puz, and puzzle.xmpuzzle with its solution and separation: the
  * solver finds them again on the written puzzle, as 'convert --solutions
  * --disassemble' would. */
@@ -42,23 +34,6 @@ static bool write_puzzle_files(struct outdir *od, const struct puzzle *p)
 	bool ok = outputs_puzzle_files(od, p, &s);
 	xmp_solutions_clear(&s);
 	return ok;
-}
-
-/* "pieces 3, 5 and 7" or "piece 4" ("Piece 4" with 'cap'). */
-static void group_text(uint64_t g, bool cap, char *buf, size_t len)
-{
-	int n = 0, total = 0;
-	for (int i = 0; i < 64; i++)
-		total += (int)(g >> i & 1);
-	size_t at = (size_t)snprintf(buf, len, "%s%s", cap ? "P" : "p",
-	                             total == 1 ? "iece" : "ieces");
-	for (int i = 0; i < 64 && at < len; i++)
-		if (g >> i & 1) {
-			n++;
-			at += (size_t)snprintf(buf + at, len - at, "%s%d",
-			                       n == 1 ? " " : n == total ? " and " : ", ",
-			                       i + 1);
-		}
 }
 
 /* The finished shape, layer by layer, each seen from above. */
@@ -85,51 +60,6 @@ static void write_layers(FILE *fp, const struct puzzle *p,
 	}
 }
 
-/* One step of the assembly guide: the disassembly reversed. A start
- * step puts 'group' (one piece) down; a move brings 'group' in from the
- * side 'dir' points to (dist 0), or slides it dist cells against 'dir'. */
-struct bstep {
-	char text[480];
-	uint64_t group;
-	int dir, dist;
-	bool start;
-};
-
-/* The steps of 'b' into st (room for npieces + nmoves); their count. */
-static size_t block_steps(const struct blk_puzzle *b, struct bstep *st)
-{
-	const struct dis_result *d = &b->dis;
-	/* the piece no separation removes stays where it is */
-	uint64_t moved = 0;
-	for (size_t i = 0; i < d->nmoves; i++)
-		if (d->moves[i].dist == 0)
-			moved |= d->moves[i].group;
-	size_t n = 0;
-	for (size_t k = 0; k < b->npieces; k++)
-		if (!(moved >> k & 1)) {
-			st[n] = (struct bstep){.group = (uint64_t)1 << k, .start = true};
-			snprintf(st[n++].text, sizeof st->text, "Start with piece %zu.", k + 1);
-		}
-	for (size_t i = d->nmoves; i-- > 0;) {
-		const struct dis_move *m = &d->moves[i];
-		char who[400];
-		int back = m->dir ^ 1; /* the reverse of the move */
-		st[n] = (struct bstep){.group = m->group, .dir = m->dir, .dist = m->dist};
-		if (m->dist == 0) {
-			group_text(m->group, true, who, sizeof who);
-			snprintf(st[n].text, sizeof st->text, "%s go%s in from the %s, moving %s.",
-			         who, strncmp(who, "Pieces", 6) ? "es" : "",
-			         side_name[m->dir], dir_name[back]);
-		} else {
-			group_text(m->group, false, who, sizeof who);
-			snprintf(st[n].text, sizeof st->text, "Slide %s %d cell%s %s.", who,
-			         m->dist, m->dist == 1 ? "" : "s", dir_name[back]);
-		}
-		n++;
-	}
-	return n;
-}
-
 /* The disassembly reversed, one step a line; false when out of memory. */
 static bool write_steps(FILE *fp, const struct blk_puzzle *b)
 {
@@ -140,10 +70,10 @@ static bool write_steps(FILE *fp, const struct blk_puzzle *b)
 	        "(level %s),\nreversed. Hold it with the front toward you; a group "
 	        "of pieces that\nmoves together was put together first.\n\n",
 	        level);
-	struct bstep *st = malloc((b->npieces + d->nmoves) * sizeof *st);
+	struct guide_step *st = malloc((b->npieces + d->nmoves) * sizeof *st);
 	if (!st)
 		return false;
-	size_t n = block_steps(b, st);
+	size_t n = guide_steps(d, b->npieces, st);
 	for (size_t i = 0; i < n; i++)
 		fprintf(fp, "%3zu. %s\n", i + 1, st[i].text);
 	free(st);
@@ -218,7 +148,7 @@ static bool write_steps_png(struct outdir *od, const struct blk_puzzle *b,
 			}
 		if (at < sizeof text[n])
 			snprintf(text[n] + at, sizeof text[n] - at, " (%s)",
-			         side_name[m->dir]);
+			         guide_side_name(m->dir));
 		n++;
 	}
 	for (size_t i = 0; i < n; i++)
@@ -273,69 +203,6 @@ static bool write_pictures(struct outdir *od, const struct blk_puzzle *b,
 	return ok;
 }
 
-/* solution.html's answer: the pieces where b->answer has them, and the
- * steps of solution.txt, each group coming in from its side (or sliding
- * its cells). Owns its arrays (block_answer_free()). */
-struct block_answer {
-	struct page_answer a;
-	struct bstep *st;
-	struct mesh_page_step *step;
-	size_t *shown; /* per step, the pieces shown: (step + 1) * npieces */
-	size_t *moving;
-};
-
-static void block_answer_free(struct block_answer *ba)
-{
-	free(ba->st);
-	free(ba->step);
-	free(ba->shown);
-	free(ba->moving);
-}
-
-static bool block_answer(const struct blk_puzzle *b, const struct mesh_size *sz,
-                         struct block_answer *ba)
-{
-	const struct grid *g = &b->puz.goal;
-	size_t np = b->npieces, max = np + b->dis.nmoves;
-	*ba = (struct block_answer){
-		.st = malloc(max * sizeof *ba->st),
-		.step = calloc(max, sizeof *ba->step),
-		.shown = malloc(max * np * sizeof *ba->shown),
-		.moving = malloc(max * np * sizeof *ba->moving)};
-	if (!ba->st || !ba->step || !ba->shown || !ba->moving) {
-		block_answer_free(ba);
-		return false;
-	}
-	size_t n = block_steps(b, ba->st);
-	double far = 1.5 * sz->unit * (g->nx > g->ny ? (g->nx > g->nz ? g->nx : g->nz)
-	                                             : (g->ny > g->nz ? g->ny : g->nz));
-	uint64_t shown = 0;
-	for (size_t k = 0; k < n; k++) {
-		const struct bstep *t = &ba->st[k];
-		struct mesh_page_step *ps = &ba->step[k];
-		size_t *sh = ba->shown + k * np, *mv = ba->moving + k * np;
-		shown |= t->group;
-		ps->text = t->text;
-		ps->show = sh;
-		ps->moving = mv;
-		for (size_t i = 0; i < np; i++) {
-			if (shown >> i & 1)
-				sh[ps->nshow++] = i;
-			if (!t->start && t->group >> i & 1)
-				mv[ps->nmoving++] = i;
-		}
-		if (!t->start) {
-			/* dis dirs: 0 +x, 1 -x, 2 +y, 3 -y, 4 +z, 5 -z */
-			double d = t->dist ? t->dist * sz->unit : far;
-			ps->from[t->dir / 2] = t->dir % 2 ? -d : d;
-		}
-	}
-	ba->a = (struct page_answer){.owner = b->answer,
-	                             .dim = {g->nx, g->ny, g->nz},
-	                             .steps = ba->step, .nsteps = n};
-	return true;
-}
-
 static bool write_pieces(struct outdir *od, const struct blk_puzzle *b,
                          const struct output_opts *o, const char *title)
 {
@@ -348,8 +215,10 @@ static bool write_pieces(struct outdir *od, const struct blk_puzzle *b,
 	if (!ok)
 		cli_error("generate: out of memory");
 	struct mesh_size sz = {o->unit, o->unit, o->clearance};
-	struct block_answer ba = {0};
-	if (ok && !block_answer(b, &sz, &ba)) {
+	struct guide_answer ga = {0};
+	const struct grid *g = &p->goal;
+	if (ok && !guide_answer_init(&ga, &b->dis, b->npieces, b->answer,
+	                             (const int[3]){g->nx, g->ny, g->nz}, sz.unit)) {
 		cli_error("generate: out of memory");
 		ok = false;
 	}
@@ -357,9 +226,9 @@ static bool write_pieces(struct outdir *od, const struct blk_puzzle *b,
 	snprintf(head, sizeof head, "%s: number engraved -> piece in puzzle.puz",
 	         title);
 	ok = ok && printcopies_write(od, p, copies, p->npieces, &sz, o->labels,
-	                             title, over, &ba.a, true) &&
+	                             title, over, &ga.a, true) &&
 	     printcopies_index(od, head, p, over);
-	block_answer_free(&ba);
+	guide_answer_clear(&ga);
 	copies_free(copies, p->npieces);
 	free(copies);
 	free(over);

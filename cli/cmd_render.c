@@ -27,6 +27,7 @@
 #include "cli/printcopies.h"
 #include "gen/gen.h"
 #include "draw/draw.h"
+#include "solver/disasm.h"
 #include "solver/solve.h"
 
 static const char help[] =
@@ -291,10 +292,49 @@ static int draw_answer(const struct puzzle *p, const unsigned char *lab,
 	return rc;
 }
 
+/* The steps of the answer's page: when the solution comes apart by
+ * separations alone (every move takes a group out; disasm.h), the
+ * disassembly reversed, as generate's block puzzles have it; else the
+ * copies lowest first (la's). 'ga' is set up in the first case. false
+ * when out of memory. */
+static bool answer_steps(const struct lowest_answer *la, size_t n,
+                         struct guide_answer *ga, const struct page_answer **out)
+{
+	*out = la->a.nsteps ? &la->a : NULL;
+	if (!*out || n > DIS_MAX_PIECES || n < 2)
+		return true;
+	disasm *d = dis_new();
+	if (!d)
+		return false;
+	struct dis_result res;
+	int rc = dis_run(d, la->a.dim[0], la->a.dim[1], la->a.dim[2], la->owner, n,
+	                 NULL, NULL, &res);
+	dis_free(d);
+	if (rc == DIS_ENOMEM)
+		return false;
+	if (rc != DIS_OK)
+		return true;
+	bool outs = res.verdict == DIS_APART;
+	for (size_t i = 0; outs && i < res.nmoves; i++)
+		outs = res.moves[i].dist == 0;
+	bool ok = true;
+	if (outs) {
+		ok = guide_answer_init(ga, &res, n, la->owner, la->a.dim,
+		                       PRINT_DEFAULT_UNIT);
+		if (ok) {
+			for (int a = 0; a < 3; a++)
+				ga->a.wall[a] = la->a.wall[a];
+			*out = &ga->a;
+		}
+	}
+	dis_result_clear(&res);
+	return ok;
+}
+
 /* pieces.html and, given a solution 'r', solution.html: the pieces as
  * print makes them (default unit and clearance, numbers engraved), the
- * solution's copies one step each, lowest first. A puzzle with a range
- * of copies gets pieces.html only (every copy it may use). */
+ * solution's copies as answer_steps() puts them together. A puzzle with a
+ * range of copies gets pieces.html only (every copy it may use). */
 static bool render_pages(struct outdir *od, const char *file,
                          const struct puzzle *p, const struct solve_result *r)
 {
@@ -310,10 +350,16 @@ static bool render_pages(struct outdir *od, const char *file,
 		return false;
 	}
 	struct lowest_answer la = {0};
+	struct guide_answer ga = {0};
+	const struct page_answer *answer = NULL;
 	bool ok = true;
 	if (r && fixed) {
 		ok = printcopies_solved("render", p, r->first, r->first_colours, copies,
 		                        NULL, &la) == CLI_OK;
+		if (ok && !answer_steps(&la, n, &ga, &answer)) {
+			cli_error("render: out of memory");
+			ok = false;
+		}
 	} else {
 		for (size_t i = 0, at = 0; i < p->npieces && ok; i++)
 			for (unsigned k = 0; k < puz_piece_max(&p->pieces[i]) && ok; k++)
@@ -327,7 +373,8 @@ static bool render_pages(struct outdir *od, const char *file,
 	char what[PATH_MAX + 32];
 	snprintf(what, sizeof what, "cubegen render %s", base ? base + 1 : file);
 	ok = ok && printcopies_write(od, p, copies, n, &sz, true, what, NULL,
-	                             la.a.nsteps ? &la.a : NULL, false);
+	                             answer, false);
+	guide_answer_clear(&ga);
 	lowest_answer_clear(&la);
 	copies_free(copies, n);
 	free(copies);

@@ -17,11 +17,13 @@
  */
 #include "cli/pagefiles.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "solver/disasm.h"
 #include "solver/poly.h"
 #include "solver/puzzle.h"
 
@@ -256,8 +258,9 @@ bool lowest_answer_steps(struct lowest_answer *la, const struct grid *g,
 	most = most > g->nz ? most : g->nz;
 	for (size_t k = 0; k < n; k++) {
 		size_t i = la->order[k];
-		snprintf(la->text[k], sizeof la->text[k], "Piece %zu (%s) goes in%s.",
-		         i + 1, names[i], k ? " from above" : " first");
+		/* an order, not a move the disassembler checked: no direction */
+		snprintf(la->text[k], sizeof la->text[k], "Put piece %zu (%s) in place.",
+		         i + 1, names[i]);
 		la->step[k] = (struct mesh_page_step){
 			.text = la->text[k], .show = la->order, .nshow = k + 1,
 			.moving = &la->order[k], .nmoving = 1,
@@ -267,5 +270,125 @@ bool lowest_answer_steps(struct lowest_answer *la, const struct grid *g,
 	}
 	la->a.steps = la->step;
 	la->a.nsteps = n;
+	return true;
+}
+
+/* ---- the assembly guide ------------------------------------------------- */
+
+/* Axis names of the guide: as the box is held (gen.h), +x right, +y
+ * away from you, +z up. */
+static const char *const dir_name[6] = {"to the right", "to the left",
+                                        "away from you", "toward you", "up",
+                                        "down"};
+static const char *const side_name[6] = {"right", "left", "back", "front",
+                                         "top", "bottom"};
+
+const char *guide_side_name(int dir)
+{
+	assert(dir >= 0 && dir < 6);
+	return side_name[dir];
+}
+
+/* "pieces 3, 5 and 7" or "piece 4" ("Piece 4" with 'cap'). */
+static void group_text(uint64_t g, bool cap, char *buf, size_t len)
+{
+	int n = 0, total = 0;
+	for (int i = 0; i < 64; i++)
+		total += (int)(g >> i & 1);
+	size_t at = (size_t)snprintf(buf, len, "%s%s", cap ? "P" : "p",
+	                             total == 1 ? "iece" : "ieces");
+	for (int i = 0; i < 64 && at < len; i++)
+		if (g >> i & 1) {
+			n++;
+			at += (size_t)snprintf(buf + at, len - at, "%s%d",
+			                       n == 1 ? " " : n == total ? " and " : ", ",
+			                       i + 1);
+		}
+}
+
+size_t guide_steps(const struct dis_result *d, size_t npieces,
+                   struct guide_step *st)
+{
+	/* the piece no separation removes stays where it is */
+	uint64_t moved = 0;
+	for (size_t i = 0; i < d->nmoves; i++)
+		if (d->moves[i].dist == 0)
+			moved |= d->moves[i].group;
+	size_t n = 0;
+	for (size_t k = 0; k < npieces; k++)
+		if (!(moved >> k & 1)) {
+			st[n] = (struct guide_step){.group = (uint64_t)1 << k, .start = true};
+			snprintf(st[n++].text, sizeof st->text, "Start with piece %zu.", k + 1);
+		}
+	for (size_t i = d->nmoves; i-- > 0;) {
+		const struct dis_move *m = &d->moves[i];
+		char who[400];
+		int back = m->dir ^ 1; /* the reverse of the move */
+		st[n] = (struct guide_step){.group = m->group, .dir = m->dir, .dist = m->dist};
+		if (m->dist == 0) {
+			group_text(m->group, true, who, sizeof who);
+			snprintf(st[n].text, sizeof st->text, "%s go%s in from the %s, moving %s.",
+			         who, strncmp(who, "Pieces", 6) ? "es" : "",
+			         side_name[m->dir], dir_name[back]);
+		} else {
+			group_text(m->group, false, who, sizeof who);
+			snprintf(st[n].text, sizeof st->text, "Slide %s %d cell%s %s.", who,
+			         m->dist, m->dist == 1 ? "" : "s", dir_name[back]);
+		}
+		n++;
+	}
+	return n;
+}
+
+void guide_answer_clear(struct guide_answer *ga)
+{
+	free(ga->st);
+	free(ga->step);
+	free(ga->shown);
+	free(ga->moving);
+	memset(ga, 0, sizeof *ga);
+}
+
+bool guide_answer_init(struct guide_answer *ga, const struct dis_result *d,
+                       size_t np, const unsigned char *owner, const int dim[3],
+                       double unit)
+{
+	size_t max = np + d->nmoves;
+	*ga = (struct guide_answer){
+		.st = malloc(max * sizeof *ga->st),
+		.step = calloc(max, sizeof *ga->step),
+		.shown = malloc(max * np * sizeof *ga->shown),
+		.moving = malloc(max * np * sizeof *ga->moving)};
+	if (!ga->st || !ga->step || !ga->shown || !ga->moving) {
+		guide_answer_clear(ga);
+		return false;
+	}
+	size_t n = guide_steps(d, np, ga->st);
+	int most = dim[0] > dim[1] ? dim[0] : dim[1];
+	double far = 1.5 * unit * (most > dim[2] ? most : dim[2]);
+	uint64_t shown = 0;
+	for (size_t k = 0; k < n; k++) {
+		const struct guide_step *t = &ga->st[k];
+		struct mesh_page_step *ps = &ga->step[k];
+		size_t *sh = ga->shown + k * np, *mv = ga->moving + k * np;
+		shown |= t->group;
+		ps->text = t->text;
+		ps->show = sh;
+		ps->moving = mv;
+		for (size_t i = 0; i < np; i++) {
+			if (shown >> i & 1)
+				sh[ps->nshow++] = i;
+			if (!t->start && t->group >> i & 1)
+				mv[ps->nmoving++] = i;
+		}
+		if (!t->start) {
+			/* dis dirs: 0 +x, 1 -x, 2 +y, 3 -y, 4 +z, 5 -z */
+			double dd = t->dist ? t->dist * unit : far;
+			ps->from[t->dir / 2] = t->dir % 2 ? -dd : dd;
+		}
+	}
+	ga->a = (struct page_answer){.owner = owner,
+	                             .dim = {dim[0], dim[1], dim[2]},
+	                             .steps = ga->step, .nsteps = n};
 	return true;
 }

@@ -26,7 +26,8 @@ struct page_answer {
 
 /* solution.html's answer for any puzzle: its copies where a solution has
  * them, one step each, lowest first (by its lowest cell: z, then y, then
- * x), each coming down from above. Owns its arrays. */
+ * x), each shown coming down from above ("Put piece 3 (L) in place.":
+ * an order, not a move checked by the disassembler). Owns its arrays. */
 struct lowest_answer {
 	struct page_answer a;   /* a.nsteps 0: none (more than 255 copies) */
 	unsigned char *owner;   /* goal cells: 0 or the copy's number */
@@ -41,6 +42,46 @@ struct grid;
 bool lowest_answer_steps(struct lowest_answer *la, const struct grid *g,
                          size_t count, const char *const *names);
 void lowest_answer_clear(struct lowest_answer *la);
+
+/* One step of an assembly guide: a disassembly (disasm.h) reversed. A
+ * start step puts 'group' (one piece) down; a move brings 'group' in from
+ * the side 'dir' points to (dist 0), or slides it dist cells against
+ * 'dir'. 'text' is the line for it ("Piece 4 goes in from the back,
+ * moving toward you."), pieces numbered from 1. */
+struct guide_step {
+	char text[480];
+	uint64_t group;
+	int dir, dist;
+	bool start;
+};
+
+/* The steps of disassembly 'd' of n pieces into st (room for n +
+ * d->nmoves): first the pieces no separation removes, then the moves
+ * from the last to the first. Returns their count. */
+struct dis_result;
+size_t guide_steps(const struct dis_result *d, size_t n, struct guide_step *st);
+
+/* The side a direction (enum dis_dir) points to, as the guide names it:
+ * "right", "left", "back", "front", "top", "bottom". */
+const char *guide_side_name(int dir);
+
+/* solution.html's answer from a guide: the pieces where 'owner' (dim
+ * cells: 0 or the piece's number) has them, a step per guide step, each
+ * group coming in from its side (or sliding its cells of 'unit' mm).
+ * Owns its arrays (guide_answer_clear()). */
+struct guide_answer {
+	struct page_answer a;
+	struct guide_step *st;
+	struct mesh_page_step *step;
+	size_t *shown;  /* per step, the pieces shown: n per step */
+	size_t *moving;
+};
+
+/* false when out of memory (then cleared). */
+bool guide_answer_init(struct guide_answer *ga, const struct dis_result *d,
+                       size_t n, const unsigned char *owner, const int dim[3],
+                       double unit);
+void guide_answer_clear(struct guide_answer *ga);
 
 /*
  * pieces.html: the objects of plate.3mf as the plate lays them (m[i] at

@@ -313,9 +313,17 @@ for a in range(3):
 PY
 }
 placed_ok "$tmp/w3" 5 5 5 && ok || bad "solution.html --wall 3: a piece out of place"
-# render's answer page: the Soma cube's pieces fill the 3x3x3 cube
+# render's answer page: the Soma cube's pieces fill the 3x3x3 cube, and
+# go in as the disassembler takes them out (reversed); Pelikan's burr
+# needs sliding moves, so its pieces come in order only
 run 0 render "$DATA/soma.puz" --out "$tmp/rsoma" &&
 	{ placed_ok "$tmp/rsoma" 3 3 3 10 && ok || bad "render: solution.html: a piece out of place"; }
+grep -q '"text": "Start with piece [0-9]\."' "$tmp/rsoma/solution.html" &&
+	grep -q '"text": "Piece [0-9] goes in from the ' "$tmp/rsoma/solution.html" && ok ||
+	bad "render soma.puz: solution.html's steps are not the disassembly reversed"
+run 0 render "$examples/PelikanBurr.xmpuzzle" --out "$tmp/rpelikan" &&
+	{ grep -q '"text": "Put piece 1 (Cage) in place\."' "$tmp/rpelikan/solution.html" && ok ||
+		bad "render PelikanBurr: solution.html's steps"; }
 # print --wall solves the puzzle, so it has the answer's page too
 run 0 print "$DATA/happycube-blue.puz" --wall 3 --out "$tmp/pw3" &&
 	{ placed_ok "$tmp/pw3" 5 5 5 && ok || bad "print --wall 3: solution.html: a piece out of place"; }

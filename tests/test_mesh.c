@@ -1809,6 +1809,12 @@ static char *page_text(const char *path, const char *title,
 static void test_mesh_page(void **state)
 {
 	(void)state;
+	/* the viewer a page carries besides its data: at most 30 KB, and
+	 * nothing in it that would end its element early */
+	assert_true(cubegen_web_page_len + cubegen_web_css_len + cubegen_web_js_len <=
+		    30 * 1024);
+	assert_null(strstr(cubegen_web_js, "</script"));
+	assert_null(strstr(cubegen_web_css, "</style"));
 	unsigned char one[1] = {1};
 	struct mesh *m = NULL;
 	assert_int_equal(mesh_from_cells(one, 1, 1, 1, 10, 0.2, &m), MESH_OK);
