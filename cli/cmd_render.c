@@ -292,6 +292,9 @@ static int draw_answer(const struct puzzle *p, const unsigned char *lab,
 	return rc;
 }
 
+/* Positions the disassembler may keep for render's answer page. */
+#define RENDER_DIS_NODES 100000u
+
 /* The steps of the answer's page: when the solution comes apart by
  * separations alone (every move takes a group out; disasm.h), the
  * disassembly reversed, as generate's block puzzles have it; else the
@@ -306,6 +309,9 @@ static bool answer_steps(const struct lowest_answer *la, size_t n,
 	disasm *d = dis_new();
 	if (!d)
 		return false;
+	/* a picture's worth: a burr whose search would be long gets the
+	 * order only (DIS_BOUND) */
+	dis_set_max_nodes(d, RENDER_DIS_NODES);
 	struct dis_result res;
 	int rc = dis_run(d, la->a.dim[0], la->a.dim[1], la->a.dim[2], la->owner, n,
 	                 NULL, NULL, &res);
