@@ -1,6 +1,6 @@
 /*
  * bench.c: cubegen's benchmark table (`make bench`). Not a test: it prints
- * figures, medians of repeated runs, for the README to quote.
+ * figures, medians of repeated runs, for docs/figures.md to quote.
  *
  * Usage: bench [--quick | --disassemble]   (--quick skips the slowest
  * solver rows; --disassemble runs the disassembler's rows alone)

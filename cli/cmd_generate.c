@@ -61,7 +61,7 @@ static const char help[] =
 	"                    easy (about 95 % of random puzzles; at size 5 like\n"
 	"                    the Happy Cube Original sets or easier), medium, or\n"
 	"                    hard (the hardest 1.5 %; at size 5 like the Pro\n"
-	"                    sets); bands are set per size (see the README)\n"
+	"                    sets); bands are set per size (man cubegen)\n"
 	"  --max-attempts K  candidates to try before giving up, 1 to 1000000\n"
 	"                    (default 1000; for blocks, dissections started)\n"
 	"  --force           replace DIR if it exists (only a folder cubegen\n"

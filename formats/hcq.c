@@ -5,7 +5,7 @@
  * of lex.c, whose header states the workload and the text rules both
  * readers share.
  *
- * Rules where DESIGN.md §3 leaves room (the README repeats them):
+ * Rules where DESIGN.md §3 leaves room (docs/formats.md repeats them):
  *
  * - .hcq: blank lines are skipped, spaces and tabs around fields are
  *   ignored. NAME:, TYPE:, COMMENT: and NUM_TILES: come in any order, each

@@ -12,7 +12,7 @@
  * no header can make the reader hold more than one grid it has not seen
  * rows for, and that grid is at most PUZ_MAX_CELLS bytes.
  *
- * Rules where DESIGN.md §3 leaves room (the README repeats them; the .puz
+ * Rules where DESIGN.md §3 leaves room (docs/formats.md repeats them; the .puz
  * rules are at the top of puzread.c, the .hcq rules at the top of hcq.c):
  *
  * - Text: UTF-8 without NUL bytes or control characters. A file with a

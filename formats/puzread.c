@@ -5,7 +5,7 @@
  * the line lexer of lex.c, whose header states the workload and the text
  * rules both readers share.
  *
- * Rules where DESIGN.md §3 leaves room (the README repeats them):
+ * Rules where DESIGN.md §3 leaves room (docs/formats.md repeats them):
  *
  * - .puz comments: a line whose first byte is ';' is skipped wherever it
  *   is, and never counts as a row or a blank line. Tabs are allowed only

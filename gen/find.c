@@ -8,7 +8,7 @@
  * sizes), so fixed numbers would make "hard" unreachable at one size and
  * common at another. The sample is drawn from a fixed stream, not the
  * user's seed, so the bands of a box never change; at 5 x 5 x 5 they are
- * where the commercial Happy Cube families fall (README).
+ * where the commercial Happy Cube families fall (docs/puzzles.md).
  */
 #include <stdlib.h>
 

@@ -183,7 +183,7 @@ int gen_count(const struct gen_puzzle *g, const struct solve_opts *o,
  * hard_min = s[ceil(0.985 m) - 1]. A score d is easy when d <= easy_max,
  * else hard when d >= hard_min, else medium: about 94.7 %, 3.8 % and
  * 1.5 % of random unique puzzles, levels chosen so that at 5 x 5 x 5
- * they fall at 14 and 19 (README: the commercial sets, and why). n is
+ * they fall at 14 and 19 (docs/puzzles.md: the commercial sets, and why). n is
  * GEN_CALIB_CUBES for cubes of side 3..8, whose bands are a table in
  * find.c (`make bands` prints it), else GEN_CALIB_SAMPLES, or a fifth
  * of it when the shell has more than 600 cells. With no sample at all,

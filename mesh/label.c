@@ -21,6 +21,10 @@
  * box's face the walls are the thin edge fingers, so the label lands in
  * the plate's full-height centre). Then its size in mm is computed from
  * the rectangle's solid extent.
+ *
+ * mesh.c calls mesh_label_strokes() and mesh_label_cuts(); this file
+ * reads the piece only through mesh_int.h's inline accessors, so it
+ * calls nothing in mesh.c.
  */
 #include <assert.h>
 #include <math.h>

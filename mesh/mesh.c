@@ -185,27 +185,6 @@ int mesh_piece_init(struct mesh_piece *p, const unsigned char *cells, int nx,
 	return mesh_piece_init_spec(p, &s, &sz);
 }
 
-void mesh_piece_layers(const struct mesh_piece *p, int a, int k, long *nw,
-		       long *nu)
-{
-	assert(k >= 0 && k <= p->n[a]);
-	long w = 0;
-	for (int i = 0; i < k && p->wall[a]; i++)
-		w += mesh_piece_is_wall(p, a, i);
-	*nw = w;
-	*nu = k - w;
-}
-
-double mesh_piece_pos(const struct mesh_piece *p, const struct mesh_size *sz,
-		      int a, int k)
-{
-	long nw, nu;
-	mesh_piece_layers(p, a, k, &nw, &nu);
-	/* without walls the wall is not even looked at (it may be anything) */
-	return nw ? (double)nw * sz->wall + (double)nu * sz->unit
-		  : (double)nu * sz->unit;
-}
-
 /* Whether any layer of the bounding box is a wall. */
 static int has_walls(const struct mesh_piece *p)
 {

@@ -5,6 +5,7 @@
 #ifndef CUBEGEN_MESH_INT_H
 #define CUBEGEN_MESH_INT_H
 
+#include <assert.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,14 +31,31 @@ static inline int mesh_piece_is_wall(const struct mesh_piece *p, int a, int i)
 }
 
 /* The wall and unit layers of the bounding box before layer k along axis
- * a (0 <= k <= n[a]). */
-void mesh_piece_layers(const struct mesh_piece *p, int a, int k, long *nw,
-		       long *nu);
+ * a (0 <= k <= n[a]). Inline here with the piece's other accessors, so
+ * that label.c needs nothing from mesh.c: mesh.c calls label.c, never
+ * the other way round. */
+static inline void mesh_piece_layers(const struct mesh_piece *p, int a, int k,
+				     long *nw, long *nu)
+{
+	assert(k >= 0 && k <= p->n[a]);
+	long w = 0;
+	for (int i = 0; i < k && p->wall[a]; i++)
+		w += mesh_piece_is_wall(p, a, i);
+	*nw = w;
+	*nu = k - w;
+}
 
 /* Where layer boundary k of the bounding box lies along axis a, before
  * the -clearance/2 shift: nw*wall + nu*unit (struct mesh_spec). */
-double mesh_piece_pos(const struct mesh_piece *p, const struct mesh_size *sz,
-		      int a, int k);
+static inline double mesh_piece_pos(const struct mesh_piece *p,
+				    const struct mesh_size *sz, int a, int k)
+{
+	long nw, nu;
+	mesh_piece_layers(p, a, k, &nw, &nu);
+	/* without walls the wall is not even looked at (it may be anything) */
+	return nw ? (double)nw * sz->wall + (double)nu * sz->unit
+		  : (double)nu * sz->unit;
+}
 
 /*
  * Validate a spec and its sizes and fill '*p' (see mesh_piece_init()):

@@ -36,6 +36,11 @@
  * type) by exactly one of its rows, and each of those rows is one branch.
  * Copies of a type share one group, counted down by 'rem', so a set of
  * rows is never found in two orders.
+ *
+ * bb.c and bbmx.c call each other (bb_int.h): this file calls
+ * bbmx_usable() and bbmx_node(), and bbmx.c calls back bb_spent() and
+ * bb_path_of(). The loop is the simplest shape: the matrix phase is a
+ * stretch of this search and must count nodes and number covers as it does.
  */
 #include "solver/bb.h"
 #include "solver/bb_int.h"

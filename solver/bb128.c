@@ -55,7 +55,7 @@
  * by 'rem'. The prunings only cut branches with no cover below.
  *
  * Tried and left out, each measured alone on Bedlam and pentacube boxes
- * (no faster, see README "Benchmarks"): a transposed phase for short lists
+ * (no faster, see docs/figures.md): a transposed phase for short lists
  * (per cell, a bitset of the rows covering it: no list scans, but the
  * transposing costs what it saves); dropping rows that would empty a cell
  * of 1 to 3 rows (30% fewer nodes, twice the time per node); a table of

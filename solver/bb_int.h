@@ -2,6 +2,12 @@
  * bb_int.h: the 64-cell bitboard's state, shared by bb.c (the engine and
  * its list passes) and bbmx.c (its matrix phase, on AVX-512). Private to
  * solver/.
+ *
+ * The two call each other: bb.c calls bbmx_usable() and bbmx_node() (a
+ * subtree of few rows); bbmx.c calls back bb_spent() (the node budget)
+ * and bb_path_of() (a cover's rows by number). The loop is the simplest
+ * shape: the matrix phase is a stretch of bb.c's own search, and bbmx.c
+ * is only stubs where AVX-512 cannot be compiled, so those cannot move.
  */
 #ifndef CUBEGEN_BB_INT_H
 #define CUBEGEN_BB_INT_H

@@ -31,6 +31,12 @@
  * pentacubes 0.47 s instead of 0.59). Up to 64 rows take one word, up to
  * 128 two; three or four words, up to 254 rows, were slower than the
  * lists, and so was reading the rows from the list instead of a copy.
+ *
+ * bb.c calls bbmx_usable() and bbmx_node(); this file calls back
+ * bb_spent() and bb_path_of() (bb_int.h), so the node budget and the
+ * numbering of covers stay bb.c's alone. The loop is the simplest shape:
+ * this file is only stubs where AVX-512 cannot be compiled, so those two
+ * cannot move here.
  */
 #include "solver/bb_int.h"
 

@@ -19,7 +19,7 @@
  * Ownership: a struct puzzle owns its grids and piece array; puz_clear()
  * frees them and leaves an empty puzzle.
  *
- * Limits (checked by the readers, documented in the README): every
+ * Limits (checked by the readers, documented in docs/formats.md): every
  * dimension 1..PUZ_MAX_DIM, a goal of at most PUZ_MAX_CELLS cells, at most
  * PUZ_MAX_PIECES pieces counted with multiplicity, names of at most
  * PUZ_MAX_NAME bytes.

@@ -33,6 +33,12 @@
  * each allowed only images with the same invariant (sig: the types it
  * occurs in, untagged and with their counts, and its part in the goal and
  * the match table), and checked in full at the leaves.
+ *
+ * solve.c calls recolour_setup(), recolour_stab() and recolour_free();
+ * this file calls back solve_cell_map(), solve_keeps_regions(),
+ * solve_match_kept() and solve_types_kept() (solve_int.h). The loop is
+ * the simplest shape: solve.c needs those tests for G and the twin
+ * colours even when colours are not renamed, so they stay there.
  */
 #include <assert.h>
 #include <stdlib.h>

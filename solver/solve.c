@@ -18,6 +18,12 @@
  * in H, so only the h in H fixing r and the elements outside H are tried.
  * Where Stab_H(r) is more than {e}, a second piece is pinned below r the
  * same way, and |H r| gains a factor (choose_second()).
+ *
+ * solve.c and recolour.c call each other (solve_int.h): this file calls
+ * recolour_setup(), recolour_stab() and recolour_free(), and recolour.c
+ * calls back solve_cell_map(), solve_keeps_regions(), solve_match_kept()
+ * and solve_types_kept(). The loop is the simplest shape: those are the
+ * tests this file builds G and the twin colours with, and Γ needs them too.
  */
 #include "solver/solve.h"
 

@@ -2,6 +2,12 @@
  * solve_int.h: the solver's state, shared by solve.c (goal, types, rows,
  * search, counting) and recolour.c (counting up to renamings of colours).
  * Private to solver/.
+ *
+ * solve.c and recolour.c call each other: solve.c calls recolour_setup(),
+ * recolour_stab() (per cover) and recolour_free(); recolour.c calls
+ * solve_cell_map(), solve_keeps_regions(), solve_match_kept() and
+ * solve_types_kept(), the tests solve.c builds G and the twin colours
+ * with. The loop is the simplest shape: Γ is found with the same tests.
  */
 #ifndef CUBEGEN_SOLVE_INT_H
 #define CUBEGEN_SOLVE_INT_H

@@ -82,14 +82,14 @@ want=$(sed -n '/^\$ cubegen generate --kind blocks --seed 7$/,/^```$/p' \
 mkdir "$tmp/readme"
 got=$(cd "$tmp/readme" && ${WRAP:-} "$CUBEGEN" generate --kind blocks --seed 7)
 [ -n "$want" ] && [ "$got" = "$want" ] && ok || bad "README's blocks example: got $got"
-steps=$(sed -n '/^  1\. Start with piece 5\.$/,/^```$/p' "$root/README.md" | sed '$d')
+steps=$(sed -n '/^  1\. Start with piece 5\.$/,/^```$/p' "$root/docs/puzzles.md" | sed '$d')
 [ -n "$steps" ] && grep -qF "$steps" "$tmp/readme/out/blocks4-7/solution.txt" && ok ||
-	bad "README's solution.txt lines"
+	bad "docs/puzzles.md's solution.txt lines"
 
-want=$(sed -n '/^\$ cubegen batch --kind blocks --seeds 7..7$/{n;p}' "$root/README.md" |
+want=$(sed -n '/^\$ cubegen batch --kind blocks --seeds 7..7$/{n;p}' "$root/docs/scale.md" |
 	sed 's/, "seconds": [0-9.]*}$/}/')
 got=$(${WRAP:-} "$CUBEGEN" batch --kind blocks --seeds 7..7 | sed 's/, "seconds": [0-9.]*}$/}/')
-[ -n "$want" ] && [ "$got" = "$want" ] && ok || bad "README's batch --kind blocks example: got $got"
+[ -n "$want" ] && [ "$got" = "$want" ] && ok || bad "docs/scale.md's batch --kind blocks example: got $got"
 
 # --- the default folder
 mkdir "$tmp/cwd"

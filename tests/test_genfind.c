@@ -42,7 +42,7 @@ static void test_genfind_table_is_the_calibration(void **state)
 	}
 }
 
-/* 5 x 5 x 5 is anchored to the commercial sets (README): the hardest
+/* 5 x 5 x 5 is anchored to the commercial sets (docs/puzzles.md): the hardest
  * Original (14.00) is easy, Marble Curie (24.58) and the Pros hard. */
 static void test_genfind_bands_at_five(void **state)
 {

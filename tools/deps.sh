@@ -4,7 +4,7 @@
 #   sh tools/deps.sh        what the build, tests, run and bench need
 #   sh tools/deps.sh fuzz   also clang and its fuzzer runtime (make fuzz)
 set -e
-pkgs="build-essential pkg-config libgd-dev libpng-dev zlib1g-dev libadmesh-dev libzip-dev libexpat1-dev libjson-c-dev libcmocka-dev openscad prusa-slicer valgrind man-db unzip python3 chromium"
+pkgs="build-essential pkg-config libgd-dev libpng-dev zlib1g-dev libadmesh-dev libzip-dev libexpat1-dev libjson-c-dev libcmocka-dev openscad prusa-slicer valgrind man-db unzip python3 chromium parallel"
 [ "${1:-}" = fuzz ] && pkgs="$pkgs clang"
 if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
