@@ -29,4 +29,13 @@ python3 "$here/tools/docrun.py" "$scratch/run" "$scratch/self/right.md" >/dev/nu
 
 python3 "$here/tools/docrun.py" "$scratch" "$root/README.md" "$root"/docs/*.md \
 	"$root/examples/README.md" "$root/docs/cubegen.1" || fails=$((fails + 1))
-[ "$fails" = 0 ] || exit 1
+# The pictures the README and docs/puzzles.md show are what generate
+# writes for size 5, seed 42, byte for byte.
+mkdir "$scratch/pictures"
+(cd "$scratch/pictures" && ${WRAP:-} "$CUBEGEN" generate --size 5 --seed 42 >/dev/null) ||
+	{ echo "FAIL generate --seed 42"; fails=$((fails + 1)); }
+for f in preview solution; do
+	cmp -s "$scratch/pictures/out/cube5-42/$f.png" "$root/docs/$f-size5-seed42.png" ||
+		{ echo "FAIL docs/$f-size5-seed42.png is not what generate --seed 42 writes"; fails=$((fails + 1)); }
+done
+[ "$fails" = 0 ] && echo "docs: the pictures are generate's" || exit 1
