@@ -131,25 +131,29 @@ const char *draw_strerror(int status)
 }
 
 /*
- * Okabe & Ito's palette (2008), without its black: the usual choice for
- * colours that protanopes, deuteranopes and tritanopes still tell apart.
- * No palette keeps more than about eight colours apart for every reader,
- * so pieces 8..14 take the seven colours of Paul Tol's "muted" scheme
- * that differ most from the first seven, and beyond 14 the cycle repeats
- * paler, then darker; names and numbers carry the rest.
+ * Pieces of one puzzle must differ in hue, not only in brightness, and
+ * stay apart for colour-blind readers. Okabe & Ito's palette (2008) is the
+ * usual choice for the second, but its sky blue and blue share one hue
+ * (202 degrees), so blue moves to ninth and the seventh and eighth are
+ * Paul Tol's indigo and green (his "muted" scheme): the first eight are
+ * then eight hues at least 14 degrees apart (orange 41, sky blue 202,
+ * bluish green 164, yellow 56, vermillion 26, reddish purple 327, indigo
+ * 250, green 140; test_draw checks the spacing). The last six repeat
+ * nearby hues at other lightness; beyond 14 the cycle repeats paler, then
+ * darker; names and numbers carry the rest.
  */
 static const uint32_t palette[14] = {
 	0xE69F00, /* orange */
 	0x56B4E9, /* sky blue */
 	0x009E73, /* bluish green */
 	0xF0E442, /* yellow */
-	0x0072B2, /* blue */
 	0xD55E00, /* vermillion */
 	0xCC79A7, /* reddish purple */
 	0x332288, /* indigo */
+	0x117733, /* green */
+	0x0072B2, /* blue */
 	0x882255, /* wine */
 	0x999933, /* olive */
-	0xAAAAAA, /* grey */
 	0xCC6677, /* rose */
 	0x44AA99, /* teal */
 	0xDDCC77, /* sand */

@@ -18,12 +18,13 @@
  * (painter's algorithm), only the faces no neighbour cell hides, each with
  * a thin dark outline.
  *
- * Colours. Piece number k (1..255) is drawn in draw_colour(k): k = 1..7 are
- * the Okabe-Ito colours, chosen to stay distinct for colour-blind readers
- * (orange, sky blue, bluish green, yellow, blue, vermillion, reddish
- * purple); k = 8..14 are seven of Paul Tol's "muted" colours (indigo, wine,
- * olive, grey, rose, teal, sand); k = 15..28 repeat 1..14 paler, 29..42
- * darker, and so on in a cycle of 42. Every picture uses the same colour
+ * Colours. Piece number k (1..255) is drawn in draw_colour(k): k = 1..8 are
+ * eight hues at least 14 degrees apart that stay distinct for colour-blind
+ * readers (Okabe and Ito's orange, sky blue, bluish green, yellow,
+ * vermillion and reddish purple, Paul Tol's indigo and green); k = 9..14
+ * are Okabe and Ito's blue and five of Tol's "muted" colours (wine, olive,
+ * rose, teal, sand); k = 15..28 repeat 1..14 paler, 29..42 darker, and so
+ * on in a cycle of 42. Every picture uses the same colour
  * for the same number, so the preview, the answer sheet and render's
  * pictures agree.
  * Cell colours. Each picture also comes as a *_coloured() function that

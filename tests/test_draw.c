@@ -24,6 +24,7 @@
 #include <cmocka.h>
 
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -358,14 +359,43 @@ static void test_draw_strerror_names_every_status(void **state)
 	assert_non_null(draw_strerror(99));
 }
 
+/* The hue of 0xRRGGBB in degrees, 0 to 360 (HSV); -1 for a grey. */
+static double hue(uint32_t rgb)
+{
+	double r = (rgb >> 16) & 255, g = (rgb >> 8) & 255, b = rgb & 255;
+	double hi = fmax(r, fmax(g, b)), lo = fmin(r, fmin(g, b));
+	if (hi == lo)
+		return -1;
+	double h = hi == r ? (g - b) / (hi - lo) : hi == g ? 2 + (b - r) / (hi - lo)
+	                                                   : 4 + (r - g) / (hi - lo);
+	return fmod(h * 60 + 360, 360);
+}
+
+/* How far apart two colours' hues are, 0 to 180 degrees (0 for a grey). */
+static double hue_apart(uint32_t a, uint32_t b)
+{
+	double ha = hue(a), hb = hue(b);
+	if (ha < 0 || hb < 0)
+		return 0;
+	double d = fabs(ha - hb);
+	return d > 180 ? 360 - d : d;
+}
+
 static void test_draw_colour_palette(void **state)
 {
 	(void)state;
-	static const uint32_t okabe_ito[7] = {0xE69F00, 0x56B4E9, 0x009E73,
-	                                      0xF0E442, 0x0072B2, 0xD55E00,
-	                                      0xCC79A7};
-	for (int k = 1; k <= 7; k++)
-		assert_int_equal(draw_colour(k), okabe_ito[k - 1]);
+	/* Okabe & Ito's first four, vermillion, reddish purple, then Tol's
+	 * indigo and green. */
+	static const uint32_t first[8] = {0xE69F00, 0x56B4E9, 0x009E73,
+	                                  0xF0E442, 0xD55E00, 0xCC79A7,
+	                                  0x332288, 0x117733};
+	for (int k = 1; k <= 8; k++)
+		assert_int_equal(draw_colour(k), first[k - 1]);
+	/* Pieces 1 to 8 differ in hue, not only in brightness: every two at
+	 * least 14 degrees apart on the colour wheel. */
+	for (int k = 1; k <= 8; k++)
+		for (int j = 1; j < k; j++)
+			assert_true(hue_apart(draw_colour(k), draw_colour(j)) >= 14.0);
 	for (int k = 1; k <= 42; k++) {
 		assert_int_not_equal(draw_colour(k), DRAW_BG);
 		assert_int_not_equal(draw_colour(k), DRAW_EMPTY);
