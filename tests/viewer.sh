@@ -360,5 +360,81 @@ for p in "${pages[@]}"; do
 	if [ -f "$file" ]; then test_page "$file" "$frag"; else fail "$p: page exists"; fi
 done
 
+# --- hands and colour scheme -----------------------------------------------
+# A copy of a real page with a script that plays a mouse drag, a two-finger
+# pinch and the reset button as pointer events on the canvas, and records
+# the view the page keeps in its link after each (#view=YAW,PITCH,DIST).
+# Then the light and the dark scheme: the background where nothing is
+# drawn follows the system's setting.
+if [ -z "${PAGES:-}" ] && [ -s "${g:-}/cube/solution.html" ]; then
+	hands=$tmp/hands/solution.html
+	mkdir -p "$tmp/hands"
+	python3 - "$g/cube/solution.html" "$hands" <<'EOF'
+import sys
+src = open(sys.argv[1], encoding="utf-8").read()
+play = """<script>
+(function () {
+  var c = document.getElementById('view'), b = document.body, r = c.getBoundingClientRect();
+  function ev(type, id, x, y) {
+    c.dispatchEvent(new PointerEvent(type, {pointerId: id, isPrimary: id !== 3, bubbles: true,
+      pointerType: id === 1 ? 'mouse' : 'touch', clientX: r.left + x, clientY: r.top + y}));
+  }
+  function view() { var m = /view=([^&]*)/.exec(location.hash); return m ? m[1] : 'none'; }
+  ev('pointerdown', 1, 300, 300); ev('pointermove', 1, 350, 300); ev('pointerup', 1, 350, 300);
+  setTimeout(function () {
+    b.setAttribute('data-test-drag', view());
+    ev('pointerdown', 2, 300, 300); ev('pointerdown', 3, 400, 300);
+    ev('pointermove', 3, 500, 300); ev('pointerup', 2, 300, 300); ev('pointerup', 3, 500, 300);
+    setTimeout(function () {
+      b.setAttribute('data-test-pinch', view());
+      document.querySelector('[aria-label="reset view"]').click();
+      b.setAttribute('data-test-reset', view());
+    }, 1000);
+  }, 1000);
+})();
+</script>
+"""
+i = src.rindex("</body>")
+open(sys.argv[2], "w", encoding="utf-8").write(src[:i] + play + src[i:])
+EOF
+	run_chromium "file://$hands" "$tmp/hands.dom" "$dom_window" --dump-dom
+	home_yaw=$(grep -o 'HOME_YAW = [0-9]*' "$web/viewer.js" | tr -dc 0-9)
+	home_pitch=$(grep -o 'HOME_PITCH = [0-9]*' "$web/viewer.js" | tr -dc 0-9)
+	eval "$(python3 - "$tmp/hands.dom" "$home_yaw" "$home_pitch" <<'EOF'
+import re, sys
+dom = open(sys.argv[1], encoding="utf-8").read()
+a = dict(re.findall(r'data-test-(\w+)="([^"]*)"', dom))
+def v(k):
+    try:
+        return [float(x) for x in a.get(k, "").split(",")]
+    except ValueError:
+        return []
+d, p = v("drag"), v("pinch")
+yaw, pitch = float(sys.argv[2]), float(sys.argv[3])
+# a drag of 50 pixels to the right turns the view 20 degrees (0.4 a pixel)
+print("drag_ok=%d" % (len(d) == 3 and abs(d[0] - (yaw - 20) % 360) < 0.01 and abs(d[1] - pitch) < 0.01))
+# two fingers from 100 to 200 pixels apart halve the camera's distance
+print("pinch_ok=%d" % (len(d) == 3 and len(p) == 3 and p[:2] == d[:2] and abs(p[2] - d[2] / 2) <= 0.1))
+print("reset_ok=%d" % (a.get("reset") == "none"))
+print("hands_seen='%s'" % " ".join("%s=%s" % kv for kv in sorted(a.items())))
+EOF
+)"
+	check "a drag turns the view, kept in the link ($hands_seen)" test "${drag_ok:-0}" = 1
+	check "a two-finger pinch zooms ($hands_seen)" test "${pinch_ok:-0}" = 1
+	check "reset view takes the view out of the link" test "${reset_ok:-0}" = 1
+	msgs=$(grep -h CONSOLE "$tmp/hands.dom.log" | sed 's/^[^]]*] //' | sort -u | head -3 | tr '\n' ' ')
+	check "pointer events log nothing to the console${msgs:+: $msgs}" test -z "$msgs"
+
+	for scheme in light dark; do
+		flag=--blink-settings=preferredColorScheme=1
+		want=ECEEF1
+		[ $scheme = dark ] && { flag=--blink-settings=preferredColorScheme=0; want=1D1F23; }
+		run_chromium "file://$g/cube/pieces.html" "$tmp/$scheme.out" 800,600 \
+			--screenshot="$tmp/$scheme.png" "$flag"
+		got=$("$PNGPICK" "$tmp/$scheme.png" 2 300 2> /dev/null | awk '{ printf "%02X%02X%02X", $1, $2, $3 }')
+		check "the $scheme scheme's background (pixel 2,300: ${got:-none}, want $want)" test "$got" = "$want"
+	done
+fi
+
 echo "viewer: $passed passed, $failed failed"
 [ "$failed" = 0 ]

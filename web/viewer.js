@@ -512,7 +512,11 @@
     var down = {};
     canvas.addEventListener('pointerdown', function (e) {
       down[e.pointerId] = [e.clientX, e.clientY];
-      canvas.setPointerCapture(e.pointerId);
+      try {
+        canvas.setPointerCapture(e.pointerId);
+      } catch (err) {
+        /* a pointer the browser does not track (a scripted event) */
+      }
     });
     canvas.addEventListener('pointermove', function (e) {
       var me = down[e.pointerId], ids = Object.keys(down), x = e.clientX, y = e.clientY;
