@@ -33,7 +33,7 @@ LDLIBS  += $(PKG_LIBS) -lm -pthread
 # The shared libgd loads some fifty libraries (HEIF, AVIF, TIFF, WebP,
 # fontconfig...) that cubegen never calls: 13 ms at every start, more than
 # a whole Soma solve. So cubegen links libgd's archive when Debian's
-# libgd-dev has it, which pulls in only what draw.c calls, needing libpng
+# libgd-dev has it, which pulls in only what draw/ calls, needing libpng
 # and zlib (a libgd security update then needs a rebuild); else the shared
 # library.
 GD_A    := $(shell pkg-config --variable=libdir gdlib 2>/dev/null)/libgd.a

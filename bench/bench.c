@@ -516,7 +516,7 @@ static void bench_labels_3mf(int n)
 		for (int i = 0; i < 6; i++)
 			st[i] = (struct mesh_page_step){"bottom (-Z): piece 1. Keep the drawn "
 			                                "side out; do not turn it.", order,
-			                                (size_t)i + 1, &order[i], 1, {0, 0, 90}};
+			                                (size_t)i + 1, &order[i], 1, {0, 0, 90}, NULL};
 		FILE *tmp = tmpfile(); /* not /dev/null: ftell() gives the size */
 		t0 = bench_now();
 		mesh_write_page(tmp, "bench", obj, NULL, 6, NULL, 0);

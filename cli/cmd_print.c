@@ -36,9 +36,11 @@ static const char help[] =
 	"Write printable pieces for any puzzle file (.puz, .hcq or the first\n"
 	"problem of a .xmpuzzle): each piece lying flat as STL and OpenSCAD\n"
 	"with its number engraved on top, all of them on one bed as plate.stl,\n"
-	"plate.3mf and puzzle.scad, pieces.html (them in 3D, for a browser;\n"
-	"with --wall, which solves the puzzle, solution.html too), and\n"
-	"pieces.txt saying which number is which piece of the file. A piece\n"
+	"plate.3mf and puzzle.scad, pieces.html (them in 3D, for a browser),\n"
+	"solution.html (the first solution found, step by step, when the\n"
+	"solver finds one within 20000000 search nodes; none for a piece with\n"
+	"a range of copies), and pieces.txt saying which number is which\n"
+	"piece of the file. A piece\n"
 	"with a range of copies (count MIN..MAX) is printed MAX times; a\n"
 	"colour puzzle's pieces carry their colours in plate.3mf.\n"
 	"\n"
@@ -99,6 +101,47 @@ static int solved_copies(const char *file, const struct puzzle *p,
 	                        (const unsigned char *const *)flags, answer);
 	solve_result_clear(&r);
 	return rc;
+}
+
+/* Search nodes print may spend finding a solution for solution.html
+ * when --wall does not ask for one: a few seconds at most. A puzzle
+ * with no solution found within them gets pieces.html alone (help[]
+ * says the number). */
+#define PRINT_SOLVE_NODES 20000000u
+
+/* Without --wall: the first solution, when one is found within
+ * PRINT_SOLVE_NODES, into 'la' for solution.html (its copies as they lie
+ * there; the printed copies are laid out on their own). *found: whether
+ * there is one; *complete: whether the search ended before its bound.
+ * CLI_OK, or an error printed and its exit code. */
+static int answer_of(const struct puzzle *p, size_t ncopies,
+                     struct lowest_answer *la, bool *found, bool *complete)
+{
+	*found = false;
+	*complete = true;
+	struct solve_result r;
+	int rc = pages_solution(p, PRINT_SOLVE_NODES, &r);
+	if (rc != SOLVE_OK) {
+		cli_error("print: %s", solve_strerror(rc));
+		return CLI_FAIL;
+	}
+	int code = CLI_OK;
+	if (r.first) {
+		struct copy *placed = calloc(ncopies, sizeof *placed);
+		if (!placed) {
+			cli_error("print: out of memory");
+			code = CLI_FAIL;
+		} else {
+			code = printcopies_solved("print", p, r.first, r.first_colours,
+			                          placed, NULL, la);
+			copies_free(placed, ncopies);
+			free(placed);
+		}
+		*found = code == CLI_OK;
+	}
+	*complete = r.complete;
+	solve_result_clear(&r);
+	return code;
 }
 
 /* The files, given every copy. */
@@ -169,7 +212,12 @@ int cmd_print(int argc, char **argv)
 	}
 	struct copy *copies = calloc(ncopies, sizeof *copies);
 	unsigned char *flags[3] = {NULL, NULL, NULL};
-	struct lowest_answer la = {0}; /* with --wall: the solution's */
+	struct lowest_answer la = {0}; /* the first solution's, if any */
+	struct guide_answer ga = {0};
+	const struct page_answer *answer = NULL;
+	bool fixed = true; /* no range of copies: a solution uses them all */
+	for (size_t i = 0; i < p.npieces; i++)
+		fixed = fixed && puz_piece_max(&p.pieces[i]) == p.pieces[i].count;
 	bool ok = copies != NULL;
 	for (int a = 0; a < 3 && walls && ok; a++)
 		ok = (flags[a] = calloc(PUZ_MAX_DIM, 1)) != NULL;
@@ -187,12 +235,26 @@ int cmd_print(int argc, char **argv)
 					code = CLI_FAIL;
 				}
 	}
+	bool found = walls, complete = true;
+	if (code == CLI_OK && !walls && fixed)
+		code = answer_of(&p, ncopies, &la, &found, &complete);
+	if (code == CLI_OK && found &&
+	    !page_answer_pick(&la, ncopies, PAGES_DIS_NODES, pa.print.unit, &ga, &answer)) {
+		cli_error("print: out of memory");
+		code = CLI_FAIL;
+	}
 	if (code == CLI_OK)
-		code = write_all(&pa, &p, copies, ncopies, out,
-		                 la.a.nsteps ? &la.a : NULL);
+		code = write_all(&pa, &p, copies, ncopies, out, answer);
+	guide_answer_clear(&ga);
 	lowest_answer_clear(&la);
-	if (code == CLI_OK)
+	if (code == CLI_OK) {
 		printf("pieces: %zu\nwrote: %s/\n", ncopies, out);
+		if (!found && fixed && complete)
+			printf("no solution.html: the puzzle has no solution\n");
+		else if (!found && fixed)
+			printf("no solution.html: no solution found within %u search "
+			       "nodes\n", PRINT_SOLVE_NODES);
+	}
 	copies_free(copies, ncopies);
 	free(copies);
 	for (int a = 0; a < 3; a++)

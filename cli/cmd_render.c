@@ -27,7 +27,6 @@
 #include "cli/printcopies.h"
 #include "gen/gen.h"
 #include "draw/draw.h"
-#include "solver/disasm.h"
 #include "solver/solve.h"
 
 static const char help[] =
@@ -35,8 +34,10 @@ static const char help[] =
 	"\n"
 	"Draw the pieces of a puzzle (.puz, .hcq or .xmpuzzle) into\n"
 	"DIR/pieces.png and DIR/pieces.html (in 3D, as `print` makes them)\n"
-	"and, when the puzzle has a solution, the first one found into\n"
-	"DIR/solution.png and DIR/solution.html.\n"
+	"and, when the puzzle has a solution, one into DIR/solution.png and\n"
+	"DIR/solution.html: the first found that comes apart by hand (when\n"
+	"one is found within 5000000 search nodes), its moves reversed step\n"
+	"by step, else the first found.\n"
 	"\n"
 	"  --out DIR   output folder (default out/render-NAME, NAME the file's\n"
 	"              name without its extension)\n"
@@ -292,54 +293,9 @@ static int draw_answer(const struct puzzle *p, const unsigned char *lab,
 	return rc;
 }
 
-/* Positions the disassembler may keep for render's answer page. */
-#define RENDER_DIS_NODES 100000u
-
-/* The steps of the answer's page: when the solution comes apart by
- * separations alone (every move takes a group out; disasm.h), the
- * disassembly reversed, as generate's block puzzles have it; else the
- * copies lowest first (la's). 'ga' is set up in the first case. false
- * when out of memory. */
-static bool answer_steps(const struct lowest_answer *la, size_t n,
-                         struct guide_answer *ga, const struct page_answer **out)
-{
-	*out = la->a.nsteps ? &la->a : NULL;
-	if (!*out || n > DIS_MAX_PIECES || n < 2)
-		return true;
-	disasm *d = dis_new();
-	if (!d)
-		return false;
-	/* a picture's worth: a burr whose search would be long gets the
-	 * order only (DIS_BOUND) */
-	dis_set_max_nodes(d, RENDER_DIS_NODES);
-	struct dis_result res;
-	int rc = dis_run(d, la->a.dim[0], la->a.dim[1], la->a.dim[2], la->owner, n,
-	                 NULL, NULL, &res);
-	dis_free(d);
-	if (rc == DIS_ENOMEM)
-		return false;
-	if (rc != DIS_OK)
-		return true;
-	bool outs = res.verdict == DIS_APART;
-	for (size_t i = 0; outs && i < res.nmoves; i++)
-		outs = res.moves[i].dist == 0;
-	bool ok = true;
-	if (outs) {
-		ok = guide_answer_init(ga, &res, n, la->owner, la->a.dim,
-		                       PRINT_DEFAULT_UNIT);
-		if (ok) {
-			for (int a = 0; a < 3; a++)
-				ga->a.wall[a] = la->a.wall[a];
-			*out = &ga->a;
-		}
-	}
-	dis_result_clear(&res);
-	return ok;
-}
-
 /* pieces.html and, given a solution 'r', solution.html: the pieces as
  * print makes them (default unit and clearance, numbers engraved), the
- * solution's copies as answer_steps() puts them together. A puzzle with a
+ * solution's copies as page_answer_pick() puts them together. A puzzle with a
  * range of copies gets pieces.html only (every copy it may use). */
 static bool render_pages(struct outdir *od, const char *file,
                          const struct puzzle *p, const struct solve_result *r)
@@ -362,7 +318,8 @@ static bool render_pages(struct outdir *od, const char *file,
 	if (r && fixed) {
 		ok = printcopies_solved("render", p, r->first, r->first_colours, copies,
 		                        NULL, &la) == CLI_OK;
-		if (ok && !answer_steps(&la, n, &ga, &answer)) {
+		if (ok && !page_answer_pick(&la, n, PAGES_DIS_NODES,
+		                            PRINT_DEFAULT_UNIT, &ga, &answer)) {
 			cli_error("render: out of memory");
 			ok = false;
 		}
@@ -426,9 +383,8 @@ int cmd_render(int argc, char **argv)
 	png = NULL;
 	if (!ok)
 		goto done;
-	struct solve_opts o = {.max_solutions = 1, .keep_first = true};
 	struct solve_result r;
-	rc = solve_puzzle(&p, &o, &r);
+	rc = pages_solution(&p, 0, &r);
 	if (rc != SOLVE_OK) {
 		cli_error("%s: %s", file, solve_strerror(rc));
 		goto done;

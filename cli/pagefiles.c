@@ -26,6 +26,7 @@
 #include "solver/disasm.h"
 #include "solver/poly.h"
 #include "solver/puzzle.h"
+#include "solver/solve.h"
 
 static bool write_page(struct outdir *od, const char *name, const char *title,
                        const struct mesh_object *obj, const uint32_t *const *tri,
@@ -346,7 +347,50 @@ void guide_answer_clear(struct guide_answer *ga)
 	free(ga->step);
 	free(ga->shown);
 	free(ga->moving);
+	free(ga->at);
 	memset(ga, 0, sizeof *ga);
+}
+
+/*
+ * One scene for the whole disassembly: a move of dist > 0 shifts its
+ * group dist cells, and a move that takes a group out shifts it 'far'
+ * along its direction (where it waits while its own parts come apart).
+ * ga->at gets, (d->nmoves + 1) rows of np, where every piece is before
+ * each move (row i) and after the last, in mm from its place in the
+ * finished puzzle; part[i] the pieces of the part move i acts in (the
+ * group and what it moves against). false when out of memory.
+ */
+static bool guide_places(struct guide_answer *ga, const struct dis_result *d,
+                         size_t np, double unit, double far, uint64_t *part)
+{
+	ga->at = calloc((d->nmoves + 1) * np, sizeof *ga->at);
+	unsigned char *id = calloc(np ? np : 1, 1); /* part of each piece */
+	if (!ga->at || !id) {
+		free(id);
+		return false;
+	}
+	unsigned char parts = 1;
+	for (size_t i = 0; i < d->nmoves; i++) {
+		const struct dis_move *m = &d->moves[i];
+		double (*now)[3] = ga->at + i * np, (*next)[3] = now + np;
+		memcpy(next, now, np * sizeof *now);
+		int first = __builtin_ctzll(m->group);
+		part[i] = 0;
+		for (size_t p = 0; p < np; p++)
+			if (id[p] == id[first])
+				part[i] |= (uint64_t)1 << p;
+		/* dis dirs: 0 +x, 1 -x, 2 +y, 3 -y, 4 +z, 5 -z */
+		double shift = (m->dir % 2 ? -1 : 1) * (m->dist ? m->dist * unit : far);
+		for (size_t p = 0; p < np; p++)
+			if (m->group >> p & 1) {
+				next[p][m->dir / 2] += shift;
+				if (!m->dist)
+					id[p] = parts;
+			}
+		parts += !m->dist;
+	}
+	free(id);
+	return true;
 }
 
 bool guide_answer_init(struct guide_answer *ga, const struct dis_result *d,
@@ -366,29 +410,94 @@ bool guide_answer_init(struct guide_answer *ga, const struct dis_result *d,
 	size_t n = guide_steps(d, np, ga->st);
 	int most = dim[0] > dim[1] ? dim[0] : dim[1];
 	double far = 1.5 * unit * (most > dim[2] ? most : dim[2]);
+	uint64_t *part = malloc((d->nmoves ? d->nmoves : 1) * sizeof *part);
+	if (!part || !guide_places(ga, d, np, unit, far, part)) {
+		free(part);
+		guide_answer_clear(ga);
+		return false;
+	}
+	size_t starts = n - d->nmoves;
 	uint64_t shown = 0;
 	for (size_t k = 0; k < n; k++) {
 		const struct guide_step *t = &ga->st[k];
 		struct mesh_page_step *ps = &ga->step[k];
 		size_t *sh = ga->shown + k * np, *mv = ga->moving + k * np;
-		shown |= t->group;
+		/* move i reversed: the group joins the rest of its part, which
+		 * its own steps have put together (where it waits) */
+		size_t i = t->start ? d->nmoves : d->nmoves - 1 - (k - starts);
+		shown |= t->group | (t->start ? 0 : part[i]);
 		ps->text = t->text;
 		ps->show = sh;
 		ps->moving = mv;
-		for (size_t i = 0; i < np; i++) {
-			if (shown >> i & 1)
-				sh[ps->nshow++] = i;
-			if (!t->start && t->group >> i & 1)
-				mv[ps->nmoving++] = i;
+		for (size_t p = 0; p < np; p++) {
+			if (shown >> p & 1)
+				sh[ps->nshow++] = p;
+			if (!t->start && t->group >> p & 1)
+				mv[ps->nmoving++] = p;
 		}
+		/* where the pieces are: after the last move for a start step,
+		 * else before move i (a cast: C11 converts no pointer to an
+		 * array to one to its const elements) */
+		ps->at = (const double (*)[3])(ga->at + i * np);
 		if (!t->start) {
 			/* dis dirs: 0 +x, 1 -x, 2 +y, 3 -y, 4 +z, 5 -z */
 			double dd = t->dist ? t->dist * unit : far;
 			ps->from[t->dir / 2] = t->dir % 2 ? -dd : dd;
 		}
 	}
+	free(part);
 	ga->a = (struct page_answer){.owner = owner,
 	                             .dim = {dim[0], dim[1], dim[2]},
 	                             .steps = ga->step, .nsteps = n};
 	return true;
+}
+
+bool page_answer_pick(const struct lowest_answer *la, size_t n,
+                      unsigned max_nodes, double unit, struct guide_answer *ga,
+                      const struct page_answer **out)
+{
+	*out = la->a.nsteps ? &la->a : NULL;
+	if (!*out || n > DIS_MAX_PIECES || n < 2)
+		return true;
+	disasm *d = dis_new();
+	if (!d)
+		return false;
+	dis_set_max_nodes(d, max_nodes);
+	struct dis_result res;
+	int rc = dis_run(d, la->a.dim[0], la->a.dim[1], la->a.dim[2], la->owner, n,
+	                 NULL, NULL, &res);
+	dis_free(d);
+	if (rc == DIS_ENOMEM)
+		return false;
+	if (rc != DIS_OK)
+		return true;
+	bool ok = true;
+	if (res.verdict == DIS_APART) {
+		ok = guide_answer_init(ga, &res, n, la->owner, la->a.dim, unit);
+		if (ok) {
+			for (int a = 0; a < 3; a++)
+				ga->a.wall[a] = la->a.wall[a];
+			*out = &ga->a;
+		}
+	}
+	dis_result_clear(&res);
+	return ok;
+}
+
+int pages_solution(const struct puzzle *p, uint64_t max_nodes,
+                   struct solve_result *r)
+{
+	struct solve_opts o = {.max_solutions = 1, .keep_first = true,
+	                       .disassemble = true, .max_nodes = PAGES_APART_NODES,
+	                       .dis_max_nodes = PAGES_DIS_NODES};
+	int rc = solve_puzzle(p, &o, r);
+	if (rc == SOLVE_ENOMEM || (rc == SOLVE_OK && r->first))
+		return rc;
+	if (rc == SOLVE_OK)
+		solve_result_clear(r);
+	/* none comes apart within the bounds (or the puzzle's groups rule
+	 * out taking it apart): the first solution, as found */
+	struct solve_opts q = {.max_solutions = 1, .keep_first = true,
+	                       .max_nodes = max_nodes};
+	return solve_puzzle(p, &q, r);
 }

@@ -75,6 +75,7 @@ struct guide_answer {
 	struct mesh_page_step *step;
 	size_t *shown;  /* per step, the pieces shown: n per step */
 	size_t *moving;
+	double (*at)[3]; /* where each piece is, per move (guide_places()) */
 };
 
 /* false when out of memory (then cleared). */
@@ -82,6 +83,30 @@ bool guide_answer_init(struct guide_answer *ga, const struct dis_result *d,
                        size_t n, const unsigned char *owner, const int dim[3],
                        double unit);
 void guide_answer_clear(struct guide_answer *ga);
+
+/* The steps solution.html shows for a solution of n copies ('la': its
+ * copies lowest first): when it comes apart (disasm.h), the disassembly
+ * reversed, set up in 'ga' (slides of 'unit' mm) as generate's block
+ * puzzles have it, each group sliding in, part way through a burr's
+ * slides where it has them; else la's order. The disassembler keeps at most max_nodes positions: past
+ * them, the order only. *out: the answer to use, NULL when la has none.
+ * false when out of memory. */
+bool page_answer_pick(const struct lowest_answer *la, size_t n,
+                      unsigned max_nodes, double unit, struct guide_answer *ga,
+                      const struct page_answer **out);
+
+/* The search that finds the solution the answer pages (and render's
+ * solution.png) show: the first that comes apart (solve_opts.disassemble)
+ * when one is found within PAGES_APART_NODES search nodes and each part's
+ * disassembly within PAGES_DIS_NODES positions; else the first solution
+ * found within max_nodes (0: no bound). solve_puzzle()'s status; r->first
+ * NULL when there is none. */
+#define PAGES_APART_NODES 5000000u
+#define PAGES_DIS_NODES 100000u
+struct puzzle;
+struct solve_result;
+int pages_solution(const struct puzzle *p, uint64_t max_nodes,
+                   struct solve_result *r);
 
 /*
  * pieces.html: the objects of plate.3mf as the plate lays them (m[i] at

@@ -57,7 +57,7 @@
  * Determinism. The same input gives the same bytes: the geometry is integer
  * arithmetic only, PNGs are written at the fixed zlib level DRAW_PNG_LEVEL
  * and carry no time stamp. Every picture is an indexed PNG (a palette of at
- * most 256 colours, which the drawing never outgrows: see draw.c).
+ * most 256 colours, which the drawing never outgrows: see draw_int.h).
  *
  * Errors. Misuse (NULL pointers, sizes or numbers out of the ranges stated
  * below, a plate byte other than 0 or 1) is caught by assert(). Failures a
@@ -86,7 +86,7 @@ enum draw_status {
 #define DRAW_MAX_SIDE 2400   /* no picture is wider or taller, in pixels */
 #define DRAW_MAX_PIECES 255  /* piece numbers are 1..DRAW_MAX_PIECES */
 #define DRAW_PNG_LEVEL 1     /* zlib level: fixed, so the bytes are too;
-                                the fastest (see draw.c's png_encode()) */
+                                the fastest (see png.c's dr_finish()) */
 #define DRAW_BG 0xFFFFFF     /* background, 0xRRGGBB */
 #define DRAW_EMPTY 0xE4E4E4  /* net cell of a neighbouring face's piece */
 #define DRAW_SWATCH_MAX 8    /* colours one swatch shows, at most */

@@ -386,6 +386,9 @@ struct mesh_page_step {
 	const size_t *moving;
 	size_t nmoving;
 	double from[3];
+	const double (*at)[3]; /* NULL, or per object (count) where the step
+	                        * leaves it, in mm from where it is drawn: a
+	                        * piece part way through a burr's slides */
 };
 
 /*

@@ -9,9 +9,11 @@
  *    "pieces": [{"name": N, "colour": [r, g, b], "vertices": [x, y, z, ...],
  *                "triangles": [a, b, c, ...], "tricolours": [rgb, ...]}],
  *    "steps": [{"text": T, "show": [i, ...], "moving": [i, ...],
- *               "from": [x, y, z]}]}
+ *               "from": [x, y, z], "at": [[i, x, y, z], ...]}]}
  * "tricolours" (0xRRGGBB per triangle) only for an object whose triangles
- * have colours of their own; "steps" only on a solution page, so a
+ * have colours of their own; "at" only for a step that leaves a shown
+ * piece away from where it is drawn (its entries those pieces); "steps"
+ * only on a solution page, so a
  * pieces page holds nothing of the answer. Every '<' in a string is
  * written \u003c, so no "</script>" can end the data early.
  */
@@ -140,6 +142,29 @@ static void piece_json(struct pout *o, const struct mesh_object *ob,
 	puts_(o, "}");
 }
 
+/* A step's "at": the shown pieces it leaves away from where they are
+ * drawn, nothing when there are none. */
+static void at_json(struct pout *o, const struct mesh_page_step *s)
+{
+	bool any = false;
+	for (size_t i = 0; s->at && i < s->nshow; i++) {
+		const double *v = s->at[s->show[i]];
+		if (v[0] == 0 && v[1] == 0 && v[2] == 0)
+			continue;
+		char b[48];
+		snprintf(b, sizeof b, "%s%zu", any ? ", [" : ", \"at\": [[", s->show[i]);
+		puts_(o, b);
+		any = true;
+		for (int a = 0; a < 3; a++) {
+			puts_(o, ", ");
+			num(o, v[a]);
+		}
+		puts_(o, "]");
+	}
+	if (any)
+		puts_(o, "]");
+}
+
 static void data_json(struct pout *o, const char *title,
                       const struct mesh_object *obj,
                       const uint32_t *const *tri_rgb, size_t count,
@@ -171,7 +196,9 @@ static void data_json(struct pout *o, const char *title,
 				if (a < 2)
 					puts_(o, ", ");
 			}
-			puts_(o, i + 1 < nsteps ? "]},\n" : "]}\n");
+			puts_(o, "]");
+			at_json(o, s);
+			puts_(o, i + 1 < nsteps ? "},\n" : "}\n");
 		}
 		puts_(o, "]");
 	}

@@ -321,9 +321,41 @@ run 0 render "$DATA/soma.puz" --out "$tmp/rsoma" &&
 grep -q '"text": "Start with piece [0-9]\."' "$tmp/rsoma/solution.html" &&
 	grep -q '"text": "Piece [0-9] goes in from the ' "$tmp/rsoma/solution.html" && ok ||
 	bad "render soma.puz: solution.html's steps are not the disassembly reversed"
+# steps_continuous DIR: solution.html's steps are one scene: each step
+# starts where the one before left every piece shown (its "at", plus
+# "from" for the pieces that move), no piece shown goes out of view, and
+# the last step shows every piece in its place
+steps_continuous() {
+	python3 - "$1/solution.html" <<'PY'
+import json, re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+d = json.loads(re.search(r'id="cubegen-data">(.*?)</script>', page, re.S).group(1))
+st = d["steps"]
+at = lambda s: {e[0]: e[1:] for e in s.get("at", [])}
+for k in range(1, len(st)):
+    a0, a1 = at(st[k - 1]), at(st[k])
+    if not set(st[k - 1]["show"]) <= set(st[k]["show"]):
+        sys.exit("step %d hides a piece" % k)
+    for p in st[k - 1]["show"]:
+        start = a1.get(p, [0, 0, 0])
+        if p in st[k]["moving"]:
+            start = [x + y for x, y in zip(start, st[k]["from"])]
+        if any(abs(x - y) > 1e-6 for x, y in zip(a0.get(p, [0, 0, 0]), start)):
+            sys.exit("step %d: piece %d jumps" % (k, p))
+if st[-1].get("at") or sorted(st[-1]["show"]) != list(range(len(d["pieces"]))):
+    sys.exit("the last step is not the finished puzzle")
+PY
+}
+steps_continuous "$tmp/rsoma" && ok || bad "render soma.puz: solution.html's steps jump"
+# Pelikan's burr: render shows the one solution that comes apart, its 98
+# moves and more reversed, pieces sliding part way
 run 0 render "$examples/PelikanBurr.xmpuzzle" --out "$tmp/rpelikan" &&
-	{ grep -q '"text": "Put piece 1 (Cage) in place\."' "$tmp/rpelikan/solution.html" && ok ||
-		bad "render PelikanBurr: solution.html's steps"; }
+	{ grep -q '"text": "Slide pieces [0-9, and]* 1 cell ' "$tmp/rpelikan/solution.html" &&
+	  [ "$(grep -c '^{"text": ' "$tmp/rpelikan/solution.html")" -gt 98 ] && ok ||
+		bad "render PelikanBurr: solution.html's steps are not its moves reversed"; }
+steps_continuous "$tmp/rpelikan" && ok || bad "render PelikanBurr: solution.html's steps jump"
+run 0 render "$examples/CubeInCage.xmpuzzle" --out "$tmp/rcage" && steps_continuous "$tmp/rcage" &&
+	ok || bad "render CubeInCage: solution.html's steps jump"
 # print --wall solves the puzzle, so it has the answer's page too
 run 0 print "$DATA/happycube-blue.puz" --wall 3 --out "$tmp/pw3" &&
 	{ placed_ok "$tmp/pw3" 5 5 5 && ok || bad "print --wall 3: solution.html: a piece out of place"; }
@@ -374,7 +406,18 @@ run 0 print "$DATA/happycube-blue.puz" --wall 3 --out "$tmp/print-blue3" && veri
 run 0 print "$tmp/count2.puz" --wall 3 --out "$tmp/print-count2w" && verify_all "$tmp/print-count2w" "print --wall copies"
 run 1 print "$tmp/short.puz" --wall 3 --out "$tmp/print-short" && contains "$err" "no solution" "print --wall unsolvable"
 [ ! -e "$tmp/print-short" ] && ok || bad "failed print left a folder"
-run 0 print "$tmp/short.puz" --out "$tmp/print-short2"
+run 0 print "$tmp/short.puz" --out "$tmp/print-short2" &&
+	contains "$out" "no solution.html: the puzzle has no solution" "print: unsolvable, no answer page"
+[ -s "$tmp/print-short2/pieces.html" ] && [ ! -e "$tmp/print-short2/solution.html" ] && ok ||
+	bad "print of an unsolvable puzzle: pieces.html only"
+# without --wall, print solves the puzzle for solution.html too (its
+# printed pieces stay as before: the same bytes as in a folder without it)
+[ -s "$tmp/print-soma.puz/solution.html" ] && placed_ok "$tmp/print-soma.puz" 3 3 3 10 && ok ||
+	bad "print soma.puz: solution.html: a piece out of place"
+grep -q '"text": "Piece [0-9] goes in from the ' "$tmp/print-soma.puz/solution.html" && ok ||
+	bad "print soma.puz: solution.html's steps are not the disassembly reversed"
+[ -s "$tmp/print-bedlam.puz/solution.html" ] && placed_ok "$tmp/print-bedlam.puz" 4 4 4 10 && ok ||
+	bad "print bedlam.puz: solution.html: a piece out of place"
 run 1 print "$DATA/soma.puz" --out "$tmp/print-soma.puz" && contains "$err" "already exists" "print refuses"
 usage_error print
 usage_error print "$DATA/soma.puz" --bogus

@@ -1,5 +1,5 @@
 /*
- * test_draw.c: the pictures of mesh/draw.h, read back with libgd.
+ * test_draw.c: the pictures of draw/draw.h, read back with libgd.
  *
  * Every PNG is decoded and checked against the layout draw.h documents:
  * the exact size; at the centre of every cell of every plate and net face
@@ -15,7 +15,7 @@
  * which owns malloc there).
  *
  * The tests read PNGs with libgd, so this file includes <gd.h> too; the
- * product's code keeps it to mesh/draw.c.
+ * product's code keeps it to draw/draw_int.h.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -40,7 +40,7 @@
 #include "tests/failmalloc.h"
 #include "tests/testrand.h"
 
-#define INK 0x202020 /* draw.c's text and outline colour */
+#define INK 0x202020 /* draw/'s text and outline colour */
 
 /* ---- helpers ------------------------------------------------------------ */
 

@@ -1838,12 +1838,21 @@ static void test_mesh_page(void **state)
 	assert_int_equal(ends, 2);
 
 	size_t show[2] = {0, 1}, mv[1] = {1};
-	struct mesh_page_step st[2] = {{"Start with piece 1.", show, 1, NULL, 0, {0, 0, 0}},
-				       {"Piece 2 goes in.", show, 2, mv, 1, {0, 0, 30}}};
+	struct mesh_page_step st[2] = {{"Start with piece 1.", show, 1, NULL, 0, {0, 0, 0}, NULL},
+				       {"Piece 2 goes in.", show, 2, mv, 1, {0, 0, 30}, NULL}};
 	t = page_text(path, "x", obj, NULL, st, 2);
 	assert_non_null(strstr(t, "{\"page\": \"solution\""));
 	assert_non_null(strstr(t, "{\"text\": \"Piece 2 goes in.\", \"show\": [0, 1], "
 				  "\"moving\": [1], \"from\": [0, 0, 30]}"));
+	/* "at": only the shown pieces a step leaves away from their place */
+	const double at[2][3] = {{0, 0, 0}, {-10, 0, 2.5}};
+	st[0].at = at;
+	st[1].at = at;
+	t = page_text(path, "x", obj, NULL, st, 2);
+	assert_non_null(strstr(t, "{\"text\": \"Start with piece 1.\", \"show\": [0], "
+				  "\"moving\": [], \"from\": [0, 0, 0]}"));
+	assert_non_null(strstr(t, "\"moving\": [1], \"from\": [0, 0, 30], "
+				  "\"at\": [[1, -10, 0, 2.5]]}"));
 	/* triangle colours only where they differ from the object's */
 	uint32_t *tri = malloc(m->ntriangles * sizeof *tri);
 	assert_non_null(tri);
@@ -1856,7 +1865,7 @@ static void test_mesh_page(void **state)
 	FILE *fp = fopen("/dev/null", "w");
 	assert_non_null(fp);
 	size_t bad[1] = {2};
-	struct mesh_page_step sb = {"x", bad, 1, NULL, 0, {0, 0, 0}};
+	struct mesh_page_step sb = {"x", bad, 1, NULL, 0, {0, 0, 0}, NULL};
 	assert_int_equal(mesh_write_page(fp, "x", obj, NULL, 2, &sb, 1), MESH_EINVAL);
 	assert_int_equal(mesh_write_page(fp, "x", obj, NULL, 0, NULL, 0), MESH_EINVAL);
 	tri[0] = 0x1000000;

@@ -306,7 +306,8 @@ if [ -n "${PAGES:-}" ]; then
 else
 	# cubegen's own pages: a cube, a box, a block puzzle, print's pieces
 	# of the Soma cube and of a colour puzzle (its triangles in their
-	# colours), and render's answer to the Soma cube
+	# colours), and render's answers to the Soma cube and to Pelikan's
+	# burr (pieces part way through its slides)
 	if [ -z "${CUBEGEN:-}" ] || [ ! -x "$CUBEGEN" ]; then
 		fail "CUBEGEN is not set to an executable cubegen"
 	else
@@ -316,7 +317,8 @@ else
 		"$CUBEGEN" generate --kind blocks --seed 3 --out "$g/blocks" > /dev/null &&
 		"$CUBEGEN" print "${DATA:-$here/data/classic}/soma.puz" --out "$g/soma" > /dev/null &&
 		"$CUBEGEN" print "${DATA:-$here/data/classic}/colour-mix.puz" --out "$g/mix" > /dev/null &&
-		"$CUBEGEN" render "${DATA:-$here/data/classic}/soma.puz" --out "$g/rsoma" > /dev/null
+		"$CUBEGEN" render "${DATA:-$here/data/classic}/soma.puz" --out "$g/rsoma" > /dev/null &&
+		"$CUBEGEN" render "$here/../examples/PelikanBurr.xmpuzzle" --out "$g/rpel" > /dev/null
 		check "cubegen writes the pages (generate, generate --kind blocks, print, render)" \
 			test -s "$g/rsoma/solution.html"
 		check "print: a colour puzzle's page has its triangles' colours" \
@@ -326,7 +328,8 @@ else
 		        "$g/box/pieces.html" "$g/box/solution.html#explode=0.5"
 		        "$g/blocks/pieces.html" "$g/blocks/solution.html" "$g/blocks/solution.html#step=1"
 		        "$g/soma/pieces.html" "$g/mix/pieces.html"
-		        "$g/rsoma/solution.html" "$g/rsoma/solution.html#step=2")
+		        "$g/rsoma/solution.html" "$g/rsoma/solution.html#step=2"
+		        "$g/rpel/solution.html#step=4" "$g/rpel/solution.html#step=60")
 	fi
 	mkdir -p "$tmp/made" "$tmp/bad"
 	make_samples "$tmp"

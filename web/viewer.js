@@ -107,7 +107,12 @@
     all.push = 0.5 * Math.max.apply(null, sub(box.max, box.min));
     all.reach = all.radius;  /* how far from the centre anything goes */
     pieces.forEach(function (p) { p.dir = norm(sub(p.centre, all.centre)); });
-    steps.forEach(function (s) { all.reach = Math.max(all.reach, all.radius + len(s.from)); });
+    steps.forEach(function (s) {
+      var most = 0;
+      for (var i in s.at)
+        most = Math.max(most, len(s.at[i]));
+      all.reach = Math.max(all.reach, all.radius + most + len(s.from));
+    });
   }
 
   /* A solution page's steps with bad indexes dropped, or [] (pieces page). */
@@ -117,11 +122,17 @@
     function ok(i) { return i === (i | 0) && i >= 0 && i < data.pieces.length; }
     return data.steps.map(function (s) {
       var show = (s.show || []).filter(ok).sort(function (a, b) { return a - b; });
-      var from = (s.from || []).map(Number);
+      var from = (s.from || []).map(Number), at = {};
+      /* [i, x, y, z]: piece i left away from where it is drawn (a slide) */
+      (Array.isArray(s.at) ? s.at : []).forEach(function (e) {
+        var v = Array.isArray(e) ? e.map(Number) : [];
+        if (v.length === 4 && ok(v[0]) && v.every(isFinite))
+          at[v[0]] = v.slice(1);
+      });
       return {text: String(s.text || ''),
               show: show.filter(function (v, k) { return v !== show[k - 1]; }),
               moving: (s.moving || []).filter(function (i) { return show.indexOf(i) >= 0; }),
-              from: from.length === 3 && from.every(isFinite) ? from : [0, 0, 0]};
+              from: from.length === 3 && from.every(isFinite) ? from : [0, 0, 0], at: at};
     });
   }
 
@@ -204,8 +215,10 @@
   }
 
   function offset(i, t) {
-    var o = add([0, 0, 0], pieces[i].dir, view.explode * all.push);
-    return slide && steps[view.step].moving.indexOf(i) >= 0 ? add(o, steps[view.step].from, 1 - t) : o;
+    var o = add([0, 0, 0], pieces[i].dir, view.explode * all.push), s = steps[view.step];
+    if (s && s.at[i])
+      o = add(o, s.at[i], 1);
+    return slide && s.moving.indexOf(i) >= 0 ? add(o, s.from, 1 - t) : o;
   }
 
   /* The room at the bottom that the controls take, in CSS pixels: the
