@@ -198,10 +198,32 @@
   }
 
   /* The centre of the shown pieces' bounding box, as put together. */
+  /* Where the step leaves piece i, from its place: a burr's slides, a
+   * part put together aside (the step's "at"). */
+  function away(i) {
+    var s = steps[view.step];
+    return s && s.at[i] ? s.at[i] : [0, 0, 0];
+  }
+
+  /* The middle of the pieces shown, where the step leaves them. */
   function goal() {
     var box = newBox();
-    shown().forEach(function (i) { growBox(growBox(box, pieces[i].box.min), pieces[i].box.max); });
+    shown().forEach(function (i) {
+      growBox(growBox(box, add(pieces[i].box.min, away(i), 1)), add(pieces[i].box.max, away(i), 1));
+    });
     return isFinite(box.min[0]) ? mid(box) : all.centre;
+  }
+
+  /* How far from 'c' the pieces shown reach: the assembly's sphere, or
+   * when the step leaves pieces away from their places, each piece's. */
+  function spread(c) {
+    var r = all.radius + len(sub(c, all.centre)), apart = false, most = 0;
+    shown().forEach(function (i) {
+      var b = pieces[i].box;
+      apart = apart || len(away(i)) > 0;
+      most = Math.max(most, len(sub(add(mid(b), away(i), 1), c)) + len(sub(b.max, b.min)) / 2);
+    });
+    return apart ? most : r;
   }
 
   /* How far along the running slide, 0..1 eased; 1 with none. */
@@ -215,10 +237,8 @@
   }
 
   function offset(i, t) {
-    var o = add([0, 0, 0], pieces[i].dir, view.explode * all.push), s = steps[view.step];
-    if (s && s.at[i])
-      o = add(o, s.at[i], 1);
-    return slide && s.moving.indexOf(i) >= 0 ? add(o, s.from, 1 - t) : o;
+    var o = add(away(i), pieces[i].dir, view.explode * all.push);
+    return slide && steps[view.step].moving.indexOf(i) >= 0 ? add(o, steps[view.step].from, 1 - t) : o;
   }
 
   /* The room at the bottom that the controls take, in CSS pixels: the
@@ -234,7 +254,7 @@
   function camera(w, h) {
     var room = controlsRoom(h), aspect = w / (h - room);
     var half = Math.min(FOVY / 2, Math.atan(Math.tan(FOVY / 2) * aspect));
-    var r = all.radius + len(sub(target, all.centre)) + view.explode * all.push;
+    var r = spread(target) + view.explode * all.push;
     var fit = 1.1 * r / Math.sin(half);
     var dist = view.custom ? view.dist : fit;
     var y = view.yaw * Math.PI / 180, p = view.pitch * Math.PI / 180;
