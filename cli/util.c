@@ -20,6 +20,7 @@
 #define _GNU_SOURCE /* sync_file_range() */
 #include "cli/cli.h"
 
+#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -233,13 +234,32 @@ static int remove_tree(const char *path)
 	return rmdir(path) == 0 ? rc : -1;
 }
 
-/* Whether folder 'path' is empty or was written by cubegen. */
+/* Whether file 'name' in folder 'path' starts with 'head'. */
+static bool starts_with(const char *path, const char *name, const char *head)
+{
+	char f[PATH_MAX], got[64];
+	size_t n = strlen(head);
+	assert(n < sizeof got);
+	if ((size_t)snprintf(f, sizeof f, "%s/%s", path, name) >= sizeof f)
+		return false;
+	FILE *fp = fopen(f, "r");
+	if (!fp)
+		return false;
+	bool same = fread(got, 1, n, fp) == n && memcmp(got, head, n) == 0;
+	fclose(fp);
+	return same;
+}
+
+/* Whether folder 'path' is empty or was written by cubegen: it holds a
+ * puzzle.puz (generate, render), or print's pieces.txt or coupon's
+ * coupon.txt, which name cubegen on their first line. */
 static bool replaceable(const char *path)
 {
 	char f[PATH_MAX];
 	if ((size_t)snprintf(f, sizeof f, "%s/puzzle.puz", path) >= sizeof f)
 		return false;
-	if (access(f, F_OK) == 0)
+	if (access(f, F_OK) == 0 || starts_with(path, "pieces.txt", "# cubegen print ") ||
+	    starts_with(path, "coupon.txt", "# cubegen coupon:"))
 		return true;
 	DIR *d = opendir(path);
 	if (!d)
@@ -286,7 +306,8 @@ bool outdir_begin(struct outdir *o, const char *target, bool force)
 		}
 		if (!S_ISDIR(st.st_mode) || !replaceable(o->target)) {
 			cli_error("%s: refusing to replace it: not a folder cubegen wrote "
-			          "(no puzzle.puz in it)", target);
+			          "(no puzzle.puz, nor print's pieces.txt or coupon's "
+			          "coupon.txt, in it)", target);
 			return false;
 		}
 		o->replace = true;

@@ -419,6 +419,15 @@ grep -q '"text": "Piece [0-9] goes in from the ' "$tmp/print-soma.puz/solution.h
 [ -s "$tmp/print-bedlam.puz/solution.html" ] && placed_ok "$tmp/print-bedlam.puz" 4 4 4 10 && ok ||
 	bad "print bedlam.puz: solution.html: a piece out of place"
 run 1 print "$DATA/soma.puz" --out "$tmp/print-soma.puz" && contains "$err" "already exists" "print refuses"
+# --force replaces a folder print or coupon wrote (they hold no puzzle.puz,
+# but their pieces.txt and coupon.txt name cubegen), and no other
+run 0 print "$DATA/soma.puz" --out "$tmp/print-soma.puz" --clearance 0.3 --force &&
+	grep -q 'clearance = 0.3;' "$tmp/print-soma.puz/piece-1.scad" && ok || bad "print --force over print"
+run 0 coupon --out "$tmp/coupon-again" && run 0 coupon --out "$tmp/coupon-again" --wall 3 --force &&
+	grep -q 'wall 3 mm' "$tmp/coupon-again/coupon.txt" && ok || bad "coupon --force over coupon"
+mkdir "$tmp/foreign" && echo "# my notes" >"$tmp/foreign/pieces.txt"
+run 1 print "$DATA/soma.puz" --out "$tmp/foreign" --force && contains "$err" "refusing to replace" \
+	"print --force refuses a folder cubegen did not write"
 usage_error print
 usage_error print "$DATA/soma.puz" --bogus
 usage_error print "$DATA/soma.puz" --wall 0
