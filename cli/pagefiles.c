@@ -374,6 +374,7 @@ static bool guide_places(struct guide_answer *ga, const struct dis_result *d,
 		const struct dis_move *m = &d->moves[i];
 		double (*now)[3] = ga->at + i * np, (*next)[3] = now + np;
 		memcpy(next, now, np * sizeof *now);
+		assert(m->group && parts < 255);
 		int first = __builtin_ctzll(m->group);
 		part[i] = 0;
 		for (size_t p = 0; p < np; p++)

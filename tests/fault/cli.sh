@@ -103,6 +103,9 @@ printf 'puzzle v1\nname mixed colours\ncolour a FF0000\ncolour b 00FF00\ngoal 4 
 mkdir -p "$tmp/rmix" "$tmp/pmix"
 every_fault "render mixed colours" "$tmp/rmix/out" render "$tmp/mixed.puz" --out "$tmp/rmix/out"
 every_fault "print mixed colours --wall 3" "$tmp/pmix/out" print "$tmp/mixed.puz" --wall 3 --out "$tmp/pmix/out"
+# without --wall: solved for solution.html all the same
+mkdir -p "$tmp/pmix2"
+every_fault "print mixed colours" "$tmp/pmix2/out" print "$tmp/mixed.puz" --out "$tmp/pmix2/out"
 mkdir -p "$tmp/coupon"
 every_fault "coupon" "$tmp/coupon/out" coupon --clearances 0.1,0.2 --wall 3 --out "$tmp/coupon/out"
 mkdir -p "$tmp/convert"
