@@ -191,9 +191,13 @@ check-fuzz: $(REPLAYS)
 test: deps
 	$(MAKE) check-unit check-fuzz check-fault check-cli check-install
 
+# Under the sanitizers the command-line tests leave out tests/viewer.sh:
+# it tests the viewer's JavaScript in Chromium, and the commands that
+# write its pages run under ASan in tests/cli.sh all the same.
 asan:
 	$(MAKE) BUILD=build-asan OPT="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
-	        LDFLAGS="-fsanitize=address,undefined" check-unit check-fuzz check-fault check-cli
+	        LDFLAGS="-fsanitize=address,undefined" \
+	        TEST_SH="$(filter-out tests/viewer.sh,$(TEST_SH))" check-unit check-fuzz check-fault check-cli
 
 # ThreadSanitizer on the split search (solver/tasks.c): the threaded unit
 # test's stress case and a few threaded command lines, in build-tsan/
