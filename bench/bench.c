@@ -2,8 +2,8 @@
  * bench.c: cubegen's benchmark table (`make bench`). Not a test: it prints
  * figures, medians of repeated runs, for docs/figures.md to quote.
  *
- * Usage: bench [--quick | --disassemble]   (--quick skips the slowest
- * solver rows; --disassemble runs the disassembler's rows alone)
+ * Usage: bench [--quick | --disassemble | --blocks | --climb]   (--quick
+ * skips the slowest solver rows; the others run one group's rows alone)
  * Run from the repository root (it reads tests/data).
  */
 #include <stdio.h>
@@ -787,11 +787,71 @@ static void bench_block_puzzles(void)
 	             "blocks: 3x3x3, Soma's sizes, 1000 attempts");
 }
 
+/* The search for hard and expert plate puzzles (gen_climb through
+ * gen_find, as generate runs it): per seed, one core. */
+static void bench_climb(const int dim[3], enum gen_band band, int seeds)
+{
+	struct gen_bands b;
+	if (gen_bands(dim, &b) != GEN_OK)
+		return;
+	double *t = malloc((size_t)seeds * sizeof *t);
+	double *a = malloc((size_t)seeds * sizeof *a);
+	double *d = malloc((size_t)seeds * sizeof *d);
+	int found = 0;
+	for (int i = 0; i < seeds; i++) {
+		struct rng r;
+		rng_seed(&r, (uint64_t)i + 1);
+		struct gen_puzzle g = {0};
+		struct gen_found f = {0};
+		double t0 = bench_now();
+		if (gen_find(&r, dim, GEN_CLIMB_ATTEMPTS, band, &b, &g, &f) != GEN_OK)
+			f.found = false;
+		t[i] = bench_now() - t0;
+		a[i] = (double)f.attempts;
+		d[i] = f.difficulty;
+		found += f.found;
+		gen_puzzle_clear(&g);
+	}
+	char what[80], sz[32], note[96], fig[32];
+	size_name(dim, sz, sizeof sz);
+	qsort(t, (size_t)seeds, sizeof *t, cmp_double);
+	qsort(a, (size_t)seeds, sizeof *a, cmp_double);
+	qsort(d, (size_t)seeds, sizeof *d, cmp_double);
+	int p90 = (9 * seeds + 9) / 10 - 1;
+	snprintf(note, sizeof note, "seeds 1..%d, %d found; >= %.2f", seeds,
+	         found, band == GEN_BAND_HARD ? b.pro_min : b.expert_min);
+	snprintf(what, sizeof what, "climb to %s, %s: median", gen_band_name(band), sz);
+	bench_time_row(what, bench_median(t, (size_t)seeds), note);
+	snprintf(what, sizeof what, "climb to %s, %s: P90", gen_band_name(band), sz);
+	bench_time_row(what, t[p90], "");
+	snprintf(what, sizeof what, "climb to %s, %s: attempts median / P90",
+	         gen_band_name(band), sz);
+	snprintf(fig, sizeof fig, "%.0f / %.0f", a[(seeds - 1) / 2], a[p90]);
+	bench_row(what, fig, "uniqueness checks (+ scores)");
+	snprintf(what, sizeof what, "climb to %s, %s: score median", gen_band_name(band), sz);
+	snprintf(fig, sizeof fig, "%.2f", d[(seeds - 1) / 2]);
+	bench_row(what, fig, "of the puzzles found");
+	free(t);
+	free(a);
+	free(d);
+}
+
+static void bench_climbs(void)
+{
+	bench_climb((const int[3]){5, 5, 5}, GEN_BAND_HARD, 100);
+	bench_climb((const int[3]){5, 5, 5}, GEN_BAND_EXPERT, 100);
+	bench_climb((const int[3]){4, 4, 4}, GEN_BAND_EXPERT, 20);
+	bench_climb((const int[3]){8, 8, 8}, GEN_BAND_EXPERT, 20);
+	bench_climb((const int[3]){4, 5, 6}, GEN_BAND_EXPERT, 20);
+}
+
 int main(int argc, char **argv)
 {
 	bool quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
 	/* --disassemble: the disassembler's rows alone */
 	bool dis_only = argc > 1 && strcmp(argv[1], "--disassemble") == 0;
+	/* --climb: the hard and expert search's rows alone */
+	bool climb_only = argc > 1 && strcmp(argv[1], "--climb") == 0;
 	/* --blocks: the block generator's rows alone */
 	bool blocks_only = argc > 1 && strcmp(argv[1], "--blocks") == 0;
 	printf("cubegen bench: %ld cores online; medians of repeated runs; "
@@ -806,6 +866,10 @@ int main(int argc, char **argv)
 	}
 	if (blocks_only) {
 		bench_block_puzzles();
+		return 0;
+	}
+	if (climb_only) {
+		bench_climbs();
 		return 0;
 	}
 	bench_rng();
@@ -869,6 +933,7 @@ int main(int argc, char **argv)
 	bench_difficulty((const int[3]){8, 8, 8}, 200);
 	bench_difficulty((const int[3]){4, 5, 6}, 200);
 	bench_commercial();
+	bench_climbs();
 	bench_difficulty_file("tests/data/classic/soma.puz", "difficulty: Soma cube");
 	bench_difficulty_file("tests/data/classic/pentacubes-2x3x10.puz",
 	                      "difficulty: 12 pentacubes in 2x3x10");

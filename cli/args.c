@@ -116,13 +116,15 @@ static bool print_check(struct print_opts *p, double c, const char *what)
 
 static bool parse_band(const char *v, int *band)
 {
-	static const int bands[] = {GEN_BAND_EASY, GEN_BAND_MEDIUM, GEN_BAND_HARD};
+	static const int bands[] = {GEN_BAND_EASY, GEN_BAND_MEDIUM, GEN_BAND_HARD,
+	                            GEN_BAND_EXPERT};
 	for (size_t i = 0; i < sizeof bands / sizeof *bands; i++)
 		if (strcmp(v, gen_band_name(bands[i])) == 0) {
 			*band = bands[i];
 			return true;
 		}
-	cli_error("--difficulty: '%s' is not a band; use easy, medium or hard", v);
+	cli_error("--difficulty: '%s' is not a band; use easy, medium, hard or expert",
+	          v);
 	return false;
 }
 
@@ -179,6 +181,9 @@ struct kind_opts {
 	const char *goal;
 	bool support_free;
 	const char *no; /* an option given that blocks refuse, or NULL */
+	int band;       /* enum gen_band asked for */
+	bool have_attempts;
+	uint64_t *attempts;
 };
 
 /* What the options mean for the kind chosen, and the blocks' defaults;
@@ -194,7 +199,16 @@ static bool kind_check(const char *cmd, struct kind_opts k)
 			          only);
 			return false;
 		}
+		/* hard and expert climb: each move is an attempt */
+		if (!k.have_attempts &&
+		    (k.band == GEN_BAND_HARD || k.band == GEN_BAND_EXPERT))
+			*k.attempts = GEN_CLIMB_ATTEMPTS;
 		return true;
+	}
+	if (k.band == GEN_BAND_EXPERT) {
+		cli_error("%s: --difficulty expert is for plate puzzles (block "
+		          "puzzles have easy, medium and hard)", cmd);
+		return false;
 	}
 	if (k.no) {
 		cli_error("%s: %s is not available for block puzzles yet", cmd, k.no);
@@ -272,6 +286,7 @@ int args_generate(int argc, char **argv, struct generate_args *g)
 			if (!a.bad && !cli_parse_u64("--max-attempts", a.value, 1, 1000000,
 			                             &g->attempts))
 				return ARGS_BAD;
+			k.have_attempts = true;
 		} else if (cli_opt_value(&a, "--difficulty")) {
 			if (!a.bad && !parse_band(a.value, &g->band))
 				return ARGS_BAD;
@@ -285,6 +300,8 @@ int args_generate(int argc, char **argv, struct generate_args *g)
 	}
 	k.have_size = g->have_size;
 	k.no = g->have_wall ? "--wall" : NULL;
+	k.band = g->band;
+	k.attempts = &g->attempts;
 	g->kind = k.kind;
 	g->goal = k.goal;
 	g->support_free = k.support_free;
@@ -707,6 +724,7 @@ int args_batch(int argc, char **argv, struct batch_args *b)
 			if (!a.bad && !cli_parse_u64("--max-attempts", a.value, 1, 1000000,
 			                             &b->attempts))
 				return ARGS_BAD;
+			k.have_attempts = true;
 		} else if (cli_opt_value(&a, "--difficulty")) {
 			if (!a.bad && !parse_band(a.value, &b->band))
 				return ARGS_BAD;
@@ -718,6 +736,8 @@ int args_batch(int argc, char **argv, struct batch_args *b)
 	}
 	k.have_size = b->have_size;
 	k.no = NULL;
+	k.band = b->band;
+	k.attempts = &b->attempts;
 	b->kind = k.kind;
 	b->goal = k.goal;
 	b->support_free = k.support_free;

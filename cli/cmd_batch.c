@@ -22,7 +22,8 @@
 
 static const char help[] =
 	"usage: cubegen batch [--size N|XxYxZ] --seeds A..B\n"
-	"                     [--difficulty easy|medium|hard] [--max-attempts K]\n"
+	"                     [--difficulty easy|medium|hard|expert]\n"
+	"                     [--max-attempts K]\n"
 	"       cubegen batch --kind blocks [--size N|XxYxZ | --goal FILE]\n"
 	"                     [--pieces A..B] [--cells A..B] [--support-free]\n"
 	"                     --seeds A..B [--difficulty B] [--max-attempts K]\n"
@@ -38,10 +39,10 @@ static const char help[] =
 	"                    3 to 64 (default 5)\n"
 	"  --seeds A..B      the seeds, whole numbers from 0 to\n"
 	"                    18446744073709551615, A <= B, both included\n"
-	"  --difficulty B    keep drawing until the unique puzzle is in band B:\n"
-	"                    easy, medium or hard, as generate does\n"
+	"  --difficulty B    a puzzle in band B: easy, medium, hard or expert\n"
+	"                    (plates only), as generate does\n"
 	"  --max-attempts K  candidates to try per seed, 1 to 1000000 (default\n"
-	"                    1000)\n"
+	"                    1000; 20000 for hard and expert plates)\n"
 	"  --kind, --pieces, --cells, --goal, --support-free\n"
 	"                    block puzzles, as generate has them (with the\n"
 	"                    default --unit and --clearance)\n"

@@ -20,7 +20,8 @@ static const char help[] =
 	"usage: cubegen generate [--kind plates|blocks] [--size N|XxYxZ]\n"
 	"                        [--seed S] [--out DIR]\n"
 	"                        [--unit MM] [--wall MM] [--clearance MM]\n"
-	"                        [--no-labels] [--difficulty easy|medium|hard]\n"
+	"                        [--no-labels]\n"
+	"                        [--difficulty easy|medium|hard|expert]\n"
 	"                        [--pieces A..B] [--cells A..B] [--goal FILE]\n"
 	"                        [--support-free]\n"
 	"                        [--max-attempts K] [--force]\n"
@@ -56,14 +57,16 @@ static const char help[] =
 	"                    (default 0.2); each exposed face is inset by c/2\n"
 	"  --no-labels       do not engrave each piece's number on its top\n"
 	"                    (engraving needs wall - clearance >= 1.2 mm)\n"
-	"  --difficulty B    keep drawing until the unique puzzle is in band B\n"
-	"                    (for blocks, of 200 such puzzles: measured first):\n"
-	"                    easy (about 95 % of random puzzles; at size 5 like\n"
-	"                    the Happy Cube Original sets or easier), medium, or\n"
-	"                    hard (the hardest 1.5 %; at size 5 like the Pro\n"
-	"                    sets); bands are set per size (man cubegen)\n"
+	"  --difficulty B    a puzzle in band B, bands set per size (man\n"
+	"                    cubegen): easy (about 95 % of random puzzles; at\n"
+	"                    size 5 like the Happy Cube Originals or easier) or\n"
+	"                    medium, drawn at random; for plates hard (at size 5\n"
+	"                    like a typical Pro set, >= 51) or expert (like Da\n"
+	"                    Vinci, >= 61.67), searched for; for blocks hard (the\n"
+	"                    hardest 1.5 % of 200 random puzzles, measured first)\n"
 	"  --max-attempts K  candidates to try before giving up, 1 to 1000000\n"
-	"                    (default 1000; for blocks, dissections started)\n"
+	"                    (default 1000; 20000 for hard and expert plates;\n"
+	"                    for blocks, dissections started)\n"
 	"  --force           replace DIR if it exists (only a folder cubegen\n"
 	"                    wrote, or an empty one)\n"
 	"\n"
@@ -155,6 +158,17 @@ int cmd_generate(int argc, char **argv)
 			          "from seed %llu (try another seed or more "
 			          "--max-attempts)", size, (unsigned long long)tried,
 			          (unsigned long long)seed);
+		else if (ga.band == GEN_BAND_HARD || ga.band == GEN_BAND_EXPERT)
+			cli_error("generate: no %s puzzle of size %s (difficulty >= "
+			          "%.2f) in %llu attempts from seed %llu; the search "
+			          "reached %.2f (%s may be out of reach at this size: "
+			          "docs/puzzles.md; try more --max-attempts)",
+			          gen_band_name((enum gen_band)ga.band), size,
+			          ga.band == GEN_BAND_HARD ? bands.pro_min
+			                                   : bands.expert_min,
+			          (unsigned long long)tried, (unsigned long long)seed,
+			          found.difficulty < 0 ? 0 : found.difficulty,
+			          gen_band_name((enum gen_band)ga.band));
 		else
 			cli_error("generate: no unique %s puzzle of size %s in %llu "
 			          "attempts from seed %llu (%d of %d random unique "
@@ -196,10 +210,11 @@ int cmd_generate(int argc, char **argv)
 	else if (ga.band == GEN_BAND_MEDIUM)
 		printf("band: medium (between %.2f and %.2f at this size)\n",
 		       bands.easy_max, bands.hard_min);
-	else if (ga.band == GEN_BAND_HARD && bands.hard_min > bands.easy_max)
-		printf("band: hard (difficulty >= %.2f at this size)\n", bands.hard_min);
-	else if (ga.band == GEN_BAND_HARD) /* ties at the top: above easy */
-		printf("band: hard (difficulty > %.2f at this size)\n", bands.easy_max);
+	else if (ga.band == GEN_BAND_HARD)
+		printf("band: hard (difficulty >= %.2f at this size)\n", bands.pro_min);
+	else if (ga.band == GEN_BAND_EXPERT)
+		printf("band: expert (difficulty >= %.2f at this size)\n",
+		       bands.expert_min);
 	printf("wrote: %s/\n", out);
 	return CLI_OK;
 }

@@ -4,6 +4,7 @@
  * plates directly when they meet the shell condition, else the puzzle.
  */
 #include "gen/gen.h"
+#include "gen/gen_int.h"
 #include "solver/difficulty.h"
 #include "solver/shell.h"
 #include "solver/solve.h"
@@ -50,5 +51,27 @@ int gen_difficulty(const struct gen_puzzle *g, struct diff_result *out)
 		return SOLVE_ENOMEM;
 	rc = diff_puzzle(&p, 0, out);
 	puz_clear(&p);
+	return rc;
+}
+
+int gen_unique(const struct gen_puzzle *g, bool *yes, uint64_t *nodes)
+{
+	struct solve_opts o = {.max_solutions = 2};
+	struct solve_result r;
+	int rc = gen_count(g, &o, &r);
+	if (rc == SOLVE_OK) {
+		*yes = r.complete && r.solutions == 1;
+		*nodes += r.nodes;
+		solve_result_clear(&r);
+	}
+	return rc;
+}
+
+int gen_score(const struct gen_puzzle *g, double *d)
+{
+	struct diff_result r;
+	int rc = gen_difficulty(g, &r);
+	if (rc == SOLVE_OK && !diff_score(&r, d))
+		*d = 0; /* not reached: a unique puzzle has an assembly */
 	return rc;
 }

@@ -13,34 +13,9 @@
 #include <stdlib.h>
 
 #include "gen/gen.h"
+#include "gen/gen_int.h"
 #include "solver/difficulty.h"
 #include "solver/solve.h"
-
-/* Whether 'g' has exactly one solution: a complete search that found one
- * (it stops at a second, enough for "no"). Adds its nodes to '*nodes'. */
-static int unique(const struct gen_puzzle *g, bool *yes, uint64_t *nodes)
-{
-	struct solve_opts o = {.max_solutions = 2};
-	struct solve_result r;
-	int rc = gen_count(g, &o, &r);
-	if (rc == SOLVE_OK) {
-		*yes = r.complete && r.solutions == 1;
-		*nodes += r.nodes;
-		solve_result_clear(&r);
-	}
-	return rc;
-}
-
-/* The score of a unique candidate (its plates walk is complete and finds
- * the assembly, so there always is one). */
-static int score(const struct gen_puzzle *g, double *d)
-{
-	struct diff_result r;
-	int rc = gen_difficulty(g, &r);
-	if (rc == SOLVE_OK && !diff_score(&r, d))
-		*d = 0; /* not reached: a unique puzzle has an assembly */
-	return rc;
-}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -70,8 +45,8 @@ int gen_calibrate(const int dim[3], int want, struct gen_bands *out)
 		bool yes = false;
 		uint64_t nodes = 0;
 		if (gen_draw(&r, d, &g) != GEN_OK ||
-		    unique(&g, &yes, &nodes) != SOLVE_OK ||
-		    (yes && score(&g, &s[n]) != SOLVE_OK)) {
+		    gen_unique(&g, &yes, &nodes) != SOLVE_OK ||
+		    (yes && gen_score(&g, &s[n]) != SOLVE_OK)) {
 			rc = GEN_ENOMEM;
 			break;
 		}
@@ -87,18 +62,34 @@ int gen_calibrate(const int dim[3], int want, struct gen_bands *out)
 /* gen_calibrate(side^3, GEN_CALIB_CUBES) for sides 3..8, as printed by
  * `make bands` (tools/bands.c); test_genfind recomputes sides 6..8. */
 static const struct gen_bands cube_bands[6] = {
-	{146.5, 211.5, 10000, {0, 9474, 375, 151}}, /* side 3 */
-	{58.208333333333336, 83.875, 10000, {0, 9470, 379, 151}}, /* side 4 */
-	{14.041666666666666, 19.041666666666668, 10000, {0, 9474, 374, 152}}, /* side 5 */
-	{5.25, 7, 10000, {0, 9470, 377, 153}}, /* side 6 */
-	{2.6666666666666665, 3.5416666666666665, 10000, {0, 9487, 354, 159}}, /* side 7 */
-	{1.4583333333333333, 1.9166666666666667, 10000, {0, 9516, 333, 151}}, /* side 8 */
+	{.easy_max = 146.5, .hard_min = 211.5, .samples = 10000,
+	 .in_band = {0, 9474, 375, 151}}, /* side 3 */
+	{.easy_max = 58.208333333333336, .hard_min = 83.875, .samples = 10000,
+	 .in_band = {0, 9470, 379, 151}}, /* side 4 */
+	{.easy_max = 14.041666666666666, .hard_min = 19.041666666666668, .samples = 10000,
+	 .in_band = {0, 9474, 374, 152}}, /* side 5 */
+	{.easy_max = 5.25, .hard_min = 7, .samples = 10000,
+	 .in_band = {0, 9470, 377, 153}}, /* side 6 */
+	{.easy_max = 2.6666666666666665, .hard_min = 3.5416666666666665, .samples = 10000,
+	 .in_band = {0, 9487, 354, 159}}, /* side 7 */
+	{.easy_max = 1.4583333333333333, .hard_min = 1.9166666666666667, .samples = 10000,
+	 .in_band = {0, 9516, 333, 151}}, /* side 8 */
 };
+
+/* pro_min and expert_min: the Pro sets' levels scaled by the box's random
+ * top (gen.h). */
+static void pro_levels(struct gen_bands *b)
+{
+	double h5 = cube_bands[2].hard_min;
+	b->pro_min = GEN_PRO_HARD * b->hard_min / h5;
+	b->expert_min = GEN_PRO_EXPERT * b->hard_min / h5;
+}
 
 int gen_bands(const int dim[3], struct gen_bands *out)
 {
 	if (gen_is_cube(dim) && dim[0] >= 3 && dim[0] <= 8) {
 		*out = cube_bands[dim[0] - 3];
+		pro_levels(out);
 		return GEN_OK;
 	}
 	long shell = 2L * ((long)dim[0] * dim[1] + (long)dim[1] * dim[2] +
@@ -118,6 +109,7 @@ void gen_bands_of_scores(double *s, int n, struct gen_bands *out)
 	}
 	for (int i = 0; i < n; i++)
 		b.in_band[gen_band_of(&b, s[i])]++;
+	pro_levels(&b);
 	*out = b;
 }
 
@@ -136,6 +128,7 @@ const char *gen_band_name(enum gen_band band)
 	case GEN_BAND_EASY: return "easy";
 	case GEN_BAND_MEDIUM: return "medium";
 	case GEN_BAND_HARD: return "hard";
+	case GEN_BAND_EXPERT: return "expert";
 	case GEN_BAND_ANY: break;
 	}
 	return "any";
@@ -145,6 +138,9 @@ int gen_find(struct rng *r, const int dim[3], uint64_t max_attempts,
              enum gen_band band, const struct gen_bands *bands,
              struct gen_puzzle *out, struct gen_found *info)
 {
+	if (band == GEN_BAND_HARD || band == GEN_BAND_EXPERT)
+		return gen_climb(r, dim, max_attempts, band == GEN_BAND_HARD ?
+		                 bands->pro_min : bands->expert_min, out, info);
 	struct gen_puzzle g = {0};
 	struct gen_found f = {0};
 	int rc = GEN_OK;
@@ -156,8 +152,8 @@ int gen_find(struct rng *r, const int dim[3], uint64_t max_attempts,
 		}
 		f.attempts++;
 		bool yes = false;
-		if (unique(&g, &yes, &f.nodes) != SOLVE_OK ||
-		    (yes && score(&g, &f.difficulty) != SOLVE_OK)) {
+		if (gen_unique(&g, &yes, &f.nodes) != SOLVE_OK ||
+		    (yes && gen_score(&g, &f.difficulty) != SOLVE_OK)) {
 			rc = GEN_ENOMEM;
 			break;
 		}

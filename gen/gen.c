@@ -177,39 +177,45 @@ static void draw_piece(const struct gen_puzzle *g, int i, unsigned char *out)
 		}
 }
 
-int gen_draw(struct rng *r, const int dim[3], struct gen_puzzle *out)
+/* Allocate the owner grid and the six drawings of a box (buffer f sized
+ * for face f), nothing drawn yet. */
+static int alloc_puzzle(const int dim[3], struct gen_puzzle *g)
 {
-	struct gen_puzzle g;
 	size_t cells;
-	int a[6];
 
 	for (int k = 0; k < 3; k++)
 		assert(dim[k] >= GEN_MIN_SIZE && dim[k] <= GEN_MAX_SIZE);
 	/* Sides <= 64, so X*Y*Z <= 2^18: no product below can overflow. */
 	cells = (size_t)dim[0] * (size_t)dim[1] * (size_t)dim[2];
-	memset(&g, 0, sizeof g);
-	memcpy(g.dim, dim, sizeof g.dim);
-	/* Allocate everything before the first draw, so a failure leaves the
-	 * stream where it was. A piece's drawing has its face's cell count
-	 * whichever way it is turned. */
-	g.owner = malloc(cells);
-	if (!g.owner)
+	memset(g, 0, sizeof *g);
+	memcpy(g->dim, dim, sizeof g->dim);
+	g->owner = malloc(cells);
+	if (!g->owner)
 		goto nomem;
 	for (int f = 0; f < 6; f++) {
 		int w, h;
 
 		gen_face_dims(dim, f, &w, &h);
-		g.piece[f] = malloc((size_t)w * (size_t)h);
-		if (!g.piece[f])
+		g->piece[f] = malloc((size_t)w * (size_t)h);
+		if (!g->piece[f])
 			goto nomem;
 	}
+	return GEN_OK;
 
-	assign_faces_and_edges(r, dim, g.owner);
-	assign_corners(r, dim, g.owner);
+nomem:
+	gen_puzzle_clear(g);
+	return GEN_ENOMEM;
+}
+
+/* Rules 4 and 5 from 'r' (or, with r NULL, piece i+1 on face i as drawn),
+ * then the drawings. The buffers are still those of alloc_puzzle(). */
+static void scramble(struct rng *r, struct gen_puzzle *g)
+{
+	int a[6];
 
 	for (int f = 0; f < 6; f++)
 		a[f] = f;
-	for (int i = 5; i >= 1; i--) {
+	for (int i = 5; r && i >= 1; i--) {
 		int j = (int)rng_below(r, (uint64_t)i + 1);
 		int t = a[i];
 
@@ -217,28 +223,51 @@ int gen_draw(struct rng *r, const int dim[3], struct gen_puzzle *out)
 		a[j] = t;
 	}
 	for (int i = 0; i < 6; i++)
-		g.face[i] = a[i];
+		g->face[i] = a[i];
 	for (int i = 0; i < 6; i++)
-		g.orient[i] = (int)rng_below(r, 8);
+		g->orient[i] = r ? (int)rng_below(r, 8) : 0;
 
 	/* Buffer f was sized for face f; piece i lies on face a[i]. */
 	unsigned char *buf[6];
-	memcpy(buf, g.piece, sizeof buf);
+	memcpy(buf, g->piece, sizeof buf);
 	for (int i = 0; i < 6; i++) {
 		int w, h;
 
-		g.piece[i] = buf[g.face[i]];
-		gen_face_dims(dim, g.face[i], &w, &h);
-		g.pw[i] = g.orient[i] & 1 ? h : w;
-		g.ph[i] = g.orient[i] & 1 ? w : h;
-		draw_piece(&g, i, g.piece[i]);
+		g->piece[i] = buf[g->face[i]];
+		gen_face_dims(g->dim, g->face[i], &w, &h);
+		g->pw[i] = g->orient[i] & 1 ? h : w;
+		g->ph[i] = g->orient[i] & 1 ? w : h;
+		draw_piece(g, i, g->piece[i]);
 	}
+}
+
+int gen_draw(struct rng *r, const int dim[3], struct gen_puzzle *out)
+{
+	struct gen_puzzle g;
+
+	/* Allocate everything before the first draw, so a failure leaves the
+	 * stream where it was. A piece's drawing has its face's cell count
+	 * whichever way it is turned. */
+	if (alloc_puzzle(dim, &g) != GEN_OK)
+		return GEN_ENOMEM;
+	assign_faces_and_edges(r, dim, g.owner);
+	assign_corners(r, dim, g.owner);
+	scramble(r, &g);
 	*out = g;
 	return GEN_OK;
+}
 
-nomem:
-	gen_puzzle_clear(&g);
-	return GEN_ENOMEM;
+int gen_from_owner(struct rng *r, const int dim[3], const unsigned char *owner,
+                   struct gen_puzzle *out)
+{
+	struct gen_puzzle g;
+
+	if (alloc_puzzle(dim, &g) != GEN_OK)
+		return GEN_ENOMEM;
+	memcpy(g.owner, owner, (size_t)dim[0] * (size_t)dim[1] * (size_t)dim[2]);
+	scramble(r, &g);
+	*out = g;
+	return GEN_OK;
 }
 
 void gen_puzzle_clear(struct gen_puzzle *g)

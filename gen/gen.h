@@ -107,6 +107,13 @@ const char *gen_strerror(int status);
  * 'r' are untouched (everything is allocated before the first draw). */
 int gen_draw(struct rng *r, const int dim[3], struct gen_puzzle *out);
 
+/* A puzzle of the box 'dim' whose true assembly is 'owner' (X*Y*Z bytes,
+ * copied; a valid assembly as rules 1-3 make them), its pieces scrambled
+ * by rules 4 and 5 drawn from 'r', or with r NULL piece i+1 on face i as
+ * drawn (orientation 0). '*out' as gen_draw(); GEN_ENOMEM draws nothing. */
+int gen_from_owner(struct rng *r, const int dim[3], const unsigned char *owner,
+                   struct gen_puzzle *out);
+
 /* Whether the box is a cube (all sides equal). */
 bool gen_is_cube(const int dim[3]);
 
@@ -180,28 +187,81 @@ int gen_count(const struct gen_puzzle *g, const struct solve_opts *o,
  * Draw n random unique puzzles of it from rng_seed(GEN_CALIB_SEED)
  * exactly as gen_find() draws them, at most 50 n draws, and sort their
  * scores s[0] <= ... <= s[m-1]: easy_max = s[ceil(0.947 m) - 1] and
- * hard_min = s[ceil(0.985 m) - 1]. A score d is easy when d <= easy_max,
- * else hard when d >= hard_min, else medium: about 94.7 %, 3.8 % and
- * 1.5 % of random unique puzzles, levels chosen so that at 5 x 5 x 5
- * they fall at 14 and 19 (docs/puzzles.md: the commercial sets, and why). n is
+ * hard_min = s[ceil(0.985 m) - 1] (about 94.7 % of random unique puzzles
+ * are easy, 3.8 % medium), levels chosen so that at 5 x 5 x 5 they fall at
+ * 14 and 19 (docs/puzzles.md: the commercial sets, and why). n is
  * GEN_CALIB_CUBES for cubes of side 3..8, whose bands are a table in
  * find.c (`make bands` prints it), else GEN_CALIB_SAMPLES, or a fifth
  * of it when the shell has more than 600 cells. With no sample at all,
  * every score is easy.
+ *
+ * A plate puzzle is easy when d <= easy_max, medium when easy_max < d <
+ * hard_min (both drawn at random until one lands there); hard when d >=
+ * pro_min and expert when d >= expert_min, both found by gen_climb().
+ * pro_min and expert_min scale the Pro sets' levels by the box's random
+ * top: pro_min = GEN_PRO_HARD * hard_min / h5 and expert_min =
+ * GEN_PRO_EXPERT * hard_min / h5, h5 being hard_min of 5 x 5 x 5, so they
+ * are 51 (about the median of the six Happy Cube Pro sets) and 61.67
+ * (Da Vinci's own score) there. Scores between hard_min and pro_min are above medium and
+ * below hard: a random draw is not medium there, and a climb not done.
+ * Block puzzles (blocks.h) use easy_max and hard_min only: their hard is
+ * d >= hard_min (gen_band_of()).
+ *
+ * The climb. gen_climb() searches for a plate puzzle scoring at least a
+ * target instead of waiting for one: from 'r', in this order,
+ *   1. a start: draw candidates until GEN_CLIMB_STARTS of them are unique
+ *      (each counts as an attempt): each is gen_draw()'s owner grid (all
+ *      five rules drawn), then for each of the 12 edge runs (the edge
+ *      cells between two corners, runs numbered by their first cell in
+ *      x-fastest order, cells in that order) that is flat (GEN_CLIMB_FLAT
+ *      cells or more, all one owner), its cell rng_below(length) goes to
+ *      its other face; then the corners are repaired (below). The
+ *      current state is the best-scoring unique one (the first on ties).
+ *   2. moves, until GEN_CLIMB_STALL attempts in a row have not raised the
+ *      best score of this start; then back to 1. A move copies the
+ *      current state and draws kind = rng_below(6):
+ *        0: edge cell rng_below(E) (E edge cells, x-fastest order) goes
+ *           to its other face;
+ *        1: corner c = rng_below(8) (x-fastest order) takes another of
+ *           its options (rule 2): rng_below(m) of the m others, in face
+ *           order; none: draw the move again;
+ *        2: edge cells a = rng_below(E) and b = rng_below(E - 1), b + 1
+ *           when b >= a, flip;
+ *        3: run q = rng_below(12): all its cells flip;
+ *        4: run q = rng_below(12): cells i = rng_below(length - 1) and
+ *           i + 1 flip (a run of one cell: draw the move again);
+ *        5: edge cell e = rng_below(E) flips, then each corner next to
+ *           it (the one nearer cell 0 first) takes option rng_below(k);
+ *      then every corner (in order) not owned by one of its options takes
+ *      option rng_below(k). A move that changes nothing or leaves a flat
+ *      run is drawn again. The moved state is an attempt; it replaces the
+ *      current one when it is unique and scores no less.
+ *   3. the first unique state scoring at least the target ends the search;
+ *      its pieces are then scrambled by rules 4 and 5 drawn from 'r'.
  */
 #define GEN_CALIB_CUBES 10000
 #define GEN_CALIB_SEED 0x6375626567656e31u /* "cubegen1" */
 #define GEN_CALIB_SAMPLES 1000
+#define GEN_PRO_HARD 51.0
+#define GEN_PRO_EXPERT (2960.0 / 48) /* Da Vinci: 2960 dead ends / 48 assemblies */
+#define GEN_CLIMB_STARTS 20
+#define GEN_CLIMB_STALL 100
+#define GEN_CLIMB_FLAT 3
+#define GEN_CLIMB_ATTEMPTS 20000 /* generate's and batch's default budget */
 
-enum gen_band { GEN_BAND_ANY, GEN_BAND_EASY, GEN_BAND_MEDIUM, GEN_BAND_HARD };
+enum gen_band { GEN_BAND_ANY, GEN_BAND_EASY, GEN_BAND_MEDIUM, GEN_BAND_HARD,
+                GEN_BAND_EXPERT };
 
 struct gen_bands {
-	double easy_max; /* scores up to this are easy */
-	double hard_min; /* scores from this (above easy_max) are hard */
-	int samples;     /* unique puzzles the bands come from */
-	int in_band[4];  /* of those, how many fell in each band (by enum
-	                  * gen_band; [GEN_BAND_ANY] is 0): on big boxes
-	                  * most scores are 0 and "hard" can be rare */
+	double easy_max;   /* scores up to this are easy */
+	double hard_min;   /* random draws' top 1.5 %: medium is below it */
+	int samples;       /* unique puzzles the bands come from */
+	int in_band[4];    /* of those, how many fell in each band of
+	                    * gen_band_of() (by enum gen_band; [GEN_BAND_ANY]
+	                    * is 0): on big boxes most scores are 0 and "hard"
+	                    * can be rare */
+	double pro_min;    /* plate puzzles from this are hard */
+	double expert_min; /* plate puzzles from this are expert */
 };
 
 struct diff_result;
@@ -223,9 +283,10 @@ int gen_calibrate(const int dim[3], int n, struct gen_bands *out);
  * in each. Shared by the block puzzles' bands (blocks.h). */
 void gen_bands_of_scores(double *s, int n, struct gen_bands *out);
 
-/* The band of score 'd'. */
+/* The band of score 'd' among random draws: easy, medium, or hard from
+ * hard_min (block puzzles; gen_find()'s random bands). */
 enum gen_band gen_band_of(const struct gen_bands *b, double d);
-/* "easy", "medium", "hard" ("any" for GEN_BAND_ANY). */
+/* "easy", "medium", "hard", "expert" ("any" for GEN_BAND_ANY). */
 const char *gen_band_name(enum gen_band band);
 
 struct gen_found {
@@ -237,12 +298,19 @@ struct gen_found {
 };
 
 /* Draw candidates from 'r' (at most 'max_attempts') until one is unique
- * and, unless band is GEN_BAND_ANY, in 'band' of 'bands'. Every unique
- * candidate is scored. On GEN_OK '*info' is written and, when found,
- * '*out' holds the puzzle (caller clears it); GEN_ENOMEM writes neither. */
+ * and, unless band is GEN_BAND_ANY, in 'band' of 'bands'; hard and expert
+ * are gen_climb() to pro_min and expert_min. Every unique candidate is
+ * scored. On GEN_OK '*info' is written and, when found, '*out' holds the
+ * puzzle (caller clears it); GEN_ENOMEM writes neither. */
 int gen_find(struct rng *r, const int dim[3], uint64_t max_attempts,
              enum gen_band band, const struct gen_bands *bands,
              struct gen_puzzle *out, struct gen_found *info);
+
+/* The climb above to a score of at least 'target', at most 'max_attempts'
+ * candidates. As gen_find(), and when nothing is found info->difficulty
+ * is the best score reached (-1 when no candidate was unique). */
+int gen_climb(struct rng *r, const int dim[3], uint64_t max_attempts,
+              double target, struct gen_puzzle *out, struct gen_found *info);
 
 /* The found puzzle 'g' proved unique again by the general search (exact
  * cover over every placement), which shares no code with the shell fast

@@ -492,16 +492,20 @@ run 0 solve "$DATA/soma.puz" --difficulty-nodes 100 --json && contains "$out" '"
 for v in -1 abc '' 1.5; do
 	usage_error solve "$DATA/soma.puz" --difficulty-nodes "$v"
 done
-for v in brutal '' Hard 'easy,hard'; do
+for v in brutal '' Hard 'easy,hard' Expert extreme; do
 	usage_error generate --difficulty "$v"
-	contains "$err" "use easy, medium or hard" "--difficulty '$v' lists the bands"
+	contains "$err" "use easy, medium, hard or expert" "--difficulty '$v' lists the bands"
+	[ "$(printf '%s\n' "$err" | wc -l)" = 1 ] && ok || bad "--difficulty '$v': not one line: $err"
 done
+usage_error generate --kind blocks --difficulty expert &&
+	contains "$err" "--difficulty expert is for plate puzzles" "blocks have no expert band"
+usage_error batch --kind blocks --seeds 1..2 --difficulty expert
 usage_error generate --difficulty
 # The band rule: same seed and band, same bytes; the score printed is the
 # score of the puzzle written, and it lies in the band printed.
 band_of() { sed -n 's/^band: \([a-z]*\) .*/\1/p' <<<"$1"; }
 score_of() { sed -n 's/^difficulty: \([0-9.]*\).*/\1/p' <<<"$1"; }
-for b in easy medium hard; do
+for b in easy medium hard expert; do
 	run 0 generate --seed 42 --difficulty "$b" --out "$tmp/d-$b" || continue
 	first=$out
 	run 0 generate --seed 42 --difficulty "$b" --out "$tmp/d-$b-again" &&
@@ -514,16 +518,29 @@ for b in easy medium hard; do
 	case $b in
 	easy) awk -v s="$s" -v e="$lo" 'BEGIN{exit !(s <= e)}' ;;
 	medium) awk -v s="$s" -v e="$lo" -v h="$hi" 'BEGIN{exit !(s > e && s < h)}' ;;
-	hard) awk -v s="$s" -v h="$hi" 'BEGIN{exit !(s >= h)}' ;;
+	hard|expert) awk -v s="$s" -v h="$hi" 'BEGIN{exit !(s >= h)}' ;;
 	esac && ok || bad "--difficulty $b: score $s outside the band: $first"
+	run 0 check "$tmp/d-$b/puzzle.puz" && contains "$out" "unique: exactly 1 solution" "--difficulty $b: check proves it again"
 done
+# At size 5 hard means a typical Pro set and expert Da Vinci (51 and 61.67).
+run 0 generate --seed 7 --difficulty hard --out "$tmp/d-h7" &&
+	contains "$out" "band: hard (difficulty >= 51.00 at this size)" "hard at size 5 is >= 51"
+run 0 generate --seed 7 --difficulty expert --size 6 --out "$tmp/d-e7" &&
+	contains "$out" "band: expert (difficulty >= 22.67 at this size)" "expert at size 6 is scaled"
 run 0 generate --seed 42 --out "$tmp/d-any" && s=$(score_of "$out") &&
 	run 0 solve "$tmp/d-any/puzzle.puz" && contains "$out" "difficulty: $s " "generate prints the score of its puzzle"
 cmp -s "$tmp/d-any/puzzle.puz" "$tmp/g1/puzzle.puz" && ok || bad "without --difficulty the puzzle is the one it always was"
-run 1 generate --seed 42 --difficulty hard --max-attempts 5 --out "$tmp/d-few" &&
-	contains "$err" "no unique hard puzzle of size 5 in 5 attempts" "band not reached" &&
+run 1 generate --seed 42 --difficulty medium --max-attempts 5 --out "$tmp/d-few" &&
+	contains "$err" "no unique medium puzzle of size 5 in 5 attempts" "band not reached" &&
 	contains "$err" "try more --max-attempts" "band not reached: the advice"
 [ ! -e "$tmp/d-few" ] && ok || bad "band not reached: a folder was left"
+# Hard not reached says how far the search got, in one line; size 3
+# cannot reach hard (docs/puzzles.md).
+run 1 generate --size 3 --seed 1 --difficulty hard --max-attempts 300 --out "$tmp/d-3" &&
+	contains "$err" "no hard puzzle of size 3 (difficulty >= 566.47) in 300 attempts from seed 1; the search reached " "hard not reached" &&
+	contains "$err" "may be out of reach at this size" "hard not reached: why"
+[ "$(printf '%s\n' "$err" | wc -l)" = 1 ] && ok || bad "hard not reached: not one line: $err"
+[ ! -e "$tmp/d-3" ] && ok || bad "hard not reached: a folder was left"
 # A box's bands do not depend on the order of its sides.
 run 0 generate --size 4x5x6 --seed 1 --difficulty easy --out "$tmp/d-box1" && b1=$(grep '^band' <<<"$out")
 run 0 generate --size 6x5x4 --seed 1 --difficulty easy --out "$tmp/d-box2" && b2=$(grep '^band' <<<"$out")
@@ -579,6 +596,8 @@ difficulty: $(LC_ALL=C printf '%.2f' "$(field difficulty "$line")")"
 batch_vs_generate "$tmp/b-all" any
 run 0 batch --seeds 3..5 --difficulty hard && printf '%s\n' "$out" >"$tmp/b-hard" &&
 	batch_vs_generate "$tmp/b-hard" hard --difficulty hard
+run 0 batch --seeds 8..9 --difficulty expert && printf '%s\n' "$out" >"$tmp/b-expert" &&
+	batch_vs_generate "$tmp/b-expert" expert --difficulty expert
 run 0 batch --size 4x5x6 --seeds 1..2 --difficulty medium && printf '%s\n' "$out" >"$tmp/b-box" &&
 	batch_vs_generate "$tmp/b-box" medium --size 4x5x6 --difficulty medium
 # Determinism, and a range split in two concatenates to the whole

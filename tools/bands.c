@@ -16,7 +16,8 @@ int main(void)
 			fprintf(stderr, "bands: out of memory\n");
 			return 1;
 		}
-		if (printf("\t{%.17g, %.17g, %d, {0, %d, %d, %d}}, /* side %d */\n",
+		if (printf("\t{.easy_max = %.17g, .hard_min = %.17g, .samples = %d,\n"
+		           "\t .in_band = {0, %d, %d, %d}}, /* side %d */\n",
 		           b.easy_max, b.hard_min, b.samples, b.in_band[GEN_BAND_EASY],
 		           b.in_band[GEN_BAND_MEDIUM], b.in_band[GEN_BAND_HARD],
 		           side) < 0)
