@@ -489,6 +489,16 @@ run 0 solve "$DATA/soma.puz" --max 3 --json && contains "$out" '"difficulty": nu
 run 0 solve "$DATA/soma.puz" --max 3 && contains "$out" "difficulty: not measured: the count stopped early" "partial count says why"
 run 0 solve "$DATA/soma.puz" --difficulty-nodes 100 && contains "$out" "over --difficulty-nodes 100 (0 lifts the limit)" "difficulty budget"
 run 0 solve "$DATA/soma.puz" --difficulty-nodes 100 --json && contains "$out" '"difficulty": null' "difficulty budget json"
+# A count of more than twice the budget skips the scoring search (the
+# 2x3x10 pentacubes: 66665 count nodes, 140052 to score), which would
+# pass it; just under, the search runs and passes the budget. Both say so
+# alike; only the time differs.
+run 0 solve "$DATA/pentacubes-2x3x10.puz" --difficulty-nodes 33000 &&
+	contains "$out" "difficulty: not measured: over --difficulty-nodes 33000 (0 lifts the limit)" "difficulty skipped after a big count"
+run 0 solve "$DATA/pentacubes-2x3x10.puz" --difficulty-nodes 34000 &&
+	contains "$out" "difficulty: not measured: over --difficulty-nodes 34000 (0 lifts the limit)" "difficulty tried after a count under twice the budget"
+run 0 solve "$DATA/pentacubes-2x3x10.puz" --difficulty-nodes 140052 --json &&
+	contains "$out" '"difficulty": 5827.791667' "difficulty within the budget exactly"
 for v in -1 abc '' 1.5; do
 	usage_error solve "$DATA/soma.puz" --difficulty-nodes "$v"
 done
