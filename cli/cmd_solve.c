@@ -199,18 +199,10 @@ struct difficulty {
 	uint64_t budget;
 };
 
-/* The cell search that scores a puzzle has taken at least 0.99 times the
- * nodes of its complete count on every puzzle measured (1.9 to 4.3 times
- * on the big ones: docs/solving.md), so a count of more than
- * DIFF_SKIP_FACTOR times the budget shows that the score would not fit
- * in it either, and the search is not started (said as when it runs out:
- * a shard, which cannot know, tries, and merge says the same). */
-#define DIFF_SKIP_FACTOR 2
-
-/* The difficulty of 'p' within 'budget' nodes, when 'run'; 'count_nodes'
- * are the nodes of its complete count (0: unknown, as for a shard). */
+/* The difficulty of 'p' within 'budget' nodes, when 'run'; 'count' is
+ * its complete count (NULL: unknown, as for a shard or check). */
 static int measure(const struct puzzle *p, uint64_t budget, bool run,
-                   uint64_t count_nodes, struct difficulty *d)
+                   const struct solve_result *count, struct difficulty *d)
 {
 	memset(d, 0, sizeof *d);
 	d->budget = budget;
@@ -218,16 +210,8 @@ static int measure(const struct puzzle *p, uint64_t budget, bool run,
 		d->why = "not measured: the count stopped early";
 		return SOLVE_OK;
 	}
-	if (!puz_plain(p)) {
-		d->why = "not measured: colour puzzles are not scored yet";
-		return SOLVE_OK;
-	}
-	if (budget && count_nodes / DIFF_SKIP_FACTOR > budget) {
-		d->over = true;
-		d->why = "not measured: over --difficulty-nodes";
-		return SOLVE_OK;
-	}
-	int rc = diff_puzzle(p, budget, &d->r);
+	int rc = diff_puzzle_known(p, budget, count ? count->assemblies : 0,
+	                           count ? count->nodes : 0, &d->r);
 	if (rc != SOLVE_OK)
 		return rc;
 	d->has = diff_score(&d->r, &d->score);
@@ -407,7 +391,7 @@ int cmd_solve(int argc, char **argv)
 	struct difficulty d;
 	bool measured = !c.shard_count || c.shard_index == 0;
 	rc = measure(&p, c.diff_nodes, r.complete && measured,
-	             c.shard_count ? 0 : r.nodes, &d);
+	             c.shard_count ? NULL : &r, &d);
 	if (rc != SOLVE_OK) {
 		cli_error("%s: %s", c.file, solve_strerror(rc));
 		solve_result_clear(&r);
@@ -427,7 +411,10 @@ int cmd_solve(int argc, char **argv)
 		.mirror_closed = r.mirror_closed, .why = r.why,
 		.rename_colours = c.rename_colours, .renamings = r.rename_order,
 		.diff_has = d.has, .diff_score = d.score,
-		.diff_method = diff_method_name(d.r.method), .dead_ends = d.r.dead,
+		.diff_method = diff_method_name(d.r.method),
+		/* cut off by its budget or not started: no count (the same
+		 * either way, so merge agrees) */
+		.dead_ends = d.over ? 0 : d.r.dead,
 		.diff_text = dtext, .tasks = r.tasks, .threads = o.threads,
 		.problem = xi.nproblems ? (c.problem ? c.problem : 1) : 0,
 		.problems = xi.nproblems,
@@ -537,7 +524,7 @@ int cmd_check(int argc, char **argv)
 	int rc = solve_puzzle(&p, &o, &r);
 	struct difficulty d;
 	if (rc == SOLVE_OK) {
-		rc = measure(&p, c.diff_nodes, r.stop != SOLVE_MAX_NODES, 0, &d);
+		rc = measure(&p, c.diff_nodes, r.stop != SOLVE_MAX_NODES, NULL, &d);
 		if (rc != SOLVE_OK)
 			solve_result_clear(&r);
 	}

@@ -123,7 +123,19 @@ struct cells {
 	size_t *rtype;
 	size_t nrows, rcap, ccap;
 	uint64_t covers;
+	/* Colour puzzles (all zero for a plain one): goal cell k's tag is
+	 * its colour, plus GOAL_OPTIONAL when it may stay empty. */
+	const struct puzzle *p;
+	bool colour;
+	unsigned *lo;          /* least copies of each type (== counts[t] but
+	                        * for a range) */
+	bool ranges;           /* a range or an optional cell: the phased search */
+	unsigned char *dreg;   /* ndreg * goal.n: distinct region membership */
+	size_t ndreg;
+	unsigned char *rcol;   /* the colour of each row cell, as rcells */
 };
+
+#define GOAL_OPTIONAL 0x40 /* in a goal cell's tag: it may stay empty */
 
 static void cells_clear(struct cells *c)
 {
@@ -136,6 +148,9 @@ static void cells_clear(struct cells *c)
 	free(c->rcells);
 	free(c->roff);
 	free(c->rtype);
+	free(c->lo);
+	free(c->dreg);
+	free(c->rcol);
 }
 
 /* Sort the types by canonical shape, carrying their counts (insertion
@@ -150,21 +165,49 @@ static void sort_types(struct cells *c)
 			unsigned n = c->counts[j];
 			c->counts[j] = c->counts[j - 1];
 			c->counts[j - 1] = n;
+			n = c->lo[j];
+			c->lo[j] = c->lo[j - 1];
+			c->lo[j - 1] = n;
 		}
 }
 
 /* load() found that the puzzle can have no assembly (not a SOLVE_*). */
 #define NO_ASSEMBLY (-1)
 
-/* The canonical goal, its cell index and its distinct pieces; NO_ASSEMBLY
- * when there can be no assembly (no goal cells, or volumes that differ). */
-static int load(const struct puzzle *p, struct cells *c)
+/* The goal's cells as a normalised shape tagged with their colours and,
+ * in a colour puzzle, GOAL_OPTIONAL on a cell that may stay empty. */
+static int goal_shape(const struct puzzle *p, bool colour, struct shape *out)
 {
-	struct shape g;
-	if (poly_from_grid(&p->goal, &g) != POLY_OK)
+	if (poly_from_grid(&p->goal, out) != POLY_OK)
 		return SOLVE_ENOMEM;
-	int rc = poly_canonical(&g, &c->goal);
-	poly_shape_clear(&g);
+	if (!colour)
+		return SOLVE_OK;
+	const struct grid *g = &p->goal;
+	int lo[3] = {g->nx, g->ny, g->nz};
+	for (int z = 0; z < g->nz; z++)
+		for (int y = 0; y < g->ny; y++)
+			for (int x = 0; x < g->nx; x++)
+				if (g->cells[puz_grid_index(g, x, y, z)]) {
+					lo[0] = x < lo[0] ? x : lo[0];
+					lo[1] = y < lo[1] ? y : lo[1];
+					lo[2] = z < lo[2] ? z : lo[2];
+				}
+	/* the tag is the low byte: the cells stay sorted */
+	for (size_t k = 0; k < out->n; k++) {
+		uint32_t v = out->cells[k];
+		if (puz_cell_optional(g->cells[puz_grid_index(g, poly_x(v) + lo[0],
+		                      poly_y(v) + lo[1], poly_z(v) + lo[2])]))
+			out->cells[k] |= GOAL_OPTIONAL;
+	}
+	return SOLVE_OK;
+}
+
+/* The canonical goal, its cell index and its distinct pieces; NO_ASSEMBLY
+ * when there can be no assembly (no goal cells, or volumes that differ).
+ * 'g' is the goal as goal_shape() gives it (kept for load_regions()). */
+static int load(const struct puzzle *p, const struct shape *g, struct cells *c)
+{
+	int rc = poly_canonical(g, &c->goal);
 	if (rc != POLY_OK)
 		return SOLVE_ENOMEM;
 	if (c->goal.n == 0)
@@ -175,12 +218,14 @@ static int load(const struct puzzle *p, struct cells *c)
 		for (int a = 0; a < 3; a++)
 			if (xyz[a] + 1 > c->dim[a])
 				c->dim[a] = xyz[a] + 1;
+		c->ranges |= (poly_tag(v) & GOAL_OPTIONAL) != 0;
 	}
 	size_t vol = (size_t)c->dim[0] * (size_t)c->dim[1] * (size_t)c->dim[2];
 	c->index = malloc(vol * sizeof *c->index);
 	c->types = calloc(p->npieces ? p->npieces : 1, sizeof *c->types);
 	c->counts = calloc(p->npieces ? p->npieces : 1, sizeof *c->counts);
-	if (!c->index || !c->types || !c->counts)
+	c->lo = calloc(p->npieces ? p->npieces : 1, sizeof *c->lo);
+	if (!c->index || !c->types || !c->counts || !c->lo)
 		return SOLVE_ENOMEM;
 	for (size_t i = 0; i < vol; i++)
 		c->index[i] = -1;
@@ -208,13 +253,15 @@ static int load(const struct puzzle *p, struct cells *c)
 			c->types[t] = canon;
 			c->ntypes++;
 		}
-		c->counts[t] += p->pieces[i].count;
+		c->counts[t] += puz_piece_max(&p->pieces[i]);
+		c->lo[t] += p->pieces[i].count;
+		c->ranges |= p->pieces[i].count_max != 0;
 	}
 	sort_types(c);
 	for (size_t t = 0; t < c->ntypes; t++)
 		if (c->types[t].n == 0)
 			return NO_ASSEMBLY;
-	return volume == c->goal.n ? SOLVE_OK : NO_ASSEMBLY;
+	return c->ranges || volume == c->goal.n ? SOLVE_OK : NO_ASSEMBLY;
 }
 
 static int32_t cell_at(const struct cells *c, int x, int y, int z)
@@ -266,7 +313,151 @@ static int load_rotations(struct cells *c)
 	return SOLVE_OK;
 }
 
-static int add_row(struct cells *c, const uint32_t *cells, size_t k, size_t t)
+/* The order of distinct regions: membership arrays compared bytewise
+ * (insertion sort: a puzzle has a handful). */
+static void sort_regions(unsigned char *r, size_t nreg, size_t n, unsigned char *tmp)
+{
+	for (size_t i = 1; i < nreg; i++)
+		for (size_t j = i; j > 0 && memcmp(r + j * n, r + (j - 1) * n, n) < 0; j--) {
+			memcpy(tmp, r + j * n, n);
+			memcpy(r + j * n, r + (j - 1) * n, n);
+			memcpy(r + (j - 1) * n, tmp, n);
+		}
+}
+
+/* regions 'in' (nreg x n) moved by the goal's rotation r and sorted */
+static void turn_regions(const struct cells *c, int r, const unsigned char *in,
+                         unsigned char *out, unsigned char *tmp)
+{
+	size_t n = c->goal.n;
+	for (size_t j = 0; j < c->ndreg; j++)
+		for (size_t k = 0; k < n; k++)
+			out[j * n + (size_t)c->rotmap[(size_t)r * n + k]] = in[j * n + k];
+	sort_regions(out, c->ndreg, n, tmp);
+}
+
+/* The distinct regions on the canonical goal: the file's distinct ones,
+ * then the six faces of the goal's box when asked (a flat goal's two
+ * faces across its thin side are the same cells, kept twice: harmless).
+ * The goal's rotations that keep the tagged goal may still move them, so
+ * they are turned by the one (of those rotations) that makes the sorted
+ * list least, and the rotations are cut down to those that keep it. 'g'
+ * is the goal as goal_shape() gave it. */
+static int load_regions(const struct puzzle *p, const struct shape *g,
+                        struct cells *c)
+{
+	size_t nreg = p->distinct_faces ? 6 : 0, n = c->goal.n;
+	for (size_t r = 0; r < p->nregions; r++)
+		nreg += p->regions[r].distinct;
+	if (nreg == 0)
+		return SOLVE_OK;
+	c->dreg = calloc(nreg * n, 1);
+	unsigned char *best = malloc(nreg * n), *cand = malloc(nreg * n),
+	              *tmp = malloc(n);
+	int rc = c->dreg && best && cand && tmp ? SOLVE_OK : SOLVE_ENOMEM;
+	/* the rotation s0 taking g onto the canonical goal, and its shift */
+	int s0 = -1;
+	for (int sy = 0; sy < POLY_NSYM && s0 < 0 && rc == SOLVE_OK; sy++) {
+		struct shape img;
+		if (!poly_sym_proper(sy))
+			continue;
+		if (poly_transform(g, sy, &img) != POLY_OK) {
+			rc = SOLVE_ENOMEM;
+			break;
+		}
+		if (poly_equal(&img, &c->goal))
+			s0 = sy;
+		poly_shape_clear(&img);
+	}
+	if (rc != SOLVE_OK)
+		goto out;
+	int lo[3] = {INT32_MAX, INT32_MAX, INT32_MAX};
+	for (size_t k = 0; k < g->n; k++) {
+		int in[3] = {poly_x(g->cells[k]), poly_y(g->cells[k]), poly_z(g->cells[k])}, o[3];
+		poly_sym_apply(s0, in, o);
+		for (int a = 0; a < 3; a++)
+			lo[a] = o[a] < lo[a] ? o[a] : lo[a];
+	}
+	const struct grid *gr = &p->goal;
+	int glo[3] = {gr->nx, gr->ny, gr->nz};
+	for (int z = 0; z < gr->nz; z++)
+		for (int y = 0; y < gr->ny; y++)
+			for (int x = 0; x < gr->nx; x++)
+				if (gr->cells[puz_grid_index(gr, x, y, z)]) {
+					glo[0] = x < glo[0] ? x : glo[0];
+					glo[1] = y < glo[1] ? y : glo[1];
+					glo[2] = z < glo[2] ? z : glo[2];
+				}
+	size_t m = 0;
+	for (size_t r = 0; r < p->nregions; r++) {
+		if (!p->regions[r].distinct)
+			continue;
+		for (int z = 0; z < gr->nz; z++)
+			for (int y = 0; y < gr->ny; y++)
+				for (int x = 0; x < gr->nx; x++) {
+					if (!p->regions[r].cells[puz_grid_index(gr, x, y, z)])
+						continue;
+					int in[3] = {x - glo[0], y - glo[1], z - glo[2]}, o[3];
+					poly_sym_apply(s0, in, o);
+					int32_t k = cell_at(c, o[0] - lo[0], o[1] - lo[1], o[2] - lo[2]);
+					if (k >= 0)
+						c->dreg[m * n + (size_t)k] = 1;
+				}
+		m++;
+	}
+	for (int f = 0; p->distinct_faces && f < 6; f++, m++)
+		for (size_t k = 0; k < n; k++) {
+			uint32_t v = c->goal.cells[k];
+			int xyz[3] = {poly_x(v), poly_y(v), poly_z(v)};
+			c->dreg[m * n + k] = xyz[f / 2] == (f % 2 ? c->dim[f / 2] - 1 : 0);
+		}
+	c->ndreg = nreg;
+	sort_regions(c->dreg, nreg, n, tmp);
+	memcpy(best, c->dreg, nreg * n);
+	for (int r = 1; r < c->nrot; r++) {
+		turn_regions(c, r, c->dreg, cand, tmp);
+		if (memcmp(cand, best, nreg * n) < 0)
+			memcpy(best, cand, nreg * n);
+	}
+	memcpy(c->dreg, best, nreg * n);
+	/* keep the rotations (and their maps) that keep the regions */
+	int kept = 0;
+	for (int r = 0; r < c->nrot; r++) {
+		turn_regions(c, r, c->dreg, cand, tmp);
+		if (memcmp(cand, c->dreg, nreg * n) != 0)
+			continue;
+		c->rot[kept] = c->rot[r];
+		memmove(c->rotmap + (size_t)kept * n, c->rotmap + (size_t)r * n,
+		        n * sizeof *c->rotmap);
+		kept++;
+	}
+	c->nrot = kept;
+out:
+	free(best);
+	free(cand);
+	free(tmp);
+	return rc;
+}
+
+/* Whether a placement with cells 'cells' and colours 'col' puts two cells
+ * of one colour into one distinct region. */
+static bool repeats_colour(const struct cells *c, const uint32_t *cells,
+                           const unsigned char *col, size_t k)
+{
+	for (size_t i = 0; i < k; i++)
+		for (size_t j = i + 1; j < k && col[i]; j++) {
+			if (col[j] != col[i])
+				continue;
+			for (size_t r = 0; r < c->ndreg; r++)
+				if (c->dreg[r * c->goal.n + cells[i]] &&
+				    c->dreg[r * c->goal.n + cells[j]])
+					return true;
+		}
+	return false;
+}
+
+static int add_row(struct cells *c, const uint32_t *cells,
+                   const unsigned char *col, size_t k, size_t t)
 {
 	if (c->nrows >= SOLVE_MAX_ROWS || c->roff[c->nrows] + k > SOLVE_MAX_ROW_CELLS)
 		return SOLVE_ETOOBIG;
@@ -289,9 +480,17 @@ static int add_row(struct cells *c, const uint32_t *cells, size_t k, size_t t)
 		if (!rc)
 			return SOLVE_ENOMEM;
 		c->rcells = rc;
+		if (c->colour) {
+			unsigned char *co = realloc(c->rcol, cap);
+			if (!co)
+				return SOLVE_ENOMEM;
+			c->rcol = co;
+		}
 		c->ccap = cap;
 	}
 	memcpy(c->rcells + at, cells, k * sizeof *cells);
+	if (c->colour)
+		memcpy(c->rcol + at, col, k);
 	c->rtype[c->nrows] = t;
 	c->roff[++c->nrows] = at + k;
 	return SOLVE_OK;
@@ -307,9 +506,13 @@ static int load_rows(struct cells *c)
 	c->roff = malloc((c->rcap + 1) * sizeof *c->roff);
 	c->rtype = malloc(c->rcap * sizeof *c->rtype);
 	c->rcells = malloc(c->ccap * sizeof *c->rcells);
+	if (c->colour)
+		c->rcol = malloc(c->ccap);
 	uint32_t *buf = malloc(c->goal.n * sizeof *buf);
+	unsigned char *col = malloc(c->goal.n);
 	int rc = SOLVE_ENOMEM;
-	if (!c->roff || !c->rtype || !c->rcells || !buf)
+	if (!c->roff || !c->rtype || !c->rcells || !buf || !col ||
+	    (c->colour && !c->rcol))
 		goto out;
 	c->roff[0] = 0;
 	rc = SOLVE_OK;
@@ -341,40 +544,57 @@ static int load_rows(struct cells *c)
 							if (at < 0)
 								break;
 							buf[k] = (uint32_t)at;
+							/* a colour puzzle: the colours must match */
+							col[k] = (unsigned char)poly_tag(v);
+							int gc = poly_tag(c->goal.cells[at]) & ~GOAL_OPTIONAL;
+							if (c->colour && !puz_match(c->p, col[k], gc))
+								break;
 						}
-						if (k == sh->n)
-							rc = add_row(c, buf, k, t);
+						if (k == sh->n && !(c->ndreg &&
+						                    repeats_colour(c, buf, col, k)))
+							rc = add_row(c, buf, col, k, t);
 					}
 		}
 		poly_shapes_free(ors, nor);
 	}
 out:
 	free(buf);
+	free(col);
 	return rc;
 }
 
-static int cmp_u32(const void *a, const void *b)
+static int cmp_u64(const void *a, const void *b)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 	return (x > y) - (x < y);
 }
 
+/* Row i's cell j as an orbit key: its cell number, then its colour. */
+static uint64_t row_key(const struct cells *c, size_t i, size_t j, uint32_t cell)
+{
+	return (uint64_t)cell << 8 | (c->rcol ? c->rcol[c->roff[i] + j] : 0);
+}
+
 /* Whether row i is the least of its orbit under the goal's rotations
- * (rows compared as ascending cell lists); 'buf' holds a row. */
-static bool least_of_orbit(const struct cells *c, size_t i, uint32_t *buf)
+ * (rows compared as ascending lists of (cell, colour)); 'buf' holds a
+ * row. */
+static bool least_of_orbit(const struct cells *c, size_t i, uint64_t *buf)
 {
 	const uint32_t *cells = c->rcells + c->roff[i];
 	size_t k = c->roff[i + 1] - c->roff[i], n = c->goal.n;
 	for (int r = 1; r < c->nrot; r++) {
 		for (size_t j = 0; j < k; j++)
-			buf[j] = (uint32_t)c->rotmap[(size_t)r * n + cells[j]];
-		qsort(buf, k, sizeof *buf, cmp_u32);
-		for (size_t j = 0; j < k; j++)
-			if (buf[j] != cells[j]) {
-				if (buf[j] < cells[j])
+			buf[j] = row_key(c, i, j,
+			                 (uint32_t)c->rotmap[(size_t)r * n + cells[j]]);
+		qsort(buf, k, sizeof *buf, cmp_u64);
+		for (size_t j = 0; j < k; j++) {
+			uint64_t own = row_key(c, i, j, cells[j]);
+			if (buf[j] != own) {
+				if (buf[j] < own)
 					return false;
 				break;
 			}
+		}
 	}
 	return true;
 }
@@ -387,6 +607,87 @@ static bool count_cover(void *ctx, const size_t *rows, size_t nrows)
 	return true;
 }
 
+/* The items of the phased search (a colour puzzle with an optional cell,
+ * a range or a distinct region), numbered as the solver's dancing links
+ * number them: required cells (canonical order), then the types of
+ * exactly one copy, primary; then the optional cells (0..1), the other
+ * types (least..most copies) and one item per distinct region and piece
+ * colour (0..1), bounded. */
+struct phased {
+	size_t *cell_item, *type_item;
+	size_t rc_base;        /* item of (region r, colour c): rc_base + r * ncol + cindex[c] */
+	size_t cindex[PUZ_NCOLOURS + 1];
+	size_t ncol;
+};
+
+static xc *phased_new(const struct cells *c, struct phased *ph)
+{
+	size_t n = c->goal.n, nt = c->ntypes;
+	ph->cell_item = malloc((n ? n : 1) * sizeof *ph->cell_item);
+	ph->type_item = malloc((nt ? nt : 1) * sizeof *ph->type_item);
+	uint32_t colours = 0;
+	for (size_t t = 0; t < nt; t++)
+		for (size_t k = 0; k < c->types[t].n; k++)
+			colours |= (uint32_t)1 << poly_tag(c->types[t].cells[k]);
+	colours &= ~(uint32_t)1;
+	ph->ncol = 0;
+	for (int col = 1; col <= PUZ_NCOLOURS; col++)
+		if (colours >> col & 1)
+			ph->cindex[col] = ph->ncol++;
+	size_t nb = n + nt + c->ndreg * ph->ncol;
+	unsigned *lo = malloc((nb ? nb : 1) * sizeof *lo);
+	unsigned *hi = malloc((nb ? nb : 1) * sizeof *hi);
+	xc *x = NULL;
+	if (!ph->cell_item || !ph->type_item || !lo || !hi)
+		goto out;
+	size_t np = 0, nm = 0;
+	for (size_t k = 0; k < n; k++)
+		if (!(poly_tag(c->goal.cells[k]) & GOAL_OPTIONAL))
+			ph->cell_item[k] = np++;
+	for (size_t t = 0; t < nt; t++)
+		if (c->counts[t] == 1 && c->lo[t] == 1)
+			ph->type_item[t] = np++;
+	for (size_t k = 0; k < n; k++)
+		if (poly_tag(c->goal.cells[k]) & GOAL_OPTIONAL) {
+			lo[nm] = 0;
+			hi[nm] = 1;
+			ph->cell_item[k] = np + nm++;
+		}
+	for (size_t t = 0; t < nt; t++)
+		if (!(c->counts[t] == 1 && c->lo[t] == 1)) {
+			lo[nm] = c->lo[t];
+			hi[nm] = c->counts[t];
+			ph->type_item[t] = np + nm++;
+		}
+	ph->rc_base = np + nm;
+	for (size_t k = 0; k < c->ndreg * ph->ncol; k++) {
+		lo[nm] = 0;
+		hi[nm++] = 1;
+	}
+	x = xc_new_ranges(np, nm, lo, hi);
+out:
+	free(lo);
+	free(hi);
+	return x;
+}
+
+/* Row i's items in the phased search, into 'items'; returns how many. */
+static size_t phased_items(const struct cells *c, const struct phased *ph,
+                           size_t i, size_t *items)
+{
+	size_t k = 0, n = c->goal.n;
+	for (size_t j = c->roff[i]; j < c->roff[i + 1]; j++) {
+		uint32_t cell = c->rcells[j];
+		items[k++] = ph->cell_item[cell];
+		int col = c->rcol[j];
+		for (size_t r = 0; col && r < c->ndreg; r++)
+			if (c->dreg[r * n + cell])
+				items[k++] = ph->rc_base + r * ph->ncol + ph->cindex[col];
+	}
+	items[k++] = ph->type_item[c->rtype[i]];
+	return k;
+}
+
 static int cells_search(struct cells *c, uint64_t max_nodes,
                         struct diff_result *out)
 {
@@ -397,7 +698,7 @@ static int cells_search(struct cells *c, uint64_t max_nodes,
 		size_t n = 0;
 		for (size_t i = 0; i < c->nrows; i++)
 			n += c->rtype[i] == t;
-		if (c->counts[t] == 1 && n > best) {
+		if (c->counts[t] == 1 && c->lo[t] == 1 && n > best) {
 			pin = t;
 			best = n;
 		}
@@ -406,17 +707,21 @@ static int cells_search(struct cells *c, uint64_t max_nodes,
 	 * region pruning off: no edges), beyond them dancing links: all
 	 * branch on the most constrained cell with ties to the lowest
 	 * canonical number, so the tree is a function of the canonical
-	 * form. */
+	 * form. A colour puzzle with optional cells, ranges or distinct
+	 * regions: dancing links with its phased search, at any size. */
 	size_t n = c->goal.n;
-	bool bits = n <= 64, wide = !bits && n <= BB128_MAX_CELLS;
+	bool phased = c->ranges || c->ndreg;
+	bool bits = !phased && n <= 64, wide = !phased && !bits && n <= BB128_MAX_CELLS;
 	unsigned rank[BB128_MAX_CELLS];
 	for (size_t k = 0; k < n && (bits || wide); k++)
 		rank[k] = (unsigned)k;
-	xc *x = bits || wide ? NULL : xc_new(n, c->ntypes, c->counts);
+	struct phased ph = {0};
+	xc *x = phased ? phased_new(c, &ph)
+	      : bits || wide ? NULL : xc_new(n, c->ntypes, c->counts);
 	bb *b = bits ? bb_new(n, rank, c->ntypes, c->counts) : NULL;
 	bb128 *w = wide ? bb128_new(n, rank, c->ntypes, c->counts) : NULL;
-	uint32_t *buf = malloc(n * sizeof *buf);
-	size_t *items = malloc((n + 1) * sizeof *items);
+	uint64_t *buf = malloc(n * sizeof *buf);
+	size_t *items = malloc((n + 1 + n * c->ndreg) * sizeof *items);
 	int rc = SOLVE_ENOMEM;
 	if ((!x && !b && !w) || !buf || !items)
 		goto out;
@@ -428,12 +733,16 @@ static int cells_search(struct cells *c, uint64_t max_nodes,
 			continue;
 		size_t k = 0;
 		uint64_t mask[2] = {0, 0};
-		for (size_t j = c->roff[i]; j < c->roff[i + 1]; j++) {
-			items[k++] = c->rcells[j];
-			if (bits || wide)
-				mask[c->rcells[j] / 64] |= (uint64_t)1 << (c->rcells[j] % 64);
+		if (phased) {
+			k = phased_items(c, &ph, i, items);
+		} else {
+			for (size_t j = c->roff[i]; j < c->roff[i + 1]; j++) {
+				items[k++] = c->rcells[j];
+				if (bits || wide)
+					mask[c->rcells[j] / 64] |= (uint64_t)1 << (c->rcells[j] % 64);
+			}
+			items[k++] = n + c->rtype[i];
 		}
-		items[k++] = n + c->rtype[i];
 		int er = bits ? bb_add_row(b, mask[0], c->rtype[i])
 		       : wide ? bb128_add_row(w, mask, c->rtype[i])
 		       : xc_add_row(x, items, k);
@@ -458,27 +767,58 @@ out:
 	xc_free(x);
 	bb_free(b);
 	bb128_free(w);
+	free(ph.cell_item);
+	free(ph.type_item);
 	free(buf);
 	free(items);
 	return rc;
 }
 
+/* Whether the search is sure to pass 'max_nodes' (0: no limit) given a
+ * complete count's 'assemblies' and 'count_nodes' (0: unknown; see
+ * difficulty.h): every cover it finds is a node of its own, and it finds
+ * every assembly when nothing is pinned, else at least one in nrot. */
+static bool sure_to_pass(const struct cells *c, uint64_t max_nodes,
+                         uint64_t assemblies, uint64_t count_nodes)
+{
+	if (!max_nodes)
+		return false;
+	if (count_nodes / DIFF_COUNT_FACTOR > max_nodes)
+		return true;
+	bool pin = false;
+	for (size_t t = 0; t < c->ntypes; t++)
+		pin |= c->counts[t] == 1 && c->lo[t] == 1;
+	uint64_t rot = (uint64_t)c->nrot;
+	uint64_t covers = pin ? assemblies / rot + (assemblies % rot != 0) : assemblies;
+	return covers > max_nodes;
+}
+
 static int cells_measure(const struct puzzle *p, uint64_t max_nodes,
+                         uint64_t assemblies, uint64_t count_nodes,
                          struct diff_result *out)
 {
 	struct cells c;
 	memset(&c, 0, sizeof c);
-	int rc = load(p, &c);
+	c.p = p;
+	c.colour = !puz_plain(p);
+	struct shape g;
+	int rc = goal_shape(p, c.colour, &g);
+	if (rc != SOLVE_OK)
+		return rc;
+	rc = load(p, &g, &c);
 	if (rc == NO_ASSEMBLY) {
 		*out = (struct diff_result){.method = DIFF_NONE, .complete = true};
 		rc = SOLVE_OK;
 	} else if (rc == SOLVE_OK) {
 		rc = load_rotations(&c);
 		if (rc == SOLVE_OK)
-			rc = load_rows(&c);
-		if (rc == SOLVE_OK)
+			rc = load_regions(p, &g, &c);
+		if (rc == SOLVE_OK && sure_to_pass(&c, max_nodes, assemblies, count_nodes))
+			*out = (struct diff_result){.method = DIFF_CELLS};
+		else if (rc == SOLVE_OK && (rc = load_rows(&c)) == SOLVE_OK)
 			rc = cells_search(&c, max_nodes, out);
 	}
+	poly_shape_clear(&g);
 	cells_clear(&c);
 	return rc;
 }
@@ -543,15 +883,18 @@ static int plates_measure(const struct puzzle *p, uint64_t max_nodes,
 int diff_puzzle(const struct puzzle *p, uint64_t max_nodes,
                 struct diff_result *out)
 {
-	if (!puz_plain(p)) {
-		/* Colour puzzles are not measured (yet): no score. */
-		*out = (struct diff_result){.method = DIFF_NONE};
-		return SOLVE_OK;
-	}
-	int rc = plates_measure(p, max_nodes, out);
+	return diff_puzzle_known(p, max_nodes, 0, 0, out);
+}
+
+int diff_puzzle_known(const struct puzzle *p, uint64_t max_nodes,
+                      uint64_t assemblies, uint64_t count_nodes,
+                      struct diff_result *out)
+{
+	/* Colour puzzles: always the cell search (the plates need plain). */
+	int rc = puz_plain(p) ? plates_measure(p, max_nodes, out) : SHELL_NOT_SHELL;
 	if (rc != SHELL_NOT_SHELL)
 		return rc;
-	return cells_measure(p, max_nodes, out);
+	return cells_measure(p, max_nodes, assemblies, count_nodes, out);
 }
 
 int diff_plates(const int dim[3], const unsigned char *const plates[6],

@@ -39,8 +39,27 @@
  * change to either engine's branching rule changes these scores (say so
  * in the changelog).
  *
+ * Colour puzzles (!puz_plain) are measured the same way, always by the
+ * cell search. Colours are part of every shape (poly.h's tags), so the
+ * canonical goal and types carry them, and an optional goal cell is
+ * tagged too (GOAL_OPTIONAL in difficulty.c). A placement must match
+ * colours (puz_match) and may not show a colour twice in a distinct
+ * region. The distinct regions (the file's, then the six faces of the
+ * goal's box) are taken to the canonical goal and, among the goal's
+ * rotations that keep its cells and tags, turned by the one that makes
+ * their sorted list of membership arrays least; the rotations that count
+ * (for the pinned type, only exactly one copy: not a range) are those
+ * that also keep the regions. A placement of the pinned type is compared
+ * with its images as a list of (cell, colour) pairs. Without optional
+ * cells, ranges or distinct regions the engines are a plain puzzle's;
+ * with any, dancing links with the solver's phased search and its
+ * numbering of items (required cells, types of exactly one copy; then
+ * optional cells, the other types, one item per distinct region and
+ * piece colour).
+ *
  * Presentation independence: both searches are functions of the goal up
- * to rotation and the multiset of pieces up to rotation. Numbering,
+ * to rotation (with its colours, optional cells and distinct regions) and
+ * the multiset of pieces up to rotation. Numbering,
  * naming, listing order and drawing of the pieces never enter; turning
  * the goal gives the same canonical form (DIFF_CELLS) or maps the human
  * orders onto themselves (DIFF_PLATES). Counts are integers; the score is
@@ -77,10 +96,28 @@ struct diff_result {
 };
 
 /* Measure 'p' with at most 'max_nodes' placements tried (0: no limit).
- * '*out' is written on SOLVE_OK. A colour puzzle (!puz_plain) is not
- * measured: method DIFF_NONE, complete false, so no score. */
+ * '*out' is written on SOLVE_OK. */
 int diff_puzzle(const struct puzzle *p, uint64_t max_nodes,
                 struct diff_result *out);
+
+/* The same, given a complete count of the puzzle (solve.h): its
+ * 'assemblies' and the 'count_nodes' its search took (0: unknown), which
+ * can show that the cell search would pass 'max_nodes', and then it is
+ * not started: '*out' says so as a search stopped by its budget would
+ * (DIFF_CELLS, complete false, no counts). Sure: the search finds each
+ * cover at a node of its own, every assembly when no type is pinned and
+ * at least one in |rotations| when one is (the nine-colour cube: 14.5
+ * million assemblies, no piece that comes once). Measured: on every
+ * plain puzzle in tests/data and examples and on generated block
+ * puzzles the search took at least 0.99 times the count's nodes (1.9 to
+ * 10 times on those of 40 cells or more), so a count of more than
+ * DIFF_COUNT_FACTOR times 'max_nodes' shows it would pass it too
+ * (Bedlam: 18.5 million count nodes, 49 million to score). The plate walk
+ * is always run (microseconds). */
+#define DIFF_COUNT_FACTOR 2
+int diff_puzzle_known(const struct puzzle *p, uint64_t max_nodes,
+                      uint64_t assemblies, uint64_t count_nodes,
+                      struct diff_result *out);
 
 /* Returned by diff_plates() for plates that do not meet the condition. */
 #define DIFF_NOT_PLATES (-1)

@@ -649,7 +649,7 @@ run 1 check "$examples/ninecolour.puz" --rename-colours && contains "$out" "not 
 run 1 solve "$DATA/colour-ring.puz" --rename-colours &&
 	contains "$err" "too many ways to rename colours" "--rename-colours refuses 12! look-alike orders"
 run 0 solve "$examples/ninecolour.puz" --print &&
-	contains "$out" "difficulty: not measured: colour puzzles are not scored yet" "colour puzzles: no score" &&
+	contains "$out" "difficulty: not measured: over --difficulty-nodes 5000000 (0 lifts the limit)" "nine-colour: sure to pass the budget, not started" &&
 	contains "$out" "ABC   abc" "--print draws the colours beside the pieces"
 # every colour feature at once: no renaming keeps it, so the counts agree
 run 0 solve "$DATA/colour-mix.puz" && contains "$out" "solutions: 74893" "colour mix" &&
@@ -657,6 +657,7 @@ run 0 solve "$DATA/colour-mix.puz" && contains "$out" "solutions: 74893" "colour
 run 0 solve "$DATA/colour-mix.puz" --rename-colours && contains "$out" "$mix" "colour mix: the same count up to renaming" &&
 	contains "$out" "renamings: 1 " "colour mix: no renaming keeps it"
 run 0 solve "$DATA/colour-mix.puz" --print && contains "$out" "C=I(x1..3)" "--print shows a range of copies"
+run 0 solve "$DATA/colour-mix.puz" --json && contains "$out" '"difficulty": 0.014714, "difficulty_method": "cells", "dead_ends": 1102' "colour puzzles are scored"
 # render and print take colour puzzles: pictures written, every STL
 # closed and exact; a range of copies is printed at its most (L, P, 3 I,
 # 2 dot, 2 dot2), and --wall, which prints copies as one solution lays

@@ -833,6 +833,9 @@ static void test_difficulty_out_of_memory(void **state)
 	test_load_puzzle(DATA "soma.puz", &p);
 	expect_enomem(&p, NULL);
 	puz_clear(&p);
+	test_load_puzzle(DATA "colour-mix.puz", &p); /* the colour puzzles' path */
+	expect_enomem(&p, NULL);
+	puz_clear(&p);
 	assert_true(randpuz_polycubes(11, &p) >= 0);
 	expect_enomem(&p, NULL);
 	puz_clear(&p);
