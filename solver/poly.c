@@ -9,6 +9,7 @@
 
 #include <assert.h>
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,6 +69,24 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Sort 'n' packed cells ascending: insertion sort for the few cells of a
+ * piece (most sorts here: every transform of every piece, for every
+ * proof the block generator runs), qsort beyond. */
+static void sort_u32(uint32_t *a, size_t n)
+{
+	if (n > 48) {
+		qsort(a, n, sizeof *a, cmp_u32);
+		return;
+	}
+	for (size_t i = 1; i < n; i++) {
+		uint32_t v = a[i];
+		size_t j = i;
+		for (; j > 0 && a[j - 1] > v; j--)
+			a[j] = a[j - 1];
+		a[j] = v;
+	}
+}
+
 /* Translate integer cells so each coordinate's minimum is 0, pack with
  * their tags (none: 0), sort. */
 static void normalise(const int (*c)[3], const unsigned char *tag, size_t n,
@@ -81,7 +100,7 @@ static void normalise(const int (*c)[3], const unsigned char *tag, size_t n,
 	for (size_t i = 0; i < n; i++)
 		out[i] = poly_pack(c[i][0] - lo[0], c[i][1] - lo[1], c[i][2] - lo[2]) |
 		         (tag ? tag[i] : 0u);
-	qsort(out, n, sizeof *out, cmp_u32);
+	sort_u32(out, n);
 }
 
 /* A normalised shape from 'n' integer cells and their tags (NULL: all 0);
@@ -151,25 +170,60 @@ int poly_from_grid(const struct grid *g, struct shape *out)
 	return rc;
 }
 
-int poly_transform(const struct shape *in, int s, struct shape *out)
+/* The least and greatest of each coordinate of the cells of 'in' (0s for
+ * no cells). */
+static void bounds(const struct shape *in, int lo[3], int hi[3])
 {
-	int (*c)[3] = malloc((in->n ? in->n : 1) * sizeof *c);
-	unsigned char *tag = malloc(in->n ? in->n : 1);
-	if (!c || !tag) {
-		free(c);
-		free(tag);
-		return POLY_ENOMEM;
+	for (int k = 0; k < 3; k++) {
+		lo[k] = in->n ? 255 : 0;
+		hi[k] = 0;
+	}
+	for (size_t i = 0; i < in->n; i++)
+		for (int k = 0; k < 3; k++) {
+			int v = (int)(in->cells[i] >> (8 * (k + 1)) & 0xff);
+			lo[k] = v < lo[k] ? v : lo[k];
+			hi[k] = v > hi[k] ? v : hi[k];
+		}
+}
+
+/* The cells of 'in' moved by symmetry 's', normalised and sorted, into
+ * 'cells' (in->n entries); tags ride along. 'lo' and 'hi' are bounds()
+ * of 'in'. Nothing is allocated: every proof of the block generator
+ * turns every piece 24 times. */
+static void transform_into(const struct shape *in, const int lo[3],
+                           const int hi[3], int s, uint32_t *cells)
+{
+	/* poly_sym_apply(), unrolled: image coordinate k is sign[k] times
+	 * coordinate p[k] (0 x, 1 y, 2 z) of the cell, and its least value
+	 * is sign[k] times that coordinate's least or greatest */
+	const int *p = perms[s / 8];
+	int m = s % 8, sign[3], shift[3], min[3];
+	for (int k = 0; k < 3; k++) {
+		sign[k] = m >> k & 1 ? -1 : 1;
+		shift[k] = 8 * (p[k] + 1);
+		min[k] = sign[k] > 0 ? lo[p[k]] : -hi[p[k]];
 	}
 	for (size_t i = 0; i < in->n; i++) {
-		int v[3] = {poly_x(in->cells[i]), poly_y(in->cells[i]),
-		            poly_z(in->cells[i])};
-		poly_sym_apply(s, v, c[i]);
-		tag[i] = (unsigned char)poly_tag(in->cells[i]);
+		uint32_t v = in->cells[i], c = (uint32_t)poly_tag(v);
+		for (int k = 0; k < 3; k++)
+			c |= (uint32_t)(sign[k] * (int)(v >> shift[k] & 0xff) - min[k])
+			     << (8 * (k + 1));
+		cells[i] = c;
 	}
-	int rc = shape_from((const int (*)[3])c, tag, in->n, out);
-	free(c);
-	free(tag);
-	return rc;
+	sort_u32(cells, in->n);
+}
+
+int poly_transform(const struct shape *in, int s, struct shape *out)
+{
+	uint32_t *cells = malloc((in->n ? in->n : 1) * sizeof *cells);
+	if (!cells)
+		return POLY_ENOMEM;
+	int lo[3], hi[3];
+	bounds(in, lo, hi);
+	transform_into(in, lo, hi, s, cells);
+	out->n = in->n;
+	out->cells = cells;
+	return POLY_OK;
 }
 
 bool poly_equal(const struct shape *a, const struct shape *b)
@@ -190,47 +244,68 @@ int poly_compare(const struct shape *a, const struct shape *b)
 
 int poly_canonical(const struct shape *in, struct shape *out)
 {
-	struct shape best = {0, NULL};
+	size_t n = in->n ? in->n : 1;
+	uint32_t *best = malloc(n * sizeof *best), *t = malloc(n * sizeof *t);
+	if (!best || !t) {
+		free(best);
+		free(t);
+		return POLY_ENOMEM;
+	}
+	bool have = false;
+	int lo[3], hi[3];
+	bounds(in, lo, hi);
 	for (int s = 0; s < POLY_NSYM; s++) {
 		if (!poly_sym_proper(s))
 			continue;
-		struct shape t;
-		if (poly_transform(in, s, &t) != POLY_OK) {
-			poly_shape_clear(&best);
-			return POLY_ENOMEM;
-		}
-		if (!best.cells || poly_compare(&t, &best) < 0) {
-			poly_shape_clear(&best);
+		transform_into(in, lo, hi, s, t);
+		size_t i = 0;
+		while (have && i < in->n && t[i] == best[i])
+			i++;
+		if (!have || (i < in->n && t[i] < best[i])) {
+			uint32_t *x = best;
 			best = t;
-		} else {
-			poly_shape_clear(&t);
+			t = x;
+			have = true;
 		}
 	}
-	*out = best;
+	free(t);
+	out->n = in->n;
+	out->cells = best;
 	return POLY_OK;
 }
 
 int poly_orientations(const struct shape *in, struct shape **out, size_t *count)
 {
 	struct shape *o = calloc(24, sizeof *o);
-	if (!o)
+	uint32_t *t = malloc((in->n ? in->n : 1) * sizeof *t);
+	if (!o || !t) {
+		free(o);
+		free(t);
 		return POLY_ENOMEM;
+	}
+	int lo[3], hi[3];
+	bounds(in, lo, hi);
 	size_t k = 0;
 	for (int s = 0; s < POLY_NSYM; s++) {
 		if (!poly_sym_proper(s))
 			continue;
-		if (poly_transform(in, s, &o[k]) != POLY_OK) {
-			poly_shapes_free(o, k);
-			return POLY_ENOMEM;
-		}
+		transform_into(in, lo, hi, s, t);
+		struct shape img = {in->n, t};
 		bool dup = false;
 		for (size_t j = 0; j < k && !dup; j++)
-			dup = poly_equal(&o[j], &o[k]);
+			dup = poly_equal(&o[j], &img);
 		if (dup)
-			poly_shape_clear(&o[k]);
-		else
-			k++;
+			continue;
+		o[k].cells = malloc((in->n ? in->n : 1) * sizeof *t);
+		if (!o[k].cells) {
+			poly_shapes_free(o, k);
+			free(t);
+			return POLY_ENOMEM;
+		}
+		memcpy(o[k].cells, t, in->n * sizeof *t);
+		o[k++].n = in->n;
 	}
+	free(t);
 	*out = o;
 	*count = k;
 	return POLY_OK;

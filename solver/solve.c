@@ -290,33 +290,41 @@ static int find_twins(struct solver *s)
 
 /* ---- symmetry group --------------------------------------------------- */
 
-/* Image of goal cell coordinates under symmetry 'sym', re-anchored so the
- * goal's bounding box maps onto itself. */
-static void sym_goal(const struct solver *s, int sym, const int c[3], int out[3])
+/* What sym_goal() subtracts after turning a cell: the least corner of the
+ * goal's box turned by 'sym' (the same for every cell). */
+static void sym_shift(const struct solver *s, int sym, int m[3])
 {
-	int v[3], w[3], lo[3], hi[3], a[3], b[3];
+	int a[3] = {0, 0, 0}, b[3], lo[3], hi[3];
+	for (int k = 0; k < 3; k++)
+		b[k] = s->gmax[k] - s->gmin[k];
+	poly_sym_apply(sym, a, lo);
+	poly_sym_apply(sym, b, hi);
+	for (int k = 0; k < 3; k++)
+		m[k] = lo[k] < hi[k] ? lo[k] : hi[k];
+}
+
+/* Image of goal cell coordinates under symmetry 'sym', re-anchored so the
+ * goal's bounding box maps onto itself ('m': sym_shift()). */
+static void sym_goal(const struct solver *s, int sym, const int m[3],
+                     const int c[3], int out[3])
+{
+	int v[3], w[3];
 	for (int k = 0; k < 3; k++)
 		v[k] = c[k] - s->gmin[k];
 	poly_sym_apply(sym, v, w);
-	for (int k = 0; k < 3; k++) {
-		a[k] = 0;
-		b[k] = s->gmax[k] - s->gmin[k];
-	}
-	poly_sym_apply(sym, a, lo);
-	poly_sym_apply(sym, b, hi);
-	for (int k = 0; k < 3; k++) {
-		int m = lo[k] < hi[k] ? lo[k] : hi[k];
-		out[k] = w[k] - m + s->gmin[k];
-	}
+	for (int k = 0; k < 3; k++)
+		out[k] = w[k] - m[k] + s->gmin[k];
 }
 
 bool solve_cell_map(const struct solver *s, int sym, int32_t *map)
 {
 	const struct grid *g = &s->p->goal;
+	int m[3];
+	sym_shift(s, sym, m);
 	for (size_t i = 0; i < s->ncells; i++) {
 		int c[3], d[3];
 		goal_coords(s, i, c);
-		sym_goal(s, sym, c, d);
+		sym_goal(s, sym, m, c, d);
 		if (d[0] < 0 || d[1] < 0 || d[2] < 0 || d[0] >= g->nx ||
 		    d[1] >= g->ny || d[2] >= g->nz)
 			return false;
