@@ -231,7 +231,7 @@ int gen_count(const struct gen_puzzle *g, const struct solve_opts *o,
  *        4: run q = rng_below(12): cells i = rng_below(length - 1) and
  *           i + 1 flip (a run of one cell: draw the move again);
  *        5: edge cell e = rng_below(E) flips, then each corner next to
- *           it (the one nearer cell 0 first) takes option rng_below(k);
+ *           it (in corner order) takes option rng_below(k);
  *      then every corner (in order) not owned by one of its options takes
  *      option rng_below(k). A move that changes nothing or leaves a flat
  *      run is drawn again. The moved state is an attempt; it replaces the
