@@ -174,6 +174,23 @@ static void sort_types(struct cells *c)
 /* load() found that the puzzle can have no assembly (not a SOLVE_*). */
 #define NO_ASSEMBLY (-1)
 
+/* The least x, y and z of the cells of grid 'g' (where poly_from_grid()
+ * puts its origin). */
+static void grid_low(const struct grid *g, int lo[3])
+{
+	lo[0] = g->nx;
+	lo[1] = g->ny;
+	lo[2] = g->nz;
+	for (int z = 0; z < g->nz; z++)
+		for (int y = 0; y < g->ny; y++)
+			for (int x = 0; x < g->nx; x++)
+				if (g->cells[puz_grid_index(g, x, y, z)]) {
+					lo[0] = x < lo[0] ? x : lo[0];
+					lo[1] = y < lo[1] ? y : lo[1];
+					lo[2] = z < lo[2] ? z : lo[2];
+				}
+}
+
 /* The goal's cells as a normalised shape tagged with their colours and,
  * in a colour puzzle, GOAL_OPTIONAL on a cell that may stay empty. */
 static int goal_shape(const struct puzzle *p, bool colour, struct shape *out)
@@ -183,15 +200,8 @@ static int goal_shape(const struct puzzle *p, bool colour, struct shape *out)
 	if (!colour)
 		return SOLVE_OK;
 	const struct grid *g = &p->goal;
-	int lo[3] = {g->nx, g->ny, g->nz};
-	for (int z = 0; z < g->nz; z++)
-		for (int y = 0; y < g->ny; y++)
-			for (int x = 0; x < g->nx; x++)
-				if (g->cells[puz_grid_index(g, x, y, z)]) {
-					lo[0] = x < lo[0] ? x : lo[0];
-					lo[1] = y < lo[1] ? y : lo[1];
-					lo[2] = z < lo[2] ? z : lo[2];
-				}
+	int lo[3];
+	grid_low(g, lo);
 	/* the tag is the low byte: the cells stay sorted */
 	for (size_t k = 0; k < out->n; k++) {
 		uint32_t v = out->cells[k];
@@ -379,15 +389,8 @@ static int load_regions(const struct puzzle *p, const struct shape *g,
 			lo[a] = o[a] < lo[a] ? o[a] : lo[a];
 	}
 	const struct grid *gr = &p->goal;
-	int glo[3] = {gr->nx, gr->ny, gr->nz};
-	for (int z = 0; z < gr->nz; z++)
-		for (int y = 0; y < gr->ny; y++)
-			for (int x = 0; x < gr->nx; x++)
-				if (gr->cells[puz_grid_index(gr, x, y, z)]) {
-					glo[0] = x < glo[0] ? x : glo[0];
-					glo[1] = y < glo[1] ? y : glo[1];
-					glo[2] = z < glo[2] ? z : glo[2];
-				}
+	int glo[3];
+	grid_low(gr, glo);
 	size_t m = 0;
 	for (size_t r = 0; r < p->nregions; r++) {
 		if (!p->regions[r].distinct)
