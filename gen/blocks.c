@@ -9,7 +9,7 @@
 #include "gen/blocks.h"
 #include "gen/gen.h"
 #include "solver/poly.h"
-#include "solver/solve.h"
+#include "solver/prove.h"
 
 /* One search: the goal's cells and the dissection being refined. */
 struct work {
@@ -26,6 +26,7 @@ struct work {
 	int *list, *queue; /* scratch, n each */
 	unsigned char *labels; /* scratch, goal-grid sized */
 	disasm *dis;
+	prove *pv; /* the uniqueness proofs, set up once for the goal */
 	struct blk_found *info;
 };
 
@@ -41,6 +42,7 @@ static void work_clear(struct work *w)
 		if (w->has_canon[i])
 			poly_shape_clear(&w->canon[i]);
 	dis_free(w->dis);
+	prove_free(w->pv);
 }
 
 static size_t grid_cells(const struct grid *g)
@@ -69,8 +71,9 @@ static bool work_init(struct work *w, const struct grid *goal)
 	w->queue = malloc((size_t)n * sizeof *w->queue);
 	w->labels = malloc(total);
 	w->dis = dis_new();
+	w->pv = n <= PROVE_MAX_CELLS ? prove_new(goal) : NULL;
 	if (!w->at || !w->nb || !w->pc || !w->list || !w->queue || !w->labels ||
-	    !w->dis) {
+	    !w->dis || !w->pv) {
 		free(num);
 		return false;
 	}
@@ -230,23 +233,15 @@ static bool make_puzzle(const struct work *w, const int *a, const int *rot,
  * the node budget), -1 out of memory. */
 static int unique(struct work *w, const struct blk_spec *s)
 {
-	struct puzzle p;
-	if (!make_puzzle(w, NULL, NULL, &p))
-		return -1;
-	struct solve_opts o = {.max_solutions = 2,
-	                       .max_nodes = s->proof_nodes ? s->proof_nodes
-	                                                   : BLK_PROOF_NODES};
-	struct solve_result r;
-	int rc = solve_puzzle(&p, &o, &r);
-	puz_clear(&p);
-	if (rc != SOLVE_OK)
+	struct prove_result r;
+	int rc = prove_count(w->pv, w->pc, w->np, 2,
+	                     s->proof_nodes ? s->proof_nodes : BLK_PROOF_NODES, &r);
+	if (rc != PROVE_OK)
 		return -1;
 	w->info->solver_calls++;
 	w->info->nodes += r.nodes;
-	w->info->cut_short += r.stop == SOLVE_MAX_NODES;
-	int u = r.complete && r.solutions == 1;
-	solve_result_clear(&r);
-	return u;
+	w->info->cut_short += !r.complete && r.solutions < 2;
+	return r.complete && r.solutions == 1;
 }
 
 /* Whether shape 'sh' has a rotation with no overhanging cell: 1 yes, 0

@@ -1,0 +1,851 @@
+/*
+ * prove.c: uniqueness proofs for dissections of one goal (prove.h).
+ *
+ * Layout. A set of goal cells is a mask of W 64-bit words (W = 1, 2, 4 or
+ * 8, the least that holds the goal; cell c is bit c % 64 of word c / 64).
+ * A piece's placements are its masks in every proper rotation and
+ * position, sorted (by word 0, then 1, ...), so that two pieces are
+ * congruent exactly when their lists are equal: each list holds its own
+ * piece's cells, so equal lists mean each piece is a placement of the
+ * other. They are kept per piece slot while its cells stay the same, with
+ * which of them are the least of their orbits once computed. The
+ * search's rows ("entries") are the placements of one piece of each
+ * congruence class (the pinned class's least ones only); a class with
+ * several pieces has that many copies to place.
+ *
+ * The search. Up to 64 cells the rows go to bb.h and up to 128 to bb128.h
+ * (MRV and their prunings: a 3 x 3 x 3 proof takes tens of nodes where
+ * filling cell by cell takes thousands); beyond, a search of its own
+ * fills the first empty cell with the rows in its bucket (those whose
+ * first cell it is), skipping a row that leaves an empty cell with no
+ * empty neighbour. Each engine finds every filling once per way the
+ * pinned piece lies; the forms sort them into classes.
+ *
+ * Forms. A filling turned by a symmetry is written, per goal cell, as
+ * (class, the least cell of its piece's image): the class alone would
+ * merge two fillings where two copies of a class share their cells in
+ * two ways. The least form over the symmetries names the filling's class.
+ */
+#include "solver/prove.h"
+#include "solver/bb.h"
+#include "solver/bb128.h"
+#include "solver/poly.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define PV_MAXW 8
+
+struct pv_piece {
+	uint64_t cells[PV_MAXW]; /* the cells its placements were made from */
+	bool valid;              /* the lists are up to date for 'cells' */
+	size_t n;                /* placements */
+	size_t norient;          /* distinct orientations */
+	uint64_t *place;         /* n x W words, sorted, owned */
+	unsigned char *least;    /* n: bit 0 set when the placement is the
+	                          * least of its orbit under the proper
+	                          * symmetries, bit 1 under all; owned */
+	unsigned char known;     /* bit k: bit k of 'least' is computed */
+};
+
+struct prove {
+	int nx, ny, nz;   /* the goal's grid */
+	size_t n;         /* goal cells */
+	int W;            /* words per mask */
+	uint64_t full[PV_MAXW]; /* every goal cell */
+	int *num;         /* grid index -> cell, -1 off the goal; owned */
+	int (*at)[3];     /* cell -> x, y, z; owned */
+	uint64_t *nbr;    /* cell -> its face neighbours in the goal, W words */
+	int nsym;         /* the goal's symmetries, the identity first */
+	int nproper;      /* of them, the proper rotations (they come first) */
+	int *perm;        /* nsym x n: the image of each cell; owned */
+	struct pv_piece pc[PROVE_MAX_PIECES];
+	/* scratch of prove_count(), grown as needed; owned */
+	uint32_t *ecls;   /* entry -> class */
+	uint64_t *emask;  /* entry -> mask, W words each */
+	uint64_t *ehalo;  /* entry -> the goal cells next to it, W words each */
+	size_t ecap;      /* entries 'ecls' and 'emask' hold */
+	uint32_t *bstart; /* n + 1 bucket starts */
+	uint32_t *forms;  /* the classes found, n words each */
+	size_t fcap;      /* forms 'forms' holds */
+	uint32_t *img, *best; /* n words each */
+	uint32_t *scratch; /* 24 * n packed cells: a piece's orientations */
+	int (*xyz)[3];     /* n: a piece's cells */
+	uint64_t *tmp;     /* 24 * n words: room to sort placements */
+};
+
+/* The lexicographic order of masks, word 0 first. */
+static int mask_cmp(const uint64_t *a, const uint64_t *b, int W)
+{
+	for (int w = 0; w < W; w++)
+		if (a[w] != b[w])
+			return a[w] < b[w] ? -1 : 1;
+	return 0;
+}
+
+prove *prove_new(const struct grid *goal)
+{
+	size_t total;
+	if (!puz_box_cells(goal->nx, goal->ny, goal->nz, &total))
+		return NULL;
+	size_t n = 0;
+	for (size_t i = 0; i < total; i++)
+		n += goal->cells[i] != 0;
+	if (n == 0 || n > PROVE_MAX_CELLS)
+		return NULL;
+	prove *p = calloc(1, sizeof *p);
+	if (!p)
+		return NULL;
+	p->nx = goal->nx;
+	p->ny = goal->ny;
+	p->nz = goal->nz;
+	p->n = n;
+	p->W = 1;
+	while ((size_t)p->W * 64 < n)
+		p->W *= 2;
+	p->num = malloc(total * sizeof *p->num);
+	p->at = malloc(n * sizeof *p->at);
+	p->perm = malloc(POLY_NSYM * n * sizeof *p->perm);
+	p->xyz = malloc(n * sizeof *p->xyz);
+	p->tmp = malloc(24 * n * sizeof *p->tmp);
+	p->nbr = calloc(n * (size_t)p->W, sizeof *p->nbr);
+	p->bstart = malloc((n + 1) * sizeof *p->bstart);
+	p->img = malloc(n * sizeof *p->img);
+	p->best = malloc(n * sizeof *p->best);
+	p->scratch = malloc(24 * n * sizeof *p->scratch);
+	if (!p->num || !p->at || !p->perm || !p->bstart || !p->img ||
+	    !p->best || !p->scratch || !p->xyz || !p->nbr || !p->tmp) {
+		prove_free(p);
+		return NULL;
+	}
+	size_t c = 0;
+	int lo[3] = {p->nx, p->ny, p->nz};
+	for (int z = 0; z < p->nz; z++)
+		for (int y = 0; y < p->ny; y++)
+			for (int x = 0; x < p->nx; x++) {
+				size_t i = puz_grid_index(goal, x, y, z);
+				p->num[i] = goal->cells[i] ? (int)c : -1;
+				if (!goal->cells[i])
+					continue;
+				const int q[3] = {x, y, z};
+				for (int a = 0; a < 3; a++) {
+					p->at[c][a] = q[a];
+					lo[a] = q[a] < lo[a] ? q[a] : lo[a];
+				}
+				p->full[c / 64] |= (uint64_t)1 << (c % 64);
+				c++;
+			}
+	for (size_t k = 0; k < n; k++)
+		for (int d = 0; d < 6; d++) {
+			int q[3] = {p->at[k][0], p->at[k][1], p->at[k][2]};
+			q[d / 2] += d % 2 ? -1 : 1;
+			const int lim[3] = {p->nx, p->ny, p->nz};
+			if (q[d / 2] < 0 || q[d / 2] >= lim[d / 2])
+				continue;
+			int e = p->num[puz_grid_index(goal, q[0], q[1], q[2])];
+			if (e >= 0)
+				p->nbr[k * (size_t)p->W + (size_t)e / 64] |=
+				    (uint64_t)1 << (e % 64);
+		}
+	/* The goal's symmetries: those that map its cells, moved back to
+	 * the same least corner, onto its cells; the proper ones first. */
+	for (int pass = 0; pass < 2; pass++)
+	for (int s = 0; s < POLY_NSYM; s++) {
+		if (poly_sym_proper(s) != (pass == 0))
+			continue;
+		int *img = p->perm + (size_t)p->nsym * n;
+		int rlo[3] = {1 << 20, 1 << 20, 1 << 20};
+		for (size_t k = 0; k < n; k++) {
+			int q[3];
+			poly_sym_apply(s, p->at[k], q);
+			for (int a = 0; a < 3; a++)
+				rlo[a] = q[a] < rlo[a] ? q[a] : rlo[a];
+		}
+		bool ok = true;
+		for (size_t k = 0; k < n && ok; k++) {
+			int q[3];
+			poly_sym_apply(s, p->at[k], q);
+			for (int a = 0; a < 3; a++)
+				q[a] += lo[a] - rlo[a];
+			ok = q[0] >= 0 && q[0] < p->nx && q[1] >= 0 && q[1] < p->ny &&
+			     q[2] >= 0 && q[2] < p->nz;
+			int to = ok ? p->num[puz_grid_index(goal, q[0], q[1], q[2])] : -1;
+			ok = to >= 0;
+			img[k] = to;
+		}
+		p->nsym += ok; /* poly.h: symmetry 0, the identity, comes first */
+		p->nproper += ok && pass == 0;
+	}
+	return p;
+}
+
+void prove_free(prove *p)
+{
+	if (!p)
+		return;
+	for (int i = 0; i < PROVE_MAX_PIECES; i++) {
+		free(p->pc[i].place);
+		free(p->pc[i].least);
+	}
+	free(p->xyz);
+	free(p->tmp);
+	free(p->nbr);
+	free(p->ehalo);
+	free(p->num);
+	free(p->at);
+	free(p->perm);
+	free(p->ecls);
+	free(p->emask);
+	free(p->bstart);
+	free(p->forms);
+	free(p->img);
+	free(p->best);
+	free(p->scratch);
+	free(p);
+}
+
+size_t prove_cells(const prove *p)
+{
+	return p->n;
+}
+
+/* Sort n masks of W words: by radix with one word and room 'tmp' for n,
+ * else by shell sort (a piece has at most 24 * 512 placements, and
+ * qsort() takes no width). */
+static void sort_masks(uint64_t *v, size_t n, int W, uint64_t *tmp)
+{
+	static const size_t gaps[] = {1750, 701, 301, 132, 57, 23, 10, 4, 1};
+	if (W == 1 && tmp) {
+		/* most goals: plain words, by bytes from the lowest (a radix
+		 * sort; bytes where all agree are skipped) */
+		uint64_t all = 0, none = ~(uint64_t)0;
+		for (size_t i = 0; i < n; i++) {
+			all |= v[i];
+			none &= v[i];
+		}
+		uint64_t *a = v, *b = tmp;
+		for (int sh = 0; sh < 64; sh += 8) {
+			if (!((all ^ none) >> sh & 0xff))
+				continue;
+			size_t cnt[257] = {0};
+			for (size_t i = 0; i < n; i++)
+				cnt[(a[i] >> sh & 0xff) + 1]++;
+			for (int d = 0; d < 256; d++)
+				cnt[d + 1] += cnt[d];
+			for (size_t i = 0; i < n; i++)
+				b[cnt[a[i] >> sh & 0xff]++] = a[i];
+			uint64_t *t = a;
+			a = b;
+			b = t;
+		}
+		if (a != v)
+			memcpy(v, a, n * sizeof *v);
+		return;
+	}
+	uint64_t t[PV_MAXW];
+	for (size_t gi = 0; gi < sizeof gaps / sizeof gaps[0]; gi++) {
+		size_t h = gaps[gi];
+		for (size_t i = h; i < n; i++) {
+			memcpy(t, v + i * (size_t)W, (size_t)W * sizeof *t);
+			size_t j = i;
+			for (; j >= h && mask_cmp(t, v + (j - h) * (size_t)W, W) < 0; j -= h)
+				memcpy(v + j * (size_t)W, v + (j - h) * (size_t)W,
+				       (size_t)W * sizeof *t);
+			memcpy(v + j * (size_t)W, t, (size_t)W * sizeof *t);
+		}
+	}
+}
+
+/* The placements of the piece with the sz cells xyz[] (any coordinates)
+ * into a new sorted array '*out' of '*np' masks. false: out of memory. */
+static bool placements(prove *p, const int (*xyz)[3], size_t sz,
+                       uint64_t **out, size_t *nout, size_t *norient)
+{
+	const int W = p->W;
+	/* the distinct orientations, each sorted and at the origin */
+	uint32_t *orient = p->scratch;
+	int ext[24][3];
+	size_t no = 0, total = 0;
+	for (int s = 0; s < POLY_NSYM; s++) {
+		if (!poly_sym_proper(s))
+			continue;
+		uint32_t *o = orient + no * sz;
+		int q[PROVE_MAX_CELLS][3], rlo[3] = {1 << 20, 1 << 20, 1 << 20},
+		    rhi[3] = {-(1 << 20), -(1 << 20), -(1 << 20)};
+		for (size_t k = 0; k < sz; k++) {
+			poly_sym_apply(s, xyz[k], q[k]);
+			for (int a = 0; a < 3; a++) {
+				rlo[a] = q[k][a] < rlo[a] ? q[k][a] : rlo[a];
+				rhi[a] = q[k][a] > rhi[a] ? q[k][a] : rhi[a];
+			}
+		}
+		for (size_t k = 0; k < sz; k++)
+			o[k] = poly_pack(q[k][0] - rlo[0], q[k][1] - rlo[1],
+			                 q[k][2] - rlo[2]);
+		for (size_t i = 1; i < sz; i++) {
+			uint32_t t = o[i];
+			size_t j = i;
+			for (; j > 0 && t < o[j - 1]; j--)
+				o[j] = o[j - 1];
+			o[j] = t;
+		}
+		bool seen = false;
+		for (size_t j = 0; j < no && !seen; j++)
+			seen = !memcmp(orient + j * sz, o, sz * sizeof *o);
+		if (seen)
+			continue;
+		for (int a = 0; a < 3; a++)
+			ext[no][a] = rhi[a] - rlo[a] + 1;
+		if (ext[no][0] <= p->nx && ext[no][1] <= p->ny && ext[no][2] <= p->nz)
+			total += (size_t)(p->nx - ext[no][0] + 1) *
+			         (size_t)(p->ny - ext[no][1] + 1) *
+			         (size_t)(p->nz - ext[no][2] + 1);
+		no++;
+	}
+	uint64_t *place = malloc((total ? total : 1) * (size_t)W * sizeof *place);
+	if (!place)
+		return false;
+	size_t np = 0;
+	struct grid g = {p->nx, p->ny, p->nz, NULL};
+	for (size_t j = 0; j < no; j++) {
+		const uint32_t *o = orient + j * sz;
+		for (int tz = 0; tz + ext[j][2] <= p->nz; tz++)
+			for (int ty = 0; ty + ext[j][1] <= p->ny; ty++)
+				for (int tx = 0; tx + ext[j][0] <= p->nx; tx++) {
+					uint64_t *v = place + np * (size_t)W;
+					memset(v, 0, (size_t)W * sizeof *v);
+					size_t k = 0;
+					for (; k < sz; k++) {
+						int c = p->num[puz_grid_index(
+						    &g, tx + poly_x(o[k]), ty + poly_y(o[k]),
+						    tz + poly_z(o[k]))];
+						if (c < 0)
+							break;
+						v[c / 64] |= (uint64_t)1 << (c % 64);
+					}
+					np += k == sz;
+				}
+	}
+	sort_masks(place, np, W, np <= 24 * p->n ? p->tmp : NULL);
+	*out = place;
+	*nout = np;
+	*norient = no;
+	return true;
+}
+
+/* The placements of the piece with cells 'm' into '*pc'. false: out of
+ * memory, '*pc' unchanged. */
+static bool make_placements(prove *p, const uint64_t *m, struct pv_piece *pc)
+{
+	size_t sz = 0;
+	for (int w = 0; w < p->W; w++)
+		for (uint64_t x = m[w]; x; x &= x - 1)
+			memcpy(p->xyz[sz++], p->at[w * 64 + __builtin_ctzll(x)],
+			       sizeof p->xyz[0]);
+	uint64_t *place;
+	size_t np, no;
+	if (!placements(p, (const int (*)[3])p->xyz, sz, &place, &np, &no))
+		return false;
+	unsigned char *least = malloc(np ? np : 1);
+	if (!least) {
+		free(place);
+		return false;
+	}
+	free(pc->place);
+	free(pc->least);
+	memcpy(pc->cells, m, (size_t)p->W * sizeof *m);
+	pc->place = place;
+	pc->n = np;
+	pc->norient = no;
+	pc->least = least;
+	pc->known = 0;
+	pc->valid = true;
+	return true;
+}
+
+/* Whether mask 'm' is one of pc's placements (binary search). */
+static bool has_placement(const prove *p, const struct pv_piece *pc,
+                          const uint64_t *m)
+{
+	size_t lo = 0, hi = pc->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = mask_cmp(pc->place + mid * (size_t)p->W, m, p->W);
+		if (c == 0)
+			return true;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+/* The image of mask 'm' under symmetry 's'. */
+static void mask_image(const prove *p, int s, const uint64_t *m, uint64_t *out)
+{
+	const int *perm = p->perm + (size_t)s * p->n;
+	memset(out, 0, (size_t)p->W * sizeof *out);
+	for (int w = 0; w < p->W; w++)
+		for (uint64_t x = m[w]; x; x &= x - 1) {
+			int c = perm[w * 64 + __builtin_ctzll(x)];
+			out[c / 64] |= (uint64_t)1 << (c % 64);
+		}
+}
+
+/* Whether mask 'm' is the least of its orbit under the goal's first
+ * 'nsym' symmetries. */
+static bool orbit_least(const prove *p, int nsym, const uint64_t *m)
+{
+	uint64_t t[PV_MAXW];
+	for (int s = 1; s < nsym; s++) {
+		mask_image(p, s, m, t);
+		if (mask_cmp(t, m, p->W) < 0)
+			return false;
+	}
+	return true;
+}
+
+/* One search's state. */
+struct run {
+	prove *p;
+	size_t depth;      /* pieces to place in all */
+	uint32_t *idx;     /* depth -> the entry placed (or being tried) */
+	uint32_t *cell;    /* depth -> the cell being filled */
+	unsigned rem[PROVE_MAX_PIECES]; /* class -> copies left */
+	unsigned char mirror[PROVE_MAX_PIECES]; /* class -> its mirror image's */
+	int nsym;          /* the symmetries fillings are counted up to */
+	bool isolate;      /* no piece of one cell: an isolated empty cell is dead */
+	uint64_t cap, max_nodes, nodes, found;
+	bool stopped;      /* by the cap or the budget */
+};
+
+/* A filling: entries idx[0..len). Counts it when its least image is new;
+ * false when that reaches the cap. */
+static bool filling_of(struct run *r, const uint32_t *idx, const size_t *rows,
+                       size_t len)
+{
+	prove *p = r->p;
+	size_t n = p->n;
+	const int W = p->W;
+	/* The form of the filling turned by symmetry s: each cell's image
+	 * holds (class, the least image of its piece's cells), so that two
+	 * copies of a class that fill their cells in two ways differ. */
+	for (int s = 0; s < r->nsym; s++) {
+		const int *perm = p->perm + (size_t)s * n;
+		uint32_t *img = s ? p->img : p->best;
+		for (size_t d = 0; d < len; d++) {
+			uint32_t e = idx ? idx[d] : (uint32_t)rows[d];
+			const uint64_t *m = p->emask + (size_t)e * (size_t)W;
+			uint32_t cls = p->ecls[e], low = UINT32_MAX;
+			if (s >= p->nproper) /* a mirror image: its mirror's class */
+				cls = r->mirror[cls];
+			for (int w = 0; w < W; w++)
+				for (uint64_t x = m[w]; x; x &= x - 1) {
+					uint32_t c = (uint32_t)perm[w * 64 + __builtin_ctzll(x)];
+					low = c < low ? c : low;
+				}
+			for (int w = 0; w < W; w++)
+				for (uint64_t x = m[w]; x; x &= x - 1)
+					img[perm[w * 64 + __builtin_ctzll(x)]] = cls << 16 | low;
+		}
+		if (s && memcmp(img, p->best, n * sizeof *img) < 0)
+			memcpy(p->best, img, n * sizeof *img);
+	}
+	for (uint64_t f = 0; f < r->found; f++)
+		if (!memcmp(p->forms + f * n, p->best, n * sizeof *p->best))
+			return true;
+	memcpy(p->forms + r->found * n, p->best, n * sizeof *p->best);
+	r->found++;
+	return r->found < r->cap;
+}
+
+static bool filling(struct run *r, size_t len)
+{
+	return filling_of(r, r->idx, NULL, len);
+}
+
+static bool bb_filling(void *ctx, const size_t *rows, size_t len)
+{
+	return filling_of(ctx, NULL, rows, len);
+}
+
+/* The first empty cell (every placement leaves one until the goal is
+ * full). */
+static inline __attribute__((always_inline)) uint32_t
+first_empty(const uint64_t *full, const uint64_t *filled, const int W)
+{
+	for (int w = 0; w < W; w++) {
+		uint64_t x = full[w] & ~filled[w];
+		if (x)
+			return (uint32_t)(w * 64 + __builtin_ctzll(x));
+	}
+	return 0;
+}
+
+/* Whether row e, just placed, leaves an empty cell none of whose face
+ * neighbours is empty. */
+static inline __attribute__((always_inline)) bool
+isolates(const prove *p, uint32_t e, const uint64_t *filled,
+         const uint64_t *full, const int W)
+{
+	const uint64_t *h = p->ehalo + (size_t)e * (size_t)W;
+	for (int w = 0; w < W; w++)
+		for (uint64_t x = h[w] & ~filled[w]; x; x &= x - 1) {
+			const uint64_t *nb = p->nbr +
+			    (size_t)(w * 64 + __builtin_ctzll(x)) * (size_t)W;
+			uint64_t any = 0;
+			for (int u = 0; u < W; u++)
+				any |= nb[u] & full[u] & ~filled[u];
+			if (!any)
+				return true;
+		}
+	return false;
+}
+
+/* The search on masks of W words (a constant in each copy). */
+static inline __attribute__((always_inline)) void search_w(struct run *r,
+                                                           const int W)
+{
+	const prove *p = r->p;
+	const uint32_t *bstart = p->bstart, *ecls = p->ecls;
+	const uint64_t *emask = p->emask;
+	uint64_t filled[PV_MAXW] = {0}, full[PV_MAXW];
+	memcpy(full, p->full, sizeof full);
+	size_t d = 0;
+	r->cell[0] = first_empty(full, filled, W);
+	uint32_t e = bstart[r->cell[0]];
+	for (;;) {
+		uint32_t end = bstart[r->cell[d] + 1];
+		for (; e < end; e++) {
+			if (!r->rem[ecls[e]])
+				continue;
+			const uint64_t *m = emask + (size_t)e * (size_t)W;
+			uint64_t clash = 0;
+			for (int w = 0; w < W; w++)
+				clash |= m[w] & filled[w];
+			if (!clash)
+				break;
+		}
+		if (e == end) {
+			if (d == 0)
+				return;
+			d--;
+			e = r->idx[d];
+			const uint64_t *m = emask + (size_t)e * (size_t)W;
+			for (int w = 0; w < W; w++)
+				filled[w] ^= m[w];
+			r->rem[ecls[e]]++;
+			e++;
+			continue;
+		}
+		if (r->max_nodes && r->nodes == r->max_nodes) {
+			r->stopped = true;
+			return;
+		}
+		r->nodes++;
+		const uint64_t *m = emask + (size_t)e * (size_t)W;
+		for (int w = 0; w < W; w++)
+			filled[w] |= m[w];
+		r->idx[d] = e;
+		if (d + 1 == r->depth) {
+			/* every piece placed: the goal is full (the volumes
+			 * agree) */
+			if (!filling(r, d + 1)) {
+				r->stopped = true;
+				return;
+			}
+			for (int w = 0; w < W; w++)
+				filled[w] ^= m[w];
+			e++;
+			continue;
+		}
+		/* an empty cell next to the row with no empty neighbour left
+		 * can never be filled (every piece here has two cells or
+		 * more: the caller's 'isolate' rule) */
+		if (r->isolate && isolates(p, e, filled, full, W)) {
+			for (int w = 0; w < W; w++)
+				filled[w] ^= m[w];
+			e++;
+			continue;
+		}
+		r->rem[ecls[e]]--;
+		d++;
+		r->cell[d] = first_empty(full, filled, W);
+		e = bstart[r->cell[d]];
+	}
+}
+
+/* Room for 'ne' entries and 'nf' forms. false: out of memory. */
+static bool reserve(prove *p, size_t ne, size_t nf)
+{
+	if (ne > p->ecap) {
+		uint32_t *c = realloc(p->ecls, ne * sizeof *c);
+		if (!c)
+			return false;
+		p->ecls = c;
+		uint64_t *m = realloc(p->emask, ne * (size_t)p->W * sizeof *m);
+		if (!m)
+			return false;
+		p->emask = m;
+		m = realloc(p->ehalo, ne * (size_t)p->W * sizeof *m);
+		if (!m)
+			return false;
+		p->ehalo = m;
+		p->ecap = ne;
+	}
+	if (nf > p->fcap) {
+		if (nf > SIZE_MAX / sizeof *p->forms / p->n)
+			return false;
+		uint32_t *f = realloc(p->forms, nf * p->n * sizeof *f);
+		if (!f)
+			return false;
+		p->forms = f;
+		p->fcap = nf;
+	}
+	return true;
+}
+
+/* The entries of the cell-by-cell search: the rows in buckets by their
+ * first cell (a counting sort), in class order within a bucket, each with
+ * its halo. */
+static void build_buckets(prove *p, int ncls, const int *rep, int pin,
+                          unsigned char pinbit)
+{
+	const int W = p->W;
+	size_t n = p->n;
+	memset(p->bstart, 0, (n + 1) * sizeof *p->bstart);
+	for (int j = 0; j < ncls; j++) {
+		const struct pv_piece *pc = &p->pc[rep[j]];
+		for (size_t i = 0; i < pc->n; i++) {
+			const uint64_t *v = pc->place + i * (size_t)W;
+			if (j == pin && !(pc->least[i] & pinbit))
+				continue;
+			uint32_t c = first_empty(v, (const uint64_t[PV_MAXW]){0}, W);
+			p->bstart[c + 1]++;
+		}
+	}
+	for (size_t c = 0; c < n; c++)
+		p->bstart[c + 1] += p->bstart[c];
+	uint32_t fill[PROVE_MAX_CELLS];
+	memcpy(fill, p->bstart, n * sizeof *fill);
+	for (int j = 0; j < ncls; j++) {
+		const struct pv_piece *pc = &p->pc[rep[j]];
+		for (size_t i = 0; i < pc->n; i++) {
+			const uint64_t *v = pc->place + i * (size_t)W;
+			if (j == pin && !(pc->least[i] & pinbit))
+				continue;
+			uint32_t c = first_empty(v, (const uint64_t[PV_MAXW]){0}, W);
+			uint32_t e = fill[c]++;
+			p->ecls[e] = (uint32_t)j;
+			memcpy(p->emask + (size_t)e * (size_t)W, v,
+			       (size_t)W * sizeof *v);
+			uint64_t *h = p->ehalo + (size_t)e * (size_t)W;
+			memset(h, 0, (size_t)W * sizeof *h);
+			for (int w = 0; w < W; w++)
+				for (uint64_t x = v[w]; x; x &= x - 1) {
+					const uint64_t *nb = p->nbr +
+					    (size_t)(w * 64 + __builtin_ctzll(x)) * (size_t)W;
+					for (int u = 0; u < W; u++)
+						h[u] |= nb[u];
+				}
+			for (int w = 0; w < W; w++)
+				h[w] &= ~v[w];
+		}
+	}
+}
+
+/* The search on the 64-cell engine (bb.h) over the 'ne' entries: MRV
+ * with its own prunings, far fewer nodes than cell by cell. */
+static int run_bb(prove *p, struct run *r, size_t ne, int ncls, int pin)
+{
+	unsigned rank[64], counts[PROVE_MAX_PIECES];
+	for (size_t c = 0; c < p->n; c++)
+		rank[c] = (unsigned)c;
+	for (int j = 0; j < ncls; j++)
+		counts[j] = r->rem[j];
+	bb *b = bb_new(p->n, rank, (size_t)ncls, counts);
+	if (!b)
+		return PROVE_ENOMEM;
+	for (size_t e = 0; e < ne; e++)
+		if (bb_add_row(b, p->emask[e], p->ecls[e]) != XC_OK) {
+			bb_free(b);
+			return PROVE_ENOMEM;
+		}
+	if ((size_t)p->nx * (size_t)p->ny * (size_t)p->nz == p->n)
+		bb_set_grid(b, (unsigned)p->nx, (unsigned)p->ny, (unsigned)p->nz);
+	if (pin >= 0)
+		bb_set_first(b, (size_t)pin);
+	enum xc_stop st = bb_solve(b, r->max_nodes, bb_filling, r, &r->nodes);
+	bb_free(b);
+	r->stopped = st != XC_DONE;
+	return PROVE_OK;
+}
+
+/* The same on the 128-cell engine (bb128.h), with the goal's faces. */
+static int run_bb128(prove *p, struct run *r, size_t ne, int ncls, int pin)
+{
+	unsigned rank[128], counts[PROVE_MAX_PIECES];
+	for (size_t c = 0; c < p->n; c++)
+		rank[c] = (unsigned)c;
+	for (int j = 0; j < ncls; j++)
+		counts[j] = r->rem[j];
+	bb128 *b = bb128_new(p->n, rank, (size_t)ncls, counts);
+	if (!b)
+		return PROVE_ENOMEM;
+	for (size_t e = 0; e < ne; e++)
+		if (bb128_add_row(b, p->emask + 2 * e, p->ecls[e]) != XC_OK) {
+			bb128_free(b);
+			return PROVE_ENOMEM;
+		}
+	for (size_t c = 0; c < p->n; c++)
+		for (int w = 0; w < 2; w++)
+			for (uint64_t x = p->nbr[2 * c + (size_t)w]; x; x &= x - 1) {
+				size_t d = (size_t)w * 64 + (size_t)__builtin_ctzll(x);
+				if (d > c)
+					bb128_add_edge(b, c, d);
+			}
+	if (pin >= 0)
+		bb128_set_first(b, (size_t)pin);
+	enum xc_stop st = bb128_solve(b, r->max_nodes, bb_filling, r, &r->nodes);
+	bb128_free(b);
+	r->stopped = st != XC_DONE;
+	return PROVE_OK;
+}
+
+int prove_count(prove *p, const int *piece, int k, uint64_t cap,
+                uint64_t max_nodes, struct prove_result *out)
+{
+	const int W = p->W;
+	size_t n = p->n;
+	if (k < 1 || k > PROVE_MAX_PIECES || cap < 1 || cap > PROVE_MAX_CAP)
+		return PROVE_EINVAL;
+	uint64_t m[PROVE_MAX_PIECES][PV_MAXW];
+	memset(m, 0, sizeof m);
+	for (size_t c = 0; c < n; c++) {
+		if (piece[c] < 0 || piece[c] >= k)
+			return PROVE_EINVAL;
+		m[piece[c]][c / 64] |= (uint64_t)1 << (c % 64);
+	}
+	for (int i = 0; i < k; i++) {
+		bool empty = true;
+		for (int w = 0; w < W; w++)
+			empty &= m[i][w] == 0;
+		if (empty)
+			return PROVE_EINVAL;
+	}
+	for (int i = 0; i < k; i++) {
+		struct pv_piece *pc = &p->pc[i];
+		if (pc->valid && !mask_cmp(pc->cells, m[i], W))
+			continue;
+		if (!make_placements(p, m[i], pc))
+			return PROVE_ENOMEM;
+	}
+	/* classes: a piece joins the first earlier one with its list */
+	int cls[PROVE_MAX_PIECES], rep[PROVE_MAX_PIECES], ncls = 0;
+	struct run r = {.p = p, .depth = (size_t)k, .cap = cap,
+	                .max_nodes = max_nodes};
+	for (int i = 0; i < k; i++) {
+		const struct pv_piece *a = &p->pc[i];
+		cls[i] = -1;
+		for (int j = 0; j < ncls && cls[i] < 0; j++) {
+			const struct pv_piece *b = &p->pc[rep[j]];
+			if (a->n == b->n &&
+			    !memcmp(a->place, b->place, a->n * (size_t)W * sizeof *a->place))
+				cls[i] = j;
+		}
+		if (cls[i] < 0) {
+			rep[ncls] = i;
+			cls[i] = ncls++;
+		}
+		r.rem[cls[i]]++;
+	}
+	r.isolate = true;
+	for (int i = 0; i < k; i++) {
+		int sz = 0;
+		for (int w = 0; w < W; w++)
+			sz += __builtin_popcountll(m[i][w]);
+		r.isolate &= sz >= 2;
+	}
+	/* Mirror images: when every class's mirror image is a class with
+	 * as many copies, fillings are counted up to the goal's mirror
+	 * symmetries too (solve.h: the pieces are mirror-closed). */
+	bool closed = p->nsym > p->nproper;
+	for (int j = 0; j < ncls && closed; j++) {
+		/* the goal's first mirror symmetry turns the piece into a
+		 * placement of its mirror image */
+		uint64_t img[PV_MAXW];
+		mask_image(p, p->nproper, p->pc[rep[j]].cells, img);
+		int mj = -1;
+		for (int u = 0; u < ncls && mj < 0; u++)
+			if (has_placement(p, &p->pc[rep[u]], img))
+				mj = u;
+		closed = mj >= 0 && r.rem[mj] == r.rem[j];
+		r.mirror[j] = (unsigned char)(closed ? mj : j);
+	}
+	r.nsym = closed ? p->nsym : p->nproper;
+	/* The pinned class: one copy, and the fewest orbits of placements,
+	 * estimated as placements / orientations (the first of them: they
+	 * are the root's branches). It is turned by the symmetries that
+	 * keep its class: all the proper ones, and the mirror ones when it
+	 * is its own mirror image. */
+	int pin = -1;
+	for (int j = 0; j < ncls && r.nsym > 1; j++) {
+		const struct pv_piece *a = &p->pc[rep[j]];
+		if (r.rem[j] != 1)
+			continue;
+		if (pin < 0) {
+			pin = j;
+			continue;
+		}
+		const struct pv_piece *b = &p->pc[rep[pin]];
+		if (a->n * b->norient < b->n * a->norient)
+			pin = j;
+	}
+	int pinsym = pin >= 0 && r.mirror[pin] == pin ? r.nsym : p->nproper;
+	unsigned char pinbit = pinsym == p->nproper ? 1 : 2;
+	if (pin >= 0 && !(p->pc[rep[pin]].known & pinbit)) {
+		struct pv_piece *pc = &p->pc[rep[pin]];
+		for (size_t i = 0; i < pc->n; i++) {
+			pc->least[i] &= (unsigned char)~pinbit;
+			if (orbit_least(p, pinsym, pc->place + i * (size_t)W))
+				pc->least[i] |= pinbit;
+		}
+		pc->known |= pinbit;
+	}
+	size_t ne = 0;
+	for (int j = 0; j < ncls; j++)
+		ne += p->pc[rep[j]].n;
+	uint32_t stack[2 * PROVE_MAX_PIECES];
+	r.idx = stack;
+	r.cell = stack + PROVE_MAX_PIECES;
+	if (!reserve(p, ne, (size_t)cap))
+		return PROVE_ENOMEM;
+	if (W <= 2) {
+		/* the bitboard engines: rows in class order */
+		size_t e = 0;
+		for (int j = 0; j < ncls; j++) {
+			const struct pv_piece *pc = &p->pc[rep[j]];
+			for (size_t i = 0; i < pc->n; i++) {
+				if (j == pin && !(pc->least[i] & pinbit))
+					continue;
+				p->ecls[e] = (uint32_t)j;
+				memcpy(p->emask + e * (size_t)W, pc->place + i * (size_t)W,
+				       (size_t)W * sizeof *pc->place);
+				e++;
+			}
+		}
+		int rc = W == 1 ? run_bb(p, &r, e, ncls, pin)
+		                : run_bb128(p, &r, e, ncls, pin);
+		if (rc == PROVE_OK)
+			*out = (struct prove_result){r.found, r.nodes, !r.stopped};
+		return rc;
+	}
+	build_buckets(p, ncls, rep, pin, pinbit);
+	if (W == 4)
+		search_w(&r, 4);
+	else
+		search_w(&r, 8);
+	*out = (struct prove_result){r.found, r.nodes, !r.stopped};
+	return PROVE_OK;
+}

@@ -1,0 +1,404 @@
+/*
+ * test_prove.c: the uniqueness prover of the block generator
+ * (solver/prove.h). On hundreds of random dissections of random goals its
+ * counts equal the brute force's (tests/brute.c, which shares no code with
+ * it) and dancing links' (the general solver, which shares no set-up with
+ * it), on each of its three searches (the 64-cell and 128-cell bitboards,
+ * the cell-by-cell search beyond); one prover asked again and again, its
+ * placements kept between calls, answers as a new one does; the cap and
+ * the node budget stop it and say so; bad input is refused; and every
+ * allocation failure is reported, changes no answer and leaks nothing.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "failmalloc.h"
+#include "solver/prove.h"
+#include "solver/solve.h"
+#include "tests/brute.h"
+#include "tests/testrand.h"
+
+/* A random goal: a box, or (every other time) a random face-connected
+ * part of one of at least 'min' cells. */
+static void random_goal(uint64_t *s, const int box[3], int min, struct grid *g)
+{
+	assert_int_equal(puz_grid_init(g, box[0], box[1], box[2]), PUZ_OK);
+	int total = box[0] * box[1] * box[2];
+	if (rnd(s, 2) == 0 || min >= total) {
+		memset(g->cells, PUZ_CELL, (size_t)total);
+		return;
+	}
+	int want = min + rnd(s, total - min + 1), have = 1;
+	g->cells[rnd(s, total)] = PUZ_CELL;
+	while (have < want) {
+		int c = rnd(s, total);
+		if (g->cells[c])
+			continue;
+		int p[3] = {c % box[0], c / box[0] % box[1], c / (box[0] * box[1])};
+		for (int d = 0; d < 6; d++) {
+			int q[3] = {p[0], p[1], p[2]};
+			q[d / 2] += d % 2 ? -1 : 1;
+			if (q[d / 2] < 0 || q[d / 2] >= box[d / 2])
+				continue;
+			if (g->cells[puz_grid_index(g, q[0], q[1], q[2])]) {
+				g->cells[c] = PUZ_CELL;
+				have++;
+				break;
+			}
+		}
+	}
+}
+
+/* The goal's cells in grid order: their grid indexes, how many. */
+static int goal_cells(const struct grid *g, int *at)
+{
+	int n = 0, total = g->nx * g->ny * g->nz;
+	for (int i = 0; i < total; i++)
+		if (g->cells[i])
+			at[n++] = i;
+	return n;
+}
+
+/* Cut the goal into k face-connected pieces grown from random cells:
+ * piece[c] for goal cell c (numbered in grid order). */
+static void random_cut(uint64_t *s, const struct grid *g, int k, int *piece)
+{
+	int at[PROVE_MAX_CELLS], num[4096];
+	int n = goal_cells(g, at);
+	assert_true(k <= n);
+	for (int i = 0; i < g->nx * g->ny * g->nz; i++)
+		num[i] = -1;
+	for (int c = 0; c < n; c++) {
+		num[at[c]] = c;
+		piece[c] = -1;
+	}
+	for (int i = 0; i < k; i++) {
+		int c;
+		do
+			c = rnd(s, n);
+		while (piece[c] >= 0);
+		piece[c] = i;
+	}
+	for (int left = n - k; left > 0;) {
+		int c = rnd(s, n);
+		if (piece[c] >= 0)
+			continue;
+		int i = at[c];
+		int p[3] = {i % g->nx, i / g->nx % g->ny, i / (g->nx * g->ny)};
+		int cand[6], nc = 0;
+		for (int d = 0; d < 6; d++) {
+			int q[3] = {p[0], p[1], p[2]}, lim[3] = {g->nx, g->ny, g->nz};
+			q[d / 2] += d % 2 ? -1 : 1;
+			if (q[d / 2] < 0 || q[d / 2] >= lim[d / 2])
+				continue;
+			int e = num[puz_grid_index(g, q[0], q[1], q[2])];
+			if (e >= 0 && piece[e] >= 0)
+				cand[nc++] = piece[e];
+		}
+		if (nc) {
+			piece[c] = cand[rnd(s, nc)];
+			left--;
+		}
+	}
+}
+
+/* The dissection as a puzzle: piece i is its cells as they lie, count 1
+ * each (congruent pieces are separate entries: one type to the
+ * solvers). */
+static void as_puzzle(const struct grid *g, const int *piece, int k,
+                      struct puzzle *p)
+{
+	memset(p, 0, sizeof *p);
+	assert_int_equal(puz_grid_init(&p->goal, g->nx, g->ny, g->nz), PUZ_OK);
+	memcpy(p->goal.cells, g->cells, (size_t)g->nx * g->ny * g->nz);
+	p->pieces = calloc((size_t)k, sizeof *p->pieces);
+	assert_non_null(p->pieces);
+	p->npieces = (size_t)k;
+	int at[PROVE_MAX_CELLS];
+	int n = goal_cells(g, at);
+	for (int i = 0; i < k; i++) {
+		struct puz_piece *pc = &p->pieces[i];
+		pc->name[0] = (char)('A' + i % 26);
+		pc->count = 1;
+		assert_int_equal(puz_grid_init(&pc->shape, g->nx, g->ny, g->nz),
+		                 PUZ_OK);
+		for (int c = 0; c < n; c++)
+			if (piece[c] == i)
+				pc->shape.cells[at[c]] = PUZ_CELL;
+	}
+}
+
+/* Dancing links' count of the dissection, every solution. */
+static uint64_t dlx_count(const struct grid *g, const int *piece, int k)
+{
+	struct puzzle p;
+	as_puzzle(g, piece, k, &p);
+	struct solve_opts o = {.engine = SOLVE_DLX};
+	struct solve_result r;
+	assert_int_equal(solve_puzzle(&p, &o, &r), SOLVE_OK);
+	assert_true(r.complete);
+	uint64_t n = r.solutions;
+	solve_result_clear(&r);
+	puz_clear(&p);
+	return n;
+}
+
+static uint64_t brute_sols(const struct grid *g, const int *piece, int k)
+{
+	struct puzzle p;
+	as_puzzle(g, piece, k, &p);
+	struct brute_result r;
+	assert_int_equal(brute_count(&p, &r), 0);
+	puz_clear(&p);
+	return r.solutions;
+}
+
+/* The prover's full count; with 'fresh', from a prover of its own. */
+static uint64_t prove_all(prove *pv, const struct grid *g, const int *piece,
+                          int k, bool fresh)
+{
+	prove *own = fresh ? prove_new(g) : NULL;
+	struct prove_result r;
+	assert_int_equal(prove_count(fresh ? own : pv, piece, k, PROVE_MAX_CAP, 0,
+	                             &r),
+	                 PROVE_OK);
+	prove_free(own);
+	assert_true(r.complete);
+	assert_true(r.solutions >= 1); /* the dissection itself */
+	return r.solutions;
+}
+
+/* Small goals: the brute force's counts, mirror-closed sets included
+ * (pieces of up to 3 cells are their own mirror images). */
+static void test_prove_brute(void **state)
+{
+	(void)state;
+	uint64_t s = 11;
+	int several = 0, closed = 0;
+	for (int t = 0; t < 150; t++) {
+		const int boxes[][3] = {{2, 2, 3}, {2, 3, 3}, {3, 3, 3}, {2, 2, 6},
+		                        {2, 3, 4}, {1, 4, 5}, {2, 4, 4}};
+		/* every third goal a small box cut into pieces of about three
+		 * cells: mirror images of themselves, so the sets are
+		 * mirror-closed and the goal's mirror symmetries count */
+		bool small = t % 3 == 0;
+		const int *box = boxes[small ? rnd(&s, 2) : rnd(&s, 7)];
+		struct grid g;
+		random_goal(&s, box, small ? 100 : 8, &g);
+		int at[PROVE_MAX_CELLS];
+		int n = goal_cells(&g, at);
+		prove *pv = prove_new(&g);
+		assert_non_null(pv);
+		assert_int_equal(prove_cells(pv), n);
+		/* several dissections on one prover: its kept placements */
+		for (int d = 0; d < 4; d++) {
+			int k = small ? n / 3 - rnd(&s, 2)
+			              : 2 + rnd(&s, n / 3 < 6 ? n / 3 - 1 : 5);
+			int piece[PROVE_MAX_CELLS];
+			random_cut(&s, &g, k, piece);
+			uint64_t want = brute_sols(&g, piece, k);
+			assert_int_equal(prove_all(pv, &g, piece, k, false), want);
+			assert_int_equal(prove_all(NULL, &g, piece, k, true), want);
+			several += want > 1;
+			struct puzzle p;
+			as_puzzle(&g, piece, k, &p);
+			struct brute_result br;
+			assert_int_equal(brute_count(&p, &br), 0);
+			closed += br.mirror_closed;
+			puz_clear(&p);
+			/* the cap of two: what the generator asks */
+			struct prove_result r;
+			assert_int_equal(prove_count(pv, piece, k, 2, 0, &r), PROVE_OK);
+			assert_int_equal(r.solutions, want < 2 ? want : 2);
+			assert_int_equal(r.complete, want < 2);
+		}
+		prove_free(pv);
+		puz_grid_clear(&g);
+	}
+	/* the cases the comparison is about did occur */
+	assert_true(several > 100);
+	assert_true(closed > 50);
+}
+
+/* Each search against dancing links: goals of at most 64 cells, of 65 to
+ * 128, and beyond. */
+static void test_prove_engines(void **state)
+{
+	(void)state;
+	uint64_t s = 5;
+	const struct {
+		int box[3], min, kmin, kmax, tries;
+	} cases[] = {
+		{{4, 4, 4}, 40, 6, 9, 30},   /* bb.h */
+		{{3, 4, 5}, 40, 5, 8, 30},
+		{{4, 4, 6}, 70, 4, 6, 20},   /* bb128.h */
+		{{5, 5, 5}, 90, 4, 5, 12},
+		{{4, 5, 8}, 140, 3, 4, 8},  /* cell by cell, four words */
+		{{3, 3, 30}, 200, 3, 3, 4}, /* eight words */
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		for (int t = 0; t < cases[i].tries; t++) {
+			struct grid g;
+			random_goal(&s, cases[i].box, cases[i].min, &g);
+			int k = cases[i].kmin + rnd(&s, cases[i].kmax - cases[i].kmin + 1);
+			int piece[PROVE_MAX_CELLS];
+			random_cut(&s, &g, k, piece);
+			assert_int_equal(prove_all(NULL, &g, piece, k, true),
+			                 dlx_count(&g, piece, k));
+			puz_grid_clear(&g);
+		}
+}
+
+/* A unique dissection by itself: 3 x 3 x 3 into bars and an L (found by
+ * the counts above; checked here by the brute force). */
+static void unique_cut(struct grid *g, int *piece)
+{
+	assert_int_equal(puz_grid_init(g, 3, 3, 3), PUZ_OK);
+	memset(g->cells, PUZ_CELL, 27);
+	uint64_t s = 3;
+	for (;;) {
+		random_cut(&s, g, 5, piece);
+		if (brute_sols(g, piece, 5) == 1)
+			return;
+	}
+}
+
+static void test_prove_stops(void **state)
+{
+	(void)state;
+	struct grid g;
+	int piece[27];
+	unique_cut(&g, piece);
+	prove *pv = prove_new(&g);
+	assert_non_null(pv);
+	struct prove_result r;
+	assert_int_equal(prove_count(pv, piece, 5, 2, 0, &r), PROVE_OK);
+	assert_true(r.complete);
+	assert_int_equal(r.solutions, 1);
+	uint64_t all = r.nodes;
+	assert_true(all > 1);
+	/* the budget: stopped, and not a count */
+	assert_int_equal(prove_count(pv, piece, 5, 2, all - 1, &r), PROVE_OK);
+	assert_false(r.complete);
+	assert_int_equal(prove_count(pv, piece, 5, 2, all, &r), PROVE_OK);
+	assert_true(r.complete);
+	/* the cap */
+	assert_int_equal(prove_count(pv, piece, 5, 1, 0, &r), PROVE_OK);
+	assert_int_equal(r.solutions, 1);
+	assert_false(r.complete);
+	prove_free(pv);
+	puz_grid_clear(&g);
+}
+
+static void test_prove_refused(void **state)
+{
+	(void)state;
+	struct grid g;
+	int piece[27];
+	unique_cut(&g, piece);
+	prove *pv = prove_new(&g);
+	assert_non_null(pv);
+	struct prove_result r = {7, 7, true};
+	assert_int_equal(prove_count(pv, piece, 0, 2, 0, &r), PROVE_EINVAL);
+	assert_int_equal(prove_count(pv, piece, PROVE_MAX_PIECES + 1, 2, 0, &r),
+	                 PROVE_EINVAL);
+	assert_int_equal(prove_count(pv, piece, 5, 0, 0, &r), PROVE_EINVAL);
+	assert_int_equal(prove_count(pv, piece, 5, PROVE_MAX_CAP + 1, 0, &r),
+	                 PROVE_EINVAL);
+	assert_int_equal(prove_count(pv, piece, 4, 2, 0, &r), PROVE_EINVAL);
+	assert_int_equal(prove_count(pv, piece, 6, 2, 0, &r), PROVE_EINVAL);
+	piece[0] = -1;
+	assert_int_equal(prove_count(pv, piece, 5, 2, 0, &r), PROVE_EINVAL);
+	assert_int_equal(r.solutions, 7); /* untouched */
+	prove_free(pv);
+	/* goals with no cell or too many */
+	memset(g.cells, 0, 27);
+	assert_null(prove_new(&g));
+	puz_grid_clear(&g);
+	assert_int_equal(puz_grid_init(&g, 8, 8, 9), PUZ_OK);
+	memset(g.cells, PUZ_CELL, 576);
+	assert_null(prove_new(&g));
+	g.cells[0] = g.cells[1] = 0;
+	for (int i = 2; i < 576 - PROVE_MAX_CELLS; i++)
+		g.cells[i] = 0;
+	prove *big = prove_new(&g);
+	assert_non_null(big);
+	assert_int_equal(prove_cells(big), PROVE_MAX_CELLS);
+	prove_free(big);
+	puz_grid_clear(&g);
+}
+
+static void test_prove_out_of_memory(void **state)
+{
+	(void)state;
+#ifdef HAVE_ASAN
+	skip();
+#else
+	if (!failmalloc_active())
+		skip(); /* valgrind owns malloc */
+	long before = live;
+	uint64_t s = 9;
+	for (int t = 0; t < 6; t++) {
+		struct grid g;
+		const int box[3] = {t < 3 ? 3 : 4, 4, t < 3 ? 3 : 5};
+		random_goal(&s, box, 20, &g);
+		int at[PROVE_MAX_CELLS];
+		int n = goal_cells(&g, at), a[PROVE_MAX_CELLS], b[PROVE_MAX_CELLS];
+		int k = 3 + rnd(&s, 3);
+		random_cut(&s, &g, k, a);
+		random_cut(&s, &g, k, b);
+		assert_true(n > 0);
+		uint64_t wa = prove_all(NULL, &g, a, k, true);
+		uint64_t wb = prove_all(NULL, &g, b, k, true);
+		for (long f = 0;; f++) {
+			fail_after = f;
+			prove *pv = prove_new(&g);
+			if (!pv) {
+				fail_after = -1;
+				continue;
+			}
+			struct prove_result r;
+			int rc = prove_count(pv, a, k, PROVE_MAX_CAP, 0, &r);
+			bool done = rc == PROVE_OK;
+			if (rc == PROVE_OK)
+				assert_int_equal(r.solutions, wa);
+			else
+				assert_int_equal(rc, PROVE_ENOMEM);
+			rc = prove_count(pv, b, k, PROVE_MAX_CAP, 0, &r);
+			done &= rc == PROVE_OK;
+			if (rc == PROVE_OK)
+				assert_int_equal(r.solutions, wb);
+			else
+				assert_int_equal(rc, PROVE_ENOMEM);
+			/* after a failure, the same prover answers right */
+			fail_after = -1;
+			assert_int_equal(prove_count(pv, a, k, PROVE_MAX_CAP, 0, &r),
+			                 PROVE_OK);
+			assert_int_equal(r.solutions, wa);
+			prove_free(pv);
+			if (done)
+				break;
+		}
+		puz_grid_clear(&g);
+	}
+	assert_int_equal(live, before);
+#endif
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_prove_brute),
+		cmocka_unit_test(test_prove_engines),
+		cmocka_unit_test(test_prove_stops),
+		cmocka_unit_test(test_prove_refused),
+		cmocka_unit_test(test_prove_out_of_memory),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
