@@ -21,8 +21,7 @@ struct work {
 	int np;       /* pieces so far */
 	int m[BLK_MAX_PIECES];    /* how many pieces each is planned to become */
 	int size[BLK_MAX_PIECES]; /* cells */
-	bool has_canon[BLK_MAX_PIECES];
-	struct shape canon[BLK_MAX_PIECES]; /* a final piece's canonical form */
+	bool final[BLK_MAX_PIECES]; /* a piece that is not cut again */
 	int *list, *queue; /* scratch, n each */
 	unsigned char *labels; /* scratch, goal-grid sized */
 	disasm *dis;
@@ -38,9 +37,6 @@ static void work_clear(struct work *w)
 	free(w->list);
 	free(w->queue);
 	free(w->labels);
-	for (int i = 0; i < BLK_MAX_PIECES; i++)
-		if (w->has_canon[i])
-			poly_shape_clear(&w->canon[i]);
 	dis_free(w->dis);
 	prove_free(w->pv);
 }
@@ -262,32 +258,35 @@ static int lies_flat(const struct shape *sh)
 	return 0;
 }
 
-/* Piece i, when final: its canonical form, then whether it is new and
- * passes the caller's test. 1 yes, 0 no, -1 out of memory. */
+/* Piece i, when final: whether it is congruent to no other final piece
+ * (the prover's placements, which the next proof uses again) and passes
+ * the caller's tests. 1 yes, 0 no, -1 out of memory. */
 static int final_ok(struct work *w, const struct blk_spec *s, int i)
 {
+	w->final[i] = true;
+	for (int k = 0; k < w->np; k++) {
+		if (k == i || !w->final[k])
+			continue;
+		int rc = prove_congruent(w->pv, w->pc, i, k);
+		if (rc != 0)
+			return rc < 0 ? -1 : 0;
+	}
+	if (!s->support_free && !s->piece_ok)
+		return 1;
 	struct grid g;
 	if (!piece_grid(w, i, 0, &g))
 		return -1;
-	struct shape sh;
-	if (poly_from_grid(&g, &sh) != POLY_OK) {
-		puz_grid_clear(&g);
-		return -1;
-	}
-	int rc = poly_canonical(&sh, &w->canon[i]);
-	poly_shape_clear(&sh);
-	if (rc != POLY_OK) {
-		puz_grid_clear(&g);
-		return -1;
-	}
-	w->has_canon[i] = true;
 	int ok = 1;
-	for (int k = 0; k < w->np && ok; k++)
-		if (k != i && w->has_canon[k] && poly_equal(&w->canon[k], &w->canon[i]))
-			ok = 0;
-	if (ok && s->support_free)
-		ok = lies_flat(&w->canon[i]);
-	if (ok && s->piece_ok)
+	if (s->support_free) {
+		struct shape sh;
+		if (poly_from_grid(&g, &sh) != POLY_OK) {
+			puz_grid_clear(&g);
+			return -1;
+		}
+		ok = lies_flat(&sh);
+		poly_shape_clear(&sh);
+	}
+	if (ok == 1 && s->piece_ok)
 		ok = s->piece_ok(s->ctx, g.cells, g.nx, g.ny, g.nz);
 	puz_grid_clear(&g);
 	return ok;
@@ -295,9 +294,7 @@ static int final_ok(struct work *w, const struct blk_spec *s, int i)
 
 static void drop_canon(struct work *w, int i)
 {
-	if (w->has_canon[i])
-		poly_shape_clear(&w->canon[i]);
-	w->has_canon[i] = false;
+	w->final[i] = false;
 }
 
 /* The pieces the dissection is planned to become. */

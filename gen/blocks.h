@@ -20,9 +20,10 @@
  * is kept when the parts that are final pieces are not congruent to
  * another final piece, can lie flat with no overhang (with support_free)
  * and pass the caller's piece_ok test, and, once the dissection has k - 1
- * or k pieces, when the solver proves it unique (solve_puzzle, at most 2
+ * or k pieces, when the solver proves it unique (prove.h, at most 2
  * solutions, within proof_nodes search nodes: a proof cut short keeps
- * nothing). Coarser dissections are not proved: they are almost always
+ * nothing; the same count as solve_puzzle(), with the goal set up once
+ * per search and a piece's placements kept while it is unchanged). Coarser dissections are not proved: they are almost always
  * unique, and proving them cost more than the attempts it saved (3 x 3 x
  * 3 in 6 pieces: 80 ms a puzzle proving every cut, 40 ms proving the last
  * two; make bench). A cut that fails is drawn again, at most BLK_TRIES

@@ -85,8 +85,11 @@ bb *bb_new(size_t ncells, const unsigned *rank, size_t ntypes,
 	}
 	memcpy(b->rem, counts, ntypes * sizeof *counts);
 	memcpy(b->count, counts, ntypes * sizeof *counts);
-	for (size_t c = 0; c < ncells; c++)
+	b->ranked = true;
+	for (size_t c = 0; c < ncells; c++) {
 		b->rank[c] = rank[c];
+		b->ranked &= rank[c] == c;
+	}
 	return b;
 }
 
@@ -112,46 +115,68 @@ void bb_free(bb *b)
 	free(b);
 }
 
+/* Room for 'cap' rows (more than there is). XC_OK, or XC_ENOMEM /
+ * XC_ETOOBIG with the room there was. */
+static int grow(bb *b, size_t cap)
+{
+	if (cap > UINT32_MAX / 2 || cap > SIZE_MAX / 16 / (b->depth + 2))
+		return XC_ETOOBIG;
+	/* Levels are 'stride' apart, not a power of two, so that the loads
+	 * of one level and the stores of the next do not alias in the cache
+	 * (4K aliasing); the 40 spare entries also take the vector filters'
+	 * last block (bbvec.h: 8 past a list of at most 'cap' rows). */
+	size_t stride = cap + 40;
+	struct brow *r = realloc(b->rows, cap * sizeof *r);
+	if (!r)
+		return XC_ENOMEM;
+	b->rows = r;
+	r = realloc(b->byk, cap * sizeof *r);
+	if (!r)
+		return XC_ENOMEM;
+	b->byk = r;
+	uint32_t *p0 = realloc(b->pos0, cap * sizeof *p0);
+	if (!p0)
+		return XC_ENOMEM;
+	b->pos0 = p0;
+	/* The search's lists are sized here, so solving cannot fail for
+	 * want of memory. Their contents need not be kept: start() fills
+	 * them, and a new row makes it run again. */
+	free(b->lm);
+	free(b->li);
+	b->lm = malloc((b->depth + 1) * stride * sizeof *b->lm);
+	b->li = malloc((b->depth + 1) * stride * sizeof *b->li);
+	if (!b->lm || !b->li) {
+		free(b->lm);
+		free(b->li);
+		b->lm = NULL;
+		b->li = NULL;
+		b->cap = b->stride = 0;
+		return XC_ENOMEM;
+	}
+	b->cap = cap;
+	b->stride = stride;
+	b->level0 = false;
+	return XC_OK;
+}
+
+int bb_reserve(bb *b, size_t rows)
+{
+	return rows > b->cap ? grow(b, rows) : XC_OK;
+}
+
 int bb_add_row(bb *b, uint64_t cells, size_t type)
 {
 	if (b->nrows == b->cap) {
-		size_t cap = b->cap ? 2 * b->cap : 256;
-		if (cap > UINT32_MAX / 2 || cap > SIZE_MAX / 16 / (b->depth + 2))
-			return XC_ETOOBIG;
-		/* Levels are 'stride' apart, not a power of two, so that the
-		 * loads of one level and the stores of the next do not alias
-		 * in the cache (4K aliasing); the 40 spare entries also take
-		 * the vector filters' last block (bbvec.h: 8 past a list of
-		 * at most 'cap' rows). */
-		size_t stride = cap + 40;
-		struct brow *r = realloc(b->rows, cap * sizeof *r);
-		if (!r)
-			return XC_ENOMEM;
-		b->rows = r;
-		r = realloc(b->byk, cap * sizeof *r);
-		if (!r)
-			return XC_ENOMEM;
-		b->byk = r;
-		uint32_t *p0 = realloc(b->pos0, cap * sizeof *p0);
-		if (!p0)
-			return XC_ENOMEM;
-		b->pos0 = p0;
-		/* The search's lists are sized here, so solving cannot fail
-		 * for want of memory. */
-		uint64_t *lm = realloc(b->lm, (b->depth + 1) * stride * sizeof *lm);
-		if (!lm)
-			return XC_ENOMEM;
-		b->lm = lm;
-		uint32_t *li = realloc(b->li, (b->depth + 1) * stride * sizeof *li);
-		if (!li)
-			return XC_ENOMEM;
-		b->li = li;
-		b->cap = cap;
-		b->stride = stride;
+		int rc = grow(b, b->cap ? 2 * b->cap : 256);
+		if (rc != XC_OK)
+			return rc;
 	}
-	uint64_t m = 0;
-	for (uint64_t c = cells; c; c &= c - 1)
-		m |= (uint64_t)1 << b->rank[__builtin_ctzll(c)];
+	uint64_t m = cells;
+	if (!b->ranked) {
+		m = 0;
+		for (uint64_t c = cells; c; c &= c - 1)
+			m |= (uint64_t)1 << b->rank[__builtin_ctzll(c)];
+	}
 	b->rows[b->nrows] = (struct brow){m, (uint32_t)type, (uint32_t)b->nrows};
 	b->nrows++;
 	b->level0 = false;
@@ -744,7 +769,11 @@ static void start(bb *b, uint64_t max_nodes, xc_visit visit, void *ctx)
 		if (n < 2)
 			continue; /* (no rows at all: no table either) */
 		struct brow *r = b->byk + g[t];
-		sort_by_mask(r, n);
+		size_t k = 1;
+		while (k < n && before(&r[k - 1], &r[k]))
+			k++;
+		if (k < n) /* rows added in order need no sorting */
+			sort_by_mask(r, n);
 		for (size_t i = 1; i < n; i++)
 			b->ids |= r[i].mask == r[i - 1].mask;
 	}

@@ -35,6 +35,10 @@ typedef struct bb bb;
 bb *bb_new(size_t ncells, const unsigned *rank, size_t ntypes,
            const unsigned *counts);
 void bb_free(bb *b);
+/* Room for 'rows' rows in all, so that adding them allocates nothing
+ * more (optional). XC_OK, or XC_ENOMEM / XC_ETOOBIG with nothing
+ * changed. */
+int bb_reserve(bb *b, size_t rows);
 /* Add a row; its number is the count of rows added before it. */
 int bb_add_row(bb *b, uint64_t cells, size_t type);
 /* Rows of 'type' are placed first, at the root (call before solving). */

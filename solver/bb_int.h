@@ -30,6 +30,7 @@ struct bb {
 	size_t ncells;
 	uint64_t full;
 	unsigned rank[64];
+	bool ranked;   /* rank[] is the identity: rows need no renumbering */
 	size_t ntypes;
 	unsigned *rem;   /* copies left per type */
 	unsigned *count; /* copies per type */

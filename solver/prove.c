@@ -50,6 +50,7 @@ struct pv_piece {
 
 struct prove {
 	int nx, ny, nz;   /* the goal's grid */
+	bool box;         /* every cell of the grid is a goal cell */
 	size_t n;         /* goal cells */
 	int W;            /* words per mask */
 	uint64_t full[PV_MAXW]; /* every goal cell */
@@ -100,6 +101,7 @@ prove *prove_new(const struct grid *goal)
 	p->ny = goal->ny;
 	p->nz = goal->nz;
 	p->n = n;
+	p->box = n == total;
 	p->W = 1;
 	while ((size_t)p->W * 64 < n)
 		p->W *= 2;
@@ -209,31 +211,32 @@ size_t prove_cells(const prove *p)
 	return p->n;
 }
 
-/* Sort n masks of W words: by radix with one word and room 'tmp' for n,
- * else by shell sort (a piece has at most 24 * 512 placements, and
- * qsort() takes no width). */
-static void sort_masks(uint64_t *v, size_t n, int W, uint64_t *tmp)
+/* Sort n masks of W words. With one word, v holds nrun ascending runs
+ * (run r ends before end[r]: one per orientation, since a larger move
+ * gives a larger top cell) and they are merged, pairs at a time, through
+ * 'tmp' (room for n); else a shell sort (a piece has at most 24 * 512
+ * placements, and qsort() takes no width). */
+static void sort_masks(uint64_t *v, size_t n, int W, uint64_t *tmp,
+                       size_t *end, size_t nrun)
 {
 	static const size_t gaps[] = {1750, 701, 301, 132, 57, 23, 10, 4, 1};
-	if (W == 1 && tmp) {
-		/* most goals: plain words, by bytes from the lowest (a radix
-		 * sort; bytes where all agree are skipped) */
-		uint64_t all = 0, none = ~(uint64_t)0;
-		for (size_t i = 0; i < n; i++) {
-			all |= v[i];
-			none &= v[i];
-		}
+	if (W == 1) {
 		uint64_t *a = v, *b = tmp;
-		for (int sh = 0; sh < 64; sh += 8) {
-			if (!((all ^ none) >> sh & 0xff))
-				continue;
-			size_t cnt[257] = {0};
-			for (size_t i = 0; i < n; i++)
-				cnt[(a[i] >> sh & 0xff) + 1]++;
-			for (int d = 0; d < 256; d++)
-				cnt[d + 1] += cnt[d];
-			for (size_t i = 0; i < n; i++)
-				b[cnt[a[i] >> sh & 0xff]++] = a[i];
+		while (nrun > 1) {
+			size_t k = 0, lo = 0;
+			for (size_t r = 0; r < nrun; r += 2) {
+				size_t mid = end[r], hi = r + 1 < nrun ? end[r + 1] : mid;
+				size_t i = lo, j = mid, o = lo;
+				while (i < mid && j < hi)
+					b[o++] = a[j] < a[i] ? a[j++] : a[i++];
+				while (i < mid)
+					b[o++] = a[i++];
+				while (j < hi)
+					b[o++] = a[j++];
+				end[k++] = hi;
+				lo = hi;
+			}
+			nrun = k;
 			uint64_t *t = a;
 			a = b;
 			b = t;
@@ -305,10 +308,25 @@ static bool placements(prove *p, const int (*xyz)[3], size_t sz,
 	uint64_t *place = malloc((total ? total : 1) * (size_t)W * sizeof *place);
 	if (!place)
 		return false;
-	size_t np = 0;
+	size_t np = 0, run[24];
 	struct grid g = {p->nx, p->ny, p->nz, NULL};
 	for (size_t j = 0; j < no; j++) {
 		const uint32_t *o = orient + j * sz;
+		if (p->box && W == 1) {
+			/* a whole box of at most 64 cells: a cell's number is
+			 * its grid index, and a move is a shift */
+			uint64_t base = 0;
+			for (size_t k = 0; k < sz; k++)
+				base |= (uint64_t)1 << puz_grid_index(&g, poly_x(o[k]),
+				                                     poly_y(o[k]),
+				                                     poly_z(o[k]));
+			for (int tz = 0; tz + ext[j][2] <= p->nz; tz++)
+				for (int ty = 0; ty + ext[j][1] <= p->ny; ty++)
+					for (int tx = 0; tx + ext[j][0] <= p->nx; tx++)
+						place[np++] = base << puz_grid_index(&g, tx, ty, tz);
+			run[j] = np;
+			continue;
+		}
 		for (int tz = 0; tz + ext[j][2] <= p->nz; tz++)
 			for (int ty = 0; ty + ext[j][1] <= p->ny; ty++)
 				for (int tx = 0; tx + ext[j][0] <= p->nx; tx++) {
@@ -325,8 +343,9 @@ static bool placements(prove *p, const int (*xyz)[3], size_t sz,
 					}
 					np += k == sz;
 				}
+		run[j] = np;
 	}
-	sort_masks(place, np, W, np <= 24 * p->n ? p->tmp : NULL);
+	sort_masks(place, np, W, p->tmp, run, no);
 	*out = place;
 	*nout = np;
 	*norient = no;
@@ -665,8 +684,10 @@ static int run_bb(prove *p, struct run *r, size_t ne, int ncls, int pin)
 	for (int j = 0; j < ncls; j++)
 		counts[j] = r->rem[j];
 	bb *b = bb_new(p->n, rank, (size_t)ncls, counts);
-	if (!b)
+	if (!b || bb_reserve(b, ne) != XC_OK) {
+		bb_free(b);
 		return PROVE_ENOMEM;
+	}
 	for (size_t e = 0; e < ne; e++)
 		if (bb_add_row(b, p->emask[e], p->ecls[e]) != XC_OK) {
 			bb_free(b);
@@ -711,6 +732,32 @@ static int run_bb128(prove *p, struct run *r, size_t ne, int ncls, int pin)
 	bb128_free(b);
 	r->stopped = st != XC_DONE;
 	return PROVE_OK;
+}
+
+/* The cells of piece i of 'piece' into m; false when it has none. */
+static bool piece_mask(const prove *p, const int *piece, int i, uint64_t *m)
+{
+	memset(m, 0, (size_t)p->W * sizeof *m);
+	bool any = false;
+	for (size_t c = 0; c < p->n; c++)
+		if (piece[c] == i) {
+			m[c / 64] |= (uint64_t)1 << (c % 64);
+			any = true;
+		}
+	return any;
+}
+
+int prove_congruent(prove *p, const int *piece, int a, int b)
+{
+	uint64_t ma[PV_MAXW], mb[PV_MAXW];
+	if (a < 0 || a >= PROVE_MAX_PIECES || b < 0 || !piece_mask(p, piece, a, ma) ||
+	    !piece_mask(p, piece, b, mb))
+		return -2;
+	struct pv_piece *pc = &p->pc[a];
+	if (!(pc->valid && !mask_cmp(pc->cells, ma, p->W)) &&
+	    !make_placements(p, ma, pc))
+		return -1;
+	return has_placement(p, pc, mb);
 }
 
 int prove_count(prove *p, const int *piece, int k, uint64_t cap,

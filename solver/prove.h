@@ -69,4 +69,10 @@ size_t prove_cells(const prove *p);
 int prove_count(prove *p, const int *piece, int k, uint64_t cap,
                 uint64_t max_nodes, struct prove_result *out);
 
+/* Whether pieces a and b of 'piece' (as prove_count()'s, a below
+ * PROVE_MAX_PIECES) are congruent under rotation: 1 yes, 0 no, -1 out of
+ * memory, -2 when either has no cell. Piece a's placements are kept for
+ * the next count. */
+int prove_congruent(prove *p, const int *piece, int a, int b);
+
 #endif
