@@ -23,6 +23,7 @@ struct work {
 	int size[BLK_MAX_PIECES]; /* cells */
 	bool final[BLK_MAX_PIECES]; /* a piece that is not cut again */
 	int *list, *queue; /* scratch, n each */
+	unsigned char *front; /* scratch, n */
 	unsigned char *labels; /* scratch, goal-grid sized */
 	disasm *dis;
 	prove *pv; /* the uniqueness proofs, set up once for the goal */
@@ -36,6 +37,7 @@ static void work_clear(struct work *w)
 	free(w->pc);
 	free(w->list);
 	free(w->queue);
+	free(w->front);
 	free(w->labels);
 	dis_free(w->dis);
 	prove_free(w->pv);
@@ -65,10 +67,12 @@ static bool work_init(struct work *w, const struct grid *goal)
 	w->pc = calloc((size_t)n, sizeof *w->pc);
 	w->list = malloc((size_t)n * sizeof *w->list);
 	w->queue = malloc((size_t)n * sizeof *w->queue);
+	w->front = malloc((size_t)n);
 	w->labels = malloc(total);
 	w->dis = dis_new();
 	w->pv = n <= PROVE_MAX_CELLS ? prove_new(goal) : NULL;
-	if (!w->at || !w->nb || !w->pc || !w->list || !w->queue || !w->labels ||
+	if (!w->at || !w->nb || !w->pc || !w->list || !w->queue || !w->front ||
+	    !w->labels ||
 	    !w->dis || !w->pv) {
 		free(num);
 		return false;
@@ -126,21 +130,35 @@ static bool draw_cut(struct work *w, struct rng *r, int i, int s1, int j)
 	for (int c = 0; c < w->n; c++)
 		if (w->pc[c] == i)
 			w->list[s++] = c;
-	w->pc[w->list[rng_below(r, (uint64_t)s)]] = j;
-	for (int got = 1; got < s1; got++) {
-		int f = 0;
-		for (int t = 0; t < s; t++) {
-			int c = w->list[t];
-			if (w->pc[c] != i)
-				continue;
-			for (int d = 0; d < 6; d++)
-				if (w->nb[c][d] >= 0 && w->pc[w->nb[c][d]] == j) {
-					w->queue[f++] = c;
-					break;
-				}
+	/* front[c]: cell c of piece i touches the part (kept as cells
+	 * join it, rather than looked for again) */
+	unsigned char *front = w->front;
+	for (int t = 0; t < s; t++)
+		front[w->list[t]] = 0;
+	int f = 0, c = w->list[rng_below(r, (uint64_t)s)];
+	for (int got = 1;; got++) {
+		w->pc[c] = j;
+		if (front[c]) {
+			front[c] = 0;
+			f--;
 		}
-		/* f >= 1: piece i was connected and the part is not all of it */
-		w->pc[w->queue[rng_below(r, (uint64_t)f)]] = j;
+		if (got == s1)
+			break;
+		for (int d = 0; d < 6; d++) {
+			int e = w->nb[c][d];
+			if (e >= 0 && w->pc[e] == i && !front[e]) {
+				front[e] = 1;
+				f++;
+			}
+		}
+		/* f >= 1: piece i was connected and the part is not all of it;
+		 * the k-th cell of the front in cell order joins */
+		int k = (int)rng_below(r, (uint64_t)f);
+		for (int t = 0;; t++)
+			if (front[w->list[t]] && k-- == 0) {
+				c = w->list[t];
+				break;
+			}
 	}
 	int rest = -1;
 	for (int t = 0; t < s && rest < 0; t++)

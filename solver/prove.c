@@ -72,6 +72,9 @@ struct prove {
 	uint32_t *img, *best; /* n words each */
 	uint32_t *scratch; /* 24 * n packed cells: a piece's orientations */
 	int (*xyz)[3];     /* n: a piece's cells */
+	int rperm[24][3], rsign[24][3]; /* the proper rotations: coordinate a
+	                   * of a cell's image is rsign[a] * its coordinate
+	                   * rperm[a] */
 	uint64_t *tmp;     /* 24 * n words: room to sort placements */
 };
 
@@ -149,6 +152,20 @@ prove *prove_new(const struct grid *goal)
 				p->nbr[k * (size_t)p->W + (size_t)e / 64] |=
 				    (uint64_t)1 << (e % 64);
 		}
+	for (int sym = 0, j = 0; sym < POLY_NSYM; sym++) {
+		if (!poly_sym_proper(sym))
+			continue;
+		for (int a = 0; a < 3; a++) {
+			int e[3] = {a == 0, a == 1, a == 2}, q[3];
+			poly_sym_apply(sym, e, q);
+			for (int b = 0; b < 3; b++)
+				if (q[b]) {
+					p->rperm[j][b] = a;
+					p->rsign[j][b] = q[b];
+				}
+		}
+		j++;
+	}
 	/* The goal's symmetries: those that map its cells, moved back to
 	 * the same least corner, onto its cells; the proper ones first. */
 	for (int pass = 0; pass < 2; pass++)
@@ -265,45 +282,33 @@ static bool placements(prove *p, const int (*xyz)[3], size_t sz,
                        uint64_t **out, size_t *nout, size_t *norient)
 {
 	const int W = p->W;
-	/* the distinct orientations, each sorted and at the origin */
+	/* the piece under each of the 24 rotations, moved to the origin
+	 * (a piece with symmetries gives some orientation several times:
+	 * its placements are made as often, and the copies dropped below) */
 	uint32_t *orient = p->scratch;
 	int ext[24][3];
-	size_t no = 0, total = 0;
-	for (int s = 0; s < POLY_NSYM; s++) {
-		if (!poly_sym_proper(s))
-			continue;
-		uint32_t *o = orient + no * sz;
-		int q[PROVE_MAX_CELLS][3], rlo[3] = {1 << 20, 1 << 20, 1 << 20},
+	size_t no = 24, total = 0;
+	for (size_t j = 0; j < 24; j++) {
+		uint32_t *o = orient + j * sz;
+		const int *rp = p->rperm[j], *rs = p->rsign[j];
+		int rlo[3] = {1 << 20, 1 << 20, 1 << 20},
 		    rhi[3] = {-(1 << 20), -(1 << 20), -(1 << 20)};
-		for (size_t k = 0; k < sz; k++) {
-			poly_sym_apply(s, xyz[k], q[k]);
-			for (int a = 0; a < 3; a++) {
-				rlo[a] = q[k][a] < rlo[a] ? q[k][a] : rlo[a];
-				rhi[a] = q[k][a] > rhi[a] ? q[k][a] : rhi[a];
-			}
-		}
 		for (size_t k = 0; k < sz; k++)
-			o[k] = poly_pack(q[k][0] - rlo[0], q[k][1] - rlo[1],
-			                 q[k][2] - rlo[2]);
-		for (size_t i = 1; i < sz; i++) {
-			uint32_t t = o[i];
-			size_t j = i;
-			for (; j > 0 && t < o[j - 1]; j--)
-				o[j] = o[j - 1];
-			o[j] = t;
-		}
-		bool seen = false;
-		for (size_t j = 0; j < no && !seen; j++)
-			seen = !memcmp(orient + j * sz, o, sz * sizeof *o);
-		if (seen)
-			continue;
+			for (int a = 0; a < 3; a++) {
+				int v = rs[a] * xyz[k][rp[a]];
+				rlo[a] = v < rlo[a] ? v : rlo[a];
+				rhi[a] = v > rhi[a] ? v : rhi[a];
+			}
+		for (size_t k = 0; k < sz; k++)
+			o[k] = poly_pack(rs[0] * xyz[k][rp[0]] - rlo[0],
+			                 rs[1] * xyz[k][rp[1]] - rlo[1],
+			                 rs[2] * xyz[k][rp[2]] - rlo[2]);
 		for (int a = 0; a < 3; a++)
-			ext[no][a] = rhi[a] - rlo[a] + 1;
-		if (ext[no][0] <= p->nx && ext[no][1] <= p->ny && ext[no][2] <= p->nz)
-			total += (size_t)(p->nx - ext[no][0] + 1) *
-			         (size_t)(p->ny - ext[no][1] + 1) *
-			         (size_t)(p->nz - ext[no][2] + 1);
-		no++;
+			ext[j][a] = rhi[a] - rlo[a] + 1;
+		if (ext[j][0] <= p->nx && ext[j][1] <= p->ny && ext[j][2] <= p->nz)
+			total += (size_t)(p->nx - ext[j][0] + 1) *
+			         (size_t)(p->ny - ext[j][1] + 1) *
+			         (size_t)(p->nz - ext[j][2] + 1);
 	}
 	uint64_t *place = malloc((total ? total : 1) * (size_t)W * sizeof *place);
 	if (!place)
@@ -346,9 +351,18 @@ static bool placements(prove *p, const int (*xyz)[3], size_t sz,
 		run[j] = np;
 	}
 	sort_masks(place, np, W, p->tmp, run, no);
+	/* each distinct placement came once per rotation that keeps the
+	 * piece's shape: as often as the piece has symmetries */
+	size_t nu = np ? 1 : 0;
+	for (size_t i = 1; i < np; i++)
+		if (mask_cmp(place + (i - 1) * (size_t)W, place + i * (size_t)W, W)) {
+			for (int w = 0; w < W; w++)
+				place[nu * (size_t)W + (size_t)w] = place[i * (size_t)W + (size_t)w];
+			nu++;
+		}
 	*out = place;
-	*nout = np;
-	*norient = no;
+	*nout = nu;
+	*norient = nu ? 24 * nu / np : 24;
 	return true;
 }
 
@@ -747,12 +761,53 @@ static bool piece_mask(const prove *p, const int *piece, int i, uint64_t *m)
 	return any;
 }
 
+/* What rotations keep of the cells m: how many, their box's sides in
+ * order, how many cells have 0..6 face neighbours among them; equal for
+ * congruent pieces, and cheaper than their placements. */
+static uint64_t shape_sig(const prove *p, const uint64_t *m)
+{
+	int lo[3] = {1 << 20, 1 << 20, 1 << 20}, hi[3] = {0, 0, 0};
+	uint64_t deg[7] = {0}, size = 0;
+	for (int w = 0; w < p->W; w++)
+		for (uint64_t x = m[w]; x; x &= x - 1) {
+			size_t c = (size_t)w * 64 + (size_t)__builtin_ctzll(x);
+			for (int a = 0; a < 3; a++) {
+				lo[a] = p->at[c][a] < lo[a] ? p->at[c][a] : lo[a];
+				hi[a] = p->at[c][a] > hi[a] ? p->at[c][a] : hi[a];
+			}
+			int d = 0;
+			for (int u = 0; u < p->W; u++)
+				d += __builtin_popcountll(p->nbr[c * (size_t)p->W + (size_t)u] &
+				                          m[u]);
+			deg[d]++;
+			size++;
+		}
+	uint64_t e[3];
+	for (int a = 0; a < 3; a++)
+		e[a] = (uint64_t)(hi[a] - lo[a]);
+	for (int i = 0; i < 2; i++)
+		for (int j = 0; j < 2 - i; j++)
+			if (e[j] > e[j + 1]) {
+				uint64_t t = e[j];
+				e[j] = e[j + 1];
+				e[j + 1] = t;
+			}
+	uint64_t h = size;
+	for (int a = 0; a < 3; a++)
+		h = h * 0x100000001b3u + e[a];
+	for (int d = 0; d < 7; d++)
+		h = h * 0x100000001b3u + deg[d];
+	return h;
+}
+
 int prove_congruent(prove *p, const int *piece, int a, int b)
 {
 	uint64_t ma[PV_MAXW], mb[PV_MAXW];
 	if (a < 0 || a >= PROVE_MAX_PIECES || b < 0 || !piece_mask(p, piece, a, ma) ||
 	    !piece_mask(p, piece, b, mb))
 		return -2;
+	if (shape_sig(p, ma) != shape_sig(p, mb))
+		return 0;
 	struct pv_piece *pc = &p->pc[a];
 	if (!(pc->valid && !mask_cmp(pc->cells, ma, p->W)) &&
 	    !make_placements(p, ma, pc))
