@@ -211,6 +211,11 @@ bool bb_set_grid(bb *b, unsigned X, unsigned Y, unsigned Z)
 	return true;
 }
 
+void bb_rows_connected(bb *b)
+{
+	b->vouched = true;
+}
+
 int bb_drop_below(bb *b, size_t root, const size_t *drop, size_t n)
 {
 	return drops_add(&b->drops, b->nrows, root, drop, n);
@@ -780,7 +785,7 @@ static void start(bb *b, uint64_t max_nodes, xc_visit visit, void *ctx)
 	/* the rule against holes holds when no row has a cell without a
 	 * neighbour in it: then a cell with no empty neighbour has no row */
 	b->holes = b->gridded;
-	for (size_t i = 0; i < b->nrows && b->holes; i++) {
+	for (size_t i = 0; i < b->nrows && b->holes && !b->vouched; i++) {
 		uint64_t m = b->rows[i].mask;
 		b->holes = !(m & ~bb_near(&b->grid, m));
 	}

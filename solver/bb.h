@@ -56,6 +56,11 @@ int bb_drop_below(bb *b, size_t root, const size_t *drop, size_t n);
  * False, with nothing changed, when X * Y * Z is not the number of
  * cells. */
 bool bb_set_grid(bb *b, unsigned X, unsigned Y, unsigned Z);
+/* The caller vouches that each cell of every row has a face neighbour in
+ * the row (the rows are pieces of two or more face-connected cells), so
+ * that the rule against holes of bb_set_grid() applies without checking
+ * every row at each solve. A wrong vouch gives wrong counts. */
+void bb_rows_connected(bb *b);
 /* The instructions the list passes run on (bbvec.h), from the fewest:
  * the portable loops, AVX2, AVX-512 (F and VL); then those with the
  * matrix phase below nodes of at most 128 rows (bbmx.c: AVX-512 with BW,

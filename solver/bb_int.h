@@ -46,6 +46,7 @@ struct bb {
 	 * when each cell of every row has a neighbour in the row (start()
 	 * checks) */
 	bool gridded, holes;
+	bool vouched;  /* bb_rows_connected(): start() need not check rows */
 	struct bb_holes grid;
 
 	/* search: level d's list is lm/li[d * stride ..] (masks, row

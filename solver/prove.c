@@ -41,6 +41,7 @@ struct pv_piece {
 	bool valid;              /* the lists are up to date for 'cells' */
 	size_t n;                /* placements */
 	size_t norient;          /* distinct orientations */
+	bool joined;             /* two cells or more, face-connected */
 	uint64_t *place;         /* n x W words, sorted, owned */
 	unsigned char *least;    /* n: bit 0 set when the placement is the
 	                          * least of its orbit under the proper
@@ -366,6 +367,38 @@ static bool placements(prove *p, const int (*xyz)[3], size_t sz,
 	return true;
 }
 
+/* Whether the cells m are face-connected (a flood through p->nbr). */
+static bool face_connected(const prove *p, const uint64_t *m)
+{
+	const int W = p->W;
+	uint64_t seen[PV_MAXW] = {0}, grow[PV_MAXW] = {0};
+	for (int w = 0; w < W; w++)
+		if (m[w]) {
+			seen[w] = m[w] & -m[w];
+			break;
+		}
+	for (bool more = true; more;) {
+		memset(grow, 0, sizeof grow);
+		for (int w = 0; w < W; w++)
+			for (uint64_t x = seen[w]; x; x &= x - 1) {
+				const uint64_t *nb = p->nbr +
+				    (size_t)(w * 64 + __builtin_ctzll(x)) * (size_t)W;
+				for (int u = 0; u < W; u++)
+					grow[u] |= nb[u];
+			}
+		more = false;
+		for (int w = 0; w < W; w++) {
+			uint64_t add = grow[w] & m[w] & ~seen[w];
+			seen[w] |= add;
+			more |= add != 0;
+		}
+	}
+	for (int w = 0; w < W; w++)
+		if (seen[w] != m[w])
+			return false;
+	return true;
+}
+
 /* The placements of the piece with cells 'm' into '*pc'. false: out of
  * memory, '*pc' unchanged. */
 static bool make_placements(prove *p, const uint64_t *m, struct pv_piece *pc)
@@ -386,6 +419,7 @@ static bool make_placements(prove *p, const uint64_t *m, struct pv_piece *pc)
 	}
 	free(pc->place);
 	free(pc->least);
+	pc->joined = sz >= 2 && face_connected(p, m);
 	memcpy(pc->cells, m, (size_t)p->W * sizeof *m);
 	pc->place = place;
 	pc->n = np;
@@ -449,10 +483,13 @@ struct run {
 	unsigned char mirror[PROVE_MAX_PIECES]; /* class -> its mirror image's */
 	int nsym;          /* the symmetries fillings are counted up to */
 	bool isolate;      /* no piece of one cell: an isolated empty cell is dead */
+	bool joined;       /* every piece face-connected, of two cells or more */
 	uint64_t cap, max_nodes, nodes, found;
 	bool stopped;      /* by the cap or the budget */
 };
 
+/* A filling: entries idx[0..len). Counts it when its least image is new;
+ * false when that reaches the cap. */
 /* A filling: entries idx[0..len). Counts it when its least image is new;
  * false when that reaches the cap. */
 static bool filling_of(struct run *r, const uint32_t *idx, const size_t *rows,
@@ -707,8 +744,11 @@ static int run_bb(prove *p, struct run *r, size_t ne, int ncls, int pin)
 			bb_free(b);
 			return PROVE_ENOMEM;
 		}
-	if ((size_t)p->nx * (size_t)p->ny * (size_t)p->nz == p->n)
+	if (p->box) {
 		bb_set_grid(b, (unsigned)p->nx, (unsigned)p->ny, (unsigned)p->nz);
+		if (r->joined)
+			bb_rows_connected(b);
+	}
 	if (pin >= 0)
 		bb_set_first(b, (size_t)pin);
 	enum xc_stop st = bb_solve(b, r->max_nodes, bb_filling, r, &r->nodes);
@@ -863,6 +903,9 @@ int prove_count(prove *p, const int *piece, int k, uint64_t cap,
 		r.rem[cls[i]]++;
 	}
 	r.isolate = true;
+	r.joined = true;
+	for (int i = 0; i < k; i++)
+		r.joined &= p->pc[i].joined;
 	for (int i = 0; i < k; i++) {
 		int sz = 0;
 		for (int w = 0; w < W; w++)
