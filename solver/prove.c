@@ -45,7 +45,9 @@ struct pv_piece {
 	uint64_t *place;         /* n x W words, sorted, owned */
 	unsigned char *least;    /* n: bit 0 set when the placement is the
 	                          * least of its orbit under the proper
-	                          * symmetries, bit 1 under all; owned */
+	                          * symmetries, bit 1 under all; bits 2
+	                          * and 3 when, besides, no symmetry but the
+	                          * identity keeps it; owned */
 	unsigned char known;     /* bit k: bit k of 'least' is computed */
 };
 
@@ -64,6 +66,7 @@ struct prove {
 	struct pv_piece pc[PROVE_MAX_PIECES];
 	/* scratch of prove_count(), grown as needed; owned */
 	uint32_t *ecls;   /* entry -> class */
+	bool *efree;      /* entry -> a pinned placement no symmetry keeps */
 	uint64_t *emask;  /* entry -> mask, W words each */
 	uint64_t *ehalo;  /* entry -> the goal cells next to it, W words each */
 	size_t ecap;      /* entries 'ecls' and 'emask' hold */
@@ -215,6 +218,7 @@ void prove_free(prove *p)
 	free(p->at);
 	free(p->perm);
 	free(p->ecls);
+	free(p->efree);
 	free(p->emask);
 	free(p->bstart);
 	free(p->forms);
@@ -461,16 +465,20 @@ static void mask_image(const prove *p, int s, const uint64_t *m, uint64_t *out)
 }
 
 /* Whether mask 'm' is the least of its orbit under the goal's first
- * 'nsym' symmetries. */
-static bool orbit_least(const prove *p, int nsym, const uint64_t *m)
+ * 'nsym' symmetries: 0 no, 1 yes, 2 yes and no symmetry but the identity
+ * keeps it (its stabiliser is trivial). */
+static int orbit_least(const prove *p, int nsym, const uint64_t *m)
 {
 	uint64_t t[PV_MAXW];
+	bool kept = false;
 	for (int s = 1; s < nsym; s++) {
 		mask_image(p, s, m, t);
-		if (mask_cmp(t, m, p->W) < 0)
-			return false;
+		int c = mask_cmp(t, m, p->W);
+		if (c < 0)
+			return 0;
+		kept |= c == 0;
 	}
-	return true;
+	return kept ? 1 : 2;
 }
 
 /* One search's state. */
@@ -485,11 +493,10 @@ struct run {
 	bool isolate;      /* no piece of one cell: an isolated empty cell is dead */
 	bool joined;       /* every piece face-connected, of two cells or more */
 	uint64_t cap, max_nodes, nodes, found;
+	uint64_t nforms;   /* of the classes found, those with their form kept */
 	bool stopped;      /* by the cap or the budget */
 };
 
-/* A filling: entries idx[0..len). Counts it when its least image is new;
- * false when that reaches the cap. */
 /* A filling: entries idx[0..len). Counts it when its least image is new;
  * false when that reaches the cap. */
 static bool filling_of(struct run *r, const uint32_t *idx, const size_t *rows,
@@ -498,6 +505,13 @@ static bool filling_of(struct run *r, const uint32_t *idx, const size_t *rows,
 	prove *p = r->p;
 	size_t n = p->n;
 	const int W = p->W;
+	for (size_t d = 0; d < len; d++) {
+		uint32_t e = idx ? idx[d] : (uint32_t)rows[d];
+		if (p->efree[e]) {
+			r->found++; /* a class of its own (prove_count) */
+			return r->found < r->cap;
+		}
+	}
 	/* The form of the filling turned by symmetry s: each cell's image
 	 * holds (class, the least image of its piece's cells), so that two
 	 * copies of a class that fill their cells in two ways differ. */
@@ -522,10 +536,11 @@ static bool filling_of(struct run *r, const uint32_t *idx, const size_t *rows,
 		if (s && memcmp(img, p->best, n * sizeof *img) < 0)
 			memcpy(p->best, img, n * sizeof *img);
 	}
-	for (uint64_t f = 0; f < r->found; f++)
+	for (uint64_t f = 0; f < r->nforms; f++)
 		if (!memcmp(p->forms + f * n, p->best, n * sizeof *p->best))
 			return true;
-	memcpy(p->forms + r->found * n, p->best, n * sizeof *p->best);
+	memcpy(p->forms + r->nforms * n, p->best, n * sizeof *p->best);
+	r->nforms++;
 	r->found++;
 	return r->found < r->cap;
 }
@@ -654,6 +669,10 @@ static bool reserve(prove *p, size_t ne, size_t nf)
 		if (!c)
 			return false;
 		p->ecls = c;
+		bool *fr = realloc(p->efree, ne * sizeof *fr);
+		if (!fr)
+			return false;
+		p->efree = fr;
 		uint64_t *m = realloc(p->emask, ne * (size_t)p->W * sizeof *m);
 		if (!m)
 			return false;
@@ -680,7 +699,7 @@ static bool reserve(prove *p, size_t ne, size_t nf)
  * first cell (a counting sort), in class order within a bucket, each with
  * its halo. */
 static void build_buckets(prove *p, int ncls, const int *rep, int pin,
-                          unsigned char pinbit)
+                          unsigned char pinbit, unsigned char freebit)
 {
 	const int W = p->W;
 	size_t n = p->n;
@@ -708,6 +727,7 @@ static void build_buckets(prove *p, int ncls, const int *rep, int pin,
 			uint32_t c = first_empty(v, (const uint64_t[PV_MAXW]){0}, W);
 			uint32_t e = fill[c]++;
 			p->ecls[e] = (uint32_t)j;
+			p->efree[e] = j == pin && (pc->least[i] & freebit);
 			memcpy(p->emask + (size_t)e * (size_t)W, v,
 			       (size_t)W * sizeof *v);
 			uint64_t *h = p->ehalo + (size_t)e * (size_t)W;
@@ -952,12 +972,22 @@ int prove_count(prove *p, const int *piece, int k, uint64_t cap,
 	if (pin >= 0 && !(p->pc[rep[pin]].known & pinbit)) {
 		struct pv_piece *pc = &p->pc[rep[pin]];
 		for (size_t i = 0; i < pc->n; i++) {
-			pc->least[i] &= (unsigned char)~pinbit;
-			if (orbit_least(p, pinsym, pc->place + i * (size_t)W))
+			pc->least[i] &= (unsigned char)~(pinbit | pinbit << 2);
+			int o = orbit_least(p, pinsym, pc->place + i * (size_t)W);
+			if (o)
 				pc->least[i] |= pinbit;
+			if (o == 2)
+				pc->least[i] |= (unsigned char)(pinbit << 2);
 		}
 		pc->known |= pinbit;
 	}
+	/* A filling whose pinned piece lies where no symmetry but the
+	 * identity keeps it is its class's only filling the search finds
+	 * (another would be its image under a symmetry that keeps the
+	 * pinned placement, the least of its orbit), when all the
+	 * symmetries counted up to keep the pinned class. */
+	unsigned char freebit = pin >= 0 && pinsym == r.nsym
+	                      ? (unsigned char)(pinbit << 2) : 0;
 	size_t ne = 0;
 	for (int j = 0; j < ncls; j++)
 		ne += p->pc[rep[j]].n;
@@ -975,6 +1005,7 @@ int prove_count(prove *p, const int *piece, int k, uint64_t cap,
 				if (j == pin && !(pc->least[i] & pinbit))
 					continue;
 				p->ecls[e] = (uint32_t)j;
+				p->efree[e] = j == pin && (pc->least[i] & freebit);
 				memcpy(p->emask + e * (size_t)W, pc->place + i * (size_t)W,
 				       (size_t)W * sizeof *pc->place);
 				e++;
@@ -986,7 +1017,7 @@ int prove_count(prove *p, const int *piece, int k, uint64_t cap,
 			*out = (struct prove_result){r.found, r.nodes, !r.stopped};
 		return rc;
 	}
-	build_buckets(p, ncls, rep, pin, pinbit);
+	build_buckets(p, ncls, rep, pin, pinbit, freebit);
 	if (W == 4)
 		search_w(&r, 4);
 	else

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "failmalloc.h"
+#include "solver/poly.h"
 #include "solver/prove.h"
 #include "solver/solve.h"
 #include "tests/brute.h"
@@ -226,6 +227,97 @@ static void test_prove_brute(void **state)
 	assert_true(closed > 50);
 }
 
+/* Cut the goal into pieces of exactly 'size' cells, each grown from the
+ * first free cell: how many, or 0 when a piece could not grow. */
+static int cut_sizes(uint64_t *s, const struct grid *g, int size, int *piece)
+{
+	int at[PROVE_MAX_CELLS];
+	int n = goal_cells(g, at), k = 0;
+	for (int c = 0; c < n; c++)
+		piece[c] = -1;
+	for (int first = 0; first < n; first++) {
+		if (piece[first] >= 0)
+			continue;
+		piece[first] = k;
+		for (int got = 1; got < size; got++) {
+			int front[PROVE_MAX_CELLS], f = 0;
+			for (int c = 0; c < n; c++) {
+				if (piece[c] >= 0)
+					continue;
+				for (int e = 0; e < n; e++) {
+					int d = abs(at[c] % g->nx - at[e] % g->nx) +
+					        abs(at[c] / g->nx % g->ny - at[e] / g->nx % g->ny) +
+					        abs(at[c] / (g->nx * g->ny) - at[e] / (g->nx * g->ny));
+					if (d == 1 && piece[e] == k) {
+						front[f++] = c;
+						break;
+					}
+				}
+			}
+			if (!f)
+				return 0;
+			piece[front[rnd(s, f)]] = k;
+		}
+		k++;
+	}
+	return k;
+}
+
+/* Whether piece i of the dissection is not its own mirror image. */
+static bool chiral(const struct grid *g, const int *piece, int i)
+{
+	struct puzzle p;
+	as_puzzle(g, piece, i + 1, &p);
+	struct shape sh, m, a, b;
+	assert_int_equal(poly_from_grid(&p.pieces[i].shape, &sh), POLY_OK);
+	assert_int_equal(poly_transform(&sh, 1, &m), POLY_OK);
+	assert_int_equal(poly_canonical(&sh, &a), POLY_OK);
+	assert_int_equal(poly_canonical(&m, &b), POLY_OK);
+	bool c = !poly_equal(&a, &b);
+	poly_shape_clear(&sh);
+	poly_shape_clear(&m);
+	poly_shape_clear(&a);
+	poly_shape_clear(&b);
+	puz_clear(&p);
+	return c;
+}
+
+/* Mirror-closed sets with a piece and its mirror image, one each: the
+ * pinned piece may then be turned into the other by the goal's mirror
+ * symmetries, and a class can be found twice. */
+static void test_prove_mirror_pairs(void **state)
+{
+	(void)state;
+	uint64_t s = 21;
+	int cases = 0;
+	for (int t = 0; t < 4000 && cases < 40; t++) {
+		const int boxes[][3] = {{2, 2, 4}, {2, 2, 6}, {2, 3, 4}, {2, 4, 4}};
+		struct grid g;
+		random_goal(&s, boxes[rnd(&s, 4)], 100, &g);
+		int at[PROVE_MAX_CELLS];
+		int piece[PROVE_MAX_CELLS];
+		(void)goal_cells(&g, at);
+		int k = cut_sizes(&s, &g, 4, piece);
+		bool fours = k > 0, pair = false;
+		for (int i = 0; i < k && !pair; i++)
+			pair = chiral(&g, piece, i);
+		if (fours && pair) {
+			struct puzzle p;
+			as_puzzle(&g, piece, k, &p);
+			struct brute_result br;
+			assert_int_equal(brute_count(&p, &br), 0);
+			if (br.mirror_closed) {
+				cases++;
+				assert_int_equal(prove_all(NULL, &g, piece, k, true),
+				                 br.solutions);
+			}
+			puz_clear(&p);
+		}
+		puz_grid_clear(&g);
+	}
+	assert_true(cases >= 40);
+}
+
 /* Each search against dancing links: goals of at most 64 cells, of 65 to
  * 128, and beyond. */
 static void test_prove_engines(void **state)
@@ -395,6 +487,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_prove_brute),
+		cmocka_unit_test(test_prove_mirror_pairs),
 		cmocka_unit_test(test_prove_engines),
 		cmocka_unit_test(test_prove_stops),
 		cmocka_unit_test(test_prove_refused),
