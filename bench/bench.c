@@ -2,7 +2,7 @@
  * bench.c: cubegen's benchmark table (`make bench`). Not a test: it prints
  * figures, medians of repeated runs, for docs/figures.md to quote.
  *
- * Usage: bench [--quick | --disassemble | --blocks | --climb]   (--quick
+ * Usage: bench [--quick | --disassemble | --blocks | --climb | --proofs]   (--quick
  * skips the slowest solver rows; the others run one group's rows alone)
  * Run from the repository root (it reads tests/data).
  */
@@ -22,6 +22,7 @@
 #include "mesh/mesh.h"
 #include "solver/bb.h"
 #include "solver/difficulty.h"
+#include "solver/prove.h"
 #include "solver/solve.h"
 
 static double bench_now(void)
@@ -775,6 +776,129 @@ static void bench_blocks(const int dim[3], int pmin, int pmax, int cmin,
 	puz_grid_clear(&goal);
 }
 
+/* A random dissection of the X x Y x Z box into k face-connected pieces
+ * grown from k random cells (piece[c] for cell c in grid order). */
+static void random_dissection(struct rng *r, const int dim[3], int k, int *piece)
+{
+	int n = dim[0] * dim[1] * dim[2];
+	for (int c = 0; c < n; c++)
+		piece[c] = -1;
+	for (int i = 0; i < k; i++) {
+		int c;
+		do
+			c = (int)rng_below(r, (uint64_t)n);
+		while (piece[c] >= 0);
+		piece[c] = i;
+	}
+	for (int left = n - k; left > 0;) {
+		int c = (int)rng_below(r, (uint64_t)n);
+		if (piece[c] >= 0)
+			continue;
+		int p[3] = {c % dim[0], c / dim[0] % dim[1], c / (dim[0] * dim[1])};
+		int cand[6], nc = 0;
+		for (int d = 0; d < 6; d++) {
+			int q[3] = {p[0], p[1], p[2]};
+			q[d / 2] += d % 2 ? -1 : 1;
+			if (q[d / 2] < 0 || q[d / 2] >= dim[d / 2])
+				continue;
+			int e = piece[q[0] + dim[0] * (q[1] + dim[1] * q[2])];
+			if (e >= 0)
+				cand[nc++] = e;
+		}
+		if (nc) {
+			piece[c] = cand[rng_below(r, (uint64_t)nc)];
+			left--;
+		}
+	}
+}
+
+/* Proving random dissections unique (issue 32's rows): per dissection,
+ * solve_puzzle() with at most two solutions (what `check` runs) and the
+ * block generator's prover (prove.h, a new one each time, set-up
+ * included), median and P90 over 'count' dissections, with the share
+ * that is unique and the proofs cut short by 'budget' nodes. */
+static void bench_dissections(const int dim[3], int kmin, int kmax, int count,
+                              uint64_t budget, const char *what)
+{
+	int n = dim[0] * dim[1] * dim[2];
+	struct grid goal;
+	if (puz_grid_init(&goal, dim[0], dim[1], dim[2]) != PUZ_OK)
+		return;
+	memset(goal.cells, PUZ_CELL, (size_t)n);
+	double *ts = malloc((size_t)count * sizeof *ts);
+	double *tp = malloc((size_t)count * sizeof *tp);
+	int *piece = malloc((size_t)n * sizeof *piece);
+	int unique = 0, done = 0, cut = 0;
+	uint64_t nodes = 0;
+	struct rng r;
+	rng_seed(&r, 32);
+	for (int t = 0; ts && tp && piece && t < count; t++) {
+		int k = kmin + (int)rng_below(&r, (uint64_t)(kmax - kmin + 1));
+		random_dissection(&r, dim, k, piece);
+		struct puzzle p = {0};
+		if (puz_grid_init(&p.goal, dim[0], dim[1], dim[2]) != PUZ_OK ||
+		    !(p.pieces = calloc((size_t)k, sizeof *p.pieces))) {
+			puz_clear(&p);
+			break;
+		}
+		memset(p.goal.cells, PUZ_CELL, (size_t)n);
+		p.npieces = (size_t)k;
+		bool ok = true;
+		for (int i = 0; i < k && ok; i++) {
+			snprintf(p.pieces[i].name, sizeof p.pieces[i].name, "%d", i + 1);
+			p.pieces[i].count = 1;
+			ok = puz_grid_init(&p.pieces[i].shape, dim[0], dim[1], dim[2]) ==
+			     PUZ_OK;
+			for (int c = 0; c < n && ok; c++)
+				p.pieces[i].shape.cells[c] = piece[c] == i ? PUZ_CELL : 0;
+		}
+		struct solve_opts o = {.max_solutions = 2, .max_nodes = budget};
+		struct solve_result sr;
+		double t0 = bench_now();
+		if (!ok || solve_puzzle(&p, &o, &sr) != SOLVE_OK) {
+			puz_clear(&p);
+			break;
+		}
+		ts[t] = bench_now() - t0;
+		unique += sr.complete && sr.solutions == 1;
+		cut += sr.stop == SOLVE_MAX_NODES;
+		nodes += sr.nodes;
+		solve_result_clear(&sr);
+		puz_clear(&p);
+		t0 = bench_now();
+		prove *pv = prove_new(&goal);
+		struct prove_result pr;
+		if (!pv || prove_count(pv, piece, k, 2, budget, &pr) !=
+		               PROVE_OK) {
+			prove_free(pv);
+			break;
+		}
+		prove_free(pv);
+		tp[t] = bench_now() - t0;
+		done++;
+	}
+	if (done == count) {
+		char label[120], note[120];
+		snprintf(label, sizeof label, "%s: check, median", what);
+		snprintf(note, sizeof note, "%d of %d unique, %d cut short; %.0f nodes "
+		         "mean", unique, count, cut, (double)nodes / count);
+		qsort(ts, (size_t)count, sizeof *ts, cmp_double);
+		qsort(tp, (size_t)count, sizeof *tp, cmp_double);
+		bench_time_row(label, bench_median(ts, (size_t)count), note);
+		snprintf(label, sizeof label, "%s: check, P90", what);
+		bench_time_row(label, ts[(size_t)((count - 1) * 0.9)], "");
+		snprintf(label, sizeof label, "%s: prover, median", what);
+		bench_time_row(label, bench_median(tp, (size_t)count),
+		               "prove.h, set-up included");
+		snprintf(label, sizeof label, "%s: prover, P90", what);
+		bench_time_row(label, tp[(size_t)((count - 1) * 0.9)], "");
+	}
+	free(ts);
+	free(tp);
+	free(piece);
+	puz_grid_clear(&goal);
+}
+
 static void bench_block_puzzles(void)
 {
 	bench_blocks((const int[3]){3, 3, 3}, 6, 6, 4, 5, 1000, 100,
@@ -852,6 +976,8 @@ int main(int argc, char **argv)
 	bool dis_only = argc > 1 && strcmp(argv[1], "--disassemble") == 0;
 	/* --climb: the hard and expert search's rows alone */
 	bool climb_only = argc > 1 && strcmp(argv[1], "--climb") == 0;
+	/* --proofs: the rows of random dissections proved unique alone */
+	bool proofs_only = argc > 1 && strcmp(argv[1], "--proofs") == 0;
 	/* --blocks: the block generator's rows alone */
 	bool blocks_only = argc > 1 && strcmp(argv[1], "--blocks") == 0;
 	printf("cubegen bench: %ld cores online; medians of repeated runs; "
@@ -866,6 +992,13 @@ int main(int argc, char **argv)
 	}
 	if (blocks_only) {
 		bench_block_puzzles();
+		return 0;
+	}
+	if (proofs_only) {
+		bench_dissections((const int[3]){4, 4, 4}, 10, 13, 100, 0,
+		                  "4x4x4 cut into 10-13");
+		bench_dissections((const int[3]){5, 5, 5}, 19, 21, 10, 2000000,
+		                  "5x5x5 cut into 19-21");
 		return 0;
 	}
 	if (climb_only) {
@@ -917,7 +1050,18 @@ int main(int argc, char **argv)
 		bench_solve_engine("tests/data/bench/pentacubes-2x5x7.puz",
 		                   "solve: 70-cell pentacube box, dancing links",
 		                   SOLVE_DLX);
+		/* issue 32's yardsticks: a big count on 64 cells, and many
+		 * identical pieces on 125 */
+		bench_solve("tests/data/bench/tetris-cube.puz",
+		            "solve: Tetris cube", 1);
+		bench_solve("tests/data/bench/y-pentacubes-5x5x5.puz",
+		            "solve: 25 Y-pentacubes in 5x5x5", 1);
 	}
+	bench_dissections((const int[3]){4, 4, 4}, 10, 13, 100, 0,
+	                  "4x4x4 cut into 10-13");
+	if (!quick)
+		bench_dissections((const int[3]){5, 5, 5}, 19, 21, 10, 2000000,
+		                  "5x5x5 cut into 19-21");
 	bench_solve_threads("tests/data/bench/pentacubes-2x5x6.puz",
 	                    "solve: 2x5x6 pentacubes", 3, 2);
 	if (!quick) {
