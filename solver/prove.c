@@ -172,32 +172,33 @@ prove *prove_new(const struct grid *goal)
 	}
 	/* The goal's symmetries: those that map its cells, moved back to
 	 * the same least corner, onto its cells; the proper ones first. */
-	for (int pass = 0; pass < 2; pass++)
-	for (int s = 0; s < POLY_NSYM; s++) {
-		if (poly_sym_proper(s) != (pass == 0))
-			continue;
-		int *img = p->perm + (size_t)p->nsym * n;
-		int rlo[3] = {1 << 20, 1 << 20, 1 << 20};
-		for (size_t k = 0; k < n; k++) {
-			int q[3];
-			poly_sym_apply(s, p->at[k], q);
-			for (int a = 0; a < 3; a++)
-				rlo[a] = q[a] < rlo[a] ? q[a] : rlo[a];
+	for (int pass = 0; pass < 2; pass++) {
+		for (int s = 0; s < POLY_NSYM; s++) {
+			if (poly_sym_proper(s) != (pass == 0))
+				continue;
+			int *img = p->perm + (size_t)p->nsym * n;
+			int rlo[3] = {1 << 20, 1 << 20, 1 << 20};
+			for (size_t k = 0; k < n; k++) {
+				int q[3];
+				poly_sym_apply(s, p->at[k], q);
+				for (int a = 0; a < 3; a++)
+					rlo[a] = q[a] < rlo[a] ? q[a] : rlo[a];
+			}
+			bool ok = true;
+			for (size_t k = 0; k < n && ok; k++) {
+				int q[3];
+				poly_sym_apply(s, p->at[k], q);
+				for (int a = 0; a < 3; a++)
+					q[a] += lo[a] - rlo[a];
+				ok = q[0] >= 0 && q[0] < p->nx && q[1] >= 0 && q[1] < p->ny &&
+				     q[2] >= 0 && q[2] < p->nz;
+				int to = ok ? p->num[puz_grid_index(goal, q[0], q[1], q[2])] : -1;
+				ok = to >= 0;
+				img[k] = to;
+			}
+			p->nsym += ok; /* poly.h: symmetry 0, the identity, comes first */
+			p->nproper += ok && pass == 0;
 		}
-		bool ok = true;
-		for (size_t k = 0; k < n && ok; k++) {
-			int q[3];
-			poly_sym_apply(s, p->at[k], q);
-			for (int a = 0; a < 3; a++)
-				q[a] += lo[a] - rlo[a];
-			ok = q[0] >= 0 && q[0] < p->nx && q[1] >= 0 && q[1] < p->ny &&
-			     q[2] >= 0 && q[2] < p->nz;
-			int to = ok ? p->num[puz_grid_index(goal, q[0], q[1], q[2])] : -1;
-			ok = to >= 0;
-			img[k] = to;
-		}
-		p->nsym += ok; /* poly.h: symmetry 0, the identity, comes first */
-		p->nproper += ok && pass == 0;
 	}
 	return p;
 }
