@@ -310,7 +310,7 @@ static int final_ok(struct work *w, const struct blk_spec *s, int i)
 	return ok;
 }
 
-static void drop_canon(struct work *w, int i)
+static void drop_final(struct work *w, int i)
 {
 	w->final[i] = false;
 }
@@ -358,8 +358,8 @@ static int step(struct work *w, struct rng *r, const struct blk_spec *s)
 			ok = unique(w, s);
 		if (ok == 1)
 			return 1;
-		drop_canon(w, i);
-		drop_canon(w, j);
+		drop_final(w, i);
+		drop_final(w, j);
 		for (int c = 0; c < w->n; c++)
 			if (w->pc[c] == j)
 				w->pc[c] = i;
@@ -486,7 +486,7 @@ static int attempt(struct work *w, struct rng *r, const struct blk_spec *s,
 	int ks[BLK_MAX_PIECES + 1], nk = feasible(s, w->n, ks);
 	int k = ks[rng_below(r, (uint64_t)nk)];
 	for (int i = 0; i < w->np; i++)
-		drop_canon(w, i);
+		drop_final(w, i);
 	for (int c = 0; c < w->n; c++)
 		w->pc[c] = 0;
 	w->np = 1;

@@ -140,19 +140,20 @@ static int grow(bb *b, size_t cap)
 	b->pos0 = p0;
 	/* The search's lists are sized here, so solving cannot fail for
 	 * want of memory. Their contents need not be kept: start() fills
-	 * them, and a new row makes it run again. */
-	free(b->lm);
-	free(b->li);
-	b->lm = malloc((b->depth + 1) * stride * sizeof *b->lm);
-	b->li = malloc((b->depth + 1) * stride * sizeof *b->li);
-	if (!b->lm || !b->li) {
-		free(b->lm);
-		free(b->li);
-		b->lm = NULL;
-		b->li = NULL;
-		b->cap = b->stride = 0;
+	 * them, and a new row makes it run again. On failure the old lists
+	 * stay, with the room they had ('rows' and the others above, grown
+	 * or not, hold at least as much). */
+	uint64_t *lm = malloc((b->depth + 1) * stride * sizeof *lm);
+	uint32_t *li = malloc((b->depth + 1) * stride * sizeof *li);
+	if (!lm || !li) {
+		free(lm);
+		free(li);
 		return XC_ENOMEM;
 	}
+	free(b->lm);
+	free(b->li);
+	b->lm = lm;
+	b->li = li;
 	b->cap = cap;
 	b->stride = stride;
 	b->level0 = false;
