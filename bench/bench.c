@@ -2,8 +2,10 @@
  * bench.c: cubegen's benchmark table (`make bench`). Not a test: it prints
  * figures, medians of repeated runs, for docs/figures.md to quote.
  *
- * Usage: bench [--quick | --disassemble | --blocks | --climb | --proofs]   (--quick
- * skips the slowest solver rows; the others run one group's rows alone)
+ * Usage: bench [--quick | --disassemble | --blocks | --climb | --proofs |
+ *               --wide]
+ * (--quick skips the slowest solver rows; the others run one group's rows
+ * alone)
  * Run from the repository root (it reads tests/data).
  */
 #include <stdio.h>
@@ -215,15 +217,21 @@ static void bench_solve_with(const char *path, const char *label, int runs,
 /* solve --disassemble on one design, one thread: the whole count and, in
  * the note, what the disassembly added to the plain count (the two run
  * alike but for it), per assembly found, and what it found. */
-static void bench_disassemble(const char *path, const char *label, int runs)
+/* A puzzle file, ours or BurrTools' (its first problem). */
+static int read_any(const char *path, struct puzzle *p)
 {
-	struct puzzle p;
 	struct puz_error e;
 	struct xmp_info xi;
 	size_t n = strlen(path);
-	int rc = n > 9 && strcmp(path + n - 9, ".xmpuzzle") == 0
-	         ? xmp_read_file(path, 0, &p, &xi, &e)
-	         : puz_read_file(path, &p, &e);
+	return n > 9 && strcmp(path + n - 9, ".xmpuzzle") == 0
+	       ? xmp_read_file(path, 0, p, &xi, &e)
+	       : puz_read_file(path, p, &e);
+}
+
+static void bench_disassemble(const char *path, const char *label, int runs)
+{
+	struct puzzle p;
+	int rc = read_any(path, &p);
 	if (rc != PUZ_OK) {
 		bench_row(label, "-", "file missing");
 		return;
@@ -285,8 +293,7 @@ static void bench_solve_engine(const char *path, const char *label,
                                enum solve_engine engine)
 {
 	struct puzzle p;
-	struct puz_error e;
-	if (puz_read_file(path, &p, &e) != PUZ_OK) {
+	if (read_any(path, &p) != PUZ_OK) {
 		bench_row(label, "-", "file missing");
 		return;
 	}
@@ -816,9 +823,10 @@ static void random_dissection(struct rng *r, const int dim[3], int k, int *piece
  * solve_puzzle() with at most two solutions (what `check` runs) and the
  * block generator's prover (prove.h, a new one each time, set-up
  * included), median and P90 over 'count' dissections, with the share
- * that is unique and the proofs cut short by 'budget' nodes. */
+ * that is unique and the proofs cut short by 'budget' nodes; with 'dlx',
+ * the check on dancing links too (the engine before the wide board). */
 static void bench_dissections(const int dim[3], int kmin, int kmax, int count,
-                              uint64_t budget, const char *what)
+                              uint64_t budget, bool dlx, const char *what)
 {
 	int n = dim[0] * dim[1] * dim[2];
 	struct grid goal;
@@ -827,12 +835,13 @@ static void bench_dissections(const int dim[3], int kmin, int kmax, int count,
 	memset(goal.cells, PUZ_CELL, (size_t)n);
 	double *ts = malloc((size_t)count * sizeof *ts);
 	double *tp = malloc((size_t)count * sizeof *tp);
+	double *tx = malloc((size_t)count * sizeof *tx);
 	int *piece = malloc((size_t)n * sizeof *piece);
 	int unique = 0, done = 0, cut = 0;
 	uint64_t nodes = 0;
 	struct rng r;
 	rng_seed(&r, 32);
-	for (int t = 0; ts && tp && piece && t < count; t++) {
+	for (int t = 0; ts && tp && tx && piece && t < count; t++) {
 		int k = kmin + (int)rng_below(&r, (uint64_t)(kmax - kmin + 1));
 		random_dissection(&r, dim, k, piece);
 		struct puzzle p = {0};
@@ -864,6 +873,16 @@ static void bench_dissections(const int dim[3], int kmin, int kmax, int count,
 		cut += sr.stop == SOLVE_MAX_NODES;
 		nodes += sr.nodes;
 		solve_result_clear(&sr);
+		if (dlx) {
+			o.engine = SOLVE_DLX;
+			t0 = bench_now();
+			if (solve_puzzle(&p, &o, &sr) != SOLVE_OK) {
+				puz_clear(&p);
+				break;
+			}
+			tx[t] = bench_now() - t0;
+			solve_result_clear(&sr);
+		}
 		puz_clear(&p);
 		t0 = bench_now();
 		prove *pv = prove_new(&goal);
@@ -887,6 +906,13 @@ static void bench_dissections(const int dim[3], int kmin, int kmax, int count,
 		bench_time_row(label, bench_median(ts, (size_t)count), note);
 		snprintf(label, sizeof label, "%s: check, P90", what);
 		bench_time_row(label, ts[(size_t)((count - 1) * 0.9)], "");
+		if (dlx) {
+			qsort(tx, (size_t)count, sizeof *tx, cmp_double);
+			snprintf(label, sizeof label, "%s: dancing links, median",
+			         what);
+			bench_time_row(label, bench_median(tx, (size_t)count),
+			               "the same check on dancing links");
+		}
 		snprintf(label, sizeof label, "%s: prover, median", what);
 		bench_time_row(label, bench_median(tp, (size_t)count),
 		               "prove.h, set-up included");
@@ -895,6 +921,7 @@ static void bench_dissections(const int dim[3], int kmin, int kmax, int count,
 	}
 	free(ts);
 	free(tp);
+	free(tx);
 	free(piece);
 	puz_grid_clear(&goal);
 }
@@ -969,6 +996,23 @@ static void bench_climbs(void)
 	bench_climb((const int[3]){4, 5, 6}, GEN_BAND_EXPERT, 20);
 }
 
+/* Goals past 128 cells (the wide board, bbw.h, three to eight words)
+ * beside dancing links, the engine they had before: BurrTools' designs
+ * with optional cells, and random dissections proved unique. */
+static void bench_wide(void)
+{
+	bench_solve_engine("tests/data/burr/greyhound-eyckmans.xmpuzzle",
+	                   "solve: Greyhound (408 cells, 140 optional)", SOLVE_AUTO);
+	bench_solve_engine("tests/data/burr/greyhound-eyckmans.xmpuzzle",
+	                   "solve: Greyhound, dancing links", SOLVE_DLX);
+	bench_solve_engine("tests/data/burr/eyckmans.gargamel.xmpuzzle",
+	                   "solve: Gargamel (216 cells, 64 optional)", SOLVE_AUTO);
+	bench_solve_engine("tests/data/burr/eyckmans.gargamel.xmpuzzle",
+	                   "solve: Gargamel, dancing links", SOLVE_DLX);
+	bench_dissections((const int[3]){6, 6, 6}, 24, 28, 10, 2000000, true,
+	                  "6x6x6 cut into 24-28");
+}
+
 int main(int argc, char **argv)
 {
 	bool quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
@@ -978,6 +1022,8 @@ int main(int argc, char **argv)
 	bool climb_only = argc > 1 && strcmp(argv[1], "--climb") == 0;
 	/* --proofs: the rows of random dissections proved unique alone */
 	bool proofs_only = argc > 1 && strcmp(argv[1], "--proofs") == 0;
+	/* --wide: the rows of goals past 128 cells alone */
+	bool wide_only = argc > 1 && strcmp(argv[1], "--wide") == 0;
 	/* --blocks: the block generator's rows alone */
 	bool blocks_only = argc > 1 && strcmp(argv[1], "--blocks") == 0;
 	printf("cubegen bench: %ld cores online; medians of repeated runs; "
@@ -994,10 +1040,14 @@ int main(int argc, char **argv)
 		bench_block_puzzles();
 		return 0;
 	}
+	if (wide_only) {
+		bench_wide();
+		return 0;
+	}
 	if (proofs_only) {
-		bench_dissections((const int[3]){4, 4, 4}, 10, 13, 100, 0,
+		bench_dissections((const int[3]){4, 4, 4}, 10, 13, 100, 0, false,
 		                  "4x4x4 cut into 10-13");
-		bench_dissections((const int[3]){5, 5, 5}, 19, 21, 10, 2000000,
+		bench_dissections((const int[3]){5, 5, 5}, 19, 21, 10, 2000000, false,
 		                  "5x5x5 cut into 19-21");
 		return 0;
 	}
@@ -1040,13 +1090,13 @@ int main(int argc, char **argv)
 		bench_solve("tests/data/bench/pentacubes-3x4x5.puz",
 		            "solve: 12 pentacubes in 3x4x5", 1);
 		bench_solve("tests/data/classic/bedlam.puz", "solve: Bedlam cube", 1);
-		/* the 128-cell engine (bb128.h) beside bb.h and dancing links */
+		/* the wide board (bbw.h) beside bb.h and dancing links */
 		bench_solve_engine("tests/data/bench/pentacubes-3x4x5.puz",
-		                   "solve: 3x4x5 pentacubes, bb128 engine", SOLVE_BITS128);
+		                   "solve: 3x4x5 pentacubes, wide board", SOLVE_WIDE);
 		bench_solve_engine("tests/data/classic/bedlam.puz",
-		                   "solve: Bedlam cube, bb128 engine", SOLVE_BITS128);
+		                   "solve: Bedlam cube, wide board", SOLVE_WIDE);
 		bench_solve("tests/data/bench/pentacubes-2x5x7.puz",
-		            "solve: 70-cell pentacube box (bb128)", 1);
+		            "solve: 70-cell pentacube box (wide)", 1);
 		bench_solve_engine("tests/data/bench/pentacubes-2x5x7.puz",
 		                   "solve: 70-cell pentacube box, dancing links",
 		                   SOLVE_DLX);
@@ -1057,10 +1107,11 @@ int main(int argc, char **argv)
 		bench_solve("tests/data/bench/y-pentacubes-5x5x5.puz",
 		            "solve: 25 Y-pentacubes in 5x5x5", 1);
 	}
-	bench_dissections((const int[3]){4, 4, 4}, 10, 13, 100, 0,
+	bench_wide();
+	bench_dissections((const int[3]){4, 4, 4}, 10, 13, 100, 0, false,
 	                  "4x4x4 cut into 10-13");
 	if (!quick)
-		bench_dissections((const int[3]){5, 5, 5}, 19, 21, 10, 2000000,
+		bench_dissections((const int[3]){5, 5, 5}, 19, 21, 10, 2000000, false,
 		                  "5x5x5 cut into 19-21");
 	bench_solve_threads("tests/data/bench/pentacubes-2x5x6.puz",
 	                    "solve: 2x5x6 pentacubes", 3, 2);
@@ -1070,7 +1121,7 @@ int main(int argc, char **argv)
 		bench_solve_threads("tests/data/classic/bedlam.puz",
 		                    "solve: Bedlam cube", 1, 2);
 		bench_solve_threads("tests/data/bench/pentacubes-2x5x7.puz",
-		                    "solve: 70-cell pentacube box (bb128)", 1, 2);
+		                    "solve: 70-cell pentacube box (wide)", 1, 2);
 	}
 	bench_disassembler();
 	bench_difficulty((const int[3]){5, 5, 5}, 1000);

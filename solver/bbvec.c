@@ -308,6 +308,132 @@ BBVEC bool bbvec_cover2(const uint64_t *p0, const uint64_t *p1, uint32_t i,
 	return cover_w(p0, p1, i, end, rm[0], rm[1], empty, any, 2);
 }
 
+/* The filter on W words, 3 to 8 (a constant where it is inlined), as
+ * filter_w without the rule against holes. */
+BBVEC static inline __attribute__((always_inline)) void
+filter_n(const uint64_t *const *p, const uint32_t *pi, const uint32_t *g,
+         const unsigned *rem, size_t T, const uint64_t *rm,
+         uint64_t *const *o, uint32_t *oi, uint32_t *og, uint64_t *any,
+         int W)
+{
+	__m512i rv[8], a[8];
+	for (int w = 0; w < W; w++) {
+		rv[w] = _mm512_set1_epi64((long long)rm[w]);
+		a[w] = _mm512_setzero_si512();
+	}
+	uint32_t k = 0;
+	for (size_t t = 0; t < T; t++) {
+		og[t] = k;
+		if (!rem[t])
+			continue;
+		uint32_t i = g[t], end = g[t + 1];
+		for (;; i += 8) {
+			__mmask8 in = lanes(i, end);
+			__m512i m[8];
+			__mmask8 keep = in;
+			for (int w = 0; w < W; w++) {
+				m[w] = _mm512_maskz_loadu_epi64(in, p[w] + i);
+				keep = _mm512_mask_testn_epi64_mask(keep, m[w], rv[w]);
+			}
+			for (int w = 0; w < W; w++) {
+				__m512i kw = _mm512_maskz_compress_epi64(keep, m[w]);
+				_mm512_storeu_si512(o[w] + k, kw);
+				a[w] = _mm512_or_si512(a[w], kw);
+			}
+			__m256i id = _mm256_maskz_loadu_epi32(in, pi + i);
+			_mm256_storeu_si256((__m256i *)(oi + k),
+			                    _mm256_maskz_compress_epi32(keep, id));
+			k += (uint32_t)__builtin_popcount(keep);
+			if (end - i < 8)
+				break;
+		}
+	}
+	og[T] = k;
+	for (int w = 0; w < W; w++)
+		any[w] = (uint64_t)_mm512_reduce_or_epi64(a[w]);
+}
+
+BBVEC void bbvec_filterw(const uint64_t *const *p, const uint32_t *pi,
+                         const uint32_t *g, const unsigned *rem, size_t T,
+                         const uint64_t *rm, uint64_t *const *o, uint32_t *oi,
+                         uint32_t *og, uint64_t *any, int W)
+{
+	switch (W) {
+	case 3: filter_n(p, pi, g, rem, T, rm, o, oi, og, any, 3); break;
+	case 4: filter_n(p, pi, g, rem, T, rm, o, oi, og, any, 4); break;
+	case 5: filter_n(p, pi, g, rem, T, rm, o, oi, og, any, 5); break;
+	case 6: filter_n(p, pi, g, rem, T, rm, o, oi, og, any, 6); break;
+	case 7: filter_n(p, pi, g, rem, T, rm, o, oi, og, any, 7); break;
+	default: filter_n(p, pi, g, rem, T, rm, o, oi, og, any, 8); break;
+	}
+}
+
+/* The cover check on W words, 3 to 8, as cover_w: any[0..W) collects the
+ * union of the rows that go with rm; true when it is empty[0..W). */
+BBVEC static inline __attribute__((always_inline)) bool
+cover_n(const uint64_t *const *p, uint32_t i, uint32_t end,
+        const uint64_t *rm, const uint64_t *empty, uint64_t *any, int W)
+{
+	__m512i rv[8], c[8];
+	for (int w = 0; w < W; w++) {
+		rv[w] = _mm512_set1_epi64((long long)rm[w]);
+		c[w] = _mm512_setzero_si512();
+	}
+	while (end - i >= 16) {
+		/* the check every two blocks: it costs W reductions */
+		for (int j = 0; j < 2; j++, i += 8) {
+			__m512i m[8];
+			__mmask8 ok = 0xff;
+			for (int w = 0; w < W; w++) {
+				m[w] = _mm512_loadu_si512(p[w] + i);
+				ok = _mm512_mask_testn_epi64_mask(ok, m[w], rv[w]);
+			}
+			for (int w = 0; w < W; w++)
+				c[w] = _mm512_mask_or_epi64(c[w], ok, c[w], m[w]);
+		}
+		bool all = true;
+		for (int w = 0; w < W && all; w++)
+			all = (any[w] | (uint64_t)_mm512_reduce_or_epi64(c[w])) ==
+			      empty[w];
+		if (all) {
+			for (int w = 0; w < W; w++)
+				any[w] = empty[w];
+			return true;
+		}
+	}
+	for (; i < end; i += 8) {
+		__mmask8 in = lanes(i, end);
+		__m512i m[8];
+		__mmask8 ok = in;
+		for (int w = 0; w < W; w++) {
+			m[w] = _mm512_maskz_loadu_epi64(in, p[w] + i);
+			ok = _mm512_mask_testn_epi64_mask(ok, m[w], rv[w]);
+		}
+		for (int w = 0; w < W; w++)
+			c[w] = _mm512_mask_or_epi64(c[w], ok, c[w], m[w]);
+	}
+	bool all = true;
+	for (int w = 0; w < W; w++) {
+		any[w] |= (uint64_t)_mm512_reduce_or_epi64(c[w]);
+		all &= any[w] == empty[w];
+	}
+	return all;
+}
+
+BBVEC bool bbvec_coverw(const uint64_t *const *p, uint32_t i, uint32_t end,
+                        const uint64_t *rm, const uint64_t *empty,
+                        uint64_t *any, int W)
+{
+	switch (W) {
+	case 3: return cover_n(p, i, end, rm, empty, any, 3);
+	case 4: return cover_n(p, i, end, rm, empty, any, 4);
+	case 5: return cover_n(p, i, end, rm, empty, any, 5);
+	case 6: return cover_n(p, i, end, rm, empty, any, 6);
+	case 7: return cover_n(p, i, end, rm, empty, any, 7);
+	default: return cover_n(p, i, end, rm, empty, any, 8);
+	}
+}
+
 BBVEC bool bbvec_types(const uint32_t *g, const unsigned *rem,
                        const unsigned *count, size_t T, unsigned *tbest,
                        size_t *bt)
@@ -476,6 +602,25 @@ bool bbvec_cover2(const uint64_t *p0, const uint64_t *p1, uint32_t i,
                   uint64_t any[2])
 {
 	(void)p0, (void)p1, (void)i, (void)end, (void)rm, (void)empty, (void)any;
+	return true;
+}
+
+void bbvec_filterw(const uint64_t *const *p, const uint32_t *pi,
+                   const uint32_t *g, const unsigned *rem, size_t T,
+                   const uint64_t *rm, uint64_t *const *o, uint32_t *oi,
+                   uint32_t *og, uint64_t *any, int W)
+{
+	(void)p, (void)pi, (void)g, (void)rem, (void)T, (void)rm, (void)o;
+	(void)oi, (void)og;
+	for (int w = 0; w < W; w++)
+		any[w] = 0;
+}
+
+bool bbvec_coverw(const uint64_t *const *p, uint32_t i, uint32_t end,
+                  const uint64_t *rm, const uint64_t *empty, uint64_t *any,
+                  int W)
+{
+	(void)p, (void)i, (void)end, (void)rm, (void)empty, (void)any, (void)W;
 	return true;
 }
 

@@ -1,13 +1,13 @@
 /*
- * bbvec.h: the bitboards' list kernels (bb.c, bb128.c) on AVX-512, eight
+ * bbvec.h: the bitboards' list kernels (bb.c, bbw.c) on AVX-512, eight
  * rows at a time (bbvec_*, bbvec.c), and bb.c's on AVX2, four at a time
  * (bbvec_avx2_*, bbvec2.c). Private to solver/.
  *
  * A level's list is an array of row masks (uint64_t, one bit per cell) and
  * a parallel array of row numbers (uint32_t), grouped by type: type t's
- * rows are [g[t], g[t + 1]). bb128.c's rows of two words are two such mask
- * arrays (structure of arrays): filter and cover have two-word versions,
- * count and gather run on one word's array at a time. Every kernel gives
+ * rows are [g[t], g[t + 1]). bbw.c's rows of W words are W such mask
+ * arrays (structure of arrays): filter and cover have versions for two words and for
+ * three to eight, count and gather run on one word's array at a time. Every kernel gives
  * exactly what the engines' portable loops give, in the same order, so a
  * search visits the same nodes whichever runs; the engines take the
  * AVX-512 set when bbvec_usable() says the CPU has the instructions
@@ -81,7 +81,7 @@ bool bbvec_cover(const uint64_t *pm, uint32_t i, uint32_t end, uint64_t rm,
 bool bbvec_avx2_cover(const uint64_t *pm, uint32_t i, uint32_t end,
                       uint64_t rm, uint64_t empty, uint64_t *any);
 
-/* bb128.c's rule against holes, on boards of two words: the goal's face
+/* bbw.c's rule against holes, on boards of two words: the goal's face
  * neighbours are 'ngaps' gaps, cells i and i + delta[k] being neighbours
  * for every cell i of src[k] (a box in raster order has three: 1, X and
  * XY); no row kept may leave a cell of 'empty' with no empty neighbour. */
@@ -93,7 +93,7 @@ struct bb_holes2 {
 	uint64_t src[BB_HOLES2_GAPS][2];
 };
 
-/* The same two on rows of two words (bb128.c: 65 to 128 cells), a list
+/* The same two on rows of two words (bbw.c: 65 to 128 cells), a list
  * per word: p0/p1 word 0 and 1 of each row, o0/o1 likewise. A row clashes
  * when either word does; 'any' has a word each. The filter drops rows
  * that leave a hole by h's rule too, when h is not NULL. */
@@ -105,6 +105,18 @@ void bbvec_filter2(const uint64_t *p0, const uint64_t *p1, const uint32_t *pi,
 bool bbvec_cover2(const uint64_t *p0, const uint64_t *p1, uint32_t i,
                   uint32_t end, const uint64_t rm[2], const uint64_t empty[2],
                   uint64_t any[2]);
+
+/* The filter and the cover check on rows of W words (bbw.c: 3 to 8, goals
+ * of 129 to 512 cells), a list per word: p[w] word w of each row, o[w]
+ * likewise; 'rm', 'empty' and 'any' have W words. No rule against holes
+ * at these widths. */
+void bbvec_filterw(const uint64_t *const *p, const uint32_t *pi,
+                   const uint32_t *g, const unsigned *rem, size_t T,
+                   const uint64_t *rm, uint64_t *const *o, uint32_t *oi,
+                   uint32_t *og, uint64_t *any, int W);
+bool bbvec_coverw(const uint64_t *const *p, uint32_t i, uint32_t end,
+                  const uint64_t *rm, const uint64_t *empty, uint64_t *any,
+                  int W);
 
 /* Per-cell row counts of lm[0..n), bit-sliced: bit c of out[j] is bit j
  * of cell c's count (j = 0..4), out[5] bit c set when the count is 32 or

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "solver/bb.h"
-#include "solver/bb128.h"
+#include "solver/bbw.h"
 #include "solver/poly.h"
 #include "solver/shell_int.h"
 #include "solver/solve.h"
@@ -706,30 +706,31 @@ static int cells_search(struct cells *c, uint64_t max_nodes,
 			best = n;
 		}
 	}
-	/* Up to 64 cells the 64-bit board, up to 128 the 128-bit one (its
-	 * region pruning off: no edges), beyond them dancing links: all
+	/* Up to 64 cells the 64-bit board, up to 128 the wide one on two
+	 * words (its region pruning off: no edges), beyond them dancing
+	 * links (the scores measured there stay as they were): all
 	 * branch on the most constrained cell with ties to the lowest
 	 * canonical number, so the tree is a function of the canonical
 	 * form. A colour puzzle with optional cells, ranges or distinct
 	 * regions: dancing links with its phased search, at any size. */
 	size_t n = c->goal.n;
 	bool phased = c->ranges || c->ndreg;
-	bool bits = !phased && n <= 64, wide = !phased && !bits && n <= BB128_MAX_CELLS;
-	unsigned rank[BB128_MAX_CELLS];
+	bool bits = !phased && n <= 64, wide = !phased && !bits && n <= 128;
+	unsigned rank[128];
 	for (size_t k = 0; k < n && (bits || wide); k++)
 		rank[k] = (unsigned)k;
 	struct phased ph = {0};
 	xc *x = phased ? phased_new(c, &ph)
 	      : bits || wide ? NULL : xc_new(n, c->ntypes, c->counts);
 	bb *b = bits ? bb_new(n, rank, c->ntypes, c->counts) : NULL;
-	bb128 *w = wide ? bb128_new(n, rank, c->ntypes, c->counts) : NULL;
+	bbw *w = wide ? bbw_new(n, rank, c->ntypes, c->counts) : NULL;
 	uint64_t *buf = malloc(n * sizeof *buf);
 	size_t *items = malloc((n + 1 + n * c->ndreg) * sizeof *items);
 	int rc = SOLVE_ENOMEM;
 	if ((!x && !b && !w) || !buf || !items)
 		goto out;
 	if (w)
-		bb128_set_flags(w, BB128_QUICK_COUNT);
+		bbw_set_flags(w, BBW_QUICK_COUNT);
 	rc = SOLVE_OK;
 	for (size_t i = 0; i < c->nrows && rc == SOLVE_OK; i++) {
 		if (c->rtype[i] == pin && !least_of_orbit(c, i, buf))
@@ -747,7 +748,7 @@ static int cells_search(struct cells *c, uint64_t max_nodes,
 			items[k++] = n + c->rtype[i];
 		}
 		int er = bits ? bb_add_row(b, mask[0], c->rtype[i])
-		       : wide ? bb128_add_row(w, mask, c->rtype[i])
+		       : wide ? bbw_add_row(w, mask, c->rtype[i])
 		       : xc_add_row(x, items, k);
 		if (er != XC_OK)
 			rc = er == XC_ENOMEM ? SOLVE_ENOMEM : SOLVE_ETOOBIG;
@@ -756,12 +757,12 @@ static int cells_search(struct cells *c, uint64_t max_nodes,
 		goto out;
 	uint64_t nodes;
 	enum xc_stop stop = bits ? bb_solve(b, max_nodes, count_cover, c, &nodes)
-	                  : wide ? bb128_solve(w, max_nodes, count_cover, c, &nodes)
+	                  : wide ? bbw_solve(w, max_nodes, count_cover, c, &nodes)
 	                         : xc_solve(x, max_nodes, count_cover, c, &nodes);
 	*out = (struct diff_result){
 		.method = DIFF_CELLS,
 		.complete = stop == XC_DONE,
-		.dead = bits ? bb_dead_ends(b) : wide ? bb128_dead_ends(w)
+		.dead = bits ? bb_dead_ends(b) : wide ? bbw_dead_ends(w)
 		                                      : xc_dead_ends(x),
 		.wins = c->covers,
 		.nodes = nodes,
@@ -769,7 +770,7 @@ static int cells_search(struct cells *c, uint64_t max_nodes,
 out:
 	xc_free(x);
 	bb_free(b);
-	bb128_free(w);
+	bbw_free(w);
 	free(ph.cell_item);
 	free(ph.type_item);
 	free(buf);

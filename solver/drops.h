@@ -1,6 +1,6 @@
 /*
  * drops.h: rows left out below a root row, for the bitboards'
- * bb_drop_below() and bb128_drop_below(). Private to solver/.
+ * bb_drop_below() and bbw_drop_below(). Private to solver/.
  *
  * A table holds, per root row, the set of rows (by number, as added) that
  * take no part in the subtree below it: a bit per row. There are few

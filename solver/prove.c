@@ -13,7 +13,7 @@
  * congruence class (the pinned class's least ones only); a class with
  * several pieces has that many copies to place.
  *
- * The search. Up to 64 cells the rows go to bb.h and up to 128 to bb128.h
+ * The search. Up to 64 cells the rows go to bb.h and up to 128 to bbw.h
  * (MRV and their prunings: a 3 x 3 x 3 proof takes tens of nodes where
  * filling cell by cell takes thousands); beyond, a search of its own
  * fills the first empty cell with the rows in its bucket (those whose
@@ -28,7 +28,7 @@
  */
 #include "solver/prove.h"
 #include "solver/bb.h"
-#include "solver/bb128.h"
+#include "solver/bbw.h"
 #include "solver/poly.h"
 
 #include <stdlib.h>
@@ -778,20 +778,20 @@ static int run_bb(prove *p, struct run *r, size_t ne, int ncls, int pin)
 	return PROVE_OK;
 }
 
-/* The same on the 128-cell engine (bb128.h), with the goal's faces. */
-static int run_bb128(prove *p, struct run *r, size_t ne, int ncls, int pin)
+/* The same on the wide engine (bbw.h, two words), with the goal's faces. */
+static int run_bbw(prove *p, struct run *r, size_t ne, int ncls, int pin)
 {
 	unsigned rank[128], counts[PROVE_MAX_PIECES];
 	for (size_t c = 0; c < p->n; c++)
 		rank[c] = (unsigned)c;
 	for (int j = 0; j < ncls; j++)
 		counts[j] = r->rem[j];
-	bb128 *b = bb128_new(p->n, rank, (size_t)ncls, counts);
+	bbw *b = bbw_new(p->n, rank, (size_t)ncls, counts);
 	if (!b)
 		return PROVE_ENOMEM;
 	for (size_t e = 0; e < ne; e++)
-		if (bb128_add_row(b, p->emask + 2 * e, p->ecls[e]) != XC_OK) {
-			bb128_free(b);
+		if (bbw_add_row(b, p->emask + 2 * e, p->ecls[e]) != XC_OK) {
+			bbw_free(b);
 			return PROVE_ENOMEM;
 		}
 	for (size_t c = 0; c < p->n; c++)
@@ -799,12 +799,12 @@ static int run_bb128(prove *p, struct run *r, size_t ne, int ncls, int pin)
 			for (uint64_t x = p->nbr[2 * c + (size_t)w]; x; x &= x - 1) {
 				size_t d = (size_t)w * 64 + (size_t)__builtin_ctzll(x);
 				if (d > c)
-					bb128_add_edge(b, c, d);
+					bbw_add_edge(b, c, d);
 			}
 	if (pin >= 0)
-		bb128_set_first(b, (size_t)pin);
-	enum xc_stop st = bb128_solve(b, r->max_nodes, bb_filling, r, &r->nodes);
-	bb128_free(b);
+		bbw_set_first(b, (size_t)pin);
+	enum xc_stop st = bbw_solve(b, r->max_nodes, bb_filling, r, &r->nodes);
+	bbw_free(b);
 	r->stopped = st != XC_DONE;
 	return PROVE_OK;
 }
@@ -1013,7 +1013,7 @@ int prove_count(prove *p, const int *piece, int k, uint64_t cap,
 			}
 		}
 		int rc = W == 1 ? run_bb(p, &r, e, ncls, pin)
-		                : run_bb128(p, &r, e, ncls, pin);
+		                : run_bbw(p, &r, e, ncls, pin);
 		if (rc == PROVE_OK)
 			*out = (struct prove_result){r.found, r.nodes, !r.stopped};
 		return rc;

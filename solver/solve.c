@@ -33,7 +33,7 @@
 #include <string.h>
 
 #include "solver/bb.h"
-#include "solver/bb128.h"
+#include "solver/bbw.h"
 #include "solver/poly.h"
 #include "solver/shell.h"
 #include "solver/xc.h"
@@ -863,9 +863,9 @@ static int bb_drop(void *e, size_t root, const size_t *rows, size_t n)
 	return bb_drop_below(e, root, rows, n);
 }
 
-static int bb128_drop(void *e, size_t root, const size_t *rows, size_t n)
+static int bbw_drop(void *e, size_t root, const size_t *rows, size_t n)
 {
-	return bb128_drop_below(e, root, rows, n);
+	return bbw_drop_below(e, root, rows, n);
 }
 
 /* ---- search ------------------------------------------------------------- */
@@ -929,16 +929,19 @@ bool solve_visit(void *ctx, const size_t *xrows, size_t n)
 		memset(s->stamp, 0, s->nrows * sizeof *s->stamp);
 		s->stamp_now = 1;
 	}
-	size_t pj = SIZE_MAX;
+	size_t pj = SIZE_MAX, np = 0;
 	for (size_t i = 0; i < n; i++) {
-		rows[i] = s->table_row[xrows[i]];
-		s->stamp[rows[i]] = s->stamp_now;
-		if (s->rtype[rows[i]] == s->pin) {
-			pj = rows[i] - s->types[s->pin].row0;
+		if (xrows[i] >= s->nsearched)
+			continue; /* a filler (add_fillers): an empty cell */
+		size_t r = rows[np++] = s->table_row[xrows[i]];
+		s->stamp[r] = s->stamp_now;
+		if (s->rtype[r] == s->pin) {
+			pj = r - s->types[s->pin].row0;
 			orbit = s->orbit[pj];
 			cand = s->fixes[pj];
 		}
 	}
+	n = np;
 	if (s->sec_on && pj != SIZE_MAX && s->sec_type[pj] < s->ntypes) {
 		/* the covers with Q's row in its orbit (choose_second) */
 		const struct type *q = &s->types[s->sec_type[pj]];
@@ -1061,6 +1064,43 @@ bool solve_visit(void *ctx, const size_t *xrows, size_t n)
 	return true;
 }
 
+/* Optional goal cells on the bitboards, which fill every cell: the cells
+ * the pieces leave empty are filled by monominoes of one more type, one
+ * row per optional cell, as many copies as cells stay empty (the pieces
+ * have a fixed volume there: no ranges). A set of rows of one type is
+ * found once, so each assembly is one cover; solve_visit() leaves the
+ * fillers out (their engine rows are numbered after the searched ones).
+ * The engine's counts per type, fillers last when there are any ('*nt'
+ * types); NULL when out of memory. */
+static unsigned *engine_counts(const struct solver *s, size_t *nt)
+{
+	unsigned *counts = malloc((s->ntypes + 1) * sizeof *counts);
+	if (!counts)
+		return NULL;
+	size_t vol = 0;
+	for (size_t t = 0; t < s->ntypes; t++) {
+		counts[t] = s->types[t].count;
+		vol += (size_t)s->types[t].count * s->types[t].shape.n;
+	}
+	*nt = s->ntypes;
+	if (s->nopt && vol < s->ncells)
+		counts[(*nt)++] = (unsigned)(s->ncells - vol);
+	return counts;
+}
+
+/* Whether goal cell c is optional. */
+static bool optional(const struct solver *s, size_t c)
+{
+	return puz_cell_optional(s->p->goal.cells[s->goal_cell[c]]);
+}
+
+/* bbw_add_row's error as the solver's. */
+static int wide_rc(int rc)
+{
+	return rc == XC_OK ? SOLVE_OK : rc == XC_ENOMEM ? SOLVE_ENOMEM
+	                                                : SOLVE_ETOOBIG;
+}
+
 /* The fill order for the bitboard: along the goal's longest axis last,
  * so the front of filled cells stays small (a cross-section). 'dims' gets
  * the bounding box's sides in that order, the fastest first. */
@@ -1078,8 +1118,8 @@ static void fill_order(const struct solver *s, unsigned *rank,
 				ax[i] = ax[j];
 				ax[j] = t;
 			}
-	size_t idx[128];
-	long key[128];
+	size_t idx[BBW_MAX_CELLS];
+	long key[BBW_MAX_CELLS];
 	for (size_t i = 0; i < s->ncells; i++) {
 		int c[3];
 		goal_coords(s, i, c);
@@ -1150,19 +1190,15 @@ static int build_bits(struct solver *s, bb **out)
 	return rc;
 }
 
-/* The same on bb128 (up to 128 cells), with the goal's adjacency for its
+/* The same on bbw (up to 128 cells), with the goal's adjacency for its
  * region pruning. */
-static int build_bits128(struct solver *s, bb128 **out)
+static int build_wide(struct solver *s, bbw **out)
 {
-	unsigned rank[128], dims[3];
+	unsigned rank[BBW_MAX_CELLS], dims[3];
 	fill_order(s, rank, dims);
-	unsigned *counts = malloc((s->ntypes ? s->ntypes : 1) * sizeof *counts);
-	bb128 *b = NULL;
-	if (counts) {
-		for (size_t t = 0; t < s->ntypes; t++)
-			counts[t] = s->types[t].count;
-		b = bb128_new(s->ncells, rank, s->ntypes, counts);
-	}
+	size_t nt;
+	unsigned *counts = engine_counts(s, &nt);
+	bbw *b = counts ? bbw_new(s->ncells, rank, nt, counts) : NULL;
 	free(counts);
 	if (!b)
 		return SOLVE_ENOMEM;
@@ -1177,7 +1213,7 @@ static int build_bits128(struct solver *s, bb128 **out)
 				continue;
 			int32_t j = s->goal_index[puz_grid_index(g, d[0], d[1], d[2])];
 			if (j >= 0)
-				bb128_add_edge(b, i, (size_t)j);
+				bbw_add_edge(b, i, (size_t)j);
 		}
 	}
 	int rc = SOLVE_OK;
@@ -1185,26 +1221,32 @@ static int build_bits128(struct solver *s, bb128 **out)
 		if (!searched(s, r))
 			continue;
 		size_t t = s->rtype[r];
-		uint64_t m[2] = {0, 0};
+		uint64_t m[BBW_MAX_WORDS] = {0};
 		for (size_t c = s->roff[r]; c < s->roff[r + 1]; c++)
 			m[s->rcells[c] / 64] |= (uint64_t)1 << (s->rcells[c] % 64);
-		rc = bb128_add_row(b, m, t);
-		if (rc == XC_ENOMEM)
-			rc = SOLVE_ENOMEM;
-		else if (rc != XC_OK)
-			rc = SOLVE_ETOOBIG;
+		rc = wide_rc(bbw_add_row(b, m, t));
 		s->table_row[s->nsearched++] = r;
 	}
+	for (size_t c = 0; c < s->ncells && rc == SOLVE_OK && nt > s->ntypes; c++) {
+		if (!optional(s, c))
+			continue;
+		uint64_t m[BBW_MAX_WORDS] = {0};
+		m[c / 64] = (uint64_t)1 << (c % 64);
+		rc = wide_rc(bbw_add_row(b, m, s->ntypes));
+		bbw_set_late(b, c);
+	}
+	if (nt > s->ntypes)
+		bbw_set_filler(b, s->ntypes);
 	if (rc == SOLVE_OK) {
 		if (s->pin < s->ntypes)
-			bb128_set_first(b, s->pin);
-		rc = drop_seconds(s, b, bb128_drop);
+			bbw_set_first(b, s->pin);
+		rc = drop_seconds(s, b, bbw_drop);
 	}
 	if (rc == SOLVE_OK) {
 		s->res->rows = s->nsearched;
 		*out = b;
 	} else {
-		bb128_free(b);
+		bbw_free(b);
 	}
 	return rc;
 }
@@ -1365,18 +1407,20 @@ static int run_search(struct solver *s)
 		return SOLVE_ENOMEM;
 	if (s->o->disassemble && sdis_thread_init(s) != SOLVE_OK)
 		return SOLVE_ENOMEM;
-	/* The bitboard packs exactly: every cell once, every type used up. */
-	bool bits = s->ncells <= 128 && s->o->engine != SOLVE_DLX && !s->nopt &&
+	/* The bitboard packs exactly: every cell once (optional ones by
+	 * fillers: engine_counts), every type used up. */
+	bool bits = s->ncells <= BBW_MAX_CELLS && s->o->engine != SOLVE_DLX &&
 	            !s->ndreg && !s->twin_colours;
 	for (size_t t = 0; t < s->ntypes; t++)
 		bits &= s->types[t].lo == s->types[t].count;
-	/* bb128 matches bb up to 64 cells, not faster (bench): bb there. */
-	bool wide = bits && (s->o->engine == SOLVE_BITS128 ||
+	/* bbw matches bb up to 64 cells, not faster (bench): bb there, but
+	 * for optional cells (bbw_set_late). */
+	bool wide = bits && (s->o->engine == SOLVE_WIDE || s->nopt ||
 	                     (s->ncells > 64 && s->o->engine == SOLVE_AUTO));
-	struct engine e = {.kind = wide ? ENGINE_BB128
+	struct engine e = {.kind = wide ? ENGINE_BBW
 	                         : bits && s->ncells <= 64 ? ENGINE_BB
 	                         : ENGINE_XC};
-	int rc = e.kind == ENGINE_BB128 ? build_bits128(s, &e.b128)
+	int rc = e.kind == ENGINE_BBW ? build_wide(s, &e.bw)
 	       : e.kind == ENGINE_BB ? build_bits(s, &e.b) : build_dlx(s, &e.x);
 	if (rc == SOLVE_OK && (s->o->threads || s->o->shard_count)) {
 		rc = tasks_run(s, e);

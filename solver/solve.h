@@ -77,13 +77,14 @@ struct solve_opts {
 	uint64_t max_nodes;     /* search nodes at most; 0: no limit */
 	bool generic;           /* never take the shell fast path (tests) */
 	enum solve_engine {
-		SOLVE_AUTO,     /* bitboard up to 128 goal cells (bb.h up
-		                 * to 64, bb128.h beyond), else DLX */
+		SOLVE_AUTO,     /* bitboard up to 512 goal cells (bb.h up
+		                 * to 64, bbw.h beyond, and for optional
+		                 * cells), else DLX */
 		SOLVE_DLX,      /* dancing links always (tests) */
 		SOLVE_BITS,     /* 64-cell bitboard when it fits, else DLX
 		                 * (tests) */
-		SOLVE_BITS128,  /* 128-cell bitboard when it fits, else DLX
-		                 * (tests) */
+		SOLVE_WIDE,     /* the wide bitboard (bbw.h) when it fits,
+		                 * else DLX (tests) */
 	} engine;
 	bool keep_first;        /* fill solve_result.first */
 	bool no_pin;            /* search every assembly, no symmetry breaking

@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #include "solver/bb.h"
-#include "solver/bb128.h"
+#include "solver/bbw.h"
 #include "solver/poly.h"
 #include "solver/solve.h"
 #include "solver/xc.h"
@@ -123,7 +123,7 @@ struct solver {
 	/* One level down (choose_second): below a representative r whose
 	 * stabilizer S in H is more than {e}, one other single-copy type Q
 	 * keeps one row per orbit of S' (the elements of S mapping Q to
-	 * itself), when the engine can leave the others out (bb, bb128). */
+	 * itself), when the engine can leave the others out (bb, bbw). */
 	size_t *sec_type;     /* per row of P: Q, or ntypes for none */
 	size_t *sec_off;      /* per row of P: its rows' entries in sec_orbit */
 	uint32_t *sec_orbit;  /* per row q of Q: |S' q| for the rows kept,
@@ -212,17 +212,17 @@ bool solve_visit(void *ctx, const size_t *xrows, size_t n);
 /* The engine a search runs on, one of three (solve.c builds it; the
  * engine_* calls, tasks.c, pick the engine's own function once per
  * search or task, never inside its loops). The pointer may be NULL. */
-enum engine_kind { ENGINE_BB, ENGINE_BB128, ENGINE_XC };
+enum engine_kind { ENGINE_BB, ENGINE_BBW, ENGINE_XC };
 struct engine {
 	enum engine_kind kind;
 	union {
 		bb *b;
-		bb128 *b128;
+		bbw *bw;
 		xc *x;
 	};
 };
 
-/* tasks.c: one whole search (bb_solve, bb128_solve, xc_solve); free the
+/* tasks.c: one whole search (bb_solve, bbw_solve, xc_solve); free the
  * engine. */
 enum xc_stop tasks_engine_solve(struct engine e, uint64_t max_nodes,
                                 xc_visit visit, void *ctx, uint64_t *nodes);

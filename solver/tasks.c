@@ -6,7 +6,7 @@
  * to hours of search), on a machine's cores and across machines.
  *
  * The split. The engine walks the top of its search tree in its own order
- * (bb_split, bb128_split, xc_split) down to the first depth with SOLVE_TASKS or more
+ * (bb_split, bbw_split, xc_split) down to the first depth with SOLVE_TASKS or more
  * open nodes; each is a task, named by its path. The list depends only on
  * the puzzle and the options that shape the search, never on threads, so
  * shards agree on it: shard I of K takes the tasks t with t mod K == I
@@ -102,8 +102,8 @@ enum xc_stop tasks_engine_solve(struct engine e, uint64_t max_nodes,
 	switch (e.kind) {
 	case ENGINE_BB:
 		return bb_solve(e.b, max_nodes, visit, ctx, nodes);
-	case ENGINE_BB128:
-		return bb128_solve(e.b128, max_nodes, visit, ctx, nodes);
+	case ENGINE_BBW:
+		return bbw_solve(e.bw, max_nodes, visit, ctx, nodes);
 	case ENGINE_XC:
 		break;
 	}
@@ -116,8 +116,8 @@ void tasks_engine_free(struct engine e)
 	case ENGINE_BB:
 		bb_free(e.b);
 		return;
-	case ENGINE_BB128:
-		bb128_free(e.b128);
+	case ENGINE_BBW:
+		bbw_free(e.bw);
 		return;
 	case ENGINE_XC:
 		break;
@@ -131,8 +131,8 @@ static int engine_split(struct engine e, size_t want, uint64_t max_nodes,
 	switch (e.kind) {
 	case ENGINE_BB:
 		return bb_split(e.b, want, max_nodes, out, stop);
-	case ENGINE_BB128:
-		return bb128_split(e.b128, want, max_nodes, out, stop);
+	case ENGINE_BBW:
+		return bbw_split(e.bw, want, max_nodes, out, stop);
 	case ENGINE_XC:
 		break;
 	}
@@ -147,8 +147,8 @@ static enum xc_stop engine_solve_task(struct engine e,
 	switch (e.kind) {
 	case ENGINE_BB:
 		return bb_solve_task(e.b, t, k, max_nodes, visit, ctx, nodes);
-	case ENGINE_BB128:
-		return bb128_solve_task(e.b128, t, k, max_nodes, visit, ctx, nodes);
+	case ENGINE_BBW:
+		return bbw_solve_task(e.bw, t, k, max_nodes, visit, ctx, nodes);
 	case ENGINE_XC:
 		break;
 	}
@@ -163,8 +163,8 @@ static struct engine engine_clone(struct engine e)
 	case ENGINE_BB:
 		c.b = bb_clone(e.b);
 		return c;
-	case ENGINE_BB128:
-		c.b128 = bb128_clone(e.b128);
+	case ENGINE_BBW:
+		c.bw = bbw_clone(e.bw);
 		return c;
 	case ENGINE_XC:
 		break;
@@ -178,8 +178,8 @@ static bool engine_null(struct engine e)
 	switch (e.kind) {
 	case ENGINE_BB:
 		return !e.b;
-	case ENGINE_BB128:
-		return !e.b128;
+	case ENGINE_BBW:
+		return !e.bw;
 	case ENGINE_XC:
 		break;
 	}
@@ -192,8 +192,8 @@ static void engine_set_poll(struct engine e, xc_poll poll, void *ctx)
 	case ENGINE_BB:
 		bb_set_poll(e.b, poll, ctx);
 		return;
-	case ENGINE_BB128:
-		bb128_set_poll(e.b128, poll, ctx);
+	case ENGINE_BBW:
+		bbw_set_poll(e.bw, poll, ctx);
 		return;
 	case ENGINE_XC:
 		break;

@@ -1,6 +1,6 @@
 /*
  * dropref.h: rows left out below root rows (bb_drop_below and
- * bb128_drop_below) as test_bb.c and test_bb128.c draw them, and the rule
+ * bbw_drop_below) as test_bb.c and test_bbw.c draw them, and the rule
  * that says which covers the engines must still find.
  */
 #ifndef CUBEGEN_TESTS_DROPREF_H

@@ -1,6 +1,6 @@
 /*
  * polyo.h: a polyomino's cells turned and flipped, for the boards that
- * test_bb.c and test_bb128.c tile with pieces of every orientation.
+ * test_bb.c and test_bbw.c tile with pieces of every orientation.
  */
 #ifndef CUBEGEN_TESTS_POLYO_H
 #define CUBEGEN_TESTS_POLYO_H

@@ -476,14 +476,16 @@ int randpuz_shell(uint64_t seed, int n, struct puzzle *out)
 /* ---- random puzzles of 65 to 128 cells ----------------------------- */
 
 /* Which piece each of the n cells of the d[0] x d[1] x d[2] box belongs
- * to (-1 for a hole), grown from random seeds; the number of pieces. */
+ * to (-1 for a hole), grown from n / (size + a random 0..spread-1) random
+ * seeds; the number of pieces. */
 static int grow_pieces(struct rng *r, const int d[3],
-                       const unsigned char *cells, int *piece)
+                       const unsigned char *cells, int *piece, int size,
+                       int spread)
 {
 	int n = d[0] * d[1] * d[2];
 	for (int c = 0; c < n; c++)
 		piece[c] = -1;
-	int np = n / (8 + rng_below(r, 6)), made = 0;
+	int np = n / (size + rng_below(r, spread)), made = 0;
 	for (int k = 0; k < np; k++) {
 		int c = rng_below(r, n);
 		if (cells[c] && piece[c] < 0)
@@ -517,15 +519,25 @@ static int grow_pieces(struct rng *r, const int d[3],
 
 int randpuz_box(uint64_t seed, struct puzzle *out)
 {
+	return randpuz_box_sized(seed, 65, 128, false, out);
+}
+
+int randpuz_box_sized(uint64_t seed, int vmin, int vmax, bool optional,
+                      struct puzzle *out)
+{
 	struct rng r = {seed};
 	struct puzzle p;
 	memset(&p, 0, sizeof p);
 	memset(out, 0, sizeof *out);
+	if (vmin < 8 || vmin > vmax || vmax > 512)
+		return -1;
+	/* sides 2 to 6 up to 128 cells (randpuz_box's draws), else to 8 */
+	unsigned sides = vmax <= 128 ? 5 : 7;
 	int d[3];
 	do {
 		for (int k = 0; k < 3; k++)
-			d[k] = 2 + rng_below(&r, 5);
-	} while (d[0] * d[1] * d[2] < 65 || d[0] * d[1] * d[2] > 128);
+			d[k] = 2 + rng_below(&r, sides);
+	} while (d[0] * d[1] * d[2] < vmin || d[0] * d[1] * d[2] > vmax);
 	snprintf(p.name, sizeof p.name, "random %dx%dx%d, seed %" PRIu64, d[0],
 	         d[1], d[2], seed);
 	if (puz_grid_init(&p.goal, d[0], d[1], d[2]) != PUZ_OK)
@@ -534,11 +546,35 @@ int randpuz_box(uint64_t seed, struct puzzle *out)
 	memset(p.goal.cells, PUZ_CELL, (size_t)n);
 	for (int k = rng_below(&r, 2) ? rng_below(&r, 4) : 0; k > 0; k--) {
 		int c = rng_below(&r, n);
-		if (puz_grid_volume(&p.goal) > 65)
+		if (puz_grid_volume(&p.goal) > (size_t)vmin)
 			p.goal.cells[c] = 0;
 	}
-	int piece[128];
-	int made = grow_pieces(&r, d, p.goal.cells, piece);
+	/* pieces of about 8 to 13 cells, as randpuz_box's; past 128 cells
+	 * 16 to 23, so that the searches stay small; 6 to 9 with optional
+	 * cells up to 128, so that there are pieces to leave out */
+	int piece[512], size = vmax > 128 ? 16 : optional ? 6 : 8;
+	int made = grow_pieces(&r, d, p.goal.cells, piece, size,
+	                       vmax > 128 ? 8 : optional ? 4 : 6);
+	if (optional && made >= 2) {
+		/* one or two pieces left out (one of fewer than four): their
+		 * cells optional; and a few cells of the others optional too */
+		for (int k = made > 3 ? 1 + rng_below(&r, 2) : 1; k > 0; k--) {
+			int gone = rng_below(&r, made);
+			for (int c = 0; c < n; c++)
+				if (piece[c] == gone) {
+					piece[c] = -1;
+					p.goal.cells[c] = PUZ_OPTIONAL;
+				} else if (piece[c] > gone) {
+					piece[c]--;
+				}
+			made--;
+		}
+		for (int k = rng_below(&r, 4); k > 0; k--) {
+			int c = rng_below(&r, n);
+			if (piece[c] >= 0)
+				p.goal.cells[c] = PUZ_OPTIONAL;
+		}
+	}
 	p.pieces = calloc((size_t)made, sizeof *p.pieces);
 	if (!p.pieces) {
 		puz_clear(&p);

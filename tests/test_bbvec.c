@@ -1,7 +1,7 @@
 /* test_bbvec.c: the bitboards' list kernels, on AVX-512 (solver/bbvec.c)
  * and on AVX2 (solver/bbvec2.c), each against a plain loop written here,
  * filter and cover on rows of one word (bb.c, both levels) and of two
- * (bb128.c, AVX-512), on thousands of random lists: every length from 0
+ * (bbw.c, AVX-512), on thousands of random lists: every length from 0
  * to 70 and longer ones up to 2000, lengths that are and are not
  * multiples of the block, random groups (empty ones too) and copies left,
  * counts past the 32 where counting saturates, and type tables longer
@@ -239,7 +239,7 @@ static bool isolates_ref(const unsigned dims[3], uint64_t empty, uint64_t m)
 	return false;
 }
 
-/* Random gaps for bb128.c's rule against holes (bbvec.h): 1 to 6 gaps,
+/* Random gaps for bbw.c's rule against holes (bbvec.h): 1 to 6 gaps,
  * some of 64 cells or more (across the words), each with a random half
  * of the cells it can have (i + delta < 128), and a mostly full set of
  * empty cells. */

@@ -3,7 +3,7 @@
  * (solver/prove.h). On hundreds of random dissections of random goals its
  * counts equal the brute force's (tests/brute.c, which shares no code with
  * it) and dancing links' (the general solver, which shares no set-up with
- * it), on each of its three searches (the 64-cell and 128-cell bitboards,
+ * it), on each of its three searches (the 64-cell and wide bitboards,
  * the cell-by-cell search beyond); one prover asked again and again, its
  * placements kept between calls, answers as a new one does; the cap and
  * the node budget stop it and say so; bad input is refused; and every
@@ -329,7 +329,7 @@ static void test_prove_engines(void **state)
 	} cases[] = {
 		{{4, 4, 4}, 40, 6, 9, 30},   /* bb.h */
 		{{3, 4, 5}, 40, 5, 8, 30},
-		{{4, 4, 6}, 70, 4, 6, 20},   /* bb128.h */
+		{{4, 4, 6}, 70, 4, 6, 20},   /* bbw.h */
 		{{5, 5, 5}, 90, 4, 5, 12},
 		{{4, 5, 8}, 140, 3, 4, 8},  /* cell by cell, four words */
 		{{3, 3, 30}, 200, 3, 3, 4}, /* eight words */

@@ -2,10 +2,10 @@
  * what one plain search counts: with 1, 2 and 8 threads, and K = 1, 3, 7
  * shards added up, on the known puzzles (every engine, pinning on and
  * off, colour weights, renamings, the shell path) and on random ones,
- * among them puzzles of 65 to 128 cells (the 128-cell bitboard); shards
+ * among them puzzles of 65 to 128 cells (the wide bitboard); shards
  * find disjoint covers whose union is the whole; the first solution is
  * the plain search's; limits stay lower bounds. Also the engines' own
- * split (xc_split, bb_split, bb128_split): tasks replayed, in order or
+ * split (xc_split, bb_split, bbw_split): tasks replayed, in order or
  * not, add up to the whole search, node for node and cover for cover,
  * and leave the engine intact. */
 #include <stdarg.h>
@@ -21,7 +21,7 @@
 
 #include "formats/puz.h"
 #include "solver/bb.h"
-#include "solver/bb128.h"
+#include "solver/bbw.h"
 #include "solver/solve.h"
 #include "solver/xc.h"
 #include "tests/randpuz.h"
@@ -185,12 +185,12 @@ static const struct solve_opts ways[] = {
 	{.generic = true, .engine = SOLVE_BITS},
 	{.generic = true, .engine = SOLVE_DLX, .no_pin = true},
 	{.generic = true, .engine = SOLVE_BITS, .no_pin = true},
-	{.generic = true, .engine = SOLVE_BITS128},
-	{.generic = true, .engine = SOLVE_BITS128, .no_pin = true},
+	{.generic = true, .engine = SOLVE_WIDE},
+	{.generic = true, .engine = SOLVE_WIDE, .no_pin = true},
 };
 static const char *const way_names[] = {
-	"default", "dlx", "bits", "dlx, no pin", "bits, no pin", "bits128",
-	"bits128, no pin",
+	"default", "dlx", "bits", "dlx, no pin", "bits, no pin", "wide",
+	"wide, no pin",
 };
 #define NWAYS (sizeof ways / sizeof ways[0])
 
@@ -292,20 +292,20 @@ static void test_tasks_random(void **state)
 	assert_true(counted > 100);
 }
 
-/* Random puzzles of 65 to 128 cells: the default engine is the 128-cell
+/* Random puzzles of 65 to 128 cells: the default engine is the wide
  * bitboard there. Puzzles with a big search are skipped (the run stays
  * short); the others are compared until three of them split into 100
  * tasks or more without pinning (pinned, most of these searches are too
  * narrow to reach 1000 open nodes: the split walks them whole and their
  * covers are the tasks). */
-static void test_tasks_bb128_puzzles(void **state)
+static void test_tasks_bbw_puzzles(void **state)
 {
 	(void)state;
 	static const struct solve_opts bways[] = {
 		{0},
-		{.generic = true, .engine = SOLVE_BITS128, .no_pin = true},
+		{.generic = true, .engine = SOLVE_WIDE, .no_pin = true},
 	};
-	static const char *const bnames[] = {"default", "bits128, no pin"};
+	static const char *const bnames[] = {"default", "wide, no pin"};
 	int compared = 0, several = 0, split = 0;
 	uint64_t seed;
 	for (seed = 1; split < 3; seed++) {
@@ -313,7 +313,7 @@ static void test_tasks_bb128_puzzles(void **state)
 		struct puzzle p;
 		assert_int_equal(randpuz_box(seed * 104729, &p), 0);
 		struct solve_result r = run(&p, (struct solve_opts){
-			.generic = true, .engine = SOLVE_BITS128, .no_pin = true,
+			.generic = true, .engine = SOLVE_WIDE, .no_pin = true,
 			.max_nodes = 75000, .threads = 1});
 		bool small = r.complete;
 		split += small && r.tasks >= 100;
@@ -322,10 +322,10 @@ static void test_tasks_bb128_puzzles(void **state)
 			puz_clear(&p);
 			continue;
 		}
-		/* the default is bb128 here: the same nodes as asking for it */
+		/* the default is bbw here: the same nodes as asking for it */
 		struct solve_result a = run(&p, (struct solve_opts){0});
 		r = run(&p, (struct solve_opts){.generic = true,
-		                                .engine = SOLVE_BITS128});
+		                                .engine = SOLVE_WIDE});
 		assert_int_equal(a.nodes, r.nodes);
 		assert_int_equal(a.solutions, r.solutions);
 		assert_true(a.solutions >= 1);
@@ -347,8 +347,8 @@ static void test_tasks_bb128_puzzles(void **state)
 
 /* The 70-cell pentacube box (1418 solutions, 7.7 million nodes whole):
  * node budgets and solution limits stop every thread count with lower
- * bounds, on the 128-cell bitboard. */
-static void test_tasks_bb128_limits(void **state)
+ * bounds, on the wide bitboard. */
+static void test_tasks_bbw_limits(void **state)
 {
 	(void)state;
 	struct puzzle p;
@@ -497,12 +497,12 @@ static void test_tasks_stress(void **state)
 	test_load_puzzle("examples/ninecolour.puz", &p);
 	expect_same(&p, (struct solve_opts){.rename_colours = true}, "stress");
 	puz_clear(&p);
-	/* the 128-cell bitboard: 72 cells, 1500 tasks without pinning */
+	/* the wide bitboard: 72 cells, 1500 tasks without pinning */
 	assert_int_equal(randpuz_box(5 * 104729, &p), 0);
-	struct solve_opts wide = {.generic = true, .engine = SOLVE_BITS128,
+	struct solve_opts wide = {.generic = true, .engine = SOLVE_WIDE,
 	                          .no_pin = true};
-	expect_same(&p, wide, "stress, bb128");
-	expect_shards(&p, wide, 3, "stress, bb128");
+	expect_same(&p, wide, "stress, bbw");
+	expect_shards(&p, wide, 3, "stress, bbw");
 	wide.threads = 8;
 	wide.max_nodes = 3000;
 	struct solve_result r = run(&p, wide);
@@ -557,21 +557,21 @@ static void test_tasks_engine_split(void **state)
 	for (unsigned c = 0; c < NI; c++)
 		rank[c] = c;
 	bb *b = bb_new(NI, rank, 1, counts);
-	bb128 *w = bb128_new(NI, rank, 1, counts);
+	bbw *w = bbw_new(NI, rank, 1, counts);
 	assert_non_null(e);
 	assert_non_null(b);
 	assert_non_null(w);
 	for (size_t r = 0; r < NR; r++) {
 		assert_int_equal(xc_add_row(e, rows[r], len[r]), XC_OK);
 		assert_int_equal(bb_add_row(b, masks[r], 0), XC_OK);
-		assert_int_equal(bb128_add_row(w, (uint64_t[2]){masks[r], 0}, 0),
+		assert_int_equal(bbw_add_row(w, (uint64_t[2]){masks[r], 0}, 0),
 		                 XC_OK);
 	}
 	for (int engine = 0; engine < 3; engine++) {
 		struct tally whole = {0};
 		uint64_t nodes;
 		if (engine == 2)
-			bb128_solve(w, 0, tally_visit, &whole, &nodes);
+			bbw_solve(w, 0, tally_visit, &whole, &nodes);
 		else if (engine)
 			bb_solve(b, 0, tally_visit, &whole, &nodes);
 		else
@@ -581,7 +581,7 @@ static void test_tasks_engine_split(void **state)
 		for (size_t wi = 0; wi < 6; wi++) {
 			struct xc_tasks t = {0};
 			enum xc_stop st;
-			int rc = engine == 2 ? bb128_split(w, wants[wi], 0, &t, &st)
+			int rc = engine == 2 ? bbw_split(w, wants[wi], 0, &t, &st)
 			       : engine ? bb_split(b, wants[wi], 0, &t, &st)
 			       : xc_split(e, wants[wi], 0, &t, &st);
 			assert_int_equal(rc, XC_OK);
@@ -590,11 +590,11 @@ static void test_tasks_engine_split(void **state)
 			uint64_t total = t.nodes;
 			xc *ec = engine ? NULL : xc_clone(e);
 			bb *bc = engine == 1 ? bb_clone(b) : NULL;
-			bb128 *wc = engine == 2 ? bb128_clone(w) : NULL;
+			bbw *wc = engine == 2 ? bbw_clone(w) : NULL;
 			for (size_t k = 0; k < t.n; k++) {
 				uint64_t n;
 				assert_int_equal(engine == 2
-					? bb128_solve_task(wc, &t, k, 0, tally_visit, &sum, &n)
+					? bbw_solve_task(wc, &t, k, 0, tally_visit, &sum, &n)
 					: engine
 					? bb_solve_task(bc, &t, k, 0, tally_visit, &sum, &n)
 					: xc_solve_task(ec, &t, k, 0, tally_visit, &sum, &n),
@@ -610,13 +610,13 @@ static void test_tasks_engine_split(void **state)
 			}
 			xc_free(ec);
 			bb_free(bc);
-			bb128_free(wc);
+			bbw_free(wc);
 			xc_tasks_clear(&t);
 		}
 	}
 	xc_free(e);
 	bb_free(b);
-	bb128_free(w);
+	bbw_free(w);
 }
 
 /* Covers in the order found, each as its rows in the order placed
@@ -672,11 +672,11 @@ static bool rod_row(unsigned n, unsigned mid, unsigned c, unsigned len)
 	return c + len <= n && !(mid && c < mid && c + len > mid);
 }
 
-static bb128 *rods(unsigned n, unsigned a, unsigned b, unsigned lb,
+static bbw *rods(unsigned n, unsigned a, unsigned b, unsigned lb,
                    unsigned mid, const unsigned *rank)
 {
 	unsigned counts[2] = {a, b};
-	bb128 *e = bb128_new(n, rank, 2, counts);
+	bbw *e = bbw_new(n, rank, 2, counts);
 	assert_non_null(e);
 	for (unsigned t = 0; t < 2; t++)
 		for (unsigned c = 0, len = t ? lb : 2; c < n; c++) {
@@ -685,10 +685,10 @@ static bb128 *rods(unsigned n, unsigned a, unsigned b, unsigned lb,
 			uint64_t m[2] = {0, 0};
 			for (unsigned k = c; k < c + len; k++)
 				m[k / 64] |= (uint64_t)1 << (k % 64);
-			assert_int_equal(bb128_add_row(e, m, t), XC_OK);
+			assert_int_equal(bbw_add_row(e, m, t), XC_OK);
 		}
 	for (unsigned c = 0; c + 1 < n; c++)
-		bb128_add_edge(e, c, c + 1);
+		bbw_add_edge(e, c, c + 1);
 	return e;
 }
 
@@ -725,14 +725,14 @@ static uint64_t poll_some(void *ctx)
 	return 37;
 }
 
-/* bb128_split on one and two words, with and without the regions
+/* bbw_split on one and two words, with and without the regions
  * pruning, the first type at the root (one copy of several, or none):
  * the tasks replayed in order on a clone find exactly the whole search's
  * covers, in its order (so the first is the whole's first), with its
  * nodes; replayed in a shuffled order (the path kept between tasks
  * shrinking and growing), the same set and nodes; and the engines are
  * left as they were. */
-static void test_tasks_bb128_split(void **state)
+static void test_tasks_bbw_split(void **state)
 {
 	(void)state;
 	static const unsigned shape[][4] = {
@@ -758,13 +758,13 @@ static void test_tasks_bb128_split(void **state)
 					rank[c - 1] = rank[j];
 					rank[j] = t;
 				}
-				bb128 *e = rods(n, shape[i][1], shape[i][2], shape[i][3],
+				bbw *e = rods(n, shape[i][1], shape[i][2], shape[i][3],
 				                mid, rank);
 				if (first < 2)
-					bb128_set_first(e, first);
+					bbw_set_first(e, first);
 				struct seq whole = {0};
 				uint64_t nodes, n2;
-				assert_int_equal(bb128_solve(e, 0, seq_visit, &whole, &nodes),
+				assert_int_equal(bbw_solve(e, 0, seq_visit, &whole, &nodes),
 				                 XC_DONE);
 				assert_int_equal(whole.n, rod_tilings(n, shape[i][2],
 				                                      shape[i][3], mid));
@@ -772,18 +772,18 @@ static void test_tasks_bb128_split(void **state)
 				if (fill < 2) {
 					/* whether the pruning cut: the tasks below must
 					 * then cut alike to match the nodes */
-					bb128 *np = rods(n, shape[i][1], shape[i][2],
+					bbw *np = rods(n, shape[i][1], shape[i][2],
 					                 shape[i][3], mid, rank);
 					if (first < 2)
-						bb128_set_first(np, first);
-					bb128_set_flags(np, BB128_QUICK_COUNT);
+						bbw_set_first(np, first);
+					bbw_set_flags(np, BBW_QUICK_COUNT);
 					uint64_t covers = 0;
-					assert_int_equal(bb128_solve(np, 0, tally_count, &covers,
+					assert_int_equal(bbw_solve(np, 0, tally_count, &covers,
 					                             &n2), XC_DONE);
 					assert_int_equal(covers, whole.n);
 					assert_true(n2 >= nodes);
 					bites += n2 > nodes;
-					bb128_free(np);
+					bbw_free(np);
 				}
 				static const size_t wants[] = {1, 100, 100000};
 				for (size_t wi = 0; wi < 3; wi++) {
@@ -793,16 +793,16 @@ static void test_tasks_bb128_split(void **state)
 						continue;
 					struct xc_tasks t = {0};
 					enum xc_stop st;
-					assert_int_equal(bb128_split(e, wants[wi], 0, &t, &st),
+					assert_int_equal(bbw_split(e, wants[wi], 0, &t, &st),
 					                 XC_OK);
 					assert_int_equal(st, XC_DONE);
 					assert_true(t.n >= 1);
-					bb128 *c = bb128_clone(e);
+					bbw *c = bbw_clone(e);
 					assert_non_null(c);
 					struct seq got = {0};
 					uint64_t total = t.nodes;
 					for (size_t k = 0; k < t.n; k++) {
-						assert_int_equal(bb128_solve_task(c, &t, k, 0,
+						assert_int_equal(bbw_solve_task(c, &t, k, 0,
 						                 seq_visit, &got, &n2), XC_DONE);
 						total += n2;
 					}
@@ -821,12 +821,12 @@ static void test_tasks_bb128_split(void **state)
 							order[k - 1] = order[j];
 							order[j] = tmp;
 						}
-						bb128_set_poll(c, poll_some, NULL);
+						bbw_set_poll(c, poll_some, NULL);
 						polls = 0;
 						struct seq any = {0};
 						total = t.nodes;
 						for (size_t k = 0; k < t.n; k++) {
-							assert_int_equal(bb128_solve_task(c, &t, order[k],
+							assert_int_equal(bbw_solve_task(c, &t, order[k],
 							                 0, seq_visit, &any, &n2), XC_DONE);
 							total += n2;
 						}
@@ -840,29 +840,29 @@ static void test_tasks_bb128_split(void **state)
 						free(w2.c);
 						free(any.c);
 						free(order);
-						bb128_set_poll(c, NULL, NULL);
+						bbw_set_poll(c, NULL, NULL);
 					}
 					/* a whole search on the clone after its tasks */
 					got.n = 0;
-					assert_int_equal(bb128_solve(c, 0, seq_visit, &got, &n2),
+					assert_int_equal(bbw_solve(c, 0, seq_visit, &got, &n2),
 					                 XC_DONE);
 					assert_int_equal(n2, nodes);
 					assert_int_equal(got.n, whole.n);
 					assert_memory_equal(got.c, whole.c, whole.n * sizeof whole.c[0]);
 					free(got.c);
-					bb128_free(c);
+					bbw_free(c);
 					xc_tasks_clear(&t);
 				}
 				/* the split left the engine as it was */
 				struct seq again = {0};
-				assert_int_equal(bb128_solve(e, 0, seq_visit, &again, &n2),
+				assert_int_equal(bbw_solve(e, 0, seq_visit, &again, &n2),
 				                 XC_DONE);
 				assert_int_equal(n2, nodes);
 				assert_int_equal(again.n, whole.n);
 				assert_memory_equal(again.c, whole.c, whole.n * sizeof whole.c[0]);
 				free(again.c);
 				free(whole.c);
-				bb128_free(e);
+				bbw_free(e);
 			}
 	print_message("    the regions pruning cut %d of 24 searches\n", bites);
 	assert_true(bites >= 4);
@@ -872,16 +872,16 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tasks_engine_split),
-		cmocka_unit_test(test_tasks_bb128_split),
+		cmocka_unit_test(test_tasks_bbw_split),
 		cmocka_unit_test(test_tasks_soma),
 		cmocka_unit_test(test_tasks_pentacubes),
 		cmocka_unit_test(test_tasks_happy_cubes),
 		cmocka_unit_test(test_tasks_colours),
 		cmocka_unit_test(test_tasks_shell_is_one_task),
 		cmocka_unit_test(test_tasks_random),
-		cmocka_unit_test(test_tasks_bb128_puzzles),
+		cmocka_unit_test(test_tasks_bbw_puzzles),
 		cmocka_unit_test(test_tasks_limits),
-		cmocka_unit_test(test_tasks_bb128_limits),
+		cmocka_unit_test(test_tasks_bbw_limits),
 		cmocka_unit_test(test_tasks_progress),
 		cmocka_unit_test(test_tasks_stress),
 	};

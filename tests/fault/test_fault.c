@@ -287,13 +287,13 @@ static void test_fault_solve(void **state)
 	solve_every_fault("solve Soma, shard 2/3", DATA "soma.puz",
 	                  (struct solve_opts){.threads = 2, .shard_index = 1,
 	                                      .shard_count = 3}, 80, 3840);
-	/* the 128-cell bitboard split: its tasks and each thread's clone,
+	/* the wide bitboard's split: its tasks and each thread's clone,
 	 * on one word (Soma) and on two (a strip of 66 cells: its two
 	 * squares and nine plates in any order, C(12, 3) assemblies) */
-	solve_every_fault("solve Soma, bb128, 3 threads", DATA "soma.puz",
+	solve_every_fault("solve Soma, bbw, 3 threads", DATA "soma.puz",
 	                  (struct solve_opts){.threads = 3, .keep_first = true,
 	                                      .generic = true,
-	                                      .engine = SOLVE_BITS128},
+	                                      .engine = SOLVE_WIDE},
 	                  240, 11520);
 	static const char strip[] = "puzzle v1\ngoal 33 2 1\n"
 		"#################################\n"
@@ -310,6 +310,20 @@ static void test_fault_solve(void **state)
 	js.solutions = 36;
 	js.assemblies = 73;
 	every_fault("solve 66-cell strip, shard 2/3", job_solve, &js);
+	puz_clear(&js.p);
+	/* three words and optional cells (the wide board's fillers): 130
+	 * cells to fill and five columns that may stay empty, of which the
+	 * 66 columns of pieces take one: C(23, 3) assemblies */
+	static const char ostrip[] = "puzzle v1\ngoal 70 2 1\n"
+		"#################################################################+++++\n"
+		"#################################################################+++++\n"
+		"piece S 2 2 1 count 3\n##\n##\npiece P 3 2 1 count 20\n###\n###\n";
+	js = (struct solve_job){.o = {.threads = 2, .keep_first = true},
+	                        .solutions = 1771, .assemblies = 1771};
+	assert_int_equal(puz_read_mem(ostrip, strlen(ostrip), &js.p, &es), PUZ_OK);
+	every_fault("solve 140-cell strip with optional cells, 2 threads",
+	            job_solve, &js);
+	bytes_clear(&js.first);
 	puz_clear(&js.p);
 	/* a renaming keeps this one (ab <-> cd): each thread works out the
 	 * stabilisers of its covers, allocating as it goes */

@@ -1,17 +1,19 @@
 /*
- * bb128.c: the bitboard engine for goals of up to 128 cells.
+ * bbw.c: the wide bitboard engine, for goals of up to 512 cells.
  *
- * Workload: Bedlam (64 cells), pentacube boxes (60), and boxes of up to
- * 128 cells: a few dozen pieces, up to some 10^5 rows, 10^7 to 10^9 nodes.
+ * Workload: pentacube boxes (60 to 125 cells), the Y-pentacube cube (125),
+ * BurrTools designs of up to 512 cells (burrs, boxes in frames: 150 to
+ * 400, often with optional cells made required by fillers, solve.c): a
+ * few dozen pieces, up to some 10^5 rows, 10^6 to 10^9 nodes.
  *
- * Data layout. A row's cells are one or two 64-bit words, renumbered by
- * the fill order. Every search level keeps the rows still placeable (no
+ * Data layout. A row's cells are W 64-bit words (1 to 8: as many as
+ * the goal needs), renumbered by the fill order. Every search level keeps the rows still placeable (no
  * cell filled, copies of the type left) as plain arrays, one per word
  * (structure of arrays, so that the loops over a list run two rows per
- * SSE2 instruction), plus the row numbers, grouped by type. 'W', the
- * words in use, is 1 up to 64 cells, else 2; every hot function takes W
- * as a compile-time constant (node1/node2 below), so a 64-cell goal pays
- * nothing for the second word.
+ * SSE2 instruction, eight on AVX-512), plus the row numbers, grouped by
+ * type. Every hot function takes W as a compile-time constant (node_1 to
+ * node_8 below), so a 64-cell goal pays nothing for a second word and a
+ * 269-cell one runs five words, not eight.
  *
  * At a node (Algorithm X with MRV, as bb.c):
  *   - count the rows covering each empty cell with bit-sliced counters,
@@ -28,7 +30,7 @@
  *
  * The passes over a list (filter, the cover check, the count, gathering a
  * cell's rows, the type checks) run on AVX-512 where the CPU has it
- * (bbvec.c, eight rows a step, both words of a row at once; the 70-cell
+ * (bbvec.c, eight rows a step, every word of a row at once; the 70-cell
  * pentacube box in 1.4 s instead of 2.5 on one thread, Bedlam on this
  * engine 4.0 s instead of 7.5), else on the portable loops here; both give
  * the same lists in the same order, so the same nodes and covers. The
@@ -61,7 +63,7 @@
  * of 1 to 3 rows (30% fewer nodes, twice the time per node); a table of
  * dead states (filled cells and pieces left: 5% fewer nodes, no faster).
  */
-#include "solver/bb128.h"
+#include "solver/bbw.h"
 #include "solver/bbvec.h"
 #include "solver/drops.h"
 
@@ -81,39 +83,45 @@ typedef uint64_t v2 __attribute__((vector_size(16)));
 #define NOINLINE
 #endif
 
+#define MAXW BBW_MAX_WORDS
+
 /* Adjacency gaps kept at most; beyond, no region pruning and no rule
  * against holes. */
 #define MAX_GAPS BB_HOLES2_GAPS
 
 struct brow {
-	uint64_t m[2]; /* cells, renumbered */
 	uint32_t type;
 	uint32_t id;   /* row number as added */
 };
 
 struct gap {
-	unsigned delta;  /* i and i + delta are neighbours ... */
-	uint64_t src[2]; /* ... for each i in this mask */
+	unsigned delta;     /* i and i + delta are neighbours ... */
+	uint64_t src[MAXW]; /* ... for each i in this mask */
 };
 
-struct bb128 {
+struct bbw {
 	size_t ncells;
-	int W;            /* words in use: 1 up to 64 cells, else 2 */
-	uint64_t full[2]; /* every cell */
-	unsigned rank[BB128_MAX_CELLS];
+	int W;               /* words in use: (ncells + 63) / 64 */
+	uint64_t full[MAXW]; /* every cell */
+	uint64_t late[MAXW]; /* cells branched on last (bbw_set_late) */
+	bool has_late;
+	size_t filler;       /* type not counted in nodes (bbw_set_filler);
+	                      * ntypes if none */
+	unsigned rank[BBW_MAX_CELLS];
 	size_t ntypes;
 	unsigned *rem;    /* copies left per type */
 	unsigned *count;  /* copies per type */
 	unsigned *vol;    /* cells per row of each type (when all agree) */
 	struct brow *rows;
+	uint64_t *rowm;   /* row i's cells, renumbered: rowm[W * i ..] */
 	size_t nrows, cap, stride;
 	size_t first;     /* type placed at the root; ntypes if none */
 	struct drops drops; /* rows left out below a root row */
 	size_t depth;     /* pieces in a cover + 1: levels of lists */
-	unsigned flags;   /* BB128_* prunings asked for */
+	unsigned flags;   /* BBW_* prunings asked for */
 	bool regions;     /* the regions pruning runs in this solve */
 	bool holes;       /* the rule against holes runs in this solve */
-	struct bb_holes2 hv; /* its gaps; 'empty' set by each filter() */
+	struct bb_holes2 hv; /* its gaps (two words); 'empty' set by filter() */
 	bool vec;         /* the list passes on AVX-512 (bbvec.h) */
 	struct gap gap[MAX_GAPS];
 	size_t ngaps;
@@ -122,7 +130,7 @@ struct bb128 {
 	/* search: level d's list is lm[w][d * stride ..] (word w of the
 	 * masks) and li[d * stride ..] (row numbers); type t's group in it
 	 * is [goff[d * (ntypes + 1) + t], goff[d * (ntypes + 1) + t + 1]) */
-	uint64_t *lm[2];
+	uint64_t *lm[MAXW];
 	uint32_t *li;
 	uint32_t *goff;
 	size_t *path;
@@ -134,25 +142,25 @@ struct bb128 {
 	xc_visit visit;
 	void *ctx;
 	enum xc_stop stop;
-	xc_poll poll;     /* more budget (bb128_set_poll); NULL: none */
+	xc_poll poll;     /* more budget (bbw_set_poll); NULL: none */
 	void *pctx;
 
-	/* Splitting (bb128_split), as bb.c: node() records the path to
-	 * each node at level 'cut', and place() each cover above it,
-	 * instead of going on; SIZE_MAX: off. */
+	/* Splitting (bbw_split), as bb.c: node() records the path to each
+	 * node at level 'cut', and place() each cover above it, instead of
+	 * going on; SIZE_MAX: off. */
 	size_t cut;
 	size_t cut_hits;  /* tasks recorded at level 'cut' */
 	struct xc_tasks *tasks;
 	bool split_oom;
 
-	/* Replaying (bb128_solve_task), as bb.c: consecutive tasks share
-	 * the start of their paths, so the path replayed last is kept:
-	 * levels 1..rlen hold its lists, 'rem' is counted down by its rows,
-	 * and per step the cells filled and the union of the next level's
-	 * rows (two words each: rfill/rany[2 * step + w]) and the row's
-	 * type; level 0's first 'rbl' rows of the first type are blanked
-	 * (the root's rule). Dropped by bb128_solve, bb128_split and
-	 * whatever changes the rows, edges, flags or first type. */
+	/* Replaying (bbw_solve_task), as bb.c: consecutive tasks share the
+	 * start of their paths, so the path replayed last is kept: levels
+	 * 1..rlen hold its lists, 'rem' is counted down by its rows, and per
+	 * step the cells filled and the union of the next level's rows (W
+	 * words each: rfill/rany[W * step + w]) and the row's type; level
+	 * 0's first 'rbl' rows of the first type are blanked (the root's
+	 * rule). Dropped by bbw_solve, bbw_split and whatever changes the
+	 * rows, edges, flags or first type. */
 	bool level0;      /* level 0 holds every row and 'regions' is set:
 	                   * start() need not redo them */
 	size_t rlen;
@@ -161,21 +169,22 @@ struct bb128 {
 	uint32_t rbl;
 };
 
-bb128 *bb128_new(size_t ncells, const unsigned *rank, size_t ntypes,
-                 const unsigned *counts)
+bbw *bbw_new(size_t ncells, const unsigned *rank, size_t ntypes,
+             const unsigned *counts)
 {
-	if (ncells == 0 || ncells > BB128_MAX_CELLS)
+	if (ncells == 0 || ncells > BBW_MAX_CELLS)
 		return NULL;
-	bb128 *b = calloc(1, sizeof *b);
+	bbw *b = calloc(1, sizeof *b);
 	if (!b)
 		return NULL;
 	b->ncells = ncells;
-	b->W = ncells > 64 ? 2 : 1;
+	b->W = (int)((ncells + 63) / 64);
 	for (size_t c = 0; c < ncells; c++)
 		b->full[c / 64] |= (uint64_t)1 << (c % 64);
 	b->ntypes = ntypes;
 	b->first = ntypes;
-	b->flags = BB128_REGIONS | BB128_QUICK_COUNT | BB128_HOLES;
+	b->filler = ntypes;
+	b->flags = BBW_REGIONS | BBW_QUICK_COUNT | BBW_HOLES;
 	b->cut = SIZE_MAX;
 	b->vec = bbvec_usable();
 	size_t nt = ntypes ? ntypes : 1;
@@ -186,17 +195,17 @@ bb128 *bb128_new(size_t ncells, const unsigned *rank, size_t ntypes,
 	for (size_t t = 0; t < ntypes; t++)
 		depth += counts[t];
 	b->depth = depth;
-	if (depth < SIZE_MAX / sizeof *b->path / 2) {
+	if (depth < SIZE_MAX / sizeof *b->path / MAXW) {
 		b->path = malloc(depth * sizeof *b->path);
-		b->rfill = malloc(2 * depth * sizeof *b->rfill);
-		b->rany = malloc(2 * depth * sizeof *b->rany);
+		b->rfill = malloc((size_t)b->W * depth * sizeof *b->rfill);
+		b->rany = malloc((size_t)b->W * depth * sizeof *b->rany);
 		b->rtype = malloc(depth * sizeof *b->rtype);
 	}
 	if (depth < SIZE_MAX / sizeof *b->goff / 2 / (ntypes + 1))
 		b->goff = malloc((depth + 1) * (ntypes + 1) * sizeof *b->goff);
 	if (!b->rem || !b->count || !b->vol || !b->path || !b->goff ||
 	    !b->rfill || !b->rany || !b->rtype) {
-		bb128_free(b);
+		bbw_free(b);
 		return NULL;
 	}
 	memcpy(b->rem, counts, ntypes * sizeof *counts);
@@ -206,7 +215,7 @@ bb128 *bb128_new(size_t ncells, const unsigned *rank, size_t ntypes,
 	return b;
 }
 
-void bb128_free(bb128 *b)
+void bbw_free(bbw *b)
 {
 	if (!b)
 		return;
@@ -214,8 +223,9 @@ void bb128_free(bb128 *b)
 	free(b->count);
 	free(b->vol);
 	free(b->rows);
-	free(b->lm[0]);
-	free(b->lm[1]);
+	free(b->rowm);
+	for (int w = 0; w < MAXW; w++)
+		free(b->lm[w]);
 	free(b->li);
 	free(b->goff);
 	free(b->path);
@@ -226,11 +236,11 @@ void bb128_free(bb128 *b)
 	free(b);
 }
 
-static void drop_replay(bb128 *b);
+static void drop_replay(bbw *b);
 
 /* The rows, edges, flags or first type change: forget the replayed path
  * and level 0. */
-static void invalidate(bb128 *b)
+static void invalidate(bbw *b)
 {
 	drop_replay(b);
 	b->level0 = false;
@@ -238,7 +248,7 @@ static void invalidate(bb128 *b)
 
 /* Grow the row table and the search lists to 'cap' rows; nothing changes
  * on failure. */
-static int grow(bb128 *b, size_t cap)
+static int grow(bbw *b, size_t cap)
 {
 	size_t W = (size_t)b->W;
 	/* Levels are 'stride' apart, not a power of two, so that the loads
@@ -250,32 +260,39 @@ static int grow(bb128 *b, size_t cap)
 		return XC_ETOOBIG;
 	size_t n = (b->depth + 1) * stride;
 	struct brow *r = malloc(cap * sizeof *r);
-	uint64_t *m0 = malloc(n * sizeof *m0);
-	uint64_t *m1 = W == 2 ? malloc(n * sizeof *m1) : NULL;
-	uint32_t *li = malloc(n * sizeof *li);
-	if (!r || !m0 || (W == 2 && !m1) || !li) {
+	uint64_t *rm = malloc(W * cap * sizeof *rm);
+	uint64_t *m[MAXW] = {0};
+	bool ok = r && rm;
+	for (size_t w = 0; w < W && ok; w++)
+		ok = (m[w] = malloc(n * sizeof *m[w])) != NULL;
+	uint32_t *li = ok ? malloc(n * sizeof *li) : NULL;
+	if (!li) {
 		free(r);
-		free(m0);
-		free(m1);
-		free(li);
+		free(rm);
+		for (size_t w = 0; w < W; w++)
+			free(m[w]);
 		return XC_ENOMEM;
 	}
-	if (b->nrows)
+	if (b->nrows) {
 		memcpy(r, b->rows, b->nrows * sizeof *r);
+		memcpy(rm, b->rowm, W * b->nrows * sizeof *rm);
+	}
 	free(b->rows);
-	free(b->lm[0]);
-	free(b->lm[1]);
+	free(b->rowm);
+	for (size_t w = 0; w < W; w++) {
+		free(b->lm[w]);
+		b->lm[w] = m[w];
+	}
 	free(b->li);
 	b->rows = r;
-	b->lm[0] = m0;
-	b->lm[1] = m1;
+	b->rowm = rm;
 	b->li = li;
 	b->cap = cap;
 	b->stride = stride;
 	return XC_OK;
 }
 
-int bb128_add_row(bb128 *b, const uint64_t cells[2], size_t type)
+int bbw_add_row(bbw *b, const uint64_t *cells, size_t type)
 {
 	invalidate(b);
 	if (b->nrows == b->cap) {
@@ -285,19 +302,23 @@ int bb128_add_row(bb128 *b, const uint64_t cells[2], size_t type)
 		if (rc != XC_OK)
 			return rc;
 	}
-	uint64_t m[2] = {0, 0};
-	for (int w = 0; w < 2; w++)
+	int W = b->W;
+	uint64_t *m = b->rowm + (size_t)W * b->nrows;
+	memset(m, 0, (size_t)W * sizeof *m);
+	for (int w = 0; w < W; w++)
 		for (uint64_t c = cells[w]; c; c &= c - 1) {
-			unsigned r = b->rank[64 * w + (unsigned)__builtin_ctzll(c)];
+			unsigned i = 64 * (unsigned)w + (unsigned)__builtin_ctzll(c);
+			if (i >= b->ncells)
+				continue; /* no such cell: the caller's padding */
+			unsigned r = b->rank[i];
 			m[r / 64] |= (uint64_t)1 << (r % 64);
 		}
-	b->rows[b->nrows] = (struct brow){{m[0], m[1]}, (uint32_t)type,
-	                                  (uint32_t)b->nrows};
+	b->rows[b->nrows] = (struct brow){(uint32_t)type, (uint32_t)b->nrows};
 	b->nrows++;
 	return XC_OK;
 }
 
-void bb128_add_edge(bb128 *b, size_t a, size_t c)
+void bbw_add_edge(bbw *b, size_t a, size_t c)
 {
 	invalidate(b);
 	unsigned ra = b->rank[a], rc = b->rank[c];
@@ -312,31 +333,43 @@ void bb128_add_edge(bb128 *b, size_t a, size_t c)
 			b->gaps_overflow = true;
 			return;
 		}
-		b->gap[k] = (struct gap){delta, {0, 0}};
+		b->gap[k] = (struct gap){.delta = delta};
 		b->ngaps++;
 	}
 	b->gap[k].src[lo / 64] |= (uint64_t)1 << (lo % 64);
 }
 
-void bb128_set_first(bb128 *b, size_t type)
+void bbw_set_late(bbw *b, size_t cell)
+{
+	unsigned r = b->rank[cell];
+	b->late[r / 64] |= (uint64_t)1 << (r % 64);
+	b->has_late = true;
+}
+
+void bbw_set_filler(bbw *b, size_t type)
+{
+	b->filler = type;
+}
+
+void bbw_set_first(bbw *b, size_t type)
 {
 	invalidate(b);
 	b->first = type;
 }
 
-int bb128_drop_below(bb128 *b, size_t root, const size_t *drop, size_t n)
+int bbw_drop_below(bbw *b, size_t root, const size_t *drop, size_t n)
 {
 	invalidate(b);
 	return drops_add(&b->drops, b->nrows, root, drop, n);
 }
 
-void bb128_set_flags(bb128 *b, unsigned flags)
+void bbw_set_flags(bbw *b, unsigned flags)
 {
 	invalidate(b);
 	b->flags = flags;
 }
 
-bool bb128_set_vector(bb128 *b, bool on)
+bool bbw_set_vector(bbw *b, bool on)
 {
 	b->vec = on && bbvec_usable();
 	return b->vec;
@@ -344,34 +377,55 @@ bool bb128_set_vector(bb128 *b, bool on)
 
 /* ---- board words --------------------------------------------------------- */
 
-/* x << s and x >> s on a W-word board, 0 < s < 64 * W. */
+/* out = x << s and x >> s on a W-word board, 0 < s < 64 * W (out is not
+ * x). */
 BB_INLINE void shl(const uint64_t *x, unsigned s, uint64_t *out, int W)
 {
-	if (W == 1) {
-		out[0] = x[0] << s;
-		return;
-	}
-	if (s >= 64) {
-		out[1] = x[0] << (s - 64);
-		out[0] = 0;
-	} else {
-		out[1] = x[1] << s | (s ? x[0] >> (64 - s) : 0);
-		out[0] = x[0] << s;
+	int q = (int)(s / 64);
+	unsigned r = s % 64;
+	for (int w = 0; w < W; w++) {
+		uint64_t v = 0;
+		if (w >= q) {
+			v = x[w - q] << r;
+			if (r && w - q >= 1)
+				v |= x[w - q - 1] >> (64 - r);
+		}
+		out[w] = v;
 	}
 }
 
 BB_INLINE void shr(const uint64_t *x, unsigned s, uint64_t *out, int W)
 {
-	if (W == 1) {
-		out[0] = x[0] >> s;
-		return;
+	int q = (int)(s / 64);
+	unsigned r = s % 64;
+	for (int w = 0; w < W; w++) {
+		uint64_t v = 0;
+		if (w + q < W) {
+			v = x[w + q] >> r;
+			if (r && w + q + 1 < W)
+				v |= x[w + q + 1] << (64 - r);
+		}
+		out[w] = v;
 	}
-	if (s >= 64) {
-		out[0] = x[1] >> (s - 64);
-		out[1] = 0;
-	} else {
-		out[0] = x[0] >> s | (s ? x[1] << (64 - s) : 0);
-		out[1] = x[1] >> s;
+}
+
+/* The cells of x (W words) joined by the gaps to a cell of x, with x. */
+BB_INLINE void grow_by_gaps(const bbw *b, const uint64_t *x, uint64_t *g,
+                            int W)
+{
+	for (int w = 0; w < W; w++)
+		g[w] = x[w];
+	for (size_t k = 0; k < b->ngaps; k++) {
+		const struct gap *p = &b->gap[k];
+		uint64_t s[MAXW], y[MAXW];
+		for (int w = 0; w < W; w++)
+			s[w] = x[w] & p->src[w];
+		shl(s, p->delta, y, W);
+		for (int w = 0; w < W; w++)
+			g[w] |= y[w];
+		shr(x, p->delta, y, W);
+		for (int w = 0; w < W; w++)
+			g[w] |= y[w] & p->src[w];
 	}
 }
 
@@ -407,10 +461,10 @@ static bool isolates2(const struct bb_holes2 *h, uint64_t m0, uint64_t m1)
 #define HOLES_ROWS 512
 
 /* Filter level d's list by the placed row 'rm' (its type already counted
- * down; 'empty' the cells left) into level d + 1; '*any' gets the union of
+ * down; 'empty' the cells left) into level d + 1; 'any' gets the union of
  * the rows kept. Below a node of more than HOLES_ROWS rows on two words,
  * the rule against holes applies when it does at all. */
-BB_INLINE void filter(bb128 *b, size_t d, const uint64_t *rm,
+BB_INLINE void filter(bbw *b, size_t d, const uint64_t *rm,
                       const uint64_t *empty, uint64_t *any, int W)
 {
 	size_t T = b->ntypes, s = b->stride;
@@ -422,23 +476,27 @@ BB_INLINE void filter(bb128 *b, size_t d, const uint64_t *rm,
 		h->empty[1] = empty[1];
 	}
 	uint32_t *restrict og = b->goff + (d + 1) * (T + 1);
-	const uint64_t *restrict p0 = b->lm[0] + d * s;
-	const uint64_t *restrict p1 = W == 2 ? b->lm[1] + d * s : NULL;
+	const uint64_t *p[MAXW];
+	uint64_t *o[MAXW];
+	for (int w = 0; w < W; w++) {
+		p[w] = b->lm[w] + d * s;
+		o[w] = b->lm[w] + (d + 1) * s;
+	}
 	const uint32_t *restrict pi = b->li + d * s;
-	uint64_t *restrict o0 = b->lm[0] + (d + 1) * s;
-	uint64_t *restrict o1 = W == 2 ? b->lm[1] + (d + 1) * s : NULL;
 	uint32_t *restrict oi = b->li + (d + 1) * s;
 	const unsigned *restrict rem = b->rem;
 	if (b->vec) {
 		if (W == 1)
-			any[0] = bbvec_filter(p0, pi, g, rem, T, rm[0], NULL, o0, oi,
-			                      og);
+			any[0] = bbvec_filter(p[0], pi, g, rem, T, rm[0], NULL, o[0],
+			                      oi, og);
+		else if (W == 2)
+			bbvec_filter2(p[0], p[1], pi, g, rem, T, rm, h, o[0], o[1],
+			              oi, og, any);
 		else
-			bbvec_filter2(p0, p1, pi, g, rem, T, rm, h, o0, o1, oi, og,
-			              any);
+			bbvec_filterw(p, pi, g, rem, T, rm, o, oi, og, any, W);
 		return;
 	}
-	uint64_t a0 = 0, a1 = 0, r0 = rm[0], r1 = W == 2 ? rm[1] : 0;
+	uint64_t a[MAXW] = {0};
 	uint32_t k = 0;
 	for (size_t t = 0; t < T; t++) {
 		og[t] = k;
@@ -446,49 +504,51 @@ BB_INLINE void filter(bb128 *b, size_t d, const uint64_t *rm,
 			continue;
 		uint32_t end = g[t + 1];
 		for (uint32_t i = g[t]; i < end; i++) {
-			uint64_t m0 = p0[i], m1 = W == 2 ? p1[i] : 0;
+			uint64_t clash = 0;
+			for (int w = 0; w < W; w++)
+				clash |= p[w][i] & rm[w];
 			/* no branch on the rule's outcome: it is random */
-			uint64_t keep = (((m0 & r0) | (m1 & r1)) == 0) &
-			                (uint64_t)!(h && isolates2(h, m0, m1));
-			o0[k] = m0;
-			if (W == 2)
-				o1[k] = m1;
+			uint64_t keep = (clash == 0) &
+			                (uint64_t)!(h && isolates2(h, p[0][i], p[1][i]));
+			for (int w = 0; w < W; w++) {
+				o[w][k] = p[w][i];
+				a[w] |= p[w][i] & -keep;
+			}
 			oi[k] = pi[i];
 			k += (uint32_t)keep;
-			a0 |= m0 & -keep;
-			a1 |= m1 & -keep;
 		}
 	}
 	og[T] = k;
-	any[0] = a0;
-	if (W == 2)
-		any[1] = a1;
+	for (int w = 0; w < W; w++)
+		any[w] = a[w];
 }
 
 /* Level 1's list without the rows left out below the root row 'root'
- * (bb128_drop_below); 'any' becomes the union of the rows kept. */
-static void drop_below(bb128 *b, size_t root, uint64_t *any)
+ * (bbw_drop_below); 'any' becomes the union of the rows kept. */
+static void drop_below(bbw *b, size_t root, uint64_t *any)
 {
 	const uint64_t *bits = drops_of(&b->drops, root);
 	if (!bits)
 		return;
 	size_t T = b->ntypes, s = b->stride;
+	int W = b->W;
 	uint32_t *g = b->goff + (T + 1);
-	uint64_t *m0 = b->lm[0] + s, *m1 = b->W == 2 ? b->lm[1] + s : NULL;
+	uint64_t *m[MAXW];
+	for (int w = 0; w < W; w++) {
+		m[w] = b->lm[w] + s;
+		any[w] = 0;
+	}
 	uint32_t *li = b->li + s;
 	uint32_t k = 0;
-	any[0] = any[1] = 0;
 	for (size_t t = 0; t < T; t++) {
 		uint32_t i = g[t], end = g[t + 1];
 		g[t] = k;
 		for (; i < end; i++) {
 			if (li[i] < 64 * b->drops.words && drops_has(bits, li[i]))
 				continue;
-			m0[k] = m0[i];
-			any[0] |= m0[k];
-			if (m1) {
-				m1[k] = m1[i];
-				any[1] |= m1[k];
+			for (int w = 0; w < W; w++) {
+				m[w][k] = m[w][i];
+				any[w] |= m[w][k];
 			}
 			li[k++] = li[i];
 		}
@@ -496,55 +556,81 @@ static void drop_below(bb128 *b, size_t root, uint64_t *any)
 	g[T] = k;
 }
 
+/* Whether the W-word masks a and e are equal. */
+BB_INLINE bool same(const uint64_t *a, const uint64_t *e, int W)
+{
+	uint64_t x = 0;
+	for (int w = 0; w < W; w++)
+		x |= a[w] ^ e[w];
+	return x == 0;
+}
+
 /* Whether some row of the list [i, end) that does not clash with 'rm'
  * covers each cell of 'empty' not in 'a' (which collects the rows'
  * union); stops as soon as it does. */
-BB_INLINE bool cover_range(const bb128 *b, size_t d, uint32_t i, uint32_t end,
+BB_INLINE bool cover_range(const bbw *b, size_t d, uint32_t i, uint32_t end,
                            const uint64_t *rm, const uint64_t *empty,
                            uint64_t *a, int W)
 {
-	const uint64_t *p0 = b->lm[0] + d * b->stride;
-	const uint64_t *p1 = W == 2 ? b->lm[1] + d * b->stride : NULL;
-	uint64_t r0 = rm[0], r1 = W == 2 ? rm[1] : 0;
-	uint64_t e0 = empty[0], e1 = W == 2 ? empty[1] : 0;
-	uint64_t a0 = a[0], a1 = W == 2 ? a[1] : 0;
+	const uint64_t *p[MAXW];
+	for (int w = 0; w < W; w++)
+		p[w] = b->lm[w] + d * b->stride;
 #ifdef BB_VEC
-	v2 rv0 = {r0, r0}, rv1 = {r1, r1}, z = {0, 0};
-	v2 u0 = z, u1 = z;
+	v2 z = {0, 0}, rv[MAXW], u[MAXW];
+	for (int w = 0; w < W; w++) {
+		rv[w] = (v2){rm[w], rm[w]};
+		u[w] = z;
+	}
 	while (end - i >= 16) {
 		for (int j = 0; j < 8; j++, i += 2) {
-			v2 m0, m1 = z;
-			memcpy(&m0, p0 + i, sizeof m0);
-			if (W == 2)
-				memcpy(&m1, p1 + i, sizeof m1);
-			v2 x = (m0 & rv0) | (m1 & rv1);
+			v2 m[MAXW], x = z;
+			for (int w = 0; w < W; w++) {
+				memcpy(&m[w], p[w] + i, sizeof m[w]);
+				x |= m[w] & rv[w];
+			}
 			/* all ones when x == 0: no 64-bit compare in SSE2 */
 			v2 ok = ((x | -x) >> 63) - 1;
-			u0 |= m0 & ok;
-			if (W == 2)
-				u1 |= m1 & ok;
+			for (int w = 0; w < W; w++)
+				u[w] |= m[w] & ok;
 		}
-		if ((a0 | u0[0] | u0[1]) == e0 &&
-		    (W == 1 || (a1 | u1[0] | u1[1]) == e1)) {
-			a[0] = e0;
-			if (W == 2)
-				a[1] = e1;
+		uint64_t diff = 0;
+		for (int w = 0; w < W; w++)
+			diff |= (a[w] | u[w][0] | u[w][1]) ^ empty[w];
+		if (!diff) {
+			for (int w = 0; w < W; w++)
+				a[w] = empty[w];
 			return true;
 		}
 	}
-	a0 |= u0[0] | u0[1];
-	a1 |= u1[0] | u1[1];
+	for (int w = 0; w < W; w++)
+		a[w] |= u[w][0] | u[w][1];
 #endif
 	for (; i < end; i++) {
-		uint64_t m0 = p0[i], m1 = W == 2 ? p1[i] : 0;
-		uint64_t ok = ((m0 & r0) | (m1 & r1)) == 0;
-		a0 |= m0 & -ok;
-		a1 |= m1 & -ok;
+		uint64_t x = 0;
+		for (int w = 0; w < W; w++)
+			x |= p[w][i] & rm[w];
+		uint64_t ok = x == 0;
+		for (int w = 0; w < W; w++)
+			a[w] |= p[w][i] & -ok;
 	}
-	a[0] = a0;
+	return same(a, empty, W);
+}
+
+/* cover_range() or its AVX-512 kernel. */
+BB_INLINE bool cover_any(const bbw *b, size_t d, uint32_t i, uint32_t end,
+                         const uint64_t *rm, const uint64_t *empty,
+                         uint64_t *a, int W)
+{
+	if (!b->vec)
+		return cover_range(b, d, i, end, rm, empty, a, W);
+	const uint64_t *p[MAXW];
+	for (int w = 0; w < W; w++)
+		p[w] = b->lm[w] + d * b->stride;
+	if (W == 1)
+		return bbvec_cover(p[0], i, end, rm[0], empty[0], a);
 	if (W == 2)
-		a[1] = a1;
-	return a0 == e0 && (W == 1 || a1 == e1);
+		return bbvec_cover2(p[0], p[1], i, end, rm, empty, a);
+	return bbvec_coverw(p, i, end, rm, empty, a, W);
 }
 
 /* Whether, once the row 'rm' of type 'rt' is placed (and counted down),
@@ -552,68 +638,51 @@ BB_INLINE bool cover_range(const bb128 *b, size_t d, uint32_t i, uint32_t end,
  * that could go with it: a cheaper test than filter(), that most dead
  * placements fail, and that stops as soon as it holds. Rows of other
  * exhausted types are not in the list (filter() dropped them). */
-/* cover_range() or its AVX-512 kernel. */
-BB_INLINE bool cover_any(const bb128 *b, size_t d, uint32_t i, uint32_t end,
-                         const uint64_t *rm, const uint64_t *empty,
-                         uint64_t *a, int W)
-{
-	if (!b->vec)
-		return cover_range(b, d, i, end, rm, empty, a, W);
-	const uint64_t *p0 = b->lm[0] + d * b->stride;
-	if (W == 1)
-		return bbvec_cover(p0, i, end, rm[0], empty[0], a);
-	return bbvec_cover2(p0, b->lm[1] + d * b->stride, i, end, rm, empty, a);
-}
-
-BB_INLINE bool covered(const bb128 *b, size_t d, const uint64_t *rm,
-                       size_t rt, const uint64_t *empty, int W)
+BB_INLINE bool covered(const bbw *b, size_t d, const uint64_t *rm, size_t rt,
+                       const uint64_t *empty, int W)
 {
 	size_t T = b->ntypes;
 	const uint32_t *g = b->goff + d * (T + 1);
-	uint64_t a[2] = {0, 0};
+	uint64_t a[MAXW] = {0};
 	if (b->rem[rt])
 		return cover_any(b, d, 0, g[T], rm, empty, a, W);
 	return cover_any(b, d, 0, g[rt], rm, empty, a, W) ||
 	       cover_any(b, d, g[rt + 1], g[T], rm, empty, a, W);
 }
 
-/* Whether every connected region of the empty cells 'e' has a volume
+/* Words of the volumes a set of pieces can make (0 to 512 cells). */
+#define REACH_WORDS (BBW_MAX_CELLS / 64 + 1)
+
+/* Whether every connected region of the empty cells 'empty' has a volume
  * that the types left ('rem') can make. */
-BB_INLINE bool regions_ok(const bb128 *b, const uint64_t *empty, int W)
+BB_INLINE bool regions_ok(const bbw *b, const uint64_t *empty, int W)
 {
-	uint64_t e[2] = {empty[0], W == 2 ? empty[1] : 0};
-	uint64_t reach[3] = {0, 0, 0};
+	uint64_t e[MAXW], reach[REACH_WORDS] = {0};
+	int nr = W + 1; /* words of 'reach' that matter: volumes to 64 * W */
+	for (int w = 0; w < W; w++)
+		e[w] = empty[w];
 	bool first = true;
 	for (;;) {
 		/* grow the region of the first empty cell */
-		uint64_t f[2] = {0, 0};
-		if (e[0])
-			f[0] = e[0] & -e[0];
-		else
-			f[1] = e[1] & -e[1];
-		for (;;) {
-			uint64_t g[2] = {f[0], f[1]};
-			for (size_t k = 0; k < b->ngaps; k++) {
-				const struct gap *p = &b->gap[k];
-				uint64_t x[2] = {f[0] & p->src[0], f[1] & p->src[1]};
-				uint64_t y[2];
-				shl(x, p->delta, y, W);
-				g[0] |= y[0];
-				if (W == 2)
-					g[1] |= y[1];
-				shr(f, p->delta, y, W);
-				g[0] |= y[0] & p->src[0];
-				if (W == 2)
-					g[1] |= y[1] & p->src[1];
-			}
-			g[0] &= e[0];
-			g[1] &= e[1];
-			if (g[0] == f[0] && g[1] == f[1])
+		uint64_t f[MAXW] = {0};
+		for (int w = 0; w < W; w++)
+			if (e[w]) {
+				f[w] = e[w] & -e[w];
 				break;
-			f[0] = g[0];
-			f[1] = g[1];
+			}
+		for (;;) {
+			uint64_t g[MAXW];
+			grow_by_gaps(b, f, g, W);
+			uint64_t diff = 0;
+			for (int w = 0; w < W; w++) {
+				g[w] &= e[w];
+				diff |= g[w] ^ f[w];
+				f[w] = g[w];
+			}
+			if (!diff)
+				break;
 		}
-		if (first && f[0] == e[0] && f[1] == e[1])
+		if (first && same(f, e, W))
 			return true; /* one region: the whole volume left */
 		if (first) {
 			/* sums of the sizes of the pieces left */
@@ -621,27 +690,27 @@ BB_INLINE bool regions_ok(const bb128 *b, const uint64_t *empty, int W)
 			for (size_t t = 0; t < b->ntypes; t++)
 				for (unsigned k = 0; k < b->rem[t]; k++) {
 					unsigned v = b->vol[t];
-					uint64_t r[3] = {reach[0], reach[1], reach[2]};
-					for (int j = 0; j < 3; j++) {
-						int from = j - (int)(v / 64);
-						unsigned s = v % 64;
-						uint64_t x = 0;
-						if (from >= 0)
-							x = r[from] << s;
-						if (from >= 1 && s)
-							x |= r[from - 1] >> (64 - s);
+					int q = (int)(v / 64);
+					unsigned s = v % 64;
+					for (int j = nr - 1; j >= q; j--) {
+						uint64_t x = reach[j - q] << s;
+						if (s && j - q >= 1)
+							x |= reach[j - q - 1] >> (64 - s);
 						reach[j] |= x;
 					}
 				}
 			first = false;
 		}
-		unsigned n = (unsigned)(__builtin_popcountll(f[0]) +
-		                        __builtin_popcountll(f[1]));
+		unsigned n = 0;
+		uint64_t left = 0;
+		for (int w = 0; w < W; w++) {
+			n += (unsigned)__builtin_popcountll(f[w]);
+			e[w] &= ~f[w];
+			left |= e[w];
+		}
 		if (!(reach[n / 64] >> (n % 64) & 1))
 			return false;
-		e[0] &= ~f[0];
-		e[1] &= ~f[1];
-		if (!e[0] && !e[1])
+		if (!left)
 			return true;
 	}
 }
@@ -736,11 +805,11 @@ static uint64_t count_is(const struct cnt *cn, uint64_t ns, unsigned v,
  * would, or the top of the tree branches on the first cell whatever its
  * count (a 120-cell puzzle took 150 times the nodes). Ripple-carry
  * counters: a row's carry dies after two slices on average. */
-static unsigned NOINLINE least_exact(const bb128 *b, size_t d, uint32_t n,
+static unsigned NOINLINE least_exact(const bbw *b, size_t d, uint32_t n,
                                      const uint64_t *empty, unsigned *cell,
                                      int W)
 {
-	uint64_t c[2][24];
+	uint64_t c[MAXW][24];
 	memset(c, 0, sizeof c);
 	for (int w = 0; w < W; w++) {
 		const uint64_t *lm = b->lm[w] + d * b->stride;
@@ -766,30 +835,35 @@ static unsigned NOINLINE least_exact(const bb128 *b, size_t d, uint32_t n,
 }
 
 /* least() on AVX-512: each word's list counted to 32 (bbvec_count), the
- * fewest found slice by slice over both words at once (keep the cells
+ * fewest found slice by slice over every word at once (keep the cells
  * with a 0 in slice j, from the top, if there are any), as bb.c does. No
  * quick count: a cell below 4 is found as such among the counts to 32, so
  * the answer is the same, and the kernel counts to 32 for less than the
  * portable loop pays to count to 4. */
-BB_INLINE unsigned least_vec(const bb128 *b, size_t d, uint32_t n,
+BB_INLINE unsigned least_vec(const bbw *b, size_t d, uint32_t n,
                              const uint64_t *empty, unsigned *cell, int W)
 {
-	uint64_t c[2][6];
-	for (int w = 0; w < W; w++)
+	uint64_t c[MAXW][6], cand[MAXW] = {0}, any = 0;
+	for (int w = 0; w < W; w++) {
 		bbvec_count(b->lm[w] + d * b->stride, n, c[w]);
-	uint64_t cand[2] = {empty[0] & ~c[0][5],
-	                    W == 2 ? empty[1] & ~c[1][5] : 0};
-	if (!(cand[0] | cand[1]))
+		cand[w] = empty[w] & ~c[w][5];
+		any |= cand[w];
+	}
+	if (!any)
 		return least_exact(b, d, n, empty, cell, W);
 	for (int j = 4; j >= 0; j--) {
-		uint64_t x0 = cand[0] & ~c[0][j];
-		uint64_t x1 = W == 2 ? cand[1] & ~c[1][j] : 0;
-		if (x0 | x1) {
-			cand[0] = x0;
-			cand[1] = x1;
+		uint64_t x[MAXW], some = 0;
+		for (int w = 0; w < W; w++) {
+			x[w] = cand[w] & ~c[w][j];
+			some |= x[w];
 		}
+		if (some)
+			for (int w = 0; w < W; w++)
+				cand[w] = x[w];
 	}
-	int w = cand[0] ? 0 : 1;
+	int w = 0;
+	while (w < W - 1 && !cand[w])
+		w++;
 	unsigned bit = (unsigned)__builtin_ctzll(cand[w]), v = 0;
 	for (int j = 0; j < 5; j++)
 		v |= (unsigned)(c[w][j] >> bit & 1) << j;
@@ -800,15 +874,15 @@ BB_INLINE unsigned least_vec(const bb128 *b, size_t d, uint32_t n,
 /* The empty cell with the fewest rows in level d's list (ties: the first
  * in the fill order): '*cell' its fill-order number, the count returned.
  * Empty cells all have a row (node() checked). */
-BB_INLINE unsigned least(const bb128 *b, size_t d, const uint64_t *empty,
+BB_INLINE unsigned least(const bbw *b, size_t d, const uint64_t *empty,
                          unsigned *cell, int W)
 {
 	uint32_t n = b->goff[d * (b->ntypes + 1) + b->ntypes];
 	if (b->vec)
 		return least_vec(b, d, n, empty, cell, W);
-	struct cnt cn[2];
+	struct cnt cn[MAXW];
 	int nbits = 5;
-	if (b->flags & BB128_QUICK_COUNT) {
+	if (b->flags & BBW_QUICK_COUNT) {
 		for (int w = 0; w < W; w++)
 			cn[w] = count(b->lm[w] + d * b->stride, n, 2);
 		for (unsigned v = 1; v < 4; v++)
@@ -834,13 +908,42 @@ BB_INLINE unsigned least(const bb128 *b, size_t d, const uint64_t *empty,
 	return least_exact(b, d, n, empty, cell, W);
 }
 
-static void node1(bb128 *b, size_t d, const uint64_t *filled,
-                  const uint64_t *any);
-static void node2(bb128 *b, size_t d, const uint64_t *filled,
-                  const uint64_t *any);
+static void node_1(bbw *b, size_t d, const uint64_t *filled,
+                   const uint64_t *any);
+static void node_2(bbw *b, size_t d, const uint64_t *filled,
+                   const uint64_t *any);
+static void node_3(bbw *b, size_t d, const uint64_t *filled,
+                   const uint64_t *any);
+static void node_4(bbw *b, size_t d, const uint64_t *filled,
+                   const uint64_t *any);
+static void node_5(bbw *b, size_t d, const uint64_t *filled,
+                   const uint64_t *any);
+static void node_6(bbw *b, size_t d, const uint64_t *filled,
+                   const uint64_t *any);
+static void node_7(bbw *b, size_t d, const uint64_t *filled,
+                   const uint64_t *any);
+static void node_8(bbw *b, size_t d, const uint64_t *filled,
+                   const uint64_t *any);
+
+/* node() at level d on W words (a constant where it is inlined, so the
+ * switch goes). */
+BB_INLINE void node_w(bbw *b, size_t d, const uint64_t *filled,
+                      const uint64_t *any, int W)
+{
+	switch (W) {
+	case 1: node_1(b, d, filled, any); break;
+	case 2: node_2(b, d, filled, any); break;
+	case 3: node_3(b, d, filled, any); break;
+	case 4: node_4(b, d, filled, any); break;
+	case 5: node_5(b, d, filled, any); break;
+	case 6: node_6(b, d, filled, any); break;
+	case 7: node_7(b, d, filled, any); break;
+	default: node_8(b, d, filled, any); break;
+	}
+}
 
 /* Splitting: the rows placed so far, path[0..len-1], are a task. */
-static void record(bb128 *b, size_t len)
+static void record(bbw *b, size_t len)
 {
 	if (xc_tasks_add(b->tasks, b->path, len)) {
 		b->cut_hits += len == b->cut;
@@ -851,7 +954,7 @@ static void record(bb128 *b, size_t len)
 }
 
 /* Whether the node budget is spent: more from poll, if any (xc.h). */
-static bool NOINLINE spent(bb128 *b)
+static bool NOINLINE spent(bbw *b)
 {
 	if (b->poll) {
 		uint64_t more = b->poll(b->pctx);
@@ -865,7 +968,7 @@ static bool NOINLINE spent(bb128 *b)
 }
 
 /* Place level d's i-th row (of type t) and search below it. */
-BB_INLINE void place(bb128 *b, size_t d, const uint64_t *filled, uint32_t i,
+BB_INLINE void place(bbw *b, size_t d, const uint64_t *filled, uint32_t i,
                      size_t t, int W)
 {
 	/* Below the root a used-up type's rows are filtered out; at the root
@@ -874,12 +977,17 @@ BB_INLINE void place(bb128 *b, size_t d, const uint64_t *filled, uint32_t i,
 		return;
 	if (b->nodes >= b->limit && spent(b))
 		return;
-	b->nodes++;
+	b->nodes += t != b->filler;
 	size_t at = d * b->stride + i;
-	uint64_t m[2] = {b->lm[0][at], W == 2 ? b->lm[1][at] : 0};
+	uint64_t m[MAXW], nf[MAXW], empty[MAXW], left = 0;
+	for (int w = 0; w < W; w++) {
+		m[w] = b->lm[w][at];
+		nf[w] = filled[w] | m[w];
+		empty[w] = b->full[w] & ~nf[w];
+		left |= empty[w];
+	}
 	b->path[d] = b->li[at];
-	uint64_t nf[2] = {filled[0] | m[0], W == 2 ? filled[1] | m[1] : 0};
-	if (nf[0] == b->full[0] && (W == 1 || nf[1] == b->full[1])) {
+	if (!left) {
 		if (b->cut != SIZE_MAX) {
 			record(b, d + 1);
 			return;
@@ -890,38 +998,105 @@ BB_INLINE void place(bb128 *b, size_t d, const uint64_t *filled, uint32_t i,
 		return;
 	}
 	uint64_t before = b->covers;
-	uint64_t empty[2] = {b->full[0] & ~nf[0], b->full[1] & ~nf[1]};
 	b->rem[t]--;
 	if (covered(b, d, m, t, empty, W) &&
 	    (!b->regions || regions_ok(b, empty, W))) {
-		uint64_t any[2] = {0, 0};
+		uint64_t any[MAXW];
 		filter(b, d, m, empty, any, W);
 		if (d == 0 && b->drops.n)
 			drop_below(b, b->li[at], any);
-		if (W == 1)
-			node1(b, d + 1, nf, any);
-		else
-			node2(b, d + 1, nf, any);
+		node_w(b, d + 1, nf, any, W);
 	}
 	b->rem[t]++;
 	b->dead += b->covers == before;
 }
 
+/* Whether level d's node is the end of a cover where only fillers are
+ * left (bbw_set_late): one type with copies left, as many rows in the
+ * list as copies, disjoint and filling the empty cells. The search would
+ * place them one by one, one branch each (every cell has one row); they
+ * are placed here at once, with the same nodes, cover and dead ends, but
+ * no list passes (3D Onat: 2.3 M placements of its 4.4 M; splitting, the
+ * search would otherwise walk down the chain a level a pass). Not where
+ * the node budget would end among them. */
+BB_INLINE bool last_type(bbw *b, size_t d, const uint64_t *empty, int W)
+{
+	size_t T = b->ntypes, t = T;
+	for (size_t k = 0; k < T; k++)
+		if (b->rem[k]) {
+			if (t < T)
+				return false;
+			t = k;
+		}
+	const uint32_t *g = b->goff + d * (T + 1);
+	uint32_t n = t < T ? g[t + 1] - g[t] : 0;
+	if (t == T || n != b->rem[t] || b->limit - b->nodes < n)
+		return false;
+	size_t at = d * b->stride + g[t];
+	uint64_t u[MAXW] = {0};
+	unsigned cells = 0, want = 0;
+	for (int w = 0; w < W; w++) {
+		for (uint32_t i = 0; i < n; i++) {
+			uint64_t m = b->lm[w][at + i];
+			u[w] |= m;
+			cells += (unsigned)__builtin_popcountll(m);
+		}
+		want += (unsigned)__builtin_popcountll(empty[w]);
+	}
+	if (cells != want || !same(u, empty, W))
+		return false;
+	for (uint32_t i = 0; i < n; i++)
+		b->path[d + i] = b->li[at + i];
+	b->nodes += t != b->filler ? n : 0;
+	if (b->cut != SIZE_MAX) {
+		/* splitting: the cover is a task, as place() makes one of a
+		 * cover above the cut (replayed, it is counted there) */
+		record(b, d + n);
+		return true;
+	}
+	b->covers++;
+	if (!b->visit(b->ctx, b->path, d + n))
+		b->stop = XC_VISITOR;
+	return true;
+}
+
 /* Branch at level d: the list holds the placeable rows, 'any' is their
  * union. */
-BB_INLINE void node(bb128 *b, size_t d, const uint64_t *filled,
+BB_INLINE void node(bbw *b, size_t d, const uint64_t *filled,
                     const uint64_t *any, int W)
 {
 	if (b->cut == d) {
 		record(b, d);
 		return;
 	}
-	uint64_t empty[2] = {b->full[0] & ~filled[0],
-	                     W == 2 ? b->full[1] & ~filled[1] : 0};
-	if ((empty[0] & ~any[0]) || (W == 2 && (empty[1] & ~any[1])))
+	uint64_t empty[MAXW], bare = 0;
+	for (int w = 0; w < W; w++) {
+		empty[w] = b->full[w] & ~filled[w];
+		bare |= empty[w] & ~any[w];
+	}
+	if (bare)
 		return;
+	/* the cells to branch on: the empty ones, but late ones only when
+	 * no other is left */
+	uint64_t early[MAXW], some = 0;
+	const uint64_t *branch = empty;
+	bool late_only = false;
+	if (b->has_late) {
+		for (int w = 0; w < W; w++) {
+			early[w] = empty[w] & ~b->late[w];
+			some |= early[w];
+		}
+		if (some)
+			branch = early;
+		late_only = !some;
+	}
 	size_t T = b->ntypes;
 	const uint32_t *g = b->goff + d * (T + 1);
+	if (late_only && last_type(b, d, empty, W))
+		return;
+	/* Where only late cells are left, a single-copy type goes first
+	 * whatever its rows (dancing links branches on pieces there, never on
+	 * optional cells: Onega 6.7 M nodes the other way, 0.2 M this way). */
 	unsigned cell = 0, best;
 	size_t bt = T;
 	if (b->vec) {
@@ -929,22 +1104,34 @@ BB_INLINE void node(bb128 *b, size_t d, const uint64_t *filled,
 		unsigned tbest;
 		if (!bbvec_types(g, b->rem, b->count, T, &tbest, &bt))
 			return;
-		best = least(b, d, empty, &cell, W);
-		if (tbest < best)
+		if (late_only && bt < T) {
 			best = tbest;
-		else
-			bt = T;
+		} else {
+			best = least(b, d, branch, &cell, W);
+			if (tbest < best)
+				best = tbest;
+			else
+				bt = T;
+		}
 	} else {
 		for (size_t t = 0; t < T; t++)
 			if (g[t + 1] - g[t] < b->rem[t])
 				return;
-		best = least(b, d, empty, &cell, W);
+		best = UINT32_MAX;
 		for (size_t t = 0; t < T; t++) {
 			unsigned n = g[t + 1] - g[t];
 			if (b->rem[t] && b->count[t] == 1 && n < best) {
 				best = n;
 				bt = t;
 			}
+		}
+		if (!late_only || bt == T) {
+			unsigned tbest = best;
+			best = least(b, d, branch, &cell, W);
+			if (tbest < best)
+				best = tbest;
+			else
+				bt = T;
 		}
 	}
 	if (bt < T) {
@@ -988,72 +1175,99 @@ BB_INLINE void node(bb128 *b, size_t d, const uint64_t *filled,
 		}
 }
 
-static void node1(bb128 *b, size_t d, const uint64_t *filled,
-                  const uint64_t *any)
+#define NODE_OF(n)                                                       \
+	static void node_##n(bbw *b, size_t d, const uint64_t *filled,   \
+	                     const uint64_t *any)                        \
+	{                                                                \
+		node(b, d, filled, any, n);                              \
+	}
+NODE_OF(1)
+NODE_OF(2)
+NODE_OF(3)
+NODE_OF(4)
+NODE_OF(5)
+NODE_OF(6)
+NODE_OF(7)
+NODE_OF(8)
+
+/* node() at level d, for the words in use. */
+static void node_at(bbw *b, size_t d, const uint64_t *filled,
+                    const uint64_t *any)
 {
-	node(b, d, filled, any, 1);
+	node_w(b, d, filled, any, b->W);
 }
 
-static void node2(bb128 *b, size_t d, const uint64_t *filled,
-                  const uint64_t *any)
+/* place() at the root, for the words in use. */
+static void place_root(bbw *b, uint32_t i, size_t t)
 {
-	node(b, d, filled, any, 2);
-}
-
-static void place_root(bb128 *b, uint32_t i, size_t t)
-{
-	uint64_t none[2] = {0, 0};
-	if (b->W == 1)
-		place(b, 0, none, i, t, 1);
-	else
-		place(b, 0, none, i, t, 2);
-}
-
-/* Whether the cells 'm' are connected through the gaps. */
-static bool connected(const bb128 *b, const uint64_t *m)
-{
-	uint64_t f[2] = {0, 0};
-	if (m[0])
-		f[0] = m[0] & -m[0];
-	else
-		f[1] = m[1] & -m[1];
-	for (;;) {
-		uint64_t g[2] = {f[0], f[1]};
-		for (size_t k = 0; k < b->ngaps; k++) {
-			const struct gap *p = &b->gap[k];
-			uint64_t x[2] = {f[0] & p->src[0], f[1] & p->src[1]}, y[2];
-			shl(x, p->delta, y, 2);
-			g[0] |= y[0];
-			g[1] |= y[1];
-			shr(f, p->delta, y, 2);
-			g[0] |= y[0] & p->src[0];
-			g[1] |= y[1] & p->src[1];
-		}
-		g[0] &= m[0];
-		g[1] &= m[1];
-		if (g[0] == f[0] && g[1] == f[1])
-			return f[0] == m[0] && f[1] == m[1];
-		f[0] = g[0];
-		f[1] = g[1];
+	static const uint64_t none[MAXW];
+	switch (b->W) {
+	case 1: place(b, 0, none, i, t, 1); break;
+	case 2: place(b, 0, none, i, t, 2); break;
+	case 3: place(b, 0, none, i, t, 3); break;
+	case 4: place(b, 0, none, i, t, 4); break;
+	case 5: place(b, 0, none, i, t, 5); break;
+	case 6: place(b, 0, none, i, t, 6); break;
+	case 7: place(b, 0, none, i, t, 7); break;
+	default: place(b, 0, none, i, t, 8); break;
 	}
 }
 
-/* Whether the regions pruning is sound and possible for these rows:
- * edges given, few gaps, rows connected, one size per type. Sets vol[]. */
-static bool regions_sound(bb128 *b)
+/* filter() for the words in use (replaying a task's path). */
+static void filter_at(bbw *b, size_t d, const uint64_t *rm,
+                      const uint64_t *empty, uint64_t *any)
 {
-	if (!(b->flags & BB128_REGIONS) || !b->ngaps || b->gaps_overflow)
+	switch (b->W) {
+	case 1: filter(b, d, rm, empty, any, 1); break;
+	case 2: filter(b, d, rm, empty, any, 2); break;
+	default: filter(b, d, rm, empty, any, b->W); break;
+	}
+}
+
+/* Whether the cells 'm' are connected through the gaps. */
+static bool connected(const bbw *b, const uint64_t *m)
+{
+	int W = b->W;
+	uint64_t f[MAXW] = {0};
+	for (int w = 0; w < W; w++)
+		if (m[w]) {
+			f[w] = m[w] & -m[w];
+			break;
+		}
+	for (;;) {
+		uint64_t g[MAXW], diff = 0;
+		grow_by_gaps(b, f, g, W);
+		for (int w = 0; w < W; w++) {
+			g[w] &= m[w];
+			diff |= g[w] ^ f[w];
+			f[w] = g[w];
+		}
+		if (!diff)
+			return same(f, m, W);
+	}
+}
+
+/* Whether the regions pruning is sound and worth it for these rows: edges
+ * given, few gaps, rows connected, one size per type, no type of one
+ * cell. Sets vol[]. */
+static bool regions_sound(bbw *b)
+{
+	if (!(b->flags & BBW_REGIONS) || !b->ngaps || b->gaps_overflow)
 		return false;
 	for (size_t t = 0; t < b->ntypes; t++)
 		b->vol[t] = 0;
 	for (size_t i = 0; i < b->nrows; i++) {
 		const struct brow *r = &b->rows[i];
-		unsigned n = (unsigned)(__builtin_popcountll(r->m[0]) +
-		                        __builtin_popcountll(r->m[1]));
-		if (!n || (b->vol[r->type] && b->vol[r->type] != n))
+		const uint64_t *m = b->rowm + (size_t)b->W * i;
+		unsigned n = 0;
+		for (int w = 0; w < b->W; w++)
+			n += (unsigned)__builtin_popcountll(m[w]);
+		/* a type of one cell (the fillers of optional cells, solve.c)
+		 * makes nearly every volume: the fills cost, nothing pruned */
+		if (n < 2 || (b->vol[r->type] && b->vol[r->type] != n))
 			return false;
 		b->vol[r->type] = n;
-		if (!connected(b, r->m))
+		if (!connected(b, m))
 			return false;
 	}
 	return true;
@@ -1063,9 +1277,9 @@ static bool regions_sound(bb128 *b)
  * asked for, two words, edges given, few gaps, and no row with a cell
  * that has no neighbour in it (a row with two cells or more of a
  * connected piece). Sets hv's gaps. */
-static bool holes_sound(bb128 *b)
+static bool holes_sound(bbw *b)
 {
-	if (!(b->flags & BB128_HOLES) || b->W != 2 || !b->ngaps ||
+	if (!(b->flags & BBW_HOLES) || b->W != 2 || !b->ngaps ||
 	    b->gaps_overflow)
 		return false;
 	struct bb_holes2 *h = &b->hv;
@@ -1076,7 +1290,7 @@ static bool holes_sound(bb128 *b)
 		h->src[k][1] = b->gap[k].src[1];
 	}
 	for (size_t i = 0; i < b->nrows; i++) {
-		const uint64_t *m = b->rows[i].m;
+		const uint64_t *m = b->rowm + 2 * i;
 		uint64_t n[2];
 		near2(h, m, n);
 		if ((m[0] & ~n[0]) | (m[1] & ~n[1]))
@@ -1088,7 +1302,7 @@ static bool holes_sound(bb128 *b)
 /* Set up a search: counters, and (once, until the rows, edges or flags
  * change) the regions pruning, the rule against holes and level 0: every
  * row, grouped by type (a counting sort, stable). */
-static void start(bb128 *b, uint64_t max_nodes, xc_visit visit, void *ctx)
+static void start(bbw *b, uint64_t max_nodes, xc_visit visit, void *ctx)
 {
 	size_t T = b->ntypes;
 	b->nodes = 0;
@@ -1113,9 +1327,8 @@ static void start(bb128 *b, uint64_t max_nodes, xc_visit visit, void *ctx)
 		g[t + 1] += g[t];
 	for (size_t i = 0; i < b->nrows; i++) {
 		uint32_t k = g[b->rows[i].type]++;
-		b->lm[0][k] = b->rows[i].m[0];
-		if (b->W == 2)
-			b->lm[1][k] = b->rows[i].m[1];
+		for (int w = 0; w < b->W; w++)
+			b->lm[w][k] = b->rowm[(size_t)b->W * i + (size_t)w];
 		b->li[k] = b->rows[i].id;
 	}
 	for (size_t t = T; t > 0; t--)
@@ -1124,53 +1337,39 @@ static void start(bb128 *b, uint64_t max_nodes, xc_visit visit, void *ctx)
 }
 
 /* Whether the root branches on the rows of the 'first' type. */
-static bool first_at_root(const bb128 *b)
+static bool first_at_root(const bbw *b)
 {
 	return b->first < b->ntypes && b->count[b->first] != 0;
 }
 
 /* Blank level 0's i-th row: a mask of every cell clashes with any row. */
-static void blank(bb128 *b, uint32_t i)
+static void blank(bbw *b, uint32_t i)
 {
-	b->lm[0][i] = ~(uint64_t)0;
-	if (b->W == 2)
-		b->lm[1][i] = ~(uint64_t)0;
+	for (int w = 0; w < b->W; w++)
+		b->lm[w][i] = ~(uint64_t)0;
 }
 
 /* Put back level 0's rows of the first type that the root blanked. */
-static void unblank(bb128 *b)
+static void unblank(bbw *b)
 {
 	size_t f = b->first;
 	for (size_t i = 0, k = b->goff[f]; i < b->nrows; i++)
 		if (b->rows[i].type == f) {
-			b->lm[0][k] = b->rows[i].m[0];
-			if (b->W == 2)
-				b->lm[1][k] = b->rows[i].m[1];
+			for (int w = 0; w < b->W; w++)
+				b->lm[w][k] = b->rowm[(size_t)b->W * i + (size_t)w];
 			k++;
 		}
 }
 
-/* node() at level d, for the words in use. */
-static void node_at(bb128 *b, size_t d, const uint64_t *filled,
-                    const uint64_t *any)
-{
-	if (b->W == 1)
-		node1(b, d, filled, any);
-	else
-		node2(b, d, filled, any);
-}
-
-static void run(bb128 *b)
+static void run(bbw *b)
 {
 	size_t T = b->ntypes;
 	const uint32_t *g = b->goff;
 	if (!first_at_root(b)) {
-		uint64_t any[2] = {0, 0}, none[2] = {0, 0};
-		for (uint32_t i = 0; i < g[T]; i++) {
-			any[0] |= b->lm[0][i];
-			if (b->W == 2)
-				any[1] |= b->lm[1][i];
-		}
+		uint64_t any[MAXW] = {0}, none[MAXW] = {0};
+		for (int w = 0; w < b->W; w++)
+			for (uint32_t i = 0; i < g[T]; i++)
+				any[w] |= b->lm[w][i];
 		node_at(b, 0, none, any);
 	} else {
 		/* The pinned type's rows are the root's branches. Should it
@@ -1188,8 +1387,8 @@ static void run(bb128 *b)
 	}
 }
 
-/* Forget the path bb128_solve_task kept: rem and level 0 as they were. */
-static void drop_replay(bb128 *b)
+/* Forget the path bbw_solve_task kept: rem and level 0 as they were. */
+static void drop_replay(bbw *b)
 {
 	for (size_t k = 0; k < b->rlen; k++)
 		b->rem[b->rtype[k]]++;
@@ -1199,8 +1398,8 @@ static void drop_replay(bb128 *b)
 	b->rbl = 0;
 }
 
-enum xc_stop bb128_solve(bb128 *b, uint64_t max_nodes, xc_visit visit,
-                         void *ctx, uint64_t *nodes)
+enum xc_stop bbw_solve(bbw *b, uint64_t max_nodes, xc_visit visit, void *ctx,
+                       uint64_t *nodes)
 {
 	drop_replay(b);
 	start(b, max_nodes, visit, ctx);
@@ -1209,15 +1408,15 @@ enum xc_stop bb128_solve(bb128 *b, uint64_t max_nodes, xc_visit visit,
 	return b->stop;
 }
 
-void bb128_set_poll(bb128 *b, xc_poll poll, void *ctx)
+void bbw_set_poll(bbw *b, xc_poll poll, void *ctx)
 {
 	b->poll = poll;
 	b->pctx = ctx;
 }
 
 /* Iterative deepening, as xc_split(). */
-int bb128_split(bb128 *b, size_t want, uint64_t max_nodes,
-                struct xc_tasks *out, enum xc_stop *stop)
+int bbw_split(bbw *b, size_t want, uint64_t max_nodes, struct xc_tasks *out,
+              enum xc_stop *stop)
 {
 	xc_poll poll = b->poll;
 	b->poll = NULL;
@@ -1257,8 +1456,7 @@ int bb128_split(bb128 *b, size_t want, uint64_t max_nodes,
 }
 
 /* Level d's index of the row numbered 'id', and its type. */
-static uint32_t find_in_level(const bb128 *b, size_t d, size_t id,
-                              size_t *type)
+static uint32_t find_in_level(const bbw *b, size_t d, size_t id, size_t *type)
 {
 	const uint32_t *g = b->goff + d * (b->ntypes + 1);
 	const uint32_t *li = b->li + d * b->stride;
@@ -1274,16 +1472,17 @@ static uint32_t find_in_level(const bb128 *b, size_t d, size_t id,
 }
 
 /* Replay task k's rows as place() put them (their nodes were counted by
- * bb128_split; so were the checks they passed, the regions among them),
+ * bbw_split; so were the checks they passed, the regions among them),
  * then search below. The steps it shares with the path replayed last
- * are kept (see struct bb128). */
-enum xc_stop bb128_solve_task(bb128 *b, const struct xc_tasks *t, size_t k,
-                              uint64_t max_nodes, xc_visit visit, void *ctx,
-                              uint64_t *nodes)
+ * are kept (see struct bbw). */
+enum xc_stop bbw_solve_task(bbw *b, const struct xc_tasks *t, size_t k,
+                            uint64_t max_nodes, xc_visit visit, void *ctx,
+                            uint64_t *nodes)
 {
 	assert(k < t->n);
 	const size_t *path = t->step + t->off[k];
 	size_t len = t->off[k + 1] - t->off[k];
+	int W = b->W;
 	start(b, max_nodes, visit, ctx);
 	size_t p = 0;
 	while (p < b->rlen && p < len && b->path[p] == path[p])
@@ -1308,20 +1507,24 @@ enum xc_stop bb128_solve_task(bb128 *b, const struct xc_tasks *t, size_t k,
 			blank(b, j);
 		b->rbl = want;
 	}
-	uint64_t filled[2] = {0, 0}, any[2] = {0, 0};
+	uint64_t filled[MAXW] = {0}, any[MAXW] = {0};
 	if (p) {
-		memcpy(filled, b->rfill + 2 * (p - 1), sizeof filled);
-		memcpy(any, b->rany + 2 * (p - 1), sizeof any);
+		memcpy(filled, b->rfill + (size_t)W * (p - 1), (size_t)W * sizeof *filled);
+		memcpy(any, b->rany + (size_t)W * (p - 1), (size_t)W * sizeof *any);
 	}
 	size_t d = p;
 	for (; d < len; d++) {
 		i = find_in_level(b, d, path[d], &type);
 		size_t at = d * b->stride + i;
-		uint64_t m[2] = {b->lm[0][at], b->W == 2 ? b->lm[1][at] : 0};
+		uint64_t m[MAXW], empty[MAXW], left = 0;
+		for (int w = 0; w < W; w++) {
+			m[w] = b->lm[w][at];
+			filled[w] |= m[w];
+			empty[w] = b->full[w] & ~filled[w];
+			left |= empty[w];
+		}
 		b->path[d] = path[d];
-		filled[0] |= m[0];
-		filled[1] |= m[1];
-		if (filled[0] == b->full[0] && filled[1] == b->full[1]) {
+		if (!left) {
 			assert(d + 1 == len);
 			b->covers++;
 			if (!b->visit(b->ctx, b->path, d + 1))
@@ -1329,16 +1532,11 @@ enum xc_stop bb128_solve_task(bb128 *b, const struct xc_tasks *t, size_t k,
 			break;
 		}
 		b->rem[type]--;
-		uint64_t empty[2] = {b->full[0] & ~filled[0],
-		                     b->full[1] & ~filled[1]};
-		if (b->W == 1)
-			filter(b, d, m, empty, any, 1);
-		else
-			filter(b, d, m, empty, any, 2);
+		filter_at(b, d, m, empty, any);
 		if (d == 0 && b->drops.n)
 			drop_below(b, path[0], any);
-		memcpy(b->rfill + 2 * d, filled, sizeof filled);
-		memcpy(b->rany + 2 * d, any, sizeof any);
+		memcpy(b->rfill + (size_t)W * d, filled, (size_t)W * sizeof *filled);
+		memcpy(b->rany + (size_t)W * d, any, (size_t)W * sizeof *any);
 		b->rtype[d] = (uint32_t)type;
 		b->rlen = d + 1;
 	}
@@ -1348,28 +1546,33 @@ enum xc_stop bb128_solve_task(bb128 *b, const struct xc_tasks *t, size_t k,
 	return b->stop;
 }
 
-bb128 *bb128_clone(const bb128 *b)
+bbw *bbw_clone(const bbw *b)
 {
-	bb128 *c = malloc(sizeof *c);
+	bbw *c = malloc(sizeof *c);
 	if (!c)
 		return NULL;
 	*c = *b;
 	size_t nt = b->ntypes ? b->ntypes : 1, lists = (b->depth + 1) * b->stride;
+	size_t W = (size_t)b->W, cap = b->cap ? b->cap : 1;
 	if (!lists)
 		lists = 1;
-	/* every pointer replaced before any check, so bb128_free(c) frees
+	/* every pointer replaced before any check, so bbw_free(c) frees
 	 * only c's own */
 	c->rem = malloc(nt * sizeof *c->rem);
 	c->count = malloc(nt * sizeof *c->count);
 	c->vol = malloc(nt * sizeof *c->vol);
-	c->rows = malloc((b->cap ? b->cap : 1) * sizeof *c->rows);
-	c->lm[0] = malloc(lists * sizeof *c->lm[0]);
-	c->lm[1] = b->W == 2 ? malloc(lists * sizeof *c->lm[1]) : NULL;
+	c->rows = malloc(cap * sizeof *c->rows);
+	c->rowm = malloc(W * cap * sizeof *c->rowm);
+	bool lists_ok = true;
+	for (size_t w = 0; w < MAXW; w++) {
+		c->lm[w] = w < W ? malloc(lists * sizeof *c->lm[w]) : NULL;
+		lists_ok &= w >= W || c->lm[w];
+	}
 	c->li = malloc(lists * sizeof *c->li);
 	c->goff = malloc((b->depth + 1) * (b->ntypes + 1) * sizeof *c->goff);
 	c->path = malloc(b->depth * sizeof *c->path);
-	c->rfill = malloc(2 * b->depth * sizeof *c->rfill);
-	c->rany = malloc(2 * b->depth * sizeof *c->rany);
+	c->rfill = malloc(W * b->depth * sizeof *c->rfill);
+	c->rany = malloc(W * b->depth * sizeof *c->rany);
 	c->rtype = malloc(b->depth * sizeof *c->rtype);
 	int dr = drops_copy(&c->drops, &b->drops);
 	c->tasks = NULL;
@@ -1377,23 +1580,25 @@ bb128 *bb128_clone(const bb128 *b)
 	c->level0 = false;
 	c->rlen = 0;
 	c->rbl = 0;
-	if (!c->rem || !c->count || !c->vol || !c->rows || !c->lm[0] ||
-	    (b->W == 2 && !c->lm[1]) || !c->li || !c->goff || !c->path ||
-	    !c->rfill || !c->rany || !c->rtype || dr != XC_OK) {
-		bb128_free(c);
+	if (!c->rem || !c->count || !c->vol || !c->rows || !c->rowm ||
+	    !lists_ok || !c->li || !c->goff || !c->path || !c->rfill ||
+	    !c->rany || !c->rtype || dr != XC_OK) {
+		bbw_free(c);
 		return NULL;
 	}
 	/* counts as added: the original's replay (if any) is not copied */
 	memcpy(c->rem, b->count, b->ntypes * sizeof *c->rem);
 	memcpy(c->count, b->count, b->ntypes * sizeof *c->count);
 	memcpy(c->vol, b->vol, b->ntypes * sizeof *c->vol);
-	if (b->nrows)
+	if (b->nrows) {
 		memcpy(c->rows, b->rows, b->nrows * sizeof *c->rows);
+		memcpy(c->rowm, b->rowm, W * b->nrows * sizeof *c->rowm);
+	}
 	/* the lists are rebuilt by the first search: nothing to copy */
 	return c;
 }
 
-uint64_t bb128_dead_ends(const bb128 *b)
+uint64_t bbw_dead_ends(const bbw *b)
 {
 	return b->dead;
 }

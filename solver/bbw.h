@@ -1,0 +1,112 @@
+/*
+ * bbw.h: exact cover on a wide bitboard: goals of up to 512 cells, one to
+ * eight 64-bit words (as many as the goal needs).
+ *
+ * The contract is bb.h's: every row is a set of cells (word w holds cells
+ * 64w..64w+63, in the goal's numbering) and a type; type t is used
+ * exactly counts[t] times; rows are renumbered by 'rank' (the caller's
+ * fill order) so that ties go to the first empty cell in that order.
+ * Every cover is visited exactly once, with the row numbers in the order
+ * added; an optional 'first' type is placed at the root (the pinned
+ * piece).
+ *
+ * On top of bb.h's search (MRV on bit-sliced counters, a forward check
+ * that every empty cell keeps a row), three prunings, all on by default:
+ *   - regions: given the goal's adjacency (bbw_add_edge()), the empty
+ *     cells split into connected regions; each must have a volume that
+ *     the pieces left can make (a sum of their sizes), or the branch ends.
+ *     Without edges this is off.
+ *   - quick counts: the cell counters saturate at 4 first, and count to
+ *     32 only when no empty cell has fewer than 4 rows.
+ *   - holes (bb.h's rule, on the same adjacency, for goals of 65 to 128
+ *     cells): when every row's cells each have a neighbour in the row, a
+ *     row that would leave an empty cell with no empty neighbour is left
+ *     out of the lists filtered below nodes of more than 512 rows.
+ * None changes which covers are found, only how fast.
+ *
+ * Ownership: bbw_new() returns a struct the caller frees with bbw_free().
+ * Errors: XC_ENOMEM, XC_ETOOBIG (xc.h); the search itself allocates
+ * nothing, so it cannot fail (bbw_split allocates the task list,
+ * bbw_clone a whole copy).
+ */
+#ifndef CUBEGEN_BBW_H
+#define CUBEGEN_BBW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "solver/xc.h"
+
+#define BBW_MAX_CELLS 512
+#define BBW_MAX_WORDS (BBW_MAX_CELLS / 64)
+
+typedef struct bbw bbw;
+
+/* Prunings (bbw_set_flags); all on after bbw_new(). */
+enum {
+	BBW_REGIONS = 1,     /* region volumes (needs edges) */
+	BBW_QUICK_COUNT = 2, /* counters saturating at 4 first */
+	BBW_HOLES = 4,       /* rows that leave a hole (needs edges) */
+};
+
+/* 'ncells' (1..512) cells, 'rank[c]' cell c's place in the fill order (a
+ * permutation of 0..ncells-1), 'ntypes' types with their counts. NULL
+ * when out of memory or 'ncells' is out of range. */
+bbw *bbw_new(size_t ncells, const unsigned *rank, size_t ntypes,
+             const unsigned *counts);
+void bbw_free(bbw *b);
+/* Add a row over 'cells' ((ncells + 63) / 64 words, as above); its number
+ * is the count of rows added before it. XC_ENOMEM leaves 'b' as it was. */
+int bbw_add_row(bbw *b, const uint64_t *cells, size_t type);
+/* Cells 'a' and 'b' are face neighbours (either order, duplicates
+ * harmless): the regions pruning uses these. Should the neighbours form
+ * more than a few distinct gaps in the fill order (a goal far from a
+ * box), the pruning turns itself off. */
+void bbw_add_edge(bbw *b, size_t a, size_t c);
+/* Cell 'cell' is branched on only when no other empty cell is left (an
+ * optional goal cell, filled by a monomino type when it stays empty: the
+ * search then decides the pieces first). Every cell is still covered;
+ * only the order of the search changes, not what it finds. */
+void bbw_set_late(bbw *b, size_t cell);
+/* Placements of 'type' are not counted as nodes (the fillers of optional
+ * cells: 'nodes' then counts the pieces placed, as dancing links' does). */
+void bbw_set_filler(bbw *b, size_t type);
+/* Rows of 'type' are placed first, at the root (call before solving). */
+void bbw_set_first(bbw *b, size_t type);
+/* Below row 'root' of that type, the rows drop[0..n) take no part in the
+ * search (as bb_drop_below). XC_OK, or XC_ENOMEM with nothing changed. */
+int bbw_drop_below(bbw *b, size_t root, const size_t *drop, size_t n);
+/* Which prunings run (BBW_* bits; for benchmarks and tests). */
+void bbw_set_flags(bbw *b, unsigned flags);
+/* Whether the list passes run on AVX-512 (bbvec.h): by default they do
+ * where the CPU has it. 'on' false: the portable loops; the search is the
+ * same either way (tests compare them). Returns whether they now do. */
+bool bbw_set_vector(bbw *b, bool on);
+/* As xc_solve(): the visitor gets row numbers. */
+enum xc_stop bbw_solve(bbw *b, uint64_t max_nodes, xc_visit visit, void *ctx,
+                       uint64_t *nodes);
+/* A shared node budget, as xc_set_poll(). */
+void bbw_set_poll(bbw *b, xc_poll poll, void *ctx);
+/* Split the search into tasks, as xc_split() and bb_split(): a task's
+ * steps are row numbers, the rows placed on the path to it. The tasks
+ * depend only on the rows, edges, flags and first type. */
+int bbw_split(bbw *b, size_t want, uint64_t max_nodes, struct xc_tasks *out,
+              enum xc_stop *stop);
+/* Search task k's subtree, as xc_solve_task(): 't' from bbw_split on this
+ * engine or on one it was cloned from. Consecutive tasks share the start
+ * of their paths, which is kept between calls; the next bbw_solve or
+ * bbw_split drops it. The prunings run below the task as in a whole
+ * search, so its covers and nodes are the whole search's below that
+ * path. */
+enum xc_stop bbw_solve_task(bbw *b, const struct xc_tasks *t, size_t k,
+                            uint64_t max_nodes, xc_visit visit, void *ctx,
+                            uint64_t *nodes);
+/* An independent copy with its rows, edges, flags, first type and poll
+ * (one per thread), NULL when out of memory. */
+bbw *bbw_clone(const bbw *b);
+/* Of the rows the last bbw_solve() placed, how many led to no cover (as
+ * xc_dead_ends()). */
+uint64_t bbw_dead_ends(const bbw *b);
+
+#endif
