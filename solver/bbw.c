@@ -68,6 +68,7 @@
 #include "solver/drops.h"
 
 #include <assert.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,7 +112,7 @@ struct bbw {
 	size_t ntypes;
 	unsigned *rem;    /* copies left per type */
 	unsigned *count;  /* copies per type */
-	unsigned *vol;    /* cells per row of each type (when all agree) */
+	unsigned *vol;    /* cells per row of each type, 0 when they differ */
 	struct brow *rows;
 	uint64_t *rowm;   /* row i's cells, renumbered: rowm[W * i ..] */
 	size_t nrows, cap, stride;
@@ -1008,7 +1009,7 @@ BB_INLINE void place(bbw *b, size_t d, const uint64_t *filled, uint32_t i,
 		node_w(b, d + 1, nf, any, W);
 	}
 	b->rem[t]++;
-	b->dead += b->covers == before;
+	b->dead += b->covers == before && t != b->filler;
 }
 
 /* Whether level d's node is the end of a cover where only fillers are
@@ -1030,21 +1031,26 @@ BB_INLINE bool last_type(bbw *b, size_t d, const uint64_t *empty, int W)
 		}
 	const uint32_t *g = b->goff + d * (T + 1);
 	uint32_t n = t < T ? g[t + 1] - g[t] : 0;
-	if (t == T || n != b->rem[t] || b->limit - b->nodes < n)
+	if (t == T || n != b->rem[t] || !b->vol[t] || b->limit - b->nodes < n)
 		return false;
+	/* n rows of vol[t] cells each that cover the empty cells, as many
+	 * as there are: disjoint. The fillers are distinct single cells
+	 * (bbw_set_filler), all empty (the list holds no row over a filled
+	 * cell): disjoint, and covering when there are as many. */
 	size_t at = d * b->stride + g[t];
-	uint64_t u[MAXW] = {0};
-	unsigned cells = 0, want = 0;
-	for (int w = 0; w < W; w++) {
-		for (uint32_t i = 0; i < n; i++) {
-			uint64_t m = b->lm[w][at + i];
-			u[w] |= m;
-			cells += (unsigned)__builtin_popcountll(m);
-		}
+	unsigned want = 0;
+	for (int w = 0; w < W; w++)
 		want += (unsigned)__builtin_popcountll(empty[w]);
-	}
-	if (cells != want || !same(u, empty, W))
+	if ((uint64_t)n * b->vol[t] != want)
 		return false;
+	if (t != b->filler || b->vol[t] != 1) {
+		uint64_t u[MAXW] = {0};
+		for (int w = 0; w < W; w++)
+			for (uint32_t i = 0; i < n; i++)
+				u[w] |= b->lm[w][at + i];
+		if (!same(u, empty, W))
+			return false;
+	}
 	for (uint32_t i = 0; i < n; i++)
 		b->path[d + i] = b->li[at + i];
 	b->nodes += t != b->filler ? n : 0;
@@ -1247,27 +1253,36 @@ static bool connected(const bbw *b, const uint64_t *m)
 	}
 }
 
+/* vol[t]: the cells of each row of type t, 0 when they differ (or it has
+ * no rows); UINT_MAX while being set. */
+static void type_sizes(bbw *b)
+{
+	for (size_t t = 0; t < b->ntypes; t++)
+		b->vol[t] = UINT_MAX;
+	for (size_t i = 0; i < b->nrows; i++) {
+		const uint64_t *m = b->rowm + (size_t)b->W * i;
+		unsigned n = 0, *v = &b->vol[b->rows[i].type];
+		for (int w = 0; w < b->W; w++)
+			n += (unsigned)__builtin_popcountll(m[w]);
+		*v = *v == UINT_MAX || *v == n ? n : 0;
+	}
+	for (size_t t = 0; t < b->ntypes; t++)
+		if (b->vol[t] == UINT_MAX)
+			b->vol[t] = 0;
+}
+
 /* Whether the regions pruning is sound and worth it for these rows: edges
- * given, few gaps, rows connected, one size per type, no type of one
- * cell. Sets vol[]. */
+ * given, few gaps, rows connected, one size per type (type_sizes()), no
+ * type of one cell. */
 static bool regions_sound(bbw *b)
 {
 	if (!(b->flags & BBW_REGIONS) || !b->ngaps || b->gaps_overflow)
 		return false;
-	for (size_t t = 0; t < b->ntypes; t++)
-		b->vol[t] = 0;
 	for (size_t i = 0; i < b->nrows; i++) {
-		const struct brow *r = &b->rows[i];
-		const uint64_t *m = b->rowm + (size_t)b->W * i;
-		unsigned n = 0;
-		for (int w = 0; w < b->W; w++)
-			n += (unsigned)__builtin_popcountll(m[w]);
 		/* a type of one cell (the fillers of optional cells, solve.c)
 		 * makes nearly every volume: the fills cost, nothing pruned */
-		if (n < 2 || (b->vol[r->type] && b->vol[r->type] != n))
-			return false;
-		b->vol[r->type] = n;
-		if (!connected(b, m))
+		if (b->vol[b->rows[i].type] < 2 ||
+		    !connected(b, b->rowm + (size_t)b->W * i))
 			return false;
 	}
 	return true;
@@ -1317,6 +1332,7 @@ static void start(bbw *b, uint64_t max_nodes, xc_visit visit, void *ctx)
 	if (b->level0)
 		return;
 	b->level0 = true;
+	type_sizes(b);
 	b->regions = regions_sound(b);
 	b->holes = holes_sound(b);
 	uint32_t *g = b->goff;

@@ -70,7 +70,8 @@ void bbw_add_edge(bbw *b, size_t a, size_t c);
  * only the order of the search changes, not what it finds. */
 void bbw_set_late(bbw *b, size_t cell);
 /* Placements of 'type' are not counted as nodes (the fillers of optional
- * cells: 'nodes' then counts the pieces placed, as dancing links' does). */
+ * cells: 'nodes' then counts the pieces placed, as dancing links' does);
+ * its rows, when of one cell each, must be distinct. */
 void bbw_set_filler(bbw *b, size_t type);
 /* Rows of 'type' are placed first, at the root (call before solving). */
 void bbw_set_first(bbw *b, size_t type);

@@ -711,19 +711,35 @@ static int cells_search(struct cells *c, uint64_t max_nodes,
 	 * links (the scores measured there stay as they were): all
 	 * branch on the most constrained cell with ties to the lowest
 	 * canonical number, so the tree is a function of the canonical
-	 * form. A colour puzzle with optional cells, ranges or distinct
-	 * regions: dancing links with its phased search, at any size. */
-	size_t n = c->goal.n;
-	bool phased = c->ranges || c->ndreg;
-	bool bits = !phased && n <= 64, wide = !phased && !bits && n <= 128;
-	unsigned rank[128];
+	 * form. Optional cells alone (up to 512 cells): the wide board with
+	 * fillers, branched on last and neither nodes nor dead ends, which
+	 * finds the phased search's dead ends (difficulty.h). Ranges or
+	 * distinct regions: dancing links with its phased search, at any
+	 * size. */
+	size_t n = c->goal.n, nt = c->ntypes, vol = 0;
+	bool ranged = false;
+	for (size_t t = 0; t < nt; t++) {
+		ranged |= c->lo[t] != c->counts[t];
+		vol += (size_t)c->counts[t] * c->types[t].n;
+	}
+	bool fill = c->ranges && !ranged && !c->ndreg && n <= BBW_MAX_CELLS &&
+	            vol <= n;
+	bool phased = (c->ranges && !fill) || c->ndreg;
+	bool bits = !phased && !fill && n <= 64;
+	bool wide = !phased && !bits && (n <= 128 || fill);
+	unsigned rank[BBW_MAX_CELLS], *counts = malloc((nt + 1) * sizeof *counts);
 	for (size_t k = 0; k < n && (bits || wide); k++)
 		rank[k] = (unsigned)k;
+	if (counts) {
+		memcpy(counts, c->counts, nt * sizeof *counts);
+		counts[nt] = (unsigned)(n - vol);
+	}
+	size_t wt = nt + (fill && vol < n);
 	struct phased ph = {0};
 	xc *x = phased ? phased_new(c, &ph)
-	      : bits || wide ? NULL : xc_new(n, c->ntypes, c->counts);
-	bb *b = bits ? bb_new(n, rank, c->ntypes, c->counts) : NULL;
-	bbw *w = wide ? bbw_new(n, rank, c->ntypes, c->counts) : NULL;
+	      : bits || wide ? NULL : xc_new(n, nt, c->counts);
+	bb *b = bits ? bb_new(n, rank, nt, c->counts) : NULL;
+	bbw *w = wide && counts ? bbw_new(n, rank, wt, counts) : NULL;
 	uint64_t *buf = malloc(n * sizeof *buf);
 	size_t *items = malloc((n + 1 + n * c->ndreg) * sizeof *items);
 	int rc = SOLVE_ENOMEM;
@@ -736,7 +752,7 @@ static int cells_search(struct cells *c, uint64_t max_nodes,
 		if (c->rtype[i] == pin && !least_of_orbit(c, i, buf))
 			continue;
 		size_t k = 0;
-		uint64_t mask[2] = {0, 0};
+		uint64_t mask[BBW_MAX_WORDS] = {0};
 		if (phased) {
 			k = phased_items(c, &ph, i, items);
 		} else {
@@ -753,6 +769,18 @@ static int cells_search(struct cells *c, uint64_t max_nodes,
 		if (er != XC_OK)
 			rc = er == XC_ENOMEM ? SOLVE_ENOMEM : SOLVE_ETOOBIG;
 	}
+	for (size_t k = 0; k < n && rc == SOLVE_OK && wt > nt; k++) {
+		if (!(poly_tag(c->goal.cells[k]) & GOAL_OPTIONAL))
+			continue;
+		uint64_t mask[BBW_MAX_WORDS] = {0};
+		mask[k / 64] = (uint64_t)1 << (k % 64);
+		int er = bbw_add_row(w, mask, nt);
+		if (er != XC_OK)
+			rc = er == XC_ENOMEM ? SOLVE_ENOMEM : SOLVE_ETOOBIG;
+		bbw_set_late(w, k);
+	}
+	if (wt > nt)
+		bbw_set_filler(w, nt);
 	if (rc != SOLVE_OK)
 		goto out;
 	uint64_t nodes;
@@ -771,6 +799,7 @@ out:
 	xc_free(x);
 	bb_free(b);
 	bbw_free(w);
+	free(counts);
 	free(ph.cell_item);
 	free(ph.type_item);
 	free(buf);

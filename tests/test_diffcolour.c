@@ -249,6 +249,43 @@ static void test_diffcolour_known(void **state)
 	puz_clear(&p);
 }
 
+/* Designs with optional cells (BurrTools' variable cells), measured on
+ * the wide bitboard with fillers: the dead ends and covers dancing links'
+ * phased search found on each before the change (it measured these
+ * until 2026-11), from 84 to 408 cells. */
+static void test_diffcolour_optional_designs(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *file;
+		uint64_t dead, wins;
+	} known[] = {
+		{"examples/CubeInCage.xmpuzzle", 124, 96},
+		{"examples/PelikanBurr.xmpuzzle", 3, 12},
+		{"tests/data/burr/eyckmans.gargamel.xmpuzzle", 3526, 7680},
+		{"tests/data/burr/eyckmans.rhinoceros.xmpuzzle", 3085, 72},
+		{"tests/data/burr/greyhound-eyckmans.xmpuzzle", 123, 267},
+		{"tests/data/burr/frames-burr-data.xmpuzzle", 235, 502},
+		{"tests/data/burr/lohe.misused-key.xmpuzzle", 5, 66},
+	};
+	for (size_t k = 0; k < sizeof known / sizeof known[0]; k++) {
+		struct puzzle p;
+		struct xmp_info xi;
+		struct puz_error e;
+		assert_int_equal(xmp_read_file(known[k].file, 0, &p, &xi, &e),
+		                 PUZ_OK);
+		struct diff_result r = measure(&p, 0);
+		if (!r.complete || r.dead != known[k].dead ||
+		    r.wins != known[k].wins)
+			fail_msg("%s: %llu dead ends / %llu covers, want %llu / %llu",
+			         known[k].file, (unsigned long long)r.dead,
+			         (unsigned long long)r.wins,
+			         (unsigned long long)known[k].dead,
+			         (unsigned long long)known[k].wins);
+		puz_clear(&p);
+	}
+}
+
 /* Given the assemblies, a search sure to pass its budget is not started:
  * the nine-colour cube (no piece comes once, so every one of its
  * 14,515,200 assemblies would be a cover) at once; colour-mix (no
@@ -290,6 +327,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_diffcolour_covers_against_reference),
+		cmocka_unit_test(test_diffcolour_optional_designs),
 		cmocka_unit_test(test_diffcolour_presentation_invariance),
 		cmocka_unit_test(test_diffcolour_region_on_symmetric_goal),
 		cmocka_unit_test(test_diffcolour_pin_tells_colourings_apart),
