@@ -382,6 +382,20 @@ bool bbw_set_vector(bbw *b, bool on)
  * x). */
 BB_INLINE void shl(const uint64_t *x, unsigned s, uint64_t *out, int W)
 {
+	if (W == 1) {
+		out[0] = x[0] << s;
+		return;
+	}
+	if (W == 2) {
+		if (s >= 64) {
+			out[1] = x[0] << (s - 64);
+			out[0] = 0;
+		} else {
+			out[1] = x[1] << s | (s ? x[0] >> (64 - s) : 0);
+			out[0] = x[0] << s;
+		}
+		return;
+	}
 	int q = (int)(s / 64);
 	unsigned r = s % 64;
 	for (int w = 0; w < W; w++) {
@@ -397,6 +411,20 @@ BB_INLINE void shl(const uint64_t *x, unsigned s, uint64_t *out, int W)
 
 BB_INLINE void shr(const uint64_t *x, unsigned s, uint64_t *out, int W)
 {
+	if (W == 1) {
+		out[0] = x[0] >> s;
+		return;
+	}
+	if (W == 2) {
+		if (s >= 64) {
+			out[0] = x[1] >> (s - 64);
+			out[1] = 0;
+		} else {
+			out[0] = x[0] >> s | (s ? x[1] << (64 - s) : 0);
+			out[1] = x[1] >> s;
+		}
+		return;
+	}
 	int q = (int)(s / 64);
 	unsigned r = s % 64;
 	for (int w = 0; w < W; w++) {
@@ -497,7 +525,9 @@ BB_INLINE void filter(bbw *b, size_t d, const uint64_t *rm,
 			bbvec_filterw(p, pi, g, rem, T, rm, o, oi, og, any, W);
 		return;
 	}
-	uint64_t a[MAXW] = {0};
+	uint64_t a[MAXW] = {0}, r[MAXW];
+	for (int w = 0; w < W; w++)
+		r[w] = rm[w]; /* not reloaded after each store */
 	uint32_t k = 0;
 	for (size_t t = 0; t < T; t++) {
 		og[t] = k;
@@ -505,15 +535,19 @@ BB_INLINE void filter(bbw *b, size_t d, const uint64_t *rm,
 			continue;
 		uint32_t end = g[t + 1];
 		for (uint32_t i = g[t]; i < end; i++) {
-			uint64_t clash = 0;
-			for (int w = 0; w < W; w++)
-				clash |= p[w][i] & rm[w];
+			/* each word loaded once: the lists may alias as far as
+			 * the compiler knows */
+			uint64_t m[MAXW], clash = 0;
+			for (int w = 0; w < W; w++) {
+				m[w] = p[w][i];
+				clash |= m[w] & r[w];
+			}
 			/* no branch on the rule's outcome: it is random */
 			uint64_t keep = (clash == 0) &
-			                (uint64_t)!(h && isolates2(h, p[0][i], p[1][i]));
+			                (uint64_t)!(h && isolates2(h, m[0], m[1]));
 			for (int w = 0; w < W; w++) {
-				o[w][k] = p[w][i];
-				a[w] |= p[w][i] & -keep;
+				o[w][k] = m[w];
+				a[w] |= m[w] & -keep;
 			}
 			oi[k] = pi[i];
 			k += (uint32_t)keep;
