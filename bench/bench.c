@@ -1009,7 +1009,7 @@ static void bench_wide(void)
 	                   "solve: Gargamel (216 cells, 64 optional)", SOLVE_AUTO);
 	bench_solve_engine("tests/data/burr/eyckmans.gargamel.xmpuzzle",
 	                   "solve: Gargamel, dancing links", SOLVE_DLX);
-	bench_dissections((const int[3]){6, 6, 6}, 24, 28, 10, 2000000, true,
+	bench_dissections((const int[3]){6, 6, 6}, 24, 28, 5, 200000, true,
 	                  "6x6x6 cut into 24-28");
 }
 
