@@ -932,7 +932,7 @@ bool solve_visit(void *ctx, const size_t *xrows, size_t n)
 	size_t pj = SIZE_MAX, np = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (xrows[i] >= s->nsearched)
-			continue; /* a filler (add_fillers): an empty cell */
+			continue; /* a filler (engine_counts): an empty cell */
 		size_t r = rows[np++] = s->table_row[xrows[i]];
 		s->stamp[r] = s->stamp_now;
 		if (s->rtype[r] == s->pin) {
@@ -1190,7 +1190,7 @@ static int build_bits(struct solver *s, bb **out)
 	return rc;
 }
 
-/* The same on bbw (up to 128 cells), with the goal's adjacency for its
+/* The same on bbw (up to 512 cells), with the goal's adjacency for its
  * region pruning. */
 static int build_wide(struct solver *s, bbw **out)
 {
