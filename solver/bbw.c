@@ -104,10 +104,10 @@ struct bbw {
 	size_t ncells;
 	int W;               /* words in use: (ncells + 63) / 64 */
 	uint64_t full[MAXW]; /* every cell */
-	uint64_t late[MAXW]; /* cells branched on last (bbw_set_late) */
+	uint64_t late[MAXW]; /* cells branched on last: the fillers' */
 	bool has_late;
-	size_t filler;       /* type not counted in nodes (bbw_set_filler);
-	                      * ntypes if none */
+	size_t filler;       /* the fillers' type (bbw_add_filler), not
+	                      * counted in nodes; ntypes if none */
 	unsigned rank[BBW_MAX_CELLS];
 	size_t ntypes;
 	unsigned *rem;    /* copies left per type */
@@ -340,16 +340,18 @@ void bbw_add_edge(bbw *b, size_t a, size_t c)
 	b->gap[k].src[lo / 64] |= (uint64_t)1 << (lo % 64);
 }
 
-void bbw_set_late(bbw *b, size_t cell)
+int bbw_add_filler(bbw *b, size_t type, size_t cell)
 {
+	uint64_t m[MAXW] = {0};
+	m[cell / 64] = (uint64_t)1 << (cell % 64);
+	int rc = bbw_add_row(b, m, type);
+	if (rc != XC_OK)
+		return rc;
 	unsigned r = b->rank[cell];
 	b->late[r / 64] |= (uint64_t)1 << (r % 64);
 	b->has_late = true;
-}
-
-void bbw_set_filler(bbw *b, size_t type)
-{
 	b->filler = type;
+	return XC_OK;
 }
 
 void bbw_set_first(bbw *b, size_t type)
@@ -1047,7 +1049,7 @@ BB_INLINE void place(bbw *b, size_t d, const uint64_t *filled, uint32_t i,
 }
 
 /* Whether level d's node is the end of a cover where only fillers are
- * left (bbw_set_late): one type with copies left, as many rows in the
+ * left (bbw_add_filler): one type with copies left, as many rows in the
  * list as copies, disjoint and filling the empty cells. The search would
  * place them one by one, one branch each (every cell has one row); they
  * are placed here at once, with the same nodes, cover and dead ends, but
@@ -1069,7 +1071,7 @@ BB_INLINE bool last_type(bbw *b, size_t d, const uint64_t *empty, int W)
 		return false;
 	/* n rows of vol[t] cells each that cover the empty cells, as many
 	 * as there are: disjoint. The fillers are distinct single cells
-	 * (bbw_set_filler), all empty (the list holds no row over a filled
+	 * (bbw_add_filler), all empty (the list holds no row over a filled
 	 * cell): disjoint, and covering when there are as many. */
 	size_t at = d * b->stride + g[t];
 	unsigned want = 0;

@@ -64,15 +64,15 @@ int bbw_add_row(bbw *b, const uint64_t *cells, size_t type);
  * more than a few distinct gaps in the fill order (a goal far from a
  * box), the pruning turns itself off. */
 void bbw_add_edge(bbw *b, size_t a, size_t c);
-/* Cell 'cell' is branched on only when no other empty cell is left (an
- * optional goal cell, filled by a monomino type when it stays empty: the
- * search then decides the pieces first). Every cell is still covered;
- * only the order of the search changes, not what it finds. */
-void bbw_set_late(bbw *b, size_t cell);
-/* Placements of 'type' are not counted as nodes (the fillers of optional
- * cells: 'nodes' then counts the pieces placed, as dancing links' does);
- * its rows, when of one cell each, must be distinct. */
-void bbw_set_filler(bbw *b, size_t type);
+/* Optional goal cells: a row of 'type', the fillers (a monomino type
+ * whose count is the cells left empty), over 'cell' alone; call once per
+ * optional cell, after the pieces' rows. A filler cell is branched on
+ * only when no other empty cell is left (the search decides the pieces
+ * first), the fillers' placements are neither nodes nor dead ends
+ * ('nodes' counts the pieces placed, as dancing links' does), and once
+ * only fillers are left they fill the rest in one step. Every cell is
+ * still covered exactly once. XC_OK, or bbw_add_row()'s error. */
+int bbw_add_filler(bbw *b, size_t type, size_t cell);
 /* Rows of 'type' are placed first, at the root (call before solving). */
 void bbw_set_first(bbw *b, size_t type);
 /* Below row 'root' of that type, the rows drop[0..n) take no part in the

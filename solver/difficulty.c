@@ -772,15 +772,10 @@ static int cells_search(struct cells *c, uint64_t max_nodes,
 	for (size_t k = 0; k < n && rc == SOLVE_OK && wt > nt; k++) {
 		if (!(poly_tag(c->goal.cells[k]) & GOAL_OPTIONAL))
 			continue;
-		uint64_t mask[BBW_MAX_WORDS] = {0};
-		mask[k / 64] = (uint64_t)1 << (k % 64);
-		int er = bbw_add_row(w, mask, nt);
+		int er = bbw_add_filler(w, nt, k);
 		if (er != XC_OK)
 			rc = er == XC_ENOMEM ? SOLVE_ENOMEM : SOLVE_ETOOBIG;
-		bbw_set_late(w, k);
 	}
-	if (wt > nt)
-		bbw_set_filler(w, nt);
 	if (rc != SOLVE_OK)
 		goto out;
 	uint64_t nodes;

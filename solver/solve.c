@@ -1227,16 +1227,9 @@ static int build_wide(struct solver *s, bbw **out)
 		rc = wide_rc(bbw_add_row(b, m, t));
 		s->table_row[s->nsearched++] = r;
 	}
-	for (size_t c = 0; c < s->ncells && rc == SOLVE_OK && nt > s->ntypes; c++) {
-		if (!optional(s, c))
-			continue;
-		uint64_t m[BBW_MAX_WORDS] = {0};
-		m[c / 64] = (uint64_t)1 << (c % 64);
-		rc = wide_rc(bbw_add_row(b, m, s->ntypes));
-		bbw_set_late(b, c);
-	}
-	if (nt > s->ntypes)
-		bbw_set_filler(b, s->ntypes);
+	for (size_t c = 0; c < s->ncells && rc == SOLVE_OK && nt > s->ntypes; c++)
+		if (optional(s, c))
+			rc = wide_rc(bbw_add_filler(b, s->ntypes, c));
 	if (rc == SOLVE_OK) {
 		if (s->pin < s->ntypes)
 			bbw_set_first(b, s->pin);
@@ -1414,7 +1407,7 @@ static int run_search(struct solver *s)
 	for (size_t t = 0; t < s->ntypes; t++)
 		bits &= s->types[t].lo == s->types[t].count;
 	/* bbw matches bb up to 64 cells, not faster (bench): bb there, but
-	 * for optional cells (bbw_set_late). */
+	 * for optional cells (bbw_add_filler). */
 	bool wide = bits && (s->o->engine == SOLVE_WIDE || s->nopt ||
 	                     (s->ncells > 64 && s->o->engine == SOLVE_AUTO));
 	struct engine e = {.kind = wide ? ENGINE_BBW
