@@ -53,6 +53,8 @@
  * caches start again. */
 #define CACHE_MAX ((size_t)1 << 20)
 #define SHAPES_MAX ((size_t)1 << 16)
+/* Slots of a search's position table at its start (a power of two). */
+#define TAB_MIN 256
 
 /* Figures of the pair cache. */
 struct centry {
@@ -79,12 +81,22 @@ struct cache {
 	uint32_t stamp;
 };
 
-/* A pair's figures as last looked up (fill_figures). */
-struct pairfig {
+/* A few offsets a pair has had in this part's search, with their
+ * figures: a search moves few pieces, so a pair meets few offsets again
+ * and again, and this is in reach where the cache's table is not. */
+#define PAIR_WAYS 8
+struct pairmemo {
+	uint32_t stamp;     /* == level.pm_stamp when in use */
 	int16_t r[3];
-	uint16_t f[NDIR];   /* how far i moves along D with j still */
+	uint16_t f[NDIR];
 	uint8_t fr, zero;   /* bit D: f[D] < INF; f[D] == 0 */
-	bool valid;
+};
+
+/* A pair's figures at the node filled last (fill_figures). */
+struct pairfig {
+	uint16_t f[NDIR];   /* how far i moves along D with j still */
+	uint8_t fr, zero;   /* bit D: f[D] < INF; f[D] == 0 (0 and 0 at
+	                     * the start: the rows hold no bit of it) */
 };
 
 /* The positions of one part's search, one per recursion depth. */
@@ -96,9 +108,12 @@ struct level {
 	uint8_t *dir;      /* direction, */
 	uint16_t *dist;    /* cells */
 	size_t n, cap;     /* nodes, capacity */
-	uint32_t *tab;     /* node + 1, 0 empty */
-	size_t tmask;
+	uint32_t *tab;     /* node + 1, 0 empty; slots past tmask all 0 */
+	size_t tmask;      /* slots in use - 1 (a search starts small) */
+	size_t tcap;       /* slots allocated */
 	struct pairfig *pair; /* k * k: pair (i < j)'s figures last seen */
+	struct pairmemo *pm;  /* k * k * PAIR_WAYS: pair (i < j)'s offsets */
+	uint32_t pm_stamp;    /* this part's */
 	bool fresh;        /* the rows below hold no node's bits yet */
 	size_t last;       /* the node the pairs and rows hold, if !fresh */
 	/* For the node whose figures are in m, per direction and piece i:
@@ -110,7 +125,7 @@ struct level {
 };
 
 struct piece {
-	size_t n;
+	size_t n, cap;
 	int16_t (*c)[3];   /* cells, in the assembly's box */
 	int16_t lo[3], hi[3];
 	uint32_t shape;    /* index in disasm.shapes */
@@ -189,6 +204,7 @@ static void level_free(struct level *l)
 	free(l->dist);
 	free(l->tab);
 	free(l->pair);
+	free(l->pm);
 	free(l->tmp);
 	memset(l, 0, sizeof *l);
 }
@@ -420,13 +436,18 @@ static void table_clear(struct level *l)
 static bool level_init(struct level *l, size_t k)
 {
 	table_clear(l);
+	if (l->tab && l->tmask + 1 > TAB_MIN)
+		l->tmask = TAB_MIN - 1; /* every slot is empty */
 	l->n = 0;
 	if (l->k != k) {
 		free(l->pair);
+		free(l->pm);
 		free(l->tmp);
 		l->pair = malloc(k * k * sizeof *l->pair);
+		l->pm = calloc(k * k * PAIR_WAYS, sizeof *l->pm);
 		l->tmp = malloc(3 * k * sizeof *l->tmp);
-		if (!l->pair || !l->tmp) {
+		l->pm_stamp = 0;
+		if (!l->pair || !l->pm || !l->tmp) {
 			level_free(l);
 			return false;
 		}
@@ -437,7 +458,11 @@ static bool level_init(struct level *l, size_t k)
 	}
 	/* another part: no pair seen yet */
 	for (size_t i = 0; i < k * k; i++)
-		l->pair[i].valid = false;
+		l->pair[i].fr = l->pair[i].zero = 0;
+	if (++l->pm_stamp == 0) { /* every 4 billion parts */
+		memset(l->pm, 0, k * k * PAIR_WAYS * sizeof *l->pm);
+		l->pm_stamp = 1;
+	}
 	l->fresh = true;
 	return true;
 }
@@ -470,22 +495,30 @@ static bool level_grow(struct level *l)
 	return true;
 }
 
+/* Twice the slots in use, in the table there is when it has them (a
+ * small search keeps a small table in reach, whatever an earlier one
+ * grew it to). */
 static bool table_grow(struct level *l)
 {
-	size_t ncap = l->tab ? 2 * (l->tmask + 1) : 1024;
-	uint32_t *nt = calloc(ncap, sizeof *nt);
-	if (!nt)
-		return false;
+	size_t ncap = l->tab ? 2 * (l->tmask + 1) : TAB_MIN;
+	if (ncap > l->tcap) {
+		uint32_t *nt = calloc(ncap, sizeof *nt);
+		if (!nt)
+			return false;
+		free(l->tab);
+		l->tab = nt;
+		l->tcap = ncap;
+	} else {
+		memset(l->tab, 0, (l->tmask + 1) * sizeof *l->tab);
+	}
+	l->tmask = ncap - 1;
 	size_t w = 3 * l->k;
 	for (size_t i = 0; i < l->n; i++) {
-		size_t h = phash(l->pos + i * w, w) & (ncap - 1);
-		while (nt[h])
-			h = (h + 1) & (ncap - 1);
-		nt[h] = (uint32_t)i + 1;
+		size_t h = phash(l->pos + i * w, w) & l->tmask;
+		while (l->tab[h])
+			h = (h + 1) & l->tmask;
+		l->tab[h] = (uint32_t)i + 1;
 	}
-	free(l->tab);
-	l->tab = nt;
-	l->tmask = ncap - 1;
 	return true;
 }
 
@@ -528,10 +561,20 @@ static inline unsigned swap_dirs(unsigned m)
 	return (m & 0x15u) << 1 | (m >> 1 & 0x15u);
 }
 
+/* Where a pair's offset r goes among its PAIR_WAYS memos. */
+static inline size_t pair_way(const int16_t r[3])
+{
+	uint32_t h = (uint32_t)(uint16_t)r[0] * 0x9E3779B1u +
+	             (uint32_t)(uint16_t)r[1] * 0x85EBCA77u +
+	             (uint32_t)(uint16_t)r[2] * 0xC2B2AE3Du;
+	_Static_assert(PAIR_WAYS == 8, "pair_way() takes three bits");
+	return h >> 29;
+}
+
 /* The figures of node u of part pcs into l->pair, and the rows of
  * l->free_cl and l->move1. Positions next to each other in the
- * breadth-first order share most pairs' offsets, so each pair first
- * looks at the figures it had last. */
+ * breadth-first order share most pairs' offsets: only the pairs whose
+ * offsets changed since the node filled last are looked at. */
 static bool fill_figures(disasm *d, struct level *l, const uint8_t *pcs,
                          size_t u)
 {
@@ -539,27 +582,46 @@ static bool fill_figures(disasm *d, struct level *l, const uint8_t *pcs,
 	const int16_t *p = l->pos + u * 3 * k;
 	/* The rows hold the last node's bits: bit j of row i along D comes
 	 * from pair (i, j) alone, so only the pairs that changed change
-	 * them. A new part starts them afresh (level_init). */
-	uint64_t moved = all_of(k); /* pieces not where they were last */
+	 * them. A new part starts them afresh (level_init). A pair keeps
+	 * its offset when both pieces moved alike since the last node:
+	 * alike[i] is the pieces that moved as i did. */
+	uint64_t alike[DIS_MAX_PIECES];
 	if (l->fresh) {
 		for (int D = 0; D < NDIR; D++)
 			for (size_t i = 0; i < k; i++)
 				l->free_cl[D][i] = l->move1[D][i] = (uint64_t)1 << i;
+		for (size_t i = 0; i < k; i++)
+			alike[i] = (uint64_t)1 << i;
 		l->fresh = false;
 	} else {
-		/* a pair of pieces that both stayed keeps its offset */
+		/* the few distinct shifts since the last node, and who made
+		 * each */
 		const int16_t *q = l->pos + l->last * 3 * k;
-		moved = 0;
+		uint64_t key[DIS_MAX_PIECES], cls[DIS_MAX_PIECES];
+		size_t ncls = 0, at[DIS_MAX_PIECES];
+		for (size_t i = 0; i < k; i++) {
+			uint64_t v = 0;
+			for (int x = 0; x < 3; x++)
+				v |= (uint64_t)(uint16_t)(p[3 * i + x] - q[3 * i + x])
+				     << 16 * x;
+			size_t c = 0;
+			while (c < ncls && key[c] != v)
+				c++;
+			if (c == ncls) {
+				key[ncls] = v;
+				cls[ncls++] = 0;
+			}
+			cls[c] |= (uint64_t)1 << i;
+			at[i] = c;
+		}
 		for (size_t i = 0; i < k; i++)
-			if (memcmp(p + 3 * i, q + 3 * i, 3 * sizeof *p) != 0)
-				moved |= (uint64_t)1 << i;
+			alike[i] = cls[at[i]];
 	}
 	l->last = u;
 	for (size_t i = 0; i < k; i++) {
 		const struct piece *a = &d->pc[pcs[i]];
-		/* every later piece if i moved, else the later ones that did */
-		uint64_t js = (moved >> i & 1 ? all_of(k) : moved) &
-		              ~all_of(i + 1);
+		/* the later pieces that did not move as i did */
+		uint64_t js = all_of(k) & ~all_of(i + 1) & ~alike[i];
 		for (; js; js &= js - 1) {
 			size_t j = (size_t)__builtin_ctzll(js);
 			const struct piece *b = &d->pc[pcs[j]];
@@ -568,40 +630,40 @@ static bool fill_figures(disasm *d, struct level *l, const uint8_t *pcs,
 			for (int x = 0; x < 3; x++)
 				r[x] = (int16_t)(p[3 * j + x] + b->lo[x] -
 				                 p[3 * i + x] - a->lo[x]);
-			if (pf->valid && memcmp(pf->r, r, sizeof r) == 0)
-				continue; /* as at the last node */
-			const uint16_t *f = figures(d, a->shape, b->shape, r);
-			if (!f)
-				return false;
+			struct pairmemo *pm =
+			        &l->pm[(i * k + j) * PAIR_WAYS + pair_way(r)];
+			const uint16_t *f = pm->f;
+			if (pm->stamp != l->pm_stamp || pm->r[0] != r[0] ||
+			    pm->r[1] != r[1] || pm->r[2] != r[2]) {
+				f = figures(d, a->shape, b->shape, r);
+				if (!f)
+					return false;
+				pm->stamp = l->pm_stamp;
+				for (int x = 0; x < 3; x++)
+					pm->r[x] = r[x];
+				memcpy(pm->f, f, sizeof pm->f);
+				pm->fr = pm->zero = 0;
+				for (int D = 0; D < NDIR; D++) {
+					pm->fr |= (uint8_t)((f[D] != INF) << D);
+					pm->zero |= (uint8_t)((f[D] == 0) << D);
+				}
+			}
 			uint64_t bi = (uint64_t)1 << i, bj = (uint64_t)1 << j;
-			if (pf->valid) {
-				/* the pair's old bits out (most pairs block few
-				 * directions: only those bits) */
-				for (unsigned m = pf->fr; m; m &= m - 1)
-					l->free_cl[__builtin_ctz(m)][i] &= ~bj;
-				for (unsigned m = swap_dirs(pf->fr); m; m &= m - 1)
-					l->free_cl[__builtin_ctz(m)][j] &= ~bi;
-				for (unsigned m = pf->zero; m; m &= m - 1)
-					l->move1[__builtin_ctz(m)][i] &= ~bj;
-				for (unsigned m = swap_dirs(pf->zero); m; m &= m - 1)
-					l->move1[__builtin_ctz(m)][j] &= ~bi;
-			}
-			memcpy(pf->r, r, sizeof r);
 			memcpy(pf->f, f, sizeof pf->f);
-			pf->fr = pf->zero = 0;
-			for (int D = 0; D < NDIR; D++) {
-				pf->fr |= (uint8_t)((f[D] != INF) << D);
-				pf->zero |= (uint8_t)((f[D] == 0) << D);
+			/* the pair's bits that changed: j stops i along D when
+			 * f[D] < INF, and then i stops j along D ^ 1 */
+			for (unsigned m = pf->fr ^ pm->fr; m; m &= m - 1) {
+				int D = __builtin_ctz(m);
+				l->free_cl[D][i] ^= bj;
+				l->free_cl[D ^ 1][j] ^= bi;
 			}
-			pf->valid = true;
-			for (unsigned m = pf->fr; m; m &= m - 1)
-				l->free_cl[__builtin_ctz(m)][i] |= bj;
-			for (unsigned m = swap_dirs(pf->fr); m; m &= m - 1)
-				l->free_cl[__builtin_ctz(m)][j] |= bi;
-			for (unsigned m = pf->zero; m; m &= m - 1)
-				l->move1[__builtin_ctz(m)][i] |= bj;
-			for (unsigned m = swap_dirs(pf->zero); m; m &= m - 1)
-				l->move1[__builtin_ctz(m)][j] |= bi;
+			for (unsigned m = pf->zero ^ pm->zero; m; m &= m - 1) {
+				int D = __builtin_ctz(m);
+				l->move1[D][i] ^= bj;
+				l->move1[D ^ 1][j] ^= bi;
+			}
+			pf->fr = pm->fr;
+			pf->zero = pm->zero;
 		}
 	}
 	/* free_cl stays as it is: separations() closes only the rows it
@@ -1244,10 +1306,14 @@ int dis_run(disasm *d, int nx, int ny, int nz, const unsigned char *labels,
 	}
 	for (size_t i = 0; i < np; i++) {
 		assert(d->pc[i].n > 0);
-		free(d->pc[i].c);
-		d->pc[i].c = malloc(d->pc[i].n * sizeof *d->pc[i].c);
-		if (!d->pc[i].c)
-			return DIS_ENOMEM;
+		if (d->pc[i].n > d->pc[i].cap) {
+			free(d->pc[i].c);
+			d->pc[i].cap = 0;
+			d->pc[i].c = malloc(d->pc[i].n * sizeof *d->pc[i].c);
+			if (!d->pc[i].c)
+				return DIS_ENOMEM;
+			d->pc[i].cap = d->pc[i].n;
+		}
 		d->pc[i].n = 0;
 		for (int a = 0; a < 3; a++) {
 			d->pc[i].lo[a] = INT16_MAX;
@@ -1261,8 +1327,12 @@ int dis_run(disasm *d, int nx, int ny, int nz, const unsigned char *labels,
 				if (!v)
 					continue;
 				struct piece *p = &d->pc[v - 1];
-				int16_t c[3] = {(int16_t)x, (int16_t)y, (int16_t)z};
-				memcpy(p->c[p->n++], c, sizeof c);
+				/* element by element: a copy of a fresh array
+				 * would read it wider than it was written */
+				int16_t *c = p->c[p->n++];
+				c[0] = (int16_t)x;
+				c[1] = (int16_t)y;
+				c[2] = (int16_t)z;
 				for (int a = 0; a < 3; a++) {
 					if (c[a] < p->lo[a])
 						p->lo[a] = c[a];
