@@ -56,12 +56,19 @@
 /* Slots of a search's position table at its start (a power of two). */
 #define TAB_MIN 256
 
+/* A pair's figures: how far piece a can move along each direction with
+ * piece b held still, and which of them are finite and which 0. */
+struct figs {
+	uint16_t f[NDIR];
+	uint8_t fr, zero;  /* bit D: f[D] < INF; f[D] == 0 */
+};
+
 /* Figures of the pair cache. */
 struct centry {
 	uint32_t stamp;   /* == cache.stamp when in use */
 	uint32_t a, b;    /* shapes */
 	int16_t r[3];     /* offset of b's box corner from a's */
-	uint16_t m[NDIR]; /* how far a can move along each direction */
+	struct figs m;
 };
 
 /* A piece's cells with its box corner at the origin: pieces of many
@@ -88,15 +95,14 @@ struct cache {
 struct pairmemo {
 	uint32_t stamp;     /* == level.pm_stamp when in use */
 	int16_t r[3];
-	uint16_t f[NDIR];
-	uint8_t fr, zero;   /* bit D: f[D] < INF; f[D] == 0 */
+	struct figs m;
 };
 
-/* A pair's figures at the node filled last (fill_figures). */
+/* A pair's figures at the node filled last (fill_figures): how far i
+ * moves along D with j still; fr and zero 0 at the start (the rows
+ * hold no bit of it). */
 struct pairfig {
-	uint16_t f[NDIR];   /* how far i moves along D with j still */
-	uint8_t fr, zero;   /* bit D: f[D] < INF; f[D] == 0 (0 and 0 at
-	                     * the start: the rows hold no bit of it) */
+	struct figs m;
 };
 
 /* The positions of one part's search, one per recursion depth. */
@@ -126,7 +132,7 @@ struct level {
 
 struct piece {
 	size_t n, cap;
-	int16_t (*c)[3];   /* cells, in the assembly's box */
+	int16_t (*c)[3];   /* cells, less lo (the box corner at 0) */
 	int16_t lo[3], hi[3];
 	uint32_t shape;    /* index in disasm.shapes */
 };
@@ -183,6 +189,13 @@ static inline int pop64(uint64_t v)
 	v = (v & 0x3333333333333333u) + (v >> 2 & 0x3333333333333333u);
 	v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0fu;
 	return (int)(v * 0x0101010101010101u >> 56);
+}
+
+/* The same, quicker when v has at most one bit (most sets closures
+ * add). */
+static inline int pop_few(uint64_t v)
+{
+	return v & (v - 1) ? pop64(v) : v != 0;
 }
 
 /* ---- set up ------------------------------------------------------------- */
@@ -297,8 +310,9 @@ static bool cache_grow(struct cache *c)
  * lying at offset r from a: for every line of cells along an axis that
  * both cross, the gap between a cell of a and the next cell of b ahead. */
 static void pair_figures(const struct dshape *pa, const struct dshape *pb,
-                         const int16_t r[3], uint16_t m[NDIR])
+                         const int16_t r[3], struct figs *fg)
 {
+	uint16_t *m = fg->f;
 	for (int k = 0; k < NDIR; k++)
 		m[k] = INF;
 	/* (figures() has seen that the boxes meet on two axes at least:
@@ -343,24 +357,29 @@ static void pair_figures(const struct dshape *pa, const struct dshape *pb,
 			}
 		}
 	}
+	fg->fr = fg->zero = 0;
+	for (int D = 0; D < NDIR; D++) {
+		fg->fr |= (uint8_t)((m[D] != INF) << D);
+		fg->zero |= (uint8_t)((m[D] == 0) << D);
+	}
 }
 
 /* The figures of (a, b, r), from the cache or computed; NULL when out of
  * memory. */
-static const uint16_t *figures(disasm *d, uint32_t a, uint32_t b,
+static const struct figs *figures(disasm *d, uint32_t a, uint32_t b,
                                const int16_t r[3])
 {
 	/* Lines along axis k are crossed by both only when the boxes meet
 	 * on the other two axes: boxes that meet on fewer than two have no
 	 * figure to look up (many pairs of a large part; the cache's table
 	 * is slow to reach) */
-	static const uint16_t apart[NDIR] = {INF, INF, INF, INF, INF, INF};
+	static const struct figs apart = {{INF, INF, INF, INF, INF, INF}, 0, 0};
 	const struct dshape *pa = &d->shapes[a], *pb = &d->shapes[b];
 	int meet = 0;
 	for (int k = 0; k < 3; k++)
 		meet += 0 <= pb->hi[k] + r[k] && r[k] <= pa->hi[k];
 	if (meet < 2)
-		return apart;
+		return &apart;
 	struct cache *c = &d->cache;
 	if (2 * (c->used + 1) > (c->e ? c->mask + 1 : 0)) {
 		if (c->used >= CACHE_MAX) {
@@ -381,16 +400,16 @@ static const uint16_t *figures(disasm *d, uint32_t a, uint32_t b,
 			break;
 		if (e->a == a && e->b == b && e->r[0] == r[0] &&
 		    e->r[1] == r[1] && e->r[2] == r[2])
-			return e->m;
+			return &e->m;
 	}
 	struct centry *e = &c->e[h];
 	e->stamp = c->stamp;
 	e->a = a;
 	e->b = b;
 	memcpy(e->r, r, sizeof e->r);
-	pair_figures(&d->shapes[a], &d->shapes[b], r, e->m);
+	pair_figures(&d->shapes[a], &d->shapes[b], r, &e->m);
 	c->used++;
-	return e->m;
+	return &e->m;
 }
 
 /* ---- positions ---------------------------------------------------------- */
@@ -458,7 +477,7 @@ static bool level_init(struct level *l, size_t k)
 	}
 	/* another part: no pair seen yet */
 	for (size_t i = 0; i < k * k; i++)
-		l->pair[i].fr = l->pair[i].zero = 0;
+		l->pair[i].m.fr = l->pair[i].m.zero = 0;
 	if (++l->pm_stamp == 0) { /* every 4 billion parts */
 		memset(l->pm, 0, k * k * PAIR_WAYS * sizeof *l->pm);
 		l->pm_stamp = 1;
@@ -632,38 +651,31 @@ static bool fill_figures(disasm *d, struct level *l, const uint8_t *pcs,
 				                 p[3 * i + x] - a->lo[x]);
 			struct pairmemo *pm =
 			        &l->pm[(i * k + j) * PAIR_WAYS + pair_way(r)];
-			const uint16_t *f = pm->f;
 			if (pm->stamp != l->pm_stamp || pm->r[0] != r[0] ||
 			    pm->r[1] != r[1] || pm->r[2] != r[2]) {
-				f = figures(d, a->shape, b->shape, r);
+				const struct figs *f =
+				        figures(d, a->shape, b->shape, r);
 				if (!f)
 					return false;
 				pm->stamp = l->pm_stamp;
 				for (int x = 0; x < 3; x++)
 					pm->r[x] = r[x];
-				memcpy(pm->f, f, sizeof pm->f);
-				pm->fr = pm->zero = 0;
-				for (int D = 0; D < NDIR; D++) {
-					pm->fr |= (uint8_t)((f[D] != INF) << D);
-					pm->zero |= (uint8_t)((f[D] == 0) << D);
-				}
+				pm->m = *f;
 			}
 			uint64_t bi = (uint64_t)1 << i, bj = (uint64_t)1 << j;
-			memcpy(pf->f, f, sizeof pf->f);
 			/* the pair's bits that changed: j stops i along D when
 			 * f[D] < INF, and then i stops j along D ^ 1 */
-			for (unsigned m = pf->fr ^ pm->fr; m; m &= m - 1) {
+			for (unsigned m = pf->m.fr ^ pm->m.fr; m; m &= m - 1) {
 				int D = __builtin_ctz(m);
 				l->free_cl[D][i] ^= bj;
 				l->free_cl[D ^ 1][j] ^= bi;
 			}
-			for (unsigned m = pf->zero ^ pm->zero; m; m &= m - 1) {
+			for (unsigned m = pf->m.zero ^ pm->m.zero; m; m &= m - 1) {
 				int D = __builtin_ctz(m);
 				l->move1[D][i] ^= bj;
 				l->move1[D ^ 1][j] ^= bi;
 			}
-			pf->fr = pm->fr;
-			pf->zero = pm->zero;
+			pf->m = pm->m;
 		}
 	}
 	/* free_cl stays as it is: separations() closes only the rows it
@@ -675,9 +687,9 @@ static bool fill_figures(disasm *d, struct level *l, const uint8_t *pcs,
 static inline unsigned fig(const struct level *l, int D, size_t i, size_t j)
 {
 	if (i < j)
-		return l->pair[i * l->k + j].f[D];
+		return l->pair[i * l->k + j].m.f[D];
 	if (i > j)
-		return l->pair[j * l->k + i].f[D ^ 1];
+		return l->pair[j * l->k + i].m.f[D ^ 1];
 	return INF;
 }
 
@@ -715,19 +727,16 @@ struct clmemo {
 };
 
 /* The closure of piece e under the rows 'r', or 0 when it has more than
- * 'most' pieces. A piece whose closure is known adds it whole (closed:
- * none of its members need a look); one whose closure is large makes
- * e's large too. */
-static uint64_t small_closure(const uint64_t *r, size_t e, int most,
-                              struct clmemo *m)
+ * 'most' pieces (small_closure() has looked at the memo first). A
+ * piece whose closure is known adds it whole (closed: none of its
+ * members need a look); one whose closure is large makes e's large
+ * too. */
+static uint64_t closure_walk(const uint64_t *r, size_t e, int most,
+                             struct clmemo *m)
 {
 	uint64_t be = (uint64_t)1 << e;
-	if (m->big & be)
-		return 0;
-	if (m->known & be)
-		return m->cl[e];
 	uint64_t c = r[e], done = be, todo = c & ~be;
-	int n = pop64(c);
+	int n = pop_few(c);
 	while (todo && n <= most && !(c & m->big)) {
 		size_t f = (size_t)__builtin_ctzll(todo);
 		uint64_t add;
@@ -738,10 +747,8 @@ static uint64_t small_closure(const uint64_t *r, size_t e, int most,
 			add = r[f] & ~c;
 			done |= (uint64_t)1 << f;
 		}
-		if (add) {
-			c |= add;
-			n += pop64(add);
-		}
+		c |= add;
+		n += pop_few(add);
 		todo = c & ~done;
 	}
 	if (n > most || (c & m->big)) {
@@ -751,6 +758,22 @@ static uint64_t small_closure(const uint64_t *r, size_t e, int most,
 	m->known |= be;
 	m->cl[e] = c;
 	return c;
+}
+
+/* The same, the memo's answers first (most calls end here, inline). */
+static inline uint64_t small_closure(const uint64_t *r, size_t e, int most,
+                                     struct clmemo *m)
+{
+	uint64_t be = (uint64_t)1 << e;
+	if (m->big & be)
+		return 0;
+	if (m->known & be)
+		return m->cl[e];
+	if (r[e] & m->big) { /* a piece e needs has a large closure */
+		m->big |= be;
+		return 0;
+	}
+	return closure_walk(r, e, most, m);
 }
 
 /* ---- the search of one part --------------------------------------------- */
@@ -921,27 +944,30 @@ static int separations(disasm *d, size_t depth, const uint8_t *pcs, size_t u,
 	uint64_t seen[NDIR][DIS_MAX_PIECES];
 	size_t nseen[NDIR] = {0};
 	struct clmemo cm; /* pass 1: the closures along D */
-	int cm_dir = -1;
 	bool tie[3];
 	for (int a = 0; a < 3; a++)
 		tie[a] = tied(l->free_cl[2 * a], l->free_cl[2 * a + 1], k);
+	/* along D, the pieces free to go alone (each row holds its piece);
+	 * none along a tied axis */
+	uint64_t alone[NDIR];
+	for (int D = 0; D < NDIR; D++) {
+		const uint64_t *row = l->free_cl[D];
+		uint64_t a = 0;
+		for (size_t e = 0; e < k; e++)
+			a |= (uint64_t)(row[e] == (uint64_t)1 << e) << e;
+		alone[D] = tie[D >> 1] ? 0 : a;
+	}
 	for (int pass = 0; pass < 2; pass++)
-		for (int D = 0; D < NDIR; D++)
-			for (size_t e = 0; e < k && !(pass && tie[D >> 1]); e++) {
-				/* pass 0: e alone (its row is e itself); pass 1:
-				 * groups of 2 to k/2 */
-				uint64_t row = l->free_cl[D][e], c;
-				if (pass == 0) {
-					if (row != (uint64_t)1 << e)
-						continue;
-					c = row;
-				} else {
-					if (row == (uint64_t)1 << e || k < 4)
-						continue;
-					if (cm_dir != D) {
-						cm.big = cm.known = 0;
-						cm_dir = D;
-					}
+		for (int D = 0; D < NDIR; D++) {
+			/* pass 0: e alone; pass 1: groups of 2 to k/2 */
+			uint64_t es = pass == 0 ? alone[D]
+			              : tie[D >> 1] || k < 4 ? 0
+			              : all_of(k) & ~alone[D];
+			cm.big = cm.known = 0;
+			for (; es; es &= es - 1) {
+				size_t e = (size_t)__builtin_ctzll(es);
+				uint64_t c = (uint64_t)1 << e;
+				if (pass == 1) {
 					c = small_closure(l->free_cl[D], e, (int)(k / 2), &cm);
 					if (!c)
 						continue;
@@ -961,6 +987,7 @@ static int separations(disasm *d, size_t depth, const uint8_t *pcs, size_t u,
 				if (out->v == DIS_BOUND)
 					*bound = true;
 			}
+		}
 	return DIS_OK;
 }
 
@@ -1108,7 +1135,8 @@ static void expand(struct expand *x)
 			memset(x->ftab_at, 0, sizeof x->ftab_at);
 			x->ftab_stamp = 1;
 		}
-		struct clmemo cm = {0};
+		struct clmemo cm; /* the closures along D */
+		cm.big = cm.known = 0;
 		for (size_t p = 0; p < k && !x->full && !x->err; p++)
 			for (unsigned s = 1; !x->full && !x->err; s++) {
 				/* one cell: the rows made with the figures; more:
@@ -1179,26 +1207,22 @@ static int search(disasm *d, size_t depth, size_t k, const uint8_t *pcs,
 
 /* ---- the run ------------------------------------------------------------ */
 
+/* A shape's hash, from its cells (box corner at the origin). */
 static size_t shash(const struct piece *p)
 {
 	uint64_t h = p->n * 0x9E3779B97F4A7C15u;
-	for (size_t i = 0; i < p->n; i++)
-		for (int a = 0; a < 3; a++) {
-			h ^= (uint16_t)(p->c[i][a] - p->lo[a]);
-			h *= 0x100000001b3u;
-		}
+	for (size_t i = 0; i < p->n; i++) {
+		h ^= (uint64_t)(uint16_t)p->c[i][0] |
+		     (uint64_t)(uint16_t)p->c[i][1] << 16 |
+		     (uint64_t)(uint16_t)p->c[i][2] << 32;
+		h *= 0xff51afd7ed558ccdu;
+	}
 	return (size_t)(h ^ h >> 31);
 }
 
 static bool same_shape(const struct dshape *s, const struct piece *p)
 {
-	if (s->n != p->n)
-		return false;
-	for (size_t i = 0; i < p->n; i++)
-		for (int a = 0; a < 3; a++)
-			if (s->c[i][a] != p->c[i][a] - p->lo[a])
-				return false;
-	return true;
+	return s->n == p->n && !memcmp(s->c, p->c, p->n * sizeof *p->c);
 }
 
 /* Forget every shape, and so every pair figure. */
@@ -1273,11 +1297,9 @@ static bool find_shape(disasm *d, struct piece *p)
 		free(sh->c);
 		return false;
 	}
-	for (size_t i = 0; i < p->n; i++) {
-		for (int a = 0; a < 3; a++)
-			sh->c[i][a] = (int16_t)(p->c[i][a] - p->lo[a]);
+	memcpy(sh->c, p->c, p->n * sizeof *p->c);
+	for (size_t i = 0; i < p->n; i++)
 		sh->bits[sh->c[i][0] + w * (sh->c[i][1] + hy * (size_t)sh->c[i][2])] = 1;
-	}
 	d->shtab[h] = (uint32_t)d->nshapes + 1;
 	p->shape = (uint32_t)d->nshapes++;
 	return true;
@@ -1295,15 +1317,36 @@ int dis_run(disasm *d, int nx, int ny, int nz, const unsigned char *labels,
 		d->weight[i] = weights ? weights[i] : 1;
 		d->group[i] = groups ? groups[i] : 0;
 	}
-	/* The pieces' cells. */
-	for (size_t i = 0; i < np; i++)
+	/* The pieces' cells, with their box corners at the origin: first
+	 * how many and the boxes, then the cells. */
+	for (size_t i = 0; i < np; i++) {
 		d->pc[i].n = 0;
-	size_t total = (size_t)nx * (size_t)ny * (size_t)nz;
-	for (size_t c = 0; c < total; c++) {
-		assert(labels[c] <= np);
-		if (labels[c])
-			d->pc[labels[c] - 1].n++;
+		for (int a = 0; a < 3; a++) {
+			d->pc[i].lo[a] = INT16_MAX;
+			d->pc[i].hi[a] = INT16_MIN;
+		}
 	}
+	const unsigned char *lab = labels;
+	for (int z = 0; z < nz; z++)
+		for (int y = 0; y < ny; y++)
+			for (int x = 0; x < nx; x++, lab++) {
+				if (!*lab)
+					continue;
+				assert(*lab <= np);
+				struct piece *p = &d->pc[*lab - 1];
+				/* z only grows: the first z is the least */
+				if (p->n++ == 0)
+					p->lo[2] = (int16_t)z;
+				p->hi[2] = (int16_t)z;
+				if (x < p->lo[0])
+					p->lo[0] = (int16_t)x;
+				if (x > p->hi[0])
+					p->hi[0] = (int16_t)x;
+				if (y < p->lo[1])
+					p->lo[1] = (int16_t)y;
+				if (y > p->hi[1])
+					p->hi[1] = (int16_t)y;
+			}
 	for (size_t i = 0; i < np; i++) {
 		assert(d->pc[i].n > 0);
 		if (d->pc[i].n > d->pc[i].cap) {
@@ -1315,30 +1358,18 @@ int dis_run(disasm *d, int nx, int ny, int nz, const unsigned char *labels,
 			d->pc[i].cap = d->pc[i].n;
 		}
 		d->pc[i].n = 0;
-		for (int a = 0; a < 3; a++) {
-			d->pc[i].lo[a] = INT16_MAX;
-			d->pc[i].hi[a] = INT16_MIN;
-		}
 	}
+	lab = labels;
 	for (int z = 0; z < nz; z++)
 		for (int y = 0; y < ny; y++)
-			for (int x = 0; x < nx; x++) {
-				unsigned char v = labels[x + (size_t)nx * (y + (size_t)ny * z)];
-				if (!v)
+			for (int x = 0; x < nx; x++, lab++) {
+				if (!*lab)
 					continue;
-				struct piece *p = &d->pc[v - 1];
-				/* element by element: a copy of a fresh array
-				 * would read it wider than it was written */
+				struct piece *p = &d->pc[*lab - 1];
 				int16_t *c = p->c[p->n++];
-				c[0] = (int16_t)x;
-				c[1] = (int16_t)y;
-				c[2] = (int16_t)z;
-				for (int a = 0; a < 3; a++) {
-					if (c[a] < p->lo[a])
-						p->lo[a] = c[a];
-					if (c[a] > p->hi[a])
-						p->hi[a] = c[a];
-				}
+				c[0] = (int16_t)(x - p->lo[0]);
+				c[1] = (int16_t)(y - p->lo[1]);
+				c[2] = (int16_t)(z - p->lo[2]);
 			}
 	if (!d->cache.stamp)
 		d->cache.stamp = 1;
