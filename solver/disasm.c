@@ -109,6 +109,7 @@ struct pairfig {
 struct level {
 	size_t k;          /* pieces of the part */
 	int16_t *pos;      /* node i: pos[i * 3k ... ] offsets of the k pieces */
+	uint64_t *hash;    /* node i's hash (pos_hash()) */
 	uint32_t *parent;  /* node i's parent (node 0: none) */
 	uint64_t *group;   /* the move reaching node i: local group, */
 	uint8_t *dir;      /* direction, */
@@ -127,7 +128,6 @@ struct level {
 	uint64_t free_cl[NDIR][DIS_MAX_PIECES];
 	uint64_t move1[NDIR][DIS_MAX_PIECES]; /* likewise, to move one cell
 	                                       * (m == 0) */
-	int16_t *tmp;      /* one position's scratch */
 };
 
 struct piece {
@@ -179,6 +179,9 @@ struct disasm {
 	size_t nmv, mvcap;
 	uint64_t nodes;
 	bool oom;
+	/* a position's hash is the sum of its offsets times these, one per
+	 * offset (pos_hash()): a move changes it by a few products */
+	uint64_t zr[3 * DIS_MAX_PIECES];
 };
 
 /* The number of bits set: the portable builtin calls libgcc's loop
@@ -203,8 +206,16 @@ static inline int pop_few(uint64_t v)
 disasm *dis_new(void)
 {
 	disasm *d = calloc(1, sizeof *d);
-	if (d)
-		d->max_nodes = DIS_MAX_NODES;
+	if (!d)
+		return NULL;
+	d->max_nodes = DIS_MAX_NODES;
+	uint64_t x = 0x243F6A8885A308D3u; /* splitmix64's sequence */
+	for (size_t e = 0; e < 3 * DIS_MAX_PIECES; e++) {
+		uint64_t z = (x += 0x9E3779B97F4A7C15u);
+		z = (z ^ z >> 30) * 0xBF58476D1CE4E5B9u;
+		z = (z ^ z >> 27) * 0x94D049BB133111EBu;
+		d->zr[e] = z ^ z >> 31;
+	}
 	return d;
 }
 
@@ -218,7 +229,7 @@ static void level_free(struct level *l)
 	free(l->tab);
 	free(l->pair);
 	free(l->pm);
-	free(l->tmp);
+	free(l->hash);
 	memset(l, 0, sizeof *l);
 }
 
@@ -414,20 +425,15 @@ static const struct figs *figures(disasm *d, uint32_t a, uint32_t b,
 
 /* ---- positions ---------------------------------------------------------- */
 
-static size_t phash(const int16_t *p, size_t n)
+/* The slot of hash h in a table of mask + 1 slots. A position's hash
+ * is linear in its offsets (each times its own random number, all
+ * modulo 2^64): so a move updates it in a step per piece moved, and
+ * equal hashes are checked offset by offset. */
+static inline size_t hslot(uint64_t h, size_t mask)
 {
-	uint64_t h = 0x84222325cbf29ce4u;
-	size_t i = 0;
-	for (; i + 4 <= n; i += 4) {
-		uint64_t w;
-		memcpy(&w, p + i, sizeof w);
-		h = (h ^ w) * 0x9E3779B97F4A7C15u;
-		h ^= h >> 32;
-	}
-	for (; i < n; i++)
-		h = (h ^ (uint16_t)p[i]) * 0x100000001b3u;
 	h ^= h >> 29;
-	return (size_t)h;
+	h *= 0xBF58476D1CE4E5B9u;
+	return (size_t)(h ^ h >> 32) & mask;
 }
 
 /* Empty the position table of the last search: slot by slot when it held
@@ -437,14 +443,13 @@ static void table_clear(struct level *l)
 {
 	if (!l->tab)
 		return;
-	size_t w = 3 * l->k;
 	if (8 * l->n >= l->tmask + 1) {
 		memset(l->tab, 0, (l->tmask + 1) * sizeof *l->tab);
 		return;
 	}
 	for (size_t i = 0; i < l->n; i++) {
 		/* every entry goes: probe past the emptied slots */
-		size_t h = phash(l->pos + i * w, w) & l->tmask;
+		size_t h = hslot(l->hash[i], l->tmask);
 		while (l->tab[h] != (uint32_t)i + 1)
 			h = (h + 1) & l->tmask;
 		l->tab[h] = 0;
@@ -461,12 +466,10 @@ static bool level_init(struct level *l, size_t k)
 	if (l->k != k) {
 		free(l->pair);
 		free(l->pm);
-		free(l->tmp);
 		l->pair = malloc(k * k * sizeof *l->pair);
 		l->pm = calloc(k * k * PAIR_WAYS, sizeof *l->pm);
-		l->tmp = malloc(3 * k * sizeof *l->tmp);
 		l->pm_stamp = 0;
-		if (!l->pair || !l->pm || !l->tmp) {
+		if (!l->pair || !l->pm) {
 			level_free(l);
 			return false;
 		}
@@ -494,6 +497,10 @@ static bool level_grow(struct level *l)
 	if (!pos)
 		return false;
 	l->pos = pos;
+	uint64_t *hash = realloc(l->hash, ncap * sizeof *hash);
+	if (!hash)
+		return false;
+	l->hash = hash;
 	uint32_t *parent = realloc(l->parent, ncap * sizeof *parent);
 	if (!parent)
 		return false;
@@ -531,9 +538,8 @@ static bool table_grow(struct level *l)
 		memset(l->tab, 0, (l->tmask + 1) * sizeof *l->tab);
 	}
 	l->tmask = ncap - 1;
-	size_t w = 3 * l->k;
 	for (size_t i = 0; i < l->n; i++) {
-		size_t h = phash(l->pos + i * w, w) & l->tmask;
+		size_t h = hslot(l->hash[i], l->tmask);
 		while (l->tab[h])
 			h = (h + 1) & l->tmask;
 		l->tab[h] = (uint32_t)i + 1;
@@ -541,29 +547,78 @@ static bool table_grow(struct level *l)
 	return true;
 }
 
-/* Add position l->tmp, reached from 'parent' by the move given; 1 added,
- * 0 known already, -1 out of memory. */
-static int add_node(struct level *l, uint32_t parent, uint64_t group, int dir,
-                    unsigned dist)
+/* Room for one more node; false when out of memory. */
+static bool node_room(struct level *l)
 {
-	size_t w = 3 * l->k;
 	if (2 * (l->n + 1) > (l->tab ? l->tmask + 1 : 0) && !table_grow(l))
-		return -1;
-	size_t h = phash(l->tmp, w) & l->tmask;
-	for (; l->tab[h]; h = (h + 1) & l->tmask)
-		if (!memcmp(l->pos + (l->tab[h] - 1) * w, l->tmp,
-		            w * sizeof *l->tmp))
-			return 0;
-	if (l->n == l->cap && !level_grow(l))
-		return -1;
-	memcpy(l->pos + l->n * w, l->tmp, w * sizeof *l->tmp);
+		return false;
+	return l->n < l->cap || level_grow(l);
+}
+
+/* Node l->n, whose offsets are written, is added: its hash h, in table
+ * slot 'slot', reached from 'parent' by the move given. */
+static void node_put(struct level *l, size_t slot, uint64_t h,
+                     uint32_t parent, uint64_t group, int dir, unsigned dist)
+{
+	l->hash[l->n] = h;
 	l->parent[l->n] = parent;
 	l->group[l->n] = group;
 	l->dir[l->n] = (uint8_t)dir;
 	l->dist[l->n] = (uint16_t)dist;
-	l->tab[h] = (uint32_t)l->n + 1;
+	l->tab[slot] = (uint32_t)l->n + 1;
 	l->n++;
-	return 1;
+}
+
+/* The first node of a search: the offsets 'start'; false when out of
+ * memory. */
+static bool add_start(struct level *l, const uint64_t *zr,
+                      const int16_t *start)
+{
+	if (!node_room(l))
+		return false;
+	size_t w = 3 * l->k;
+	uint64_t h = 0;
+	for (size_t e = 0; e < w; e++)
+		h += (uint64_t)(int64_t)start[e] * zr[e];
+	memcpy(l->pos, start, w * sizeof *start); /* the table is empty */
+	node_put(l, hslot(h, l->tmask), h, 0, 0, 0, 0);
+	return true;
+}
+
+/* A move's change of offsets, four offsets to a word as they lie in
+ * memory (offset e in lane e % 4 of word e / 4), so that positions are
+ * compared a word at a time. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define LANE_SHIFT(e) (16 * (3 - ((e) & 3)))
+#else
+#define LANE_SHIFT(e) (16 * ((e) & 3))
+#endif
+#define MOVE_WORDS ((3 * DIS_MAX_PIECES + 3) / 4)
+
+/* Four 16-bit lanes added, each modulo 2^16 (no carry between them). */
+static inline uint64_t add16x4(uint64_t a, uint64_t b)
+{
+	const uint64_t hi = 0x8000800080008000u;
+	return ((a & ~hi) + (b & ~hi)) ^ ((a ^ b) & hi);
+}
+
+/* Whether the w offsets c are the offsets b changed by dv. */
+static bool same_moved(const int16_t *c, const int16_t *b, size_t w,
+                       const uint64_t *dv)
+{
+	size_t e = 0;
+	for (; e + 4 <= w; e += 4) {
+		uint64_t cw, bw;
+		memcpy(&cw, c + e, sizeof cw);
+		memcpy(&bw, b + e, sizeof bw);
+		if (cw != add16x4(bw, dv[e / 4]))
+			return false;
+	}
+	for (; e < w; e++)
+		if ((uint16_t)c[e] !=
+		    (uint16_t)((uint16_t)b[e] + (uint16_t)(dv[e / 4] >> LANE_SHIFT(e))))
+			return false;
+	return true;
 }
 
 /* ---- one position ------------------------------------------------------- */
@@ -581,11 +636,11 @@ static inline unsigned swap_dirs(unsigned m)
 }
 
 /* Where a pair's offset r goes among its PAIR_WAYS memos. */
-static inline size_t pair_way(const int16_t r[3])
+static inline size_t pair_way(int16_t r0, int16_t r1, int16_t r2)
 {
-	uint32_t h = (uint32_t)(uint16_t)r[0] * 0x9E3779B1u +
-	             (uint32_t)(uint16_t)r[1] * 0x85EBCA77u +
-	             (uint32_t)(uint16_t)r[2] * 0xC2B2AE3Du;
+	uint32_t h = (uint32_t)(uint16_t)r0 * 0x9E3779B1u +
+	             (uint32_t)(uint16_t)r1 * 0x85EBCA77u +
+	             (uint32_t)(uint16_t)r2 * 0xC2B2AE3Du;
 	_Static_assert(PAIR_WAYS == 8, "pair_way() takes three bits");
 	return h >> 29;
 }
@@ -645,21 +700,26 @@ static bool fill_figures(disasm *d, struct level *l, const uint8_t *pcs,
 			size_t j = (size_t)__builtin_ctzll(js);
 			const struct piece *b = &d->pc[pcs[j]];
 			struct pairfig *pf = &l->pair[i * k + j];
-			int16_t r[3];
-			for (int x = 0; x < 3; x++)
-				r[x] = (int16_t)(p[3 * j + x] + b->lo[x] -
-				                 p[3 * i + x] - a->lo[x]);
-			struct pairmemo *pm =
-			        &l->pm[(i * k + j) * PAIR_WAYS + pair_way(r)];
-			if (pm->stamp != l->pm_stamp || pm->r[0] != r[0] ||
-			    pm->r[1] != r[1] || pm->r[2] != r[2]) {
+			/* b's offset from a, in registers (an array
+			 * written by halves and read whole stalls) */
+			int16_t r0 = (int16_t)(p[3 * j] + b->lo[0] - p[3 * i] - a->lo[0]);
+			int16_t r1 = (int16_t)(p[3 * j + 1] + b->lo[1] -
+			                       p[3 * i + 1] - a->lo[1]);
+			int16_t r2 = (int16_t)(p[3 * j + 2] + b->lo[2] -
+			                       p[3 * i + 2] - a->lo[2]);
+			struct pairmemo *pm = &l->pm[(i * k + j) * PAIR_WAYS +
+			                             pair_way(r0, r1, r2)];
+			if (pm->stamp != l->pm_stamp || pm->r[0] != r0 ||
+			    pm->r[1] != r1 || pm->r[2] != r2) {
+				int16_t r[3] = {r0, r1, r2};
 				const struct figs *f =
 				        figures(d, a->shape, b->shape, r);
 				if (!f)
 					return false;
 				pm->stamp = l->pm_stamp;
-				for (int x = 0; x < 3; x++)
-					pm->r[x] = r[x];
+				pm->r[0] = r0;
+				pm->r[1] = r1;
+				pm->r[2] = r2;
 				pm->m = *f;
 			}
 			uint64_t bi = (uint64_t)1 << i, bj = (uint64_t)1 << j;
@@ -1018,23 +1078,48 @@ static void add_move(struct expand *x, uint64_t g, int D, unsigned s)
 		x->full = true;
 		return;
 	}
-	/* add_node() may move the arena: the node's address each time */
-	memcpy(l->tmp, l->pos + x->u * 3 * k, 3 * k * sizeof *l->tmp);
-	int ax = D >> 1, sg = D & 1 ? -1 : 1;
+	int ax = D >> 1, delta = D & 1 ? -(int)s : (int)s;
+	const uint64_t *zr = x->d->zr;
+	uint64_t h = l->hash[x->u];
 	for (uint64_t t = g; t; t &= t - 1) {
-		size_t i = (size_t)__builtin_ctzll(t);
-		int v = l->tmp[3 * i + ax] + sg * (int)s;
+		size_t e = 3 * (size_t)__builtin_ctzll(t) + (size_t)ax;
+		int v = l->pos[x->u * 3 * k + e] + delta;
 		if (v <= -DIS_MAX_SHIFT || v >= DIS_MAX_SHIFT) {
 			x->full = true;
 			return;
 		}
-		l->tmp[3 * i + ax] = (int16_t)v;
+		h += (uint64_t)(int64_t)delta * zr[e];
 	}
-	int rc = add_node(l, (uint32_t)x->u, g, D, s);
-	if (rc < 0)
+	if (!node_room(l)) { /* (it may move the arena) */
 		x->err = DIS_ENOMEM;
-	else
-		x->d->nodes += (uint64_t)rc;
+		return;
+	}
+	size_t w = 3 * k;
+	const int16_t *from = l->pos + x->u * w;
+	size_t slot = hslot(h, l->tmask);
+	uint64_t dv[MOVE_WORDS];
+	bool have_dv = false;
+	for (; l->tab[slot]; slot = (slot + 1) & l->tmask) {
+		size_t v = l->tab[slot] - 1;
+		if (l->hash[v] != h)
+			continue;
+		if (!have_dv) { /* the move as words, once */
+			memset(dv, 0, (w + 3) / 4 * sizeof *dv);
+			for (uint64_t t = g; t; t &= t - 1) {
+				size_t e = 3 * (size_t)__builtin_ctzll(t) + (size_t)ax;
+				dv[e / 4] |= (uint64_t)(uint16_t)delta << LANE_SHIFT(e);
+			}
+			have_dv = true;
+		}
+		if (same_moved(l->pos + v * w, from, w, dv))
+			return; /* known */
+	}
+	int16_t *to = l->pos + l->n * w;
+	memcpy(to, from, w * sizeof *to);
+	for (uint64_t t = g; t; t &= t - 1)
+		to[3 * (size_t)__builtin_ctzll(t) + (size_t)ax] += (int16_t)delta;
+	node_put(l, slot, h, (uint32_t)x->u, g, D, s);
+	x->d->nodes++;
 }
 
 /* Group g, found moving s cells along D: its move, then its unions with
@@ -1159,8 +1244,7 @@ static int search(disasm *d, size_t depth, size_t k, const uint8_t *pcs,
 	struct level *l = &d->lv[depth];
 	if (!level_init(l, k))
 		return DIS_ENOMEM;
-	memcpy(l->tmp, start, 3 * k * sizeof *l->tmp);
-	if (add_node(l, 0, 0, 0, 0) < 0)
+	if (!add_start(l, d->zr, start))
 		return DIS_ENOMEM;
 	d->nodes++;
 	size_t lo = 0, hi = 1;
