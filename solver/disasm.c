@@ -148,6 +148,7 @@ struct expand {
 	struct level *l;
 	size_t u;
 	bool full;                       /* the node budget ran out */
+	bool tie1[3];                    /* per axis: tied for one cell */
 	int err;
 	/* the groups found along the direction at hand */
 	struct found {
@@ -997,7 +998,8 @@ static int try_separation(disasm *d, size_t depth, const uint8_t *pcs,
  * set when there is one; out->v is DIS_APART when one worked, DIS_BOUND
  * when one was undecided and none worked. */
 static int separations(disasm *d, size_t depth, const uint8_t *pcs, size_t u,
-                       int L, bool *found, bool *bound, struct outcome *out)
+                       int L, const bool *tie1, bool *found, bool *bound,
+                       struct outcome *out)
 {
 	struct level *l = &d->lv[depth];
 	size_t k = l->k;
@@ -1006,7 +1008,8 @@ static int separations(disasm *d, size_t depth, const uint8_t *pcs, size_t u,
 	struct clmemo cm; /* pass 1: the closures along D */
 	bool tie[3];
 	for (int a = 0; a < 3; a++)
-		tie[a] = tied(l->free_cl[2 * a], l->free_cl[2 * a + 1], k);
+		tie[a] = tie1[a] ||
+		         tied(l->free_cl[2 * a], l->free_cl[2 * a + 1], k);
 	/* along D, the pieces free to go alone (each row holds its piece);
 	 * none along a tied axis */
 	uint64_t alone[NDIR];
@@ -1208,12 +1211,9 @@ static void expand(struct expand *x)
 	struct level *l = x->l;
 	size_t k = l->k;
 	int most = (int)(k / 2);
-	bool tie[3];
-	for (int a = 0; a < 3; a++)
-		tie[a] = tied(l->move1[2 * a], l->move1[2 * a + 1], k);
 	for (int D = 0; D < NDIR && !x->full && !x->err; D++) {
 		/* tied for one cell: for more cells too (more pieces needed) */
-		if (tie[D >> 1])
+		if (x->tie1[D >> 1])
 			continue;
 		x->nfound = 0;
 		if (++x->ftab_stamp == 0) { /* every 4 billion directions */
@@ -1254,7 +1254,13 @@ static int search(disasm *d, size_t depth, size_t k, const uint8_t *pcs,
 		for (size_t u = lo; u < hi; u++) {
 			if (!fill_figures(d, l, pcs, u))
 				return DIS_ENOMEM;
-			int rc = separations(d, depth, pcs, u, L, &found, &bound, out);
+			/* an axis tied for one cell is tied for any distance
+			 * ("needs" for one cell is part of "needs" at all) */
+			bool tie1[3];
+			for (int a = 0; a < 3; a++)
+				tie1[a] = tied(l->move1[2 * a], l->move1[2 * a + 1], k);
+			int rc = separations(d, depth, pcs, u, L, tie1, &found,
+			                     &bound, out);
 			if (rc != DIS_OK)
 				return rc;
 			if (found && out->v == DIS_APART)
@@ -1267,6 +1273,8 @@ static int search(disasm *d, size_t depth, size_t k, const uint8_t *pcs,
 			x->u = u;
 			x->full = false;
 			x->err = DIS_OK;
+			/* (d->ex is every depth's: set after separations()) */
+			memcpy(x->tie1, tie1, sizeof tie1);
 			expand(x);
 			if (x->err)
 				return x->err;
