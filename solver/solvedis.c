@@ -120,53 +120,71 @@ void sdis_thread_free(struct solver *s)
 	*sd = (struct sdis){0};
 }
 
+/* The code of form cell c under the symmetry whose inverse's cell map
+ * is 'inv', ranks given in order of first appearance (rank[], *next). */
+static inline int32_t form_code(const struct solver *s, const int32_t *inv,
+                                bool mirror, size_t c, int32_t *rank,
+                                int32_t *next)
+{
+	const struct sdis *sd = &s->sd;
+	int32_t b = sd->owner[inv[c]];
+	if (b < 0)
+		return 0;
+	if (rank[b] < 0)
+		rank[b] = (*next)++;
+	int32_t code = rank[b] + 1;
+	if (s->coloured) {
+		/* with colours a piece's type is part of the form (a symmetry
+		 * may map shapes onto shapes but not colours onto colours);
+		 * an improper one turns each type into its mirror */
+		size_t t = sd->btype[b];
+		if (mirror)
+			t = s->types[t].mirror;
+		code += FORM_RANKS * (int32_t)(t + 1);
+	}
+	return code;
+}
+
 /* The least form of the cover whose owners are in sd->owner (n pieces):
  * sd->best gets its labelling, sd->best_rank each piece's rank in it;
- * returns the index in G of the symmetry that makes it. */
+ * returns the index in G of the symmetry that makes it (the first, on a
+ * tie). Each image is compared with the least so far cell by cell, both
+ * made as they go: two images nearly always differ within a few cells,
+ * so only the least is made whole. */
 static int least_form(struct solver *s, size_t n)
 {
 	struct sdis *sd = &s->sd;
 	size_t nc = s->ncells;
-	int bestk = -1;
-	for (int k = 0; k < s->group_order; k++) {
+	int bestk = 0;
+	for (int k = 1; k < s->group_order; k++) {
 		/* the image's cell c is the cover's cell inv(c) */
-		const int32_t *inv = s->cellmap + (size_t)s->group_inv[k] * nc;
+		const int32_t *ia = s->cellmap + (size_t)s->group_inv[k] * nc;
+		const int32_t *ib = s->cellmap + (size_t)s->group_inv[bestk] * nc;
+		bool ma = s->coloured && !poly_sym_proper(s->group[k]);
+		bool mb = s->coloured && !poly_sym_proper(s->group[bestk]);
 		for (size_t i = 0; i < n; i++)
-			sd->rank[i] = -1;
-		int32_t next = 0;
-		bool lower = bestk < 0;
-		/* with colours a piece's type is part of the form (a symmetry
-		 * may map shapes onto shapes but not colours onto colours);
-		 * an improper one turns each type into its mirror */
-		bool mirror = s->coloured && !poly_sym_proper(s->group[k]);
-		size_t c = 0;
-		for (; c < nc; c++) {
-			int32_t b = sd->owner[inv[c]];
-			int32_t code = 0;
-			if (b >= 0) {
-				if (sd->rank[b] < 0)
-					sd->rank[b] = next++;
-				code = sd->rank[b] + 1;
-				if (s->coloured) {
-					size_t t = sd->btype[b];
-					if (mirror)
-						t = s->types[t].mirror;
-					code += FORM_RANKS * (int32_t)(t + 1);
-				}
+			sd->rank[i] = sd->best_rank[i] = -1;
+		int32_t na = 0, nb = 0;
+		for (size_t c = 0; c < nc; c++) {
+			int32_t a = form_code(s, ia, ma, c, sd->rank, &na);
+			int32_t b = form_code(s, ib, mb, c, sd->best_rank, &nb);
+			if (a != b) {
+				if (a < b)
+					bestk = k;
+				break;
 			}
-			if (!lower) {
-				if (code > sd->best[c])
-					break;
-				if (code < sd->best[c])
-					lower = true;
-			}
-			if (lower)
-				sd->best[c] = code;
 		}
-		if (lower) {
-			bestk = k;
-			memcpy(sd->best_rank, sd->rank, n * sizeof *sd->rank);
-		}
+	}
+	const int32_t *inv = s->cellmap + (size_t)s->group_inv[bestk] * nc;
+	bool mirror = s->coloured && !poly_sym_proper(s->group[bestk]);
+	for (size_t i = 0; i < n; i++)
+		sd->best_rank[i] = -1;
+	int32_t next = 0;
+	for (size_t c = 0; c < nc; c++) {
+		int32_t code = form_code(s, inv, mirror, c, sd->best_rank, &next);
+		sd->best[c] = code;
+		/* the memo key's first part (make_key): the rank code */
+		sd->key[c] = (unsigned char)(s->coloured ? code % FORM_RANKS : code);
 	}
 	return bestk;
 }
@@ -183,8 +201,7 @@ static size_t make_key(struct solver *s, size_t n, const size_t *type_of,
 {
 	struct sdis *sd = &s->sd;
 	size_t len = s->ncells;
-	for (size_t c = 0; c < len; c++)
-		sd->key[c] = (unsigned char)(sd->best[c] % FORM_RANKS);
+	/* the first ncells bytes: least_form() wrote them */
 	for (size_t r = 0; r < n; r++) {
 		sd->key[len++] = (unsigned char)type_of[r];
 		sd->key[len++] = (unsigned char)(type_of[r] >> 8);
@@ -202,7 +219,14 @@ static size_t make_key(struct solver *s, size_t n, const size_t *type_of,
 static uint64_t key_hash(const unsigned char *k, size_t len)
 {
 	uint64_t h = 0xcbf29ce484222325u ^ len;
-	for (size_t c = 0; c < len; c++) {
+	size_t c = 0;
+	for (; c + 8 <= len; c += 8) { /* eight bytes a step */
+		uint64_t w;
+		memcpy(&w, k + c, sizeof w);
+		h = (h ^ w) * 0x9E3779B97F4A7C15u;
+		h ^= h >> 32;
+	}
+	for (; c < len; c++) {
 		h ^= k[c];
 		h *= 0x100000001b3u;
 	}
@@ -398,8 +422,8 @@ int sdis_cover(struct solver *s, const size_t *rows, size_t n, int *kind)
 		return rc;
 	if (rc != SOLVE_OK) {
 		for (size_t c = 0; c < nc; c++)
-			sd->clabels[s->goal_cell[c]] = sd->best[c]
-			        ? (unsigned char)(sd->q_of[sd->best[c] % FORM_RANKS - 1]
+			sd->clabels[s->goal_cell[c]] = sd->key[c]
+			        ? (unsigned char)(sd->q_of[sd->key[c] - 1]
 			                          + 1) : 0;
 		const struct grid *g = &s->p->goal;
 		rc = dis_run(sd->dis, g->nx, g->ny, g->nz, sd->clabels, n,
