@@ -1081,6 +1081,10 @@ static void add_move(struct expand *x, uint64_t g, int D, unsigned s)
 		x->full = true;
 		return;
 	}
+	/* the move back to the node's parent: known */
+	if (x->u && g == l->group[x->u] && D == (l->dir[x->u] ^ 1) &&
+	    s == l->dist[x->u])
+		return;
 	int ax = D >> 1, delta = D & 1 ? -(int)s : (int)s;
 	const uint64_t *zr = x->d->zr;
 	uint64_t h = l->hash[x->u];
