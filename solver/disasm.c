@@ -109,7 +109,7 @@ struct pairfig {
 struct level {
 	size_t k;          /* pieces of the part */
 	int16_t *pos;      /* node i: pos[i * 3k ... ] offsets of the k pieces */
-	uint64_t *hash;    /* node i's hash (pos_hash()) */
+	uint64_t *hash;    /* node i's hash (see hslot()) */
 	uint32_t *parent;  /* node i's parent (node 0: none) */
 	uint64_t *group;   /* the move reaching node i: local group, */
 	uint8_t *dir;      /* direction, */
@@ -181,7 +181,7 @@ struct disasm {
 	uint64_t nodes;
 	bool oom;
 	/* a position's hash is the sum of its offsets times these, one per
-	 * offset (pos_hash()): a move changes it by a few products */
+	 * offset (see hslot()): a move changes it by a few products */
 	uint64_t zr[3 * DIS_MAX_PIECES];
 };
 
@@ -627,13 +627,6 @@ static bool same_moved(const int16_t *c, const int16_t *b, size_t w,
 static uint64_t all_of(size_t k)
 {
 	return k == 64 ? ~(uint64_t)0 : ((uint64_t)1 << k) - 1;
-}
-
-/* Bits D and D ^ 1 swapped: a pair's directions seen from the other
- * piece (j along D is i against D). */
-static inline unsigned swap_dirs(unsigned m)
-{
-	return (m & 0x15u) << 1 | (m >> 1 & 0x15u);
 }
 
 /* Where a pair's offset r goes among its PAIR_WAYS memos. */
