@@ -738,7 +738,7 @@ static void bench_disassembler(void)
  * but one in a hundred), with the attempts and uniqueness proofs it took
  * on average; seeds with no puzzle within max_attempts are counted. */
 static void bench_blocks(const int dim[3], int pmin, int pmax, int cmin,
-                         int cmax, uint64_t max_attempts, int seeds,
+                         int cmax, int level, uint64_t max_attempts, int seeds,
                          const char *what)
 {
 	struct grid goal;
@@ -747,7 +747,7 @@ static void bench_blocks(const int dim[3], int pmin, int pmax, int cmin,
 	memset(goal.cells, PUZ_CELL, (size_t)dim[0] * dim[1] * dim[2]);
 	struct blk_spec s = {.pieces_min = pmin, .pieces_max = pmax,
 	                     .cells_min = cmin, .cells_max = cmax,
-	                     .max_attempts = max_attempts};
+	                     .max_attempts = max_attempts, .level_min = level};
 	double *t = malloc((size_t)seeds * sizeof *t);
 	uint64_t attempts = 0, proofs = 0;
 	int found = 0;
@@ -928,14 +928,18 @@ static void bench_dissections(const int dim[3], int kmin, int kmax, int count,
 
 static void bench_block_puzzles(void)
 {
-	bench_blocks((const int[3]){3, 3, 3}, 6, 6, 4, 5, 1000, 100,
+	bench_blocks((const int[3]){3, 3, 3}, 6, 6, 4, 5, 1, 1000, 100,
 	             "blocks: 3x3x3, 6 pieces of 4-5 cells");
-	bench_blocks((const int[3]){4, 4, 4}, 8, 10, 4, 8, 1000, 100,
+	bench_blocks((const int[3]){4, 4, 4}, 8, 10, 4, 8, 1, 1000, 100,
 	             "blocks: 4x4x4, 8-10 pieces of 4-8 (default)");
-	bench_blocks((const int[3]){4, 4, 4}, 11, 12, 4, 6, 1000, 20,
+	bench_blocks((const int[3]){4, 4, 4}, 11, 12, 4, 6, 1, 1000, 20,
 	             "blocks: 4x4x4, 11-12 pieces of 4-6 cells");
-	bench_blocks((const int[3]){3, 3, 3}, 7, 7, 3, 4, 1000, 3,
+	bench_blocks((const int[3]){3, 3, 3}, 7, 7, 3, 4, 1, 1000, 3,
 	             "blocks: 3x3x3, Soma's sizes, 1000 attempts");
+	bench_blocks((const int[3]){4, 4, 4}, 4, 4, 4, 16, 6, 1000, 20,
+	             "blocks: 4x4x4, --level 6, 4 pieces");
+	bench_blocks((const int[3]){4, 4, 4}, 8, 10, 4, 12, 2, 1000, 20,
+	             "blocks: 4x4x4, --level 2, 8-10 pieces");
 }
 
 /* The search for hard and expert plate puzzles (gen_climb through

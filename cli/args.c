@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "gen/blocks.h"
 #include "gen/gen.h"
 #include "solver/difficulty.h"
 #include "solver/solve.h"
@@ -180,6 +181,7 @@ struct kind_opts {
 	int *size, *pieces, *cells;
 	const char *goal;
 	bool support_free;
+	uint64_t level; /* --level, 0 until given */
 	const char *no; /* an option given that blocks refuse, or NULL */
 	int band;       /* enum gen_band asked for */
 	bool have_attempts;
@@ -193,7 +195,7 @@ static bool kind_check(const char *cmd, struct kind_opts k)
 	if (k.kind == KIND_PLATES) {
 		const char *only = k.pieces[0] >= 0 ? "--pieces" : k.cells[0] >= 0
 		                 ? "--cells" : k.goal ? "--goal" : k.support_free
-		                 ? "--support-free" : NULL;
+		                 ? "--support-free" : k.level ? "--level" : NULL;
 		if (only) {
 			cli_error("%s: %s is for block puzzles (--kind blocks)", cmd,
 			          only);
@@ -224,10 +226,7 @@ static bool kind_check(const char *cmd, struct kind_opts k)
 		k.pieces[0] = 8;
 		k.pieces[1] = 10;
 	}
-	if (k.cells[0] < 0) {
-		k.cells[0] = 4;
-		k.cells[1] = 8;
-	}
+	/* --cells: blocks_job_init() sets the default, from the goal */
 	return true;
 }
 
@@ -245,6 +244,9 @@ static bool kind_option(struct cli_args *a, struct kind_opts *k, bool *bad)
 		k->goal = a->value;
 	} else if (cli_opt_flag(a, "--support-free")) {
 		k->support_free = true;
+	} else if (cli_opt_value(a, "--level")) {
+		*bad = !a->bad && !cli_parse_u64("--level", a->value, 1, BLK_MAX_LEVEL,
+		                                 &k->level);
 	} else {
 		return false;
 	}
@@ -305,6 +307,7 @@ int args_generate(int argc, char **argv, struct generate_args *g)
 	g->kind = k.kind;
 	g->goal = k.goal;
 	g->support_free = k.support_free;
+	g->level = k.level ? (int)k.level : 1;
 	if (a.bad || !kind_check("generate", k) ||
 	    !print_check(&g->print, g->print.clearance, "--clearance"))
 		return ARGS_BAD;
@@ -741,6 +744,7 @@ int args_batch(int argc, char **argv, struct batch_args *b)
 	b->kind = k.kind;
 	b->goal = k.goal;
 	b->support_free = k.support_free;
+	b->level = k.level ? (int)k.level : 1;
 	if (a.bad || !kind_check("batch", k))
 		return ARGS_BAD;
 	if (!seeds) {

@@ -39,6 +39,7 @@ struct generate_args {
 	int pieces[2], cells[2];
 	const char *goal;  /* NULL: the box of --size */
 	bool support_free; /* --support-free */
+	int level;         /* --level: the answer's first level at least */
 	bool have_wall;
 	uint64_t seed, attempts;
 	int band;          /* enum gen_band: GEN_BAND_ANY unless --difficulty */
@@ -119,6 +120,7 @@ struct batch_args {
 	int pieces[2], cells[2]; /* blocks, as generate's */
 	const char *goal;
 	bool support_free;
+	int level;           /* --level (1 unless given) */
 	uint64_t first, last; /* --seeds first..last, both included */
 	uint64_t attempts;   /* --max-attempts, 1..1000000 */
 	int band;            /* enum gen_band: GEN_BAND_ANY unless --difficulty */

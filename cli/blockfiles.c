@@ -41,9 +41,13 @@ static void write_layers(FILE *fp, const struct puzzle *p,
                          const unsigned char *answer)
 {
 	const struct grid *g = &p->goal;
+	size_t total = (size_t)g->nx * (size_t)g->ny * (size_t)g->nz;
+	bool hollow = false;
+	for (size_t i = 0; i < total && !hollow; i++)
+		hollow = g->cells[i] && !answer[i];
 	fprintf(fp, "The finished shape, layer by layer from the bottom, each seen "
 	        "from above\n(the front at the bottom of each map; . is no "
-	        "cell):\n");
+	        "cell%s):\n", hollow ? ", o a hollow\ninside, left empty" : "");
 	for (int z = 0; z < g->nz; z++) {
 		fprintf(fp, "\nlayer %d%s\n", z + 1, z == 0 ? " (bottom)" :
 		        z == g->nz - 1 ? " (top)" : "");
@@ -52,6 +56,8 @@ static void write_layers(FILE *fp, const struct puzzle *p,
 				int k = answer[puz_grid_index(g, x, y, z)];
 				if (k)
 					fprintf(fp, "%3d", k);
+				else if (g->cells[puz_grid_index(g, x, y, z)])
+					fprintf(fp, "  o");
 				else
 					fprintf(fp, "  .");
 			}

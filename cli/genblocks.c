@@ -68,10 +68,34 @@ static int confirm(const struct puzzle *p, bool *unique)
 	return rc;
 }
 
+/* --cells when not given: 4..8 (4..12 with a level above 1: pieces
+ * shrink around the hollows and hook around each other), or when no
+ * count of pieces A..B can fill the goal with those because the goal is
+ * too big, widened until A pieces can: up to ceil(cells / A) cells (a bad
+ * range, or too many pieces, is blk_check()'s to refuse). */
+static void default_cells(const struct grid *goal, const int pieces[2],
+                          int level, int cells[2])
+{
+	size_t total = (size_t)goal->nx * (size_t)goal->ny * (size_t)goal->nz;
+	long n = 0;
+	for (size_t i = 0; i < total; i++)
+		n += goal->cells[i] != 0;
+	cells[0] = 4;
+	cells[1] = level > 1 ? 12 : 8;
+	if (pieces[0] < 1 || pieces[0] > pieces[1])
+		return;
+	for (long k = pieces[0]; k <= pieces[1]; k++)
+		if (k * cells[0] <= n && n <= k * cells[1])
+			return;
+	if (n > (long)pieces[1] * cells[1])
+		cells[1] = (int)((n + pieces[0] - 1) / pieces[0]);
+}
+
 int blocks_job_init(struct blocks_job *j, const char *cmd, const int size[3],
                     const char *goalfile, const int pieces[2],
-                    const int cells[2], bool support_free, uint64_t attempts,
-                    double unit, double clearance, int band)
+                    const int cells[2], bool support_free, int level,
+                    uint64_t attempts, double unit, double clearance,
+                    int band)
 {
 	memset(j, 0, sizeof *j);
 	int code = read_goal(cmd, size, goalfile, &j->goal);
@@ -79,10 +103,14 @@ int blocks_job_init(struct blocks_job *j, const char *cmd, const int size[3],
 		return code;
 	j->unit = unit;
 	j->clearance = clearance;
+	int cl[2] = {cells[0], cells[1]};
+	if (cl[0] < 0)
+		default_cells(&j->goal, pieces, level, cl);
 	j->spec = (struct blk_spec){
 		.pieces_min = pieces[0], .pieces_max = pieces[1],
-		.cells_min = cells[0], .cells_max = cells[1],
+		.cells_min = cl[0], .cells_max = cl[1],
 		.max_attempts = attempts, .support_free = support_free,
+		.level_min = level,
 		.piece_ok = clearance > 0 ? NULL : meshes, .ctx = j};
 	char why[200];
 	int rc = blk_check(&j->goal, &j->spec, why, sizeof why);
@@ -194,7 +222,7 @@ int generate_blocks(const struct generate_args *ga, uint64_t seed)
 {
 	struct blocks_job job;
 	int code = blocks_job_init(&job, "generate", ga->size, ga->goal,
-	                           ga->pieces, ga->cells, ga->support_free,
+	                           ga->pieces, ga->cells, ga->support_free, ga->level,
 	                           ga->attempts, ga->print.unit,
 	                           ga->print.clearance, ga->band);
 	if (code != CLI_OK)

@@ -6,31 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen/blk_int.h"
 #include "gen/blocks.h"
 #include "gen/gen.h"
 #include "solver/poly.h"
 #include "solver/prove.h"
 
-/* One search: the goal's cells and the dissection being refined. */
-struct work {
-	const struct grid *goal;
-	int n;        /* goal cells, numbered in grid order */
-	size_t *at;   /* cell -> grid index */
-	int (*nb)[6]; /* cell -> its face neighbours' numbers, -1 none */
-	int *pc;      /* cell -> piece */
-	int np;       /* pieces so far */
-	int m[BLK_MAX_PIECES];    /* how many pieces each is planned to become */
-	int size[BLK_MAX_PIECES]; /* cells */
-	bool final[BLK_MAX_PIECES]; /* a piece that is not cut again */
-	int *list, *queue; /* scratch, n each */
-	unsigned char *front; /* scratch, n */
-	unsigned char *labels; /* scratch, goal-grid sized */
-	disasm *dis;
-	prove *pv; /* the uniqueness proofs, set up once for the goal */
-	struct blk_found *info;
-};
-
-static void work_clear(struct work *w)
+static void work_clear(struct blk_work *w)
 {
 	free(w->at);
 	free(w->nb);
@@ -50,7 +32,7 @@ static size_t grid_cells(const struct grid *g)
 
 /* Number the goal's cells and find their neighbours. false: out of
  * memory. */
-static bool work_init(struct work *w, const struct grid *goal)
+static bool work_init(struct blk_work *w, const struct grid *goal)
 {
 	memset(w, 0, sizeof *w);
 	w->goal = goal;
@@ -99,9 +81,7 @@ static bool work_init(struct work *w, const struct grid *goal)
 	return true;
 }
 
-/* Whether the cells of piece i, of which 'start' is one, are
- * face-connected ('want' of them). */
-static bool connected(struct work *w, int i, int start, int want)
+bool blk_connected(struct blk_work *w, int i, int start, int want)
 {
 	unsigned char *seen = w->labels; /* scratch: cell numbers < n <= total */
 	memset(seen, 0, (size_t)w->n);
@@ -124,7 +104,7 @@ static bool connected(struct work *w, int i, int start, int want)
 /* Draw a cut of piece i: a part of s1 cells becomes piece j (stream step
  * 2 of blocks.h). false, with the cut undone, when the rest of i is not
  * connected. */
-static bool draw_cut(struct work *w, struct rng *r, int i, int s1, int j)
+static bool draw_cut(struct blk_work *w, struct rng *r, int i, int s1, int j)
 {
 	int s = 0;
 	for (int c = 0; c < w->n; c++)
@@ -164,7 +144,7 @@ static bool draw_cut(struct work *w, struct rng *r, int i, int s1, int j)
 	for (int t = 0; t < s && rest < 0; t++)
 		if (w->pc[w->list[t]] == i)
 			rest = w->list[t];
-	if (connected(w, i, rest, s - s1))
+	if (blk_connected(w, i, rest, s - s1))
 		return true;
 	for (int t = 0; t < s; t++)
 		w->pc[w->list[t]] = i;
@@ -173,7 +153,7 @@ static bool draw_cut(struct work *w, struct rng *r, int i, int s1, int j)
 
 /* Piece i's cells turned by proper symmetry 'sym' and moved to the
  * origin, as a new grid. false: out of memory. */
-static bool piece_grid(const struct work *w, int i, int sym, struct grid *out)
+static bool piece_grid(const struct blk_work *w, int i, int sym, struct grid *out)
 {
 	int lo[3] = {1 << 20, 1 << 20, 1 << 20}, hi[3] = {-(1 << 20), -(1 << 20), -(1 << 20)};
 	const struct grid *g = w->goal;
@@ -210,11 +190,16 @@ static int proper_sym(int n)
 	return 0;
 }
 
-/* The dissection as a puzzle: piece i+1 is piece a[i] turned by
- * proper_sym(rot[i]) (a, rot NULL: piece i unturned). false: out of
- * memory. */
-static bool make_puzzle(const struct work *w, const int *a, const int *rot,
-                        struct puzzle *out)
+bool blk_inner(const struct blk_work *w, int c)
+{
+	for (int d = 0; d < 6; d++)
+		if (w->nb[c][d] < 0)
+			return false;
+	return true;
+}
+
+bool blk_make_puzzle(const struct blk_work *w, const int *a, const int *rot,
+                     struct puzzle *out)
 {
 	struct puzzle p;
 	memset(&p, 0, sizeof p);
@@ -222,7 +207,8 @@ static bool make_puzzle(const struct work *w, const int *a, const int *rot,
 	if (puz_grid_init(&p.goal, g->nx, g->ny, g->nz) != PUZ_OK)
 		return false;
 	for (int c = 0; c < w->n; c++)
-		p.goal.cells[w->at[c]] = PUZ_CELL;
+		p.goal.cells[w->at[c]] = w->hollow && blk_inner(w, c) ? PUZ_OPTIONAL
+		                                                      : PUZ_CELL;
 	if (!(p.pieces = calloc((size_t)w->np, sizeof *p.pieces))) {
 		puz_clear(&p);
 		return false;
@@ -245,7 +231,7 @@ static bool make_puzzle(const struct work *w, const int *a, const int *rot,
 
 /* Whether the dissection is proved unique: 1 yes, 0 no (or not within
  * the node budget), -1 out of memory. */
-static int unique(struct work *w, const struct blk_spec *s)
+static int unique(struct blk_work *w, const struct blk_spec *s)
 {
 	struct prove_result r;
 	int rc = prove_count(w->pv, w->pc, w->np, 2,
@@ -276,10 +262,7 @@ static int lies_flat(const struct shape *sh)
 	return 0;
 }
 
-/* Piece i, when final: whether it is congruent to no other final piece
- * (the prover's placements, which the next proof uses again) and passes
- * the caller's tests. 1 yes, 0 no, -1 out of memory. */
-static int final_ok(struct work *w, const struct blk_spec *s, int i)
+int blk_final_ok(struct blk_work *w, const struct blk_spec *s, int i)
 {
 	w->final[i] = true;
 	for (int k = 0; k < w->np; k++) {
@@ -310,13 +293,13 @@ static int final_ok(struct work *w, const struct blk_spec *s, int i)
 	return ok;
 }
 
-static void drop_final(struct work *w, int i)
+void blk_drop_final(struct blk_work *w, int i)
 {
 	w->final[i] = false;
 }
 
 /* The pieces the dissection is planned to become. */
-static int k_of(const struct work *w)
+static int k_of(const struct blk_work *w)
 {
 	int k = 0;
 	for (int i = 0; i < w->np; i++)
@@ -326,7 +309,7 @@ static int k_of(const struct work *w)
 
 /* One step: cut the piece planned as most pieces. 1 done, 0 no cut kept
  * in BLK_TRIES, -1 out of memory. */
-static int step(struct work *w, struct rng *r, const struct blk_spec *s)
+static int step(struct blk_work *w, struct rng *r, const struct blk_spec *s)
 {
 	int i = 0;
 	for (int k = 1; k < w->np; k++)
@@ -351,15 +334,16 @@ static int step(struct work *w, struct rng *r, const struct blk_spec *s)
 		w->size[j] = s1;
 		int ok = 1;
 		if (m1 == 1)
-			ok = final_ok(w, s, j);
+			ok = blk_final_ok(w, s, j);
 		if (ok == 1 && m2 == 1)
-			ok = final_ok(w, s, i);
-		if (ok == 1 && w->np >= k_of(w) - 1)
+			ok = blk_final_ok(w, s, i);
+		/* (an interlocking climb proves its own end) */
+		if (ok == 1 && !w->hollow && w->np >= k_of(w) - 1)
 			ok = unique(w, s);
 		if (ok == 1)
 			return 1;
-		drop_final(w, i);
-		drop_final(w, j);
+		blk_drop_final(w, i);
+		blk_drop_final(w, j);
 		for (int c = 0; c < w->n; c++)
 			if (w->pc[c] == j)
 				w->pc[c] = i;
@@ -380,6 +364,34 @@ static int feasible(const struct blk_spec *s, int n, int *ks)
 		if ((long)k * s->cells_min <= n && n <= (long)k * s->cells_max)
 			ks[count++] = k;
 	return count;
+}
+
+/* Whether some row of the goal along x, y or z is more than one run of
+ * cells: then a group may slide into the gap and stop, without hollows
+ * (lock.c). */
+static bool dented(const struct grid *g)
+{
+	int n[3] = {g->nx, g->ny, g->nz};
+	for (int a = 0; a < 3; a++) {
+		int b = (a + 1) % 3, c = (a + 2) % 3;
+		for (int v = 0; v < n[c]; v++)
+			for (int u = 0; u < n[b]; u++) {
+				int runs = 0;
+				bool was = false;
+				for (int t = 0; t < n[a]; t++) {
+					int p[3];
+					p[a] = t;
+					p[b] = u;
+					p[c] = v;
+					bool in = g->cells[puz_grid_index(g, p[0], p[1], p[2])];
+					runs += in && !was;
+					was = in;
+				}
+				if (runs > 1)
+					return true;
+			}
+	}
+	return false;
 }
 
 int blk_check(const struct grid *goal, const struct blk_spec *s, char *why,
@@ -419,7 +431,7 @@ int blk_check(const struct grid *goal, const struct blk_spec *s, char *why,
 		         s->cells_max);
 		return GEN_EINVAL;
 	}
-	struct work w;
+	struct blk_work w;
 	if (!work_init(&w, goal)) {
 		work_clear(&w);
 		return GEN_ENOMEM;
@@ -427,10 +439,23 @@ int blk_check(const struct grid *goal, const struct blk_spec *s, char *why,
 	int c0 = 0;
 	while (w.at[c0] != first)
 		c0++;
-	bool ok = connected(&w, 0, c0, w.n);
+	bool ok = blk_connected(&w, 0, c0, w.n), inner = false;
+	for (int c = 0; c < w.n && !inner; c++)
+		inner = blk_inner(&w, c);
 	work_clear(&w);
 	if (!ok) {
 		snprintf(why, len, "the goal is not face-connected");
+		return GEN_EINVAL;
+	}
+	if (s->level_min < 0 || s->level_min > BLK_MAX_LEVEL) {
+		snprintf(why, len, "level must be 1 to %d", BLK_MAX_LEVEL);
+		return GEN_EINVAL;
+	}
+	if (s->level_min > 1 && !inner && !dented(goal)) {
+		snprintf(why, len, "a level above 1 needs room to move inside the "
+		         "goal: an inner cell to leave hollow (a box at least 3 "
+		         "cells on every side) or a dent; without one every "
+		         "dissection comes apart at level 1");
 		return GEN_EINVAL;
 	}
 	return GEN_OK;
@@ -438,7 +463,7 @@ int blk_check(const struct grid *goal, const struct blk_spec *s, char *why,
 
 /* Steps 3 and 4 of the stream: number and turn the pieces into '*out'.
  * false: out of memory. */
-static bool finish(struct work *w, struct rng *r, const struct dis_result *d,
+static bool finish(struct blk_work *w, struct rng *r, const struct dis_result *d,
                    struct blk_puzzle *out)
 {
 	int k = w->np, a[BLK_MAX_PIECES], rot[BLK_MAX_PIECES], of[BLK_MAX_PIECES];
@@ -459,12 +484,13 @@ static bool finish(struct work *w, struct rng *r, const struct dis_result *d,
 	size_t total = grid_cells(w->goal);
 	if (!(b.answer = calloc(total, 1)))
 		return false;
-	if (!make_puzzle(w, of, rot, &b.puz)) {
+	if (!blk_make_puzzle(w, of, rot, &b.puz)) {
 		free(b.answer);
 		return false;
 	}
 	for (int c = 0; c < w->n; c++)
-		b.answer[w->at[c]] = (unsigned char)(a[w->pc[c]] + 1);
+		if (w->pc[c] >= 0)
+			b.answer[w->at[c]] = (unsigned char)(a[w->pc[c]] + 1);
 	b.npieces = (size_t)k;
 	/* the moves name pieces in cut order: renumber their groups */
 	b.dis = *d;
@@ -480,13 +506,13 @@ static bool finish(struct work *w, struct rng *r, const struct dis_result *d,
 }
 
 /* One attempt. 1 found (in '*out'), 0 not, -1 out of memory. */
-static int attempt(struct work *w, struct rng *r, const struct blk_spec *s,
+static int attempt(struct blk_work *w, struct rng *r, const struct blk_spec *s,
                    struct blk_puzzle *out)
 {
 	int ks[BLK_MAX_PIECES + 1], nk = feasible(s, w->n, ks);
 	int k = ks[rng_below(r, (uint64_t)nk)];
 	for (int i = 0; i < w->np; i++)
-		drop_final(w, i);
+		blk_drop_final(w, i);
 	for (int c = 0; c < w->n; c++)
 		w->pc[c] = 0;
 	w->np = 1;
@@ -497,10 +523,20 @@ static int attempt(struct work *w, struct rng *r, const struct blk_spec *s,
 		if (rc <= 0)
 			return rc;
 	}
+	struct dis_result d;
+	if (w->hollow) {
+		int rc = blk_lock(w, r, s, &d);
+		if (rc <= 0)
+			return rc;
+		if (!finish(w, r, &d, out)) {
+			dis_result_clear(&d);
+			return -1;
+		}
+		return 1;
+	}
 	memset(w->labels, 0, grid_cells(w->goal));
 	for (int c = 0; c < w->n; c++)
 		w->labels[w->at[c]] = (unsigned char)(w->pc[c] + 1);
-	struct dis_result d;
 	const struct grid *g = w->goal;
 	int rc = dis_run(w->dis, g->nx, g->ny, g->nz, w->labels, (size_t)w->np,
 	                 NULL, NULL, &d);
@@ -521,12 +557,13 @@ int blk_find(struct rng *r, const struct grid *goal, const struct blk_spec *s,
              struct blk_puzzle *out, struct blk_found *info)
 {
 	struct blk_found f = {0};
-	struct work w;
+	struct blk_work w;
 	if (!work_init(&w, goal)) {
 		work_clear(&w);
 		return GEN_ENOMEM;
 	}
 	w.info = &f;
+	w.hollow = s->level_min > 1;
 	int rc = 0;
 	while (f.attempts < s->max_attempts && rc == 0) {
 		f.attempts++;

@@ -10,6 +10,15 @@
  * assembly whether or not it comes apart (pieces never mirrored: what
  * `cubegen check` counts); and that assembly comes apart (disasm.h).
  *
+ * Interlocking puzzles (level_min above 1): the answer's first level
+ * number (disasm.h) is at least level_min. A goal with no empty cell
+ * always comes apart at level 1 when every row of it along x, y and z
+ * is one run of cells (lock.c says why), so inner cells (all six face
+ * neighbours in the goal) may then stay empty: hollows, hidden once the
+ * puzzle is together. The written goal has every inner cell optional,
+ * and the one solution is counted so (whatever is inside); the pieces
+ * still fill every other cell.
+ *
  * The search, by splitting. Splitting a piece in two can only add
  * solutions, never remove one, so the generator refines a dissection step
  * by step: it starts from one piece, the whole goal, planned to become k
@@ -30,6 +39,20 @@
  * times, and then the attempt is given up and a new one starts from one
  * piece. A finished dissection that does not come apart is given up too.
  *
+ * With level_min above 1 no cut is proved; the finished dissection is
+ * reshaped by the climb of lock.c, a cell at a time: a cell goes to a
+ * neighbouring piece or, when inner, is left hollow, keeping every piece
+ * connected and of cells_min..cells_max cells. A change is kept when the
+ * assembly still comes apart (within BLK_LOCK_NODES positions a part)
+ * and is no worse: a higher first level is better; on level 1, a looser
+ * assembly (lock.c's measure) is worse; otherwise the change is kept
+ * when the disassembly visited as many positions, and one time in ten
+ * when fewer. Each time a kept change reaches level_min, the rules are
+ * checked (congruence, the caller's tests, uniqueness proved by
+ * solve_puzzle() with the inner cells optional, within proof_nodes);
+ * they end the search when kept. After BLK_LOCK_STEPS draws the attempt
+ * is given up.
+ *
  * The stream (part of the seed contract). Goal cells are numbered in
  * grid order (x fastest, then y, then z). Per attempt, from 'r':
  *   1. k = the feasible piece counts (k in pieces_min..pieces_max with
@@ -41,6 +64,12 @@
  *      times, rng_below(f) among the f cells of the piece outside the
  *      part that touch it (a face in common), in order, joins the part.
  *      A cut that leaves the rest in pieces is a failed try.
+ *   2b. with level_min above 1, per draw of the climb: the cell,
+ *      rng_below(n) among the goal's n cells; then rng_below(7): 0..5
+ *      the neighbour (+x, -x, +y, -y, +z, -z) whose piece takes it, 6
+ *      a hollow; a draw that cannot apply changes nothing and draws
+ *      nothing more. A change to be kept for its positions alone (one
+ *      time in ten) draws rng_below(10), kept on 0.
  * After a dissection is found:
  *   3. the numbering: a[i] = i for i = 0..k-1; for i = k-1 down to 1,
  *      j = rng_below(i + 1), swap a[i] and a[j]; the piece cut as the
@@ -67,8 +96,11 @@
 
 #define BLK_MAX_PIECES 64   /* the disassembler's limit */
 #define BLK_MAX_CELLS 512   /* goal cells, at most */
+#define BLK_MAX_LEVEL 100   /* level_min, at most */
 #define BLK_TRIES 10       /* cuts drawn per step before an attempt is given up */
 #define BLK_PROOF_NODES 2000000u /* search nodes a proof may take (the default) */
+#define BLK_LOCK_STEPS 20000 /* draws of an interlocking climb per attempt */
+#define BLK_LOCK_NODES 2000u /* positions a climb's disassembly may keep */
 
 struct blk_spec {
 	int pieces_min, pieces_max; /* 2..BLK_MAX_PIECES */
@@ -78,6 +110,9 @@ struct blk_spec {
 	bool support_free;          /* every piece has a way to lie on a print
 	                             * bed with no overhanging cell
 	                             * (poly_overhangs()) */
+	int level_min;              /* the answer's first level number at
+	                             * least this (0 or 1: any; above 1 the
+	                             * interlocking climb of lock.c) */
 	/* When set, a final piece is kept only when it returns 1 for the
 	 * piece's cells (nx*ny*nz bytes, x fastest, 0/1, its bounding box),
 	 * as they lie in the goal (the CLI: whether it meshes); 0 refuses

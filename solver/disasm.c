@@ -163,6 +163,27 @@ struct expand {
 	uint32_t ftab_stamp;
 };
 
+/* Parts of this run found not to come apart (stuck, or stopped by a
+ * bound), by their pieces and offsets relative to the first: a part met
+ * again, after the same pieces were taken away in another order, is
+ * not searched again. Without it, trying every separation of a depth is
+ * exponential in the pieces left loose around a stuck part. */
+struct badpart {
+	uint64_t mask;  /* the pieces (bit i: piece i of the run) */
+	uint64_t h;
+	size_t at;      /* its offsets: off[at .. at + 3 * pieces) */
+	enum dis_verdict v;
+};
+
+struct badparts {
+	struct badpart *e;
+	size_t n, cap;
+	int16_t *off;
+	size_t noff, offcap;
+	uint32_t *tab; /* entry + 1, 0 empty */
+	size_t tmask;  /* slots - 1 (tab NULL: none) */
+};
+
 struct disasm {
 	size_t npieces;      /* this run's */
 	int weight[DIS_MAX_PIECES]; /* this run's */
@@ -180,6 +201,7 @@ struct disasm {
 	size_t nmv, mvcap;
 	uint64_t nodes;
 	bool oom;
+	struct badparts bad;
 	/* a position's hash is the sum of its offsets times these, one per
 	 * offset (see hslot()): a move changes it by a few products */
 	uint64_t zr[3 * DIS_MAX_PIECES];
@@ -250,6 +272,9 @@ void dis_free(disasm *d)
 	free(d->shtab);
 	free(d->cache.e);
 	free(d->mv);
+	free(d->bad.e);
+	free(d->bad.off);
+	free(d->bad.tab);
 	free(d);
 }
 
@@ -917,6 +942,111 @@ static bool push_path(disasm *d, const struct level *l, const uint8_t *pcs,
 	return true;
 }
 
+/* The key of a part: its pieces and their offsets relative to the
+ * first's, 'pos' 3 per piece. */
+static uint64_t bad_hash(uint64_t mask, size_t n, const int16_t *pos)
+{
+	uint64_t h = mask * 0x9E3779B97F4A7C15u;
+	for (size_t i = 3; i < 3 * n; i++) {
+		h ^= (uint16_t)(pos[i] - pos[i % 3]);
+		h *= 0xff51afd7ed558ccdu;
+	}
+	return h ^ h >> 32;
+}
+
+/* The verdict of the part, when it is known not to come apart; else
+ * DIS_APART. */
+static enum dis_verdict bad_find(const disasm *d, uint64_t mask, size_t n,
+                                 const int16_t *pos)
+{
+	const struct badparts *b = &d->bad;
+	if (!b->tab)
+		return DIS_APART;
+	uint64_t h = bad_hash(mask, n, pos);
+	for (size_t i = (size_t)h & b->tmask; b->tab[i]; i = (i + 1) & b->tmask) {
+		const struct badpart *e = &b->e[b->tab[i] - 1];
+		if (e->h != h || e->mask != mask)
+			continue;
+		const int16_t *o = b->off + e->at;
+		size_t j = 3;
+		while (j < 3 * n && o[j] == pos[j] - pos[j % 3])
+			j++;
+		if (j == 3 * n)
+			return e->v;
+	}
+	return DIS_APART;
+}
+
+static bool bad_grow(struct badparts *b)
+{
+	size_t ncap = b->tab ? 2 * (b->tmask + 1) : 256;
+	uint32_t *nt = calloc(ncap, sizeof *nt);
+	if (!nt)
+		return false;
+	for (size_t k = 0; k < b->n; k++) {
+		size_t i = (size_t)b->e[k].h & (ncap - 1);
+		while (nt[i])
+			i = (i + 1) & (ncap - 1);
+		nt[i] = (uint32_t)k + 1;
+	}
+	free(b->tab);
+	b->tab = nt;
+	b->tmask = ncap - 1;
+	return true;
+}
+
+/* Remember that the part does not come apart ('v'). false: out of
+ * memory. */
+static bool bad_add(disasm *d, uint64_t mask, size_t n, const int16_t *pos,
+                    enum dis_verdict v)
+{
+	struct badparts *b = &d->bad;
+	if (b->n == b->cap) {
+		size_t ncap = b->cap ? 2 * b->cap : 64;
+		struct badpart *ne = realloc(b->e, ncap * sizeof *ne);
+		if (!ne)
+			return false;
+		b->e = ne;
+		b->cap = ncap;
+	}
+	if (b->noff + 3 * n > b->offcap) {
+		size_t ncap = b->offcap ? 2 * b->offcap : 1024;
+		while (ncap < b->noff + 3 * n)
+			ncap *= 2;
+		int16_t *no = realloc(b->off, ncap * sizeof *no);
+		if (!no)
+			return false;
+		b->off = no;
+		b->offcap = ncap;
+	}
+	if (2 * (b->n + 1) > (b->tab ? b->tmask + 1 : 0) && !bad_grow(b))
+		return false;
+	uint64_t h = bad_hash(mask, n, pos);
+	struct badpart *e = &b->e[b->n];
+	*e = (struct badpart){.mask = mask, .h = h, .at = b->noff, .v = v};
+	for (size_t j = 0; j < 3 * n; j++)
+		b->off[b->noff++] = (int16_t)(pos[j] - pos[j % 3]);
+	size_t i = (size_t)h & b->tmask;
+	while (b->tab[i])
+		i = (i + 1) & b->tmask;
+	b->tab[i] = (uint32_t)++b->n;
+	return true;
+}
+
+/* Forget the last run's parts (a table grown big is let go). */
+static void bad_reset(struct badparts *b)
+{
+	if (!b->n)
+		return;
+	if (b->tmask + 1 > 4096) {
+		free(b->tab);
+		b->tab = NULL;
+	} else {
+		memset(b->tab, 0, (b->tmask + 1) * sizeof *b->tab);
+	}
+	b->n = b->noff = 0;
+}
+
 /* Try the separation of node u of level 'depth' that frees local group g
  * along D (L moves in all): both parts taken apart, the moves and the
  * level written. */
@@ -964,9 +1094,18 @@ static int try_separation(disasm *d, size_t depth, const uint8_t *pcs,
 			sub[s] = (struct outcome){.v = DIS_APART};
 			continue;
 		}
-		int rc = search(d, depth + 1, n, spcs, spos, &sub[s]);
-		if (rc != DIS_OK)
-			return rc;
+		uint64_t gm = global_mask(pcs, side[s]);
+		enum dis_verdict known = bad_find(d, gm, n, spos);
+		if (known != DIS_APART) {
+			sub[s] = (struct outcome){.v = known};
+		} else {
+			int rc = search(d, depth + 1, n, spcs, spos, &sub[s]);
+			if (rc != DIS_OK)
+				return rc;
+			if (sub[s].v != DIS_APART &&
+			    !bad_add(d, gm, n, spos, sub[s].v))
+				return DIS_ENOMEM;
+		}
 		if (sub[s].v != DIS_APART) {
 			d->nmv = mark;
 			out->v = sub[s].v;
@@ -1470,6 +1609,7 @@ int dis_run(disasm *d, int nx, int ny, int nz, const unsigned char *labels,
 			return DIS_ENOMEM;
 	d->nmv = 0;
 	d->nodes = 0;
+	bad_reset(&d->bad);
 
 	struct outcome o = {.v = DIS_APART};
 	if (np >= 2) {

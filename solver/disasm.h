@@ -62,6 +62,14 @@
  * stuck. Pieces move at most DIS_MAX_SHIFT cells from where they started
  * (beyond that a piece is free anyway when the box is smaller).
  *
+ * A part that does not come apart (stuck or bounded) is remembered for
+ * the rest of the run by its pieces and their offsets from one another,
+ * and not searched again when another order of separations reaches it:
+ * the verdict of a part depends on nothing else. Without this, a stuck
+ * part among m loose pieces was searched once per order of taking them
+ * away (m! times; 8 loose cubes around a caged one: minutes, now 4,692
+ * positions).
+ *
  * Ownership: a disasm holds caches reused across calls (one per thread);
  * dis_result owns its move list (dis_result_clear). Errors: DIS_ENOMEM,
  * DIS_ETOOBIG (more than DIS_MAX_PIECES pieces, or a box side over

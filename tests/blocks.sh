@@ -120,6 +120,33 @@ run 0 print "$DATA/bedlam.puz" --out "$tmp/pbed" &&
 usage_error generate --support-free
 contains "$err" "--support-free is for block puzzles" "--support-free with plates"
 
+# --- interlocking: --level, four pieces whose first needs 6 moves, proved
+# again by check (unique with the inner cells optional) and by
+# solve --disassemble (the level); the hollows shown in the guide's map
+if run 0 generate --kind blocks --level 6 --pieces 4..4 --seed 3 --out "$tmp/lk"; then
+	contains "$out" "pieces: 4" "blocks --level: pieces"
+	lv=$(printf '%s\n' "$out" | sed -n 's/^level: \([0-9]*\).*/\1/p')
+	[ -n "$lv" ] && [ "$lv" -ge 6 ] && ok || bad "blocks --level 6: level $lv"
+	run 0 check "$tmp/lk/puzzle.puz" && contains "$out" "unique: exactly 1 solution" "blocks --level: check"
+	run 0 solve "$tmp/lk/puzzle.puz" --disassemble --json &&
+		printf '%s\n' "$out" | grep -q "\"max_level\": \[$lv[],]" && ok ||
+		bad "blocks --level: solve --disassemble does not find level $lv"
+	grep -q '^#++#$' "$tmp/lk/puzzle.puz" && ok || bad "blocks --level: inner cells not optional"
+	contains "$(cat "$tmp/lk/solution.txt")" "o a hollow" "blocks --level: hollows in the map"
+	run 0 verify "$tmp/lk"/*.stl && ok || bad "blocks --level: an STL failed verify"
+fi
+run 0 batch --kind blocks --level 2 --pieces 4..4 --seeds 1..2 &&
+	[ "$(printf '%s\n' "$out" | grep -c '"found": true')" = 2 ] && ok ||
+	bad "batch --level: $out"
+usage_error generate --kind blocks --level 0
+contains "$err" "--level: expected a whole number from 1 to 100" "blocks: --level 0"
+usage_error generate --kind blocks --level x
+usage_error generate --level 3
+contains "$err" "--level is for block puzzles" "--level with plates"
+printf 'puzzle v1\ngoal 4 4 2\n####\n####\n####\n####\n\n####\n####\n####\n####\n' >"$tmp/slab.puz"
+usage_error generate --kind blocks --goal "$tmp/slab.puz" --level 2 --pieces 3
+contains "$err" "a level above 1 needs room to move inside the goal" "blocks: --level in a slab"
+
 # --- any goal: a staircase in a file with no pieces
 printf 'puzzle v1\nname stairs\ngoal 3 3 3\n###\n###\n###\n\n###\n###\n##.\n\n###\n##.\n#..\n' \
 	>"$tmp/stairs.puz"

@@ -26,6 +26,7 @@
 #include "solver/solve.h"
 #include "tests/brute.h"
 #include "tests/disref.h"
+#include "tests/testrand.h"
 
 static void box_goal(struct grid *g, int x, int y, int z)
 {
@@ -79,6 +80,22 @@ static bool face_connected(const struct grid *g, const unsigned char *answer,
 	return seen == cells && cells > 0;
 }
 
+/* Whether cell i of 'g' is inner: its six face neighbours in the goal. */
+static bool inner_cell(const struct grid *g, size_t i)
+{
+	int p[3] = {(int)(i % (size_t)g->nx), (int)(i / (size_t)g->nx % (size_t)g->ny),
+	            (int)(i / ((size_t)g->nx * (size_t)g->ny))};
+	int lim[3] = {g->nx, g->ny, g->nz};
+	for (int d = 0; d < 6; d++) {
+		int q[3] = {p[0], p[1], p[2]};
+		q[d / 2] += d % 2 ? -1 : 1;
+		if (q[d / 2] < 0 || q[d / 2] >= lim[d / 2] ||
+		    !g->cells[puz_grid_index(g, q[0], q[1], q[2])])
+			return false;
+	}
+	return true;
+}
+
 /* Every rule of blocks.h on one found puzzle. */
 static void check_rules(const struct grid *goal, const struct blk_spec *s,
                         const struct blk_puzzle *b, bool brute)
@@ -88,9 +105,15 @@ static void check_rules(const struct grid *goal, const struct blk_spec *s,
 	assert_int_equal(p->npieces, b->npieces);
 	assert_true(k >= s->pieces_min && k <= s->pieces_max);
 	size_t total = (size_t)goal->nx * goal->ny * goal->nz;
+	bool hollows = s->level_min > 1;
 	for (size_t i = 0; i < total; i++) {
 		assert_int_equal(p->goal.cells[i] != 0, goal->cells[i] != 0);
-		assert_int_equal(b->answer[i] != 0, goal->cells[i] != 0);
+		/* a level above 1: the inner cells optional, and only they
+		 * may be hollow */
+		bool opt = hollows && goal->cells[i] && inner_cell(goal, i);
+		assert_int_equal(puz_cell_optional(p->goal.cells[i]), opt);
+		if (!opt)
+			assert_int_equal(b->answer[i] != 0, goal->cells[i] != 0);
 		assert_true(b->answer[i] <= k);
 	}
 	struct shape canon[BLK_MAX_PIECES];
@@ -139,6 +162,7 @@ static void check_rules(const struct grid *goal, const struct blk_spec *s,
 		assert_int_equal(verdict, DIS_APART);
 		assert_int_equal(first, b->dis.nlevel ? b->dis.level[0] : 1);
 	}
+	assert_true((b->dis.nlevel ? b->dis.level[0] : 1) >= s->level_min);
 }
 
 static void run_seeds(int x, int y, int z, struct blk_spec s, uint64_t seeds,
@@ -248,6 +272,94 @@ static void test_blocks_deterministic(void **state)
 	puz_grid_clear(&goal);
 }
 
+/* Interlocking puzzles: four pieces whose first needs 5 moves, and
+ * eight whose first needs 2, every rule checked (uniqueness by dancing
+ * links with the inner cells optional, the level by the reference
+ * disassembler); the same seed, the same puzzle. */
+static void test_blocks_interlocking(void **state)
+{
+	(void)state;
+	struct grid goal;
+	box_goal(&goal, 4, 4, 4);
+	struct blk_spec s4 = {.pieces_min = 4, .pieces_max = 4, .cells_min = 4,
+	                      .cells_max = 16, .max_attempts = 1000,
+	                      .level_min = 5};
+	struct blk_spec s8 = {.pieces_min = 8, .pieces_max = 8, .cells_min = 4,
+	                      .cells_max = 12, .max_attempts = 1000,
+	                      .level_min = 2};
+	int hollow = 0;
+	for (uint64_t seed = 1; seed <= 8; seed++) {
+		const struct blk_spec *s = seed <= 5 ? &s4 : &s8;
+		char why[200];
+		assert_int_equal(blk_check(&goal, s, why, sizeof why), GEN_OK);
+		struct blk_puzzle b, again;
+		struct blk_found f;
+		for (int t = 0; t < 2; t++) {
+			struct rng r;
+			rng_seed(&r, seed);
+			assert_int_equal(blk_find(&r, &goal, s, t ? &again : &b, &f),
+			                 GEN_OK);
+			assert_true(f.found);
+		}
+		check_rules(&goal, s, &b, false);
+		assert_memory_equal(b.answer, again.answer, 64);
+		for (int i = 0; i < 64; i++)
+			hollow += !b.answer[i];
+		blk_puzzle_clear(&b);
+		blk_puzzle_clear(&again);
+	}
+	assert_true(hollow > 0); /* a solid box could not lock (lock.c) */
+	puz_grid_clear(&goal);
+}
+
+/* The reason hollows are needed (lock.c): a box filled solid, cut at
+ * random into pieces, comes apart at level 1 whenever it comes apart. */
+static void test_blocks_solid_box_is_level_1(void **state)
+{
+	(void)state;
+	uint64_t st = 29;
+	disasm *d = dis_new();
+	assert_non_null(d);
+	int apart = 0;
+	for (int t = 0; t < 300; t++) {
+		int nx = 2 + rnd(&st, 3), ny = 2 + rnd(&st, 3), nz = 2 + rnd(&st, 3);
+		int n = nx * ny * nz, k = 2 + rnd(&st, 5);
+		unsigned char lab[64] = {0};
+		for (int i = 0; i < k; i++) {
+			int c;
+			do
+				c = rnd(&st, n);
+			while (lab[c]);
+			lab[c] = (unsigned char)(i + 1);
+		}
+		/* grow the pieces at random until every cell is taken */
+		for (int left = n - k; left > 0;) {
+			int c = rnd(&st, n), dir = rnd(&st, 6);
+			int p[3] = {c % nx, c / nx % ny, c / (nx * ny)};
+			int lim[3] = {nx, ny, nz};
+			p[dir / 2] += dir % 2 ? -1 : 1;
+			if (lab[c] || p[dir / 2] < 0 || p[dir / 2] >= lim[dir / 2])
+				continue;
+			int e = p[0] + nx * (p[1] + ny * p[2]);
+			if (lab[e]) {
+				lab[c] = lab[e];
+				left--;
+			}
+		}
+		struct dis_result r;
+		assert_int_equal(dis_run(d, nx, ny, nz, lab, (size_t)k, NULL, NULL, &r),
+		                 DIS_OK);
+		if (r.verdict == DIS_APART) {
+			apart++;
+			int first = r.nlevel ? r.level[0] : 1;
+			assert_int_equal(first, 1);
+		}
+		dis_result_clear(&r);
+	}
+	assert_true(apart > 100);
+	dis_free(d);
+}
+
 static void expect_refused(const struct grid *g, struct blk_spec s,
                            const char *reason)
 {
@@ -298,6 +410,23 @@ static void test_blocks_refused(void **state)
 	/* an optional cell */
 	g.cells[5] = PUZ_OPTIONAL;
 	expect_refused(&g, ok, "optional cells");
+	g.cells[5] = PUZ_CELL;
+	/* levels: out of range; above 1 in a slab with no inner cell and
+	 * no dent (it always comes apart at level 1); a dent is enough */
+	s = ok;
+	s.level_min = BLK_MAX_LEVEL + 1;
+	expect_refused(&g, s, "level must be 1 to 100");
+	struct grid slab;
+	box_goal(&slab, 4, 4, 2);
+	s = ok;
+	s.pieces_min = s.pieces_max = 3;
+	s.cells_max = 16;
+	s.level_min = 2;
+	expect_refused(&slab, s, "a level above 1 needs room");
+	slab.cells[puz_grid_index(&slab, 1, 1, 1)] = 0;
+	char dent[200];
+	assert_int_equal(blk_check(&slab, &s, dent, sizeof dent), GEN_OK);
+	puz_grid_clear(&slab);
 	memset(g.cells, 0, 64);
 	expect_refused(&g, ok, "the goal has 0 cells");
 	puz_grid_clear(&g);
@@ -638,6 +767,43 @@ static void test_blocks_bands(void **state)
 	puz_grid_clear(&goal);
 }
 
+#ifndef HAVE_ASAN
+/* Every allocation failure of one search (every one for a short
+ * search, then more sparsely) is reported, leaks nothing, and a retry
+ * gives the same puzzle. */
+static void oom_search(const struct grid *g, const struct blk_spec *s,
+                       uint64_t seed)
+{
+	long before = live;
+	size_t total = (size_t)g->nx * g->ny * g->nz;
+	struct rng r;
+	rng_seed(&r, seed);
+	struct blk_puzzle ref;
+	struct blk_found fref;
+	alloc_calls = 0;
+	assert_int_equal(blk_find(&r, g, s, &ref, &fref), GEN_OK);
+	assert_true(fref.found);
+	long calls = alloc_calls;
+	for (long k = 0; k < calls; k += 1 + k / 50) {
+		rng_seed(&r, seed);
+		struct blk_puzzle b;
+		struct blk_found f;
+		fail_after = k;
+		int rc = blk_find(&r, g, s, &b, &f);
+		fail_after = -1;
+		if (rc == GEN_OK) {
+			assert_true(f.found);
+			assert_memory_equal(b.answer, ref.answer, total);
+			blk_puzzle_clear(&b);
+		} else {
+			assert_int_equal(rc, GEN_ENOMEM);
+		}
+	}
+	blk_puzzle_clear(&ref);
+	assert_int_equal(live, before);
+}
+#endif
+
 static void test_blocks_out_of_memory(void **state)
 {
 	(void)state;
@@ -646,37 +812,19 @@ static void test_blocks_out_of_memory(void **state)
 #else
 	if (!failmalloc_active())
 		skip(); /* valgrind owns malloc */
-	long before = live;
 	struct grid g;
 	box_goal(&g, 3, 3, 3);
 	struct blk_spec s = {.pieces_min = 4, .pieces_max = 4, .cells_min = 5,
 	                     .cells_max = 8, .max_attempts = 100};
-	struct rng r;
-	rng_seed(&r, 2);
-	struct blk_puzzle ref;
-	struct blk_found fref;
-	alloc_calls = 0;
-	assert_int_equal(blk_find(&r, &g, &s, &ref, &fref), GEN_OK);
-	assert_true(fref.found);
-	long total = alloc_calls;
-	for (long k = 0; k < total; k += 1 + k / 50) {
-		rng_seed(&r, 2);
-		struct blk_puzzle b;
-		struct blk_found f;
-		fail_after = k;
-		int rc = blk_find(&r, &g, &s, &b, &f);
-		fail_after = -1;
-		if (rc == GEN_OK) {
-			assert_true(f.found);
-			assert_memory_equal(b.answer, ref.answer, 27);
-			blk_puzzle_clear(&b);
-		} else {
-			assert_int_equal(rc, GEN_ENOMEM);
-		}
-	}
-	blk_puzzle_clear(&ref);
+	oom_search(&g, &s, 2);
 	puz_grid_clear(&g);
-	assert_int_equal(live, before);
+	/* the interlocking climb and its proofs */
+	box_goal(&g, 4, 4, 4);
+	s = (struct blk_spec){.pieces_min = 4, .pieces_max = 4, .cells_min = 4,
+	                      .cells_max = 16, .max_attempts = 100,
+	                      .level_min = 3};
+	oom_search(&g, &s, 3);
+	puz_grid_clear(&g);
 #endif
 }
 
@@ -688,6 +836,8 @@ int main(void)
 		cmocka_unit_test(test_blocks_box),
 		cmocka_unit_test(test_blocks_any_goal),
 		cmocka_unit_test(test_blocks_deterministic),
+		cmocka_unit_test(test_blocks_interlocking),
+		cmocka_unit_test(test_blocks_solid_box_is_level_1),
 		cmocka_unit_test(test_blocks_refused),
 		cmocka_unit_test(test_blocks_attempts_run_out),
 		cmocka_unit_test(test_blocks_piece_ok),

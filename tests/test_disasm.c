@@ -110,6 +110,31 @@ static void test_disasm_cage_is_stuck(void **state)
 	dis_result_clear(&r);
 }
 
+/* A cube caged, and eight loose cubes around: every order of taking
+ * the loose ones away ends at the cage, stuck. A part found stuck is
+ * not searched again when reached in another order, so the search
+ * meets about 2^8 parts, not 8! orders of them. */
+static void test_disasm_stuck_among_loose(void **state)
+{
+	(void)state;
+	struct hand h;
+	memset(&h, 0, sizeof h);
+	h.nx = h.ny = 3;
+	h.nz = 3 + 2 * 8;
+	for (int z = 0; z < 3; z++)
+		for (int i = 0; i < 9; i++)
+			h.lab[i + 9 * z] = 1;
+	h.lab[4 + 9 * 1] = 2;
+	for (int c = 0; c < 8; c++)
+		h.lab[4 + 9 * (4 + 2 * c)] = (unsigned char)(3 + c);
+	h.np = 10;
+	struct dis_result r;
+	run(&h, &r);
+	assert_int_equal(r.verdict, DIS_STUCK);
+	assert_true(r.nodes < 20000);
+	dis_result_clear(&r);
+}
+
 /* B sits in a bent tunnel: one cell along +x, then up and out: level 2. */
 static void test_disasm_bent_tunnel_level_2(void **state)
 {
@@ -798,6 +823,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_disasm_two_cubes),
 		cmocka_unit_test(test_disasm_cage_is_stuck),
+		cmocka_unit_test(test_disasm_stuck_among_loose),
 		cmocka_unit_test(test_disasm_bent_tunnel_level_2),
 		cmocka_unit_test(test_disasm_lid_then_tunnel),
 		cmocka_unit_test(test_disasm_one_piece),

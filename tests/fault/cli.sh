@@ -83,6 +83,8 @@ mkdir -p "$tmp/gen"
 every_fault "generate --size 4" "$tmp/gen/out" generate --size 4 --seed 7 --out "$tmp/gen/out"
 mkdir -p "$tmp/blocks"
 every_fault "generate --kind blocks" "$tmp/blocks/out" generate --kind blocks --size 3 --pieces 4 --cells 5..8 --seed 1 --out "$tmp/blocks/out"
+mkdir -p "$tmp/lock"
+every_fault "generate --kind blocks --level 2" "$tmp/lock/out" generate --kind blocks --size 3 --pieces 2 --level 2 --seed 1 --out "$tmp/lock/out"
 mkdir -p "$tmp/band"
 every_fault "generate --difficulty hard" "$tmp/band/out" generate --seed 42 --difficulty hard --out "$tmp/band/out"
 every_fault "solve 2x3x10 --difficulty-nodes 20000" "" solve "$DATA/pentacubes-2x3x10.puz" --difficulty-nodes 20000

@@ -1,0 +1,64 @@
+/*
+ * blk_int.h: what the block generator's files share (blocks.c, lock.c);
+ * not part of blocks.h's API.
+ */
+#ifndef CUBEGEN_BLK_INT_H
+#define CUBEGEN_BLK_INT_H
+
+#include <stdbool.h>
+
+#include "gen/blocks.h"
+#include "solver/disasm.h"
+#include "solver/prove.h"
+
+/* One search: the goal's cells and the dissection being refined. */
+struct blk_work {
+	const struct grid *goal;
+	int n;        /* goal cells, numbered in grid order */
+	size_t *at;   /* cell -> grid index */
+	int (*nb)[6]; /* cell -> its face neighbours' numbers, -1 none */
+	int *pc;      /* cell -> piece; -1 a hollow (lock.c) */
+	int np;       /* pieces so far */
+	int m[BLK_MAX_PIECES];    /* how many pieces each is planned to become */
+	int size[BLK_MAX_PIECES]; /* cells */
+	bool final[BLK_MAX_PIECES]; /* a piece that is not cut again */
+	bool hollow;  /* inner cells may stay empty (level_min > 1): the
+	               * written goal has them optional */
+	int *list, *queue; /* scratch, n each */
+	unsigned char *front; /* scratch, n */
+	unsigned char *labels; /* scratch, goal-grid sized */
+	disasm *dis;
+	prove *pv; /* the uniqueness proofs, set up once for the goal */
+	struct blk_found *info;
+};
+
+/* Whether the cells of piece i, of which 'start' is one, are
+ * face-connected ('want' of them). */
+bool blk_connected(struct blk_work *w, int i, int start, int want);
+
+/* Whether goal cell c is inner: its six face neighbours are goal cells. */
+bool blk_inner(const struct blk_work *w, int c);
+
+/* The dissection as a puzzle: piece i+1 is piece a[i] turned by the
+ * rot[i]-th proper rotation (a, rot NULL: piece i unturned); with
+ * w->hollow the goal's inner cells are optional. false: out of memory. */
+bool blk_make_puzzle(const struct blk_work *w, const int *a, const int *rot,
+                     struct puzzle *out);
+
+/* Piece i, made final: whether it is congruent to no other final piece
+ * (the prover's placements, which the next proof uses again) and passes
+ * the caller's tests. 1 yes, 0 no, -1 out of memory. */
+int blk_final_ok(struct blk_work *w, const struct blk_spec *s, int i);
+void blk_drop_final(struct blk_work *w, int i);
+
+/* The interlocking climb (lock.c) from the dissection in 'w' (every
+ * piece final): cells change hands, or inner cells are left hollow, while
+ * the assembly still comes apart and its first level number does not
+ * drop, until it reaches s->level_min with every rule of blocks.h kept
+ * (uniqueness proved with the inner cells optional). 1 found, with '*d'
+ * its disassembly (the caller clears it), 0 not within BLK_LOCK_STEPS
+ * draws, -1 out of memory. */
+int blk_lock(struct blk_work *w, struct rng *r, const struct blk_spec *s,
+             struct dis_result *d);
+
+#endif
