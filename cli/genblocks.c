@@ -249,7 +249,14 @@ int generate_blocks(const struct generate_args *ga, uint64_t seed)
 		return code;
 	}
 	if (!found.found) {
-		if (job.band == GEN_BAND_ANY)
+		if (job.band == GEN_BAND_ANY && job.spec.level_min > 1)
+			cli_error("generate: no block puzzle of %s at level %d in %" PRIu64
+			          " attempts from seed %" PRIu64 " (%" PRIu64 " reached "
+			          "it and were proved; try another seed, more "
+			          "--max-attempts, a lower --level or fewer --pieces)",
+			          size, job.spec.level_min, found.attempts, seed,
+			          found.solver_calls);
+		else if (job.band == GEN_BAND_ANY)
 			cli_error("generate: no block puzzle of %s in %" PRIu64 " attempts "
 			          "from seed %" PRIu64 " (%" PRIu64 " cuts proved; try "
 			          "another seed, more --max-attempts or other --pieces and "

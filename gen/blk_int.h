@@ -49,6 +49,9 @@ bool blk_make_puzzle(const struct blk_work *w, const int *a, const int *rot,
  * (the prover's placements, which the next proof uses again) and passes
  * the caller's tests. 1 yes, 0 no, -1 out of memory. */
 int blk_final_ok(struct blk_work *w, const struct blk_spec *s, int i);
+/* Whether piece i has a rotation with no overhanging cell
+ * (poly_overhangs()): 1 yes, 0 no, -1 out of memory. */
+int blk_lies_flat(const struct blk_work *w, int i);
 void blk_drop_final(struct blk_work *w, int i);
 
 /* The interlocking climb (lock.c) from the dissection in 'w' (every

@@ -262,6 +262,21 @@ static int lies_flat(const struct shape *sh)
 	return 0;
 }
 
+int blk_lies_flat(const struct blk_work *w, int i)
+{
+	struct grid g;
+	if (!piece_grid(w, i, 0, &g))
+		return -1;
+	struct shape sh;
+	int rc = poly_from_grid(&g, &sh);
+	puz_grid_clear(&g);
+	if (rc != POLY_OK)
+		return -1;
+	int ok = lies_flat(&sh);
+	poly_shape_clear(&sh);
+	return ok;
+}
+
 int blk_final_ok(struct blk_work *w, const struct blk_spec *s, int i)
 {
 	w->final[i] = true;
@@ -272,23 +287,13 @@ int blk_final_ok(struct blk_work *w, const struct blk_spec *s, int i)
 		if (rc != 0)
 			return rc < 0 ? -1 : 0;
 	}
-	if (!s->support_free && !s->piece_ok)
-		return 1;
+	int ok = s->support_free ? blk_lies_flat(w, i) : 1;
+	if (ok != 1 || !s->piece_ok)
+		return ok;
 	struct grid g;
 	if (!piece_grid(w, i, 0, &g))
 		return -1;
-	int ok = 1;
-	if (s->support_free) {
-		struct shape sh;
-		if (poly_from_grid(&g, &sh) != POLY_OK) {
-			puz_grid_clear(&g);
-			return -1;
-		}
-		ok = lies_flat(&sh);
-		poly_shape_clear(&sh);
-	}
-	if (ok == 1 && s->piece_ok)
-		ok = s->piece_ok(s->ctx, g.cells, g.nx, g.ny, g.nz);
+	ok = s->piece_ok(s->ctx, g.cells, g.nx, g.ny, g.nz);
 	puz_grid_clear(&g);
 	return ok;
 }

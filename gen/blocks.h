@@ -42,7 +42,8 @@
  * With level_min above 1 no cut is proved; the finished dissection is
  * reshaped by the climb of lock.c, a cell at a time: a cell goes to a
  * neighbouring piece or, when inner, is left hollow, keeping every piece
- * connected and of cells_min..cells_max cells. A change is kept when the
+ * connected, of cells_min..cells_max cells and, with support_free, able
+ * to lie flat. A change is kept when the
  * assembly still comes apart (within BLK_LOCK_NODES positions a part)
  * and is no worse: a higher first level is better; on level 1, a looser
  * assembly (lock.c's measure) is worse; otherwise the change is kept

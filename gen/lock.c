@@ -205,6 +205,20 @@ int blk_lock(struct blk_work *w, struct rng *r, const struct blk_spec *s,
 		}
 		if (!give(w, s, c, to))
 			continue;
+		/* with support_free every piece keeps lying flat */
+		int flat = 1;
+		if (s->support_free && from >= 0)
+			flat = blk_lies_flat(w, from);
+		if (s->support_free && to >= 0 && flat == 1)
+			flat = blk_lies_flat(w, to);
+		if (flat < 0) {
+			rc = -1;
+			break;
+		}
+		if (!flat) {
+			take_back(w, c, from);
+			continue;
+		}
 		/* better: a higher level; on level 1, less loose (looser:
 		 * not even taken apart); the same:
 		 * kept when the search saw as many positions, else one time
