@@ -219,8 +219,8 @@ int blk_lock(struct blk_work *w, struct rng *r, const struct blk_spec *s,
 			take_back(w, c, from);
 			continue;
 		}
-		/* better: a higher level; on level 1, less loose (looser:
-		 * not even taken apart); the same:
+		/* better: a higher level, or on level 1 a less loose
+		 * assembly (a looser one is not even taken apart); as good:
 		 * kept when the search saw as many positions, else one time
 		 * in ten (a walk along the plateau) */
 		int nslack = loose(w), nlevel = 0, got = 0;
