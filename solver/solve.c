@@ -749,6 +749,84 @@ static int pin_size(struct solver *s, size_t t, struct big *out)
 	return rc;
 }
 
+/* With no type to pin (every piece has copies: 25 Y-pentacubes), pin a
+ * cell: the required goal cell fixed by the most of G (ties: the fewest
+ * rows on it, then the first). Every cover has exactly one row on it, so
+ * the argument of the pinned type holds with "the row on the cell" for
+ * "the pinned type's row" and H the elements fixing the cell: a cover
+ * found with representative r there stands for |H r| covers, and an
+ * element of H that fixes the cover fixes r. No cell fixed by more
+ * than the identity: nothing pinned. Colours renamed in the search
+ * (twin colours) leave the cell alone, as they leave a type. */
+static int choose_cell(struct solver *s)
+{
+	s->pin_cell = SIZE_MAX;
+	if (s->o->no_pin || s->twin_colours || s->group_order < 2)
+		return SOLVE_OK;
+	size_t *on = calloc(s->ncells ? s->ncells : 1, sizeof *on);
+	if (!on)
+		return SOLVE_ENOMEM;
+	for (size_t r = 0; r < s->nrows; r++)
+		for (size_t c = s->roff[r]; c < s->roff[r + 1]; c++)
+			on[s->rcells[c]]++;
+	int most = 1;
+	size_t best = SIZE_MAX;
+	for (size_t c = 0; c < s->ncells; c++) {
+		if (puz_cell_optional(s->p->goal.cells[s->goal_cell[c]]))
+			continue;
+		int n = 0;
+		for (int k = 0; k < s->group_order; k++)
+			n += s->cellmap[(size_t)k * s->ncells + c] == (int32_t)c;
+		if (n > most || (n == most && best < SIZE_MAX && on[c] < on[best])) {
+			most = n;
+			best = c;
+		}
+	}
+	free(on);
+	if (best == SIZE_MAX)
+		return SOLVE_OK;
+	s->pin_cell = best;
+	s->nkeep = 0;
+	for (int k = 0; k < s->group_order; k++) {
+		s->keeps_pin[k] =
+		        s->cellmap[(size_t)k * s->ncells + best] == (int32_t)best;
+		s->nkeep += s->keeps_pin[k];
+	}
+	s->cell_orbit = malloc(s->nrows * sizeof *s->cell_orbit);
+	s->cell_fixes = calloc(s->nrows, sizeof *s->cell_fixes);
+	bool *seen = calloc(s->nrows, sizeof *seen);
+	int rc = s->cell_orbit && s->cell_fixes && seen ? SOLVE_OK : SOLVE_ENOMEM;
+	for (size_t r = 0; r < s->nrows && rc == SOLVE_OK; r++) {
+		s->cell_orbit[r] = PIN_OFF;
+		for (size_t c = s->roff[r]; c < s->roff[r + 1]; c++)
+			if (s->rcells[c] == best)
+				s->cell_orbit[r] = 0;
+	}
+	for (size_t r = 0; r < s->nrows && rc == SOLVE_OK; r++) {
+		if (s->cell_orbit[r] == PIN_OFF || seen[r])
+			continue;
+		uint32_t distinct = 0;
+		for (int k = 0; k < s->group_order; k++) {
+			if (!s->keeps_pin[k])
+				continue;
+			size_t img = row_image(s, k, r);
+			if (img == SIZE_MAX) {
+				rc = SOLVE_ENOMEM;
+				break;
+			}
+			if (img == r)
+				s->cell_fixes[r] |= (uint64_t)1 << k;
+			if (!seen[img]) {
+				seen[img] = true;
+				distinct++;
+			}
+		}
+		s->cell_orbit[r] = distinct;
+	}
+	free(seen);
+	return rc;
+}
+
 /* Pick the single-copy type whose placements fall into the fewest orbits
  * (estimated as rows / |H| times its own symmetry); ties: the type with
  * fewer placements (Bedlam: 19% fewer nodes), then the least pin_size()
@@ -796,7 +874,7 @@ static int choose_pin(struct solver *s)
 	if (s->pin == s->ntypes) {
 		s->keeps_pin[0] = true;
 		s->nkeep = 1;
-		return SOLVE_OK;
+		return choose_cell(s);
 	}
 	const struct type *ty = &s->types[s->pin];
 	for (int k = 0; k < s->group_order; k++)
@@ -1054,6 +1132,9 @@ bool solve_visit(void *ctx, const size_t *xrows, size_t n)
 			pj = r - s->types[s->pin].row0;
 			orbit = s->orbit[pj];
 			cand = s->fixes[pj];
+		} else if (s->cell_orbit && s->cell_orbit[r] != PIN_OFF) {
+			orbit = s->cell_orbit[r];
+			cand = s->cell_fixes[r];
 		}
 	}
 	n = np;
@@ -1065,7 +1146,7 @@ bool solve_visit(void *ctx, const size_t *xrows, size_t n)
 				orbit *= s->sec_orbit[s->sec_off[pj] +
 				                      rows[i] - q->row0];
 	}
-	if (s->pin == s->ntypes)
+	if (s->pin == s->ntypes && !s->cell_orbit)
 		cand = ~(uint64_t)0;
 	for (int k = 0; k < s->group_order; k++)
 		if (!s->keeps_pin[k])
@@ -1254,9 +1335,12 @@ static void fill_order(const struct solver *s, unsigned *rank,
 }
 
 /* Whether row r goes to the search: every row but the pinned type's
- * placements that do not represent their orbit. */
+ * placements (or the rows on the pinned cell) that do not represent
+ * their orbit. */
 static bool searched(const struct solver *s, size_t r)
 {
+	if (s->cell_orbit)
+		return s->cell_orbit[r] != 0;
 	size_t t = s->rtype[r];
 	return t != s->pin || s->orbit[r - s->types[t].row0] != 0;
 }
@@ -1570,6 +1654,8 @@ static void solver_free(struct solver *s)
 	free(s->keeps_pin);
 	free(s->orbit);
 	free(s->fixes);
+	free(s->cell_orbit);
+	free(s->cell_fixes);
 	free(s->sec_type);
 	free(s->sec_off);
 	free(s->sec_orbit);

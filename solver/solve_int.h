@@ -22,6 +22,9 @@
 #include "solver/solve.h"
 #include "solver/xc.h"
 
+/* solver.cell_orbit's mark for a row not on the pinned cell. */
+#define PIN_OFF UINT32_MAX
+
 struct type {
 	struct shape shape; /* normalised, tags = colours */
 	struct shape canon; /* poly_canonical(shape) */
@@ -120,6 +123,14 @@ struct solver {
 	int nkeep;            /* |H| */
 	uint32_t *orbit;      /* per row of P: |H r| for representatives, else 0 */
 	uint64_t *fixes;      /* per row of P: bit k set when group[k] fixes it */
+	/* With no type to pin, a required goal cell C fixed by as much of G
+	 * as any (the middle of an odd box: all of G) is pinned instead
+	 * (choose_cell): every cover has one row on C, so those rows keep
+	 * one per orbit of H, the elements of G fixing C. */
+	size_t pin_cell;      /* C, or SIZE_MAX for none */
+	uint32_t *cell_orbit; /* per row: PIN_OFF when not on C; else |H r|
+	                       * for representatives, 0 for the others */
+	uint64_t *cell_fixes; /* per row on C: bit k set when group[k] fixes it */
 	/* One level down (choose_second): below a representative r whose
 	 * stabilizer S in H is more than {e}, one other single-copy type Q
 	 * keeps one row per orbit of S' (the elements of S mapping Q to

@@ -609,3 +609,83 @@ int randpuz_box_sized(uint64_t seed, int vmin, int vmax, bool optional,
 	*out = p;
 	return 0;
 }
+
+/* ---- puzzles of copies only --------------------------------------- */
+
+/* A random connected shape of n cells grown from the origin inside a
+ * box of sides b[] (so that it may fit the goal). */
+static void random_shape(struct rng *r, const int b[3], int n, struct rv *out)
+{
+	out[0] = (struct rv){{0, 0, 0}};
+	int k = 1;
+	while (k < n) {
+		struct rv x = out[rng_below(r, k)];
+		int dir = rng_below(r, 6);
+		x.c[dir / 2] += dir % 2 ? 1 : -1;
+		if (x.c[dir / 2] < 0 || x.c[dir / 2] >= b[dir / 2] ||
+		    contains(out, k, x))
+			continue;
+		out[k++] = x;
+	}
+}
+
+int randpuz_copies(uint64_t seed, struct puzzle *out)
+{
+	/* odd sides: a middle cell fixed by every symmetry; 2x3x3 and
+	 * 1x3x4: middle cells fixed by some */
+	static const int boxes[][3] = {
+		{3, 3, 3}, {1, 3, 3}, {1, 3, 5}, {1, 5, 5}, {2, 3, 3},
+		{1, 3, 4}, {3, 3, 1}, {1, 1, 9},
+	};
+	struct rng r = {seed};
+	struct puzzle p;
+	memset(&p, 0, sizeof p);
+	memset(out, 0, sizeof *out);
+	const int *d = boxes[rng_below(&r, (int)(sizeof boxes / sizeof *boxes))];
+	int v = d[0] * d[1] * d[2];
+	/* one shape of s cells, V/s copies; or two, a and b copies */
+	int ns, sz[2], cnt[2];
+	for (;;) {
+		ns = 1 + rng_below(&r, 2);
+		sz[0] = 3 + rng_below(&r, 3);
+		sz[1] = 3 + rng_below(&r, 3);
+		if (ns == 1) {
+			cnt[0] = v / sz[0];
+			if (v % sz[0] == 0 && cnt[0] >= 2)
+				break;
+			continue;
+		}
+		if (sz[0] == sz[1])
+			continue;
+		cnt[0] = 2 + rng_below(&r, v / sz[0]);
+		int rest = v - cnt[0] * sz[0];
+		if (rest >= 2 * sz[1] && rest % sz[1] == 0) {
+			cnt[1] = rest / sz[1];
+			break;
+		}
+	}
+	snprintf(p.name, sizeof p.name, "copies %dx%dx%d, seed %" PRIu64, d[0],
+	         d[1], d[2], seed);
+	if (puz_grid_init(&p.goal, d[0], d[1], d[2]) != PUZ_OK)
+		return -1;
+	memset(p.goal.cells, PUZ_CELL, (size_t)v);
+	p.pieces = calloc((size_t)ns, sizeof *p.pieces);
+	if (!p.pieces) {
+		puz_clear(&p);
+		return -1;
+	}
+	for (int i = 0; i < ns; i++) {
+		struct rv s[MAXC];
+		random_shape(&r, d, sz[i], s);
+		struct puz_piece *pc = &p.pieces[p.npieces++];
+		rotate_random(&r, s, sz[i]);
+		if (grid_of(&pc->shape, s, sz[i]) != 0) {
+			puz_clear(&p);
+			return -1;
+		}
+		snprintf(pc->name, sizeof pc->name, "p%d", i + 1);
+		pc->count = (unsigned)cnt[i];
+	}
+	*out = p;
+	return 0;
+}

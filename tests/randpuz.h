@@ -52,4 +52,10 @@ int randpuz_box(uint64_t seed, struct puzzle *out);
 int randpuz_box_sized(uint64_t seed, int vmin, int vmax, bool optional,
                       struct puzzle *out);
 
+/* A box with a cell that symmetries fix (3x3x3, 1x3x5, 2x3x3, ...: the
+ * solver pins that cell when no piece has one copy) filled by copies of
+ * one or two random shapes of 3 to 5 cells, at least two of each, the
+ * volume exact. Often unsolvable. Returns 0, or -1 when out of memory. */
+int randpuz_copies(uint64_t seed, struct puzzle *out);
+
 #endif

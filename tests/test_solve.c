@@ -409,6 +409,33 @@ static void test_solve_sets_polycubes(void **state)
 	assert_true(lossy >= 10);
 }
 
+/* Puzzles with no piece of one copy, on goals with cells that
+ * symmetries fix: the solver pins such a cell (choose_cell in solve.c),
+ * and the solution sets must still be the brute force's, on every
+ * engine and without pinning. */
+static void test_solve_sets_copies(void **state)
+{
+	(void)state;
+	int solvable = 0, several = 0, symmetric = 0;
+	for (uint64_t seed = 1; seed <= 300; seed++) {
+		struct puzzle p;
+		assert_int_equal(randpuz_copies(seed, &p), 0);
+		struct brute_solset b;
+		assert_int_equal(brute_solutions(&p, &b), 0);
+		expect_sets(&p, p.name, poly_ways, NWAYS(poly_ways), &b, NULL);
+		const struct brute_result *c = &b.counts;
+		solvable += c->assemblies > 0;
+		several += c->solutions > 1;
+		symmetric += c->assemblies != c->solutions * (uint64_t)c->group_order;
+		brute_solset_clear(&b);
+		puz_clear(&p);
+	}
+	print_message("    300 puzzles of copies: %d solvable, %d with several "
+	              "solutions, %d with symmetric solutions\n", solvable,
+	              several, symmetric);
+	assert_true(solvable >= 100 && several >= 50 && symmetric >= 30);
+}
+
 static void test_solve_sets_shells(void **state)
 {
 	(void)state;
@@ -793,6 +820,7 @@ int main(void)
 		cmocka_unit_test(test_solve_first_solution_is_geometric),
 		cmocka_unit_test(test_solve_happycube_sets),
 		cmocka_unit_test(test_solve_sets_polycubes),
+		cmocka_unit_test(test_solve_sets_copies),
 		cmocka_unit_test(test_solve_sets_shells),
 		cmocka_unit_test(test_solve_sets_can_fail),
 		cmocka_unit_test(test_solve_generated_fast_path_matches),

@@ -292,6 +292,28 @@ static void test_tasks_random(void **state)
 	assert_true(counted > 100);
 }
 
+/* Puzzles of copies only (a pinned cell, solve.c's choose_cell): threads
+ * and shards find the same covers. */
+static void test_tasks_copies(void **state)
+{
+	(void)state;
+	int counted = 0;
+	for (uint64_t seed = 1; seed <= 80; seed++) {
+		struct puzzle p;
+		assert_int_equal(randpuz_copies(seed, &p), 0);
+		for (size_t w = 0; w < NWAYS; w++) {
+			expect_same(&p, ways[w], way_names[w]);
+			if (seed % 4 == 0)
+				expect_shards(&p, ways[w], 3, way_names[w]);
+		}
+		struct solve_result r = run(&p, (struct solve_opts){0});
+		counted += r.solutions > 0;
+		solve_result_clear(&r);
+		puz_clear(&p);
+	}
+	assert_true(counted > 40);
+}
+
 /* Random puzzles of 65 to 128 cells: the default engine is the wide
  * bitboard there. Puzzles with a big search are skipped (the run stays
  * short); the others are compared until three of them split into 100
@@ -879,6 +901,7 @@ int main(void)
 		cmocka_unit_test(test_tasks_colours),
 		cmocka_unit_test(test_tasks_shell_is_one_task),
 		cmocka_unit_test(test_tasks_random),
+		cmocka_unit_test(test_tasks_copies),
 		cmocka_unit_test(test_tasks_bbw_puzzles),
 		cmocka_unit_test(test_tasks_limits),
 		cmocka_unit_test(test_tasks_bbw_limits),
