@@ -156,6 +156,23 @@ static int grid_of(struct grid *g, const struct rv *v, int n)
 
 /* ---- random polycube puzzles -------------------------------------- */
 
+/* Grow the cell out[0] into a connected set of n cells inside the box
+ * of sides b[]: a random cell of the set and a random face, n - 1 times
+ * a new cell. */
+static void grow(struct rng *r, const int b[3], struct rv *out, int n)
+{
+	int k = 1;
+	while (k < n) {
+		struct rv x = out[rng_below(r, k)];
+		int dir = rng_below(r, 6);
+		x.c[dir / 2] += dir % 2 ? 1 : -1;
+		if (x.c[dir / 2] < 0 || x.c[dir / 2] >= b[dir / 2] ||
+		    contains(out, k, x))
+			continue;
+		out[k++] = x;
+	}
+}
+
 /* A random connected set of minvol..maxvol cells: a whole random box when
  * 'whole', else a connected subset grown in a random box of <= 30 cells. */
 static int random_blob(struct rng *r, int minvol, int maxvol, bool whole,
@@ -181,17 +198,8 @@ static int random_blob(struct rng *r, int minvol, int maxvol, bool whole,
 	int target = minvol + rng_below(r, top - minvol + 1);
 	for (int a = 0; a < 3; a++)
 		out[0].c[a] = rng_below(r, b[a]);
-	n = 1;
-	while (n < target) {
-		struct rv x = out[rng_below(r, n)];
-		int dir = rng_below(r, 6);
-		x.c[dir / 2] += dir % 2 ? 1 : -1;
-		if (x.c[dir / 2] < 0 || x.c[dir / 2] >= b[dir / 2] ||
-		    contains(out, n, x))
-			continue;
-		out[n++] = x;
-	}
-	return n;
+	grow(r, b, out, target);
+	return target;
 }
 
 /* Cut the connected set v (n cells) into k connected regions grown from
@@ -612,22 +620,6 @@ int randpuz_box_sized(uint64_t seed, int vmin, int vmax, bool optional,
 
 /* ---- puzzles of copies only --------------------------------------- */
 
-/* A random connected shape of n cells grown from the origin inside a
- * box of sides b[] (so that it may fit the goal). */
-static void random_shape(struct rng *r, const int b[3], int n, struct rv *out)
-{
-	out[0] = (struct rv){{0, 0, 0}};
-	int k = 1;
-	while (k < n) {
-		struct rv x = out[rng_below(r, k)];
-		int dir = rng_below(r, 6);
-		x.c[dir / 2] += dir % 2 ? 1 : -1;
-		if (x.c[dir / 2] < 0 || x.c[dir / 2] >= b[dir / 2] ||
-		    contains(out, k, x))
-			continue;
-		out[k++] = x;
-	}
-}
 
 int randpuz_copies(uint64_t seed, struct puzzle *out)
 {
@@ -676,7 +668,8 @@ int randpuz_copies(uint64_t seed, struct puzzle *out)
 	}
 	for (int i = 0; i < ns; i++) {
 		struct rv s[MAXC];
-		random_shape(&r, d, sz[i], s);
+		s[0] = (struct rv){{0, 0, 0}};
+		grow(&r, d, s, sz[i]);
 		struct puz_piece *pc = &p.pieces[p.npieces++];
 		rotate_random(&r, s, sz[i]);
 		if (grid_of(&pc->shape, s, sz[i]) != 0) {
