@@ -760,7 +760,6 @@ static int pin_size(struct solver *s, size_t t, struct big *out)
  * (twin colours) leave the cell alone, as they leave a type. */
 static int choose_cell(struct solver *s)
 {
-	s->pin_cell = SIZE_MAX;
 	if (s->o->no_pin || s->twin_colours || s->group_order < 2)
 		return SOLVE_OK;
 	size_t *on = calloc(s->ncells ? s->ncells : 1, sizeof *on);
@@ -785,7 +784,6 @@ static int choose_cell(struct solver *s)
 	free(on);
 	if (best == SIZE_MAX)
 		return SOLVE_OK;
-	s->pin_cell = best;
 	s->nkeep = 0;
 	for (int k = 0; k < s->group_order; k++) {
 		s->keeps_pin[k] =

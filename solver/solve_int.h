@@ -127,9 +127,9 @@ struct solver {
 	 * as any (the middle of an odd box: all of G) is pinned instead
 	 * (choose_cell): every cover has one row on C, so those rows keep
 	 * one per orbit of H, the elements of G fixing C. */
-	size_t pin_cell;      /* C, or SIZE_MAX for none */
 	uint32_t *cell_orbit; /* per row: PIN_OFF when not on C; else |H r|
-	                       * for representatives, 0 for the others */
+	                       * for representatives, 0 for the others; NULL
+	                       * when no cell is pinned */
 	uint64_t *cell_fixes; /* per row on C: bit k set when group[k] fixes it */
 	/* One level down (choose_second): below a representative r whose
 	 * stabilizer S in H is more than {e}, one other single-copy type Q
