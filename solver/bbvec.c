@@ -46,24 +46,34 @@ BBVEC static inline const void *after(const uint64_t *p, size_t k)
 	return (const void *)((uintptr_t)p + 8 * (uintptr_t)k);
 }
 
-/* The lanes of m0 (one-word rows) that leave a hole by h's rule
- * (bbvec.h), of the lanes 'in'. */
+/* The lanes of m0 (one-word rows), of the lanes 'in', that leave no
+ * hole by h's rule (bbvec.h), with up[k] and down[k] from
+ * bb_holes_up() and bb_holes_down(): only the row is shifted, six times,
+ * and the six terms fold in two chains of three. */
 struct holes_v {
-	__m512i empty, lo[3], hi[3];
+	__m512i empty, up[3], down[3];
 	__m128i sh[3];
 };
 
 BBVEC static inline __attribute__((always_inline)) __mmask8
-holes_of(const struct holes_v *hv, __mmask8 in, __m512i m0)
+no_holes_of(const struct holes_v *hv, __mmask8 in, __m512i m0)
 {
-	__m512i e = _mm512_andnot_si512(m0, hv->empty);
-	__m512i n = _mm512_setzero_si512();
-	for (int k = 0; k < 3; k++)
-		n = _mm512_ternarylogic_epi64(
-		    n, _mm512_sll_epi64(_mm512_andnot_si512(hv->hi[k], e), hv->sh[k]),
-		    _mm512_srl_epi64(_mm512_andnot_si512(hv->lo[k], e), hv->sh[k]),
-		    0xfe);
-	return _mm512_mask_test_epi64_mask(in, _mm512_andnot_si512(n, e), e);
+	/* 0xf4: a | (b & ~c) */
+	__m512i n0 = _mm512_andnot_si512(_mm512_sll_epi64(m0, hv->sh[0]),
+	                                 hv->up[0]);
+	__m512i n1 = _mm512_andnot_si512(_mm512_srl_epi64(m0, hv->sh[0]),
+	                                 hv->down[0]);
+	n0 = _mm512_ternarylogic_epi64(n0, hv->up[1],
+	                               _mm512_sll_epi64(m0, hv->sh[1]), 0xf4);
+	n1 = _mm512_ternarylogic_epi64(n1, hv->down[1],
+	                               _mm512_srl_epi64(m0, hv->sh[1]), 0xf4);
+	n0 = _mm512_ternarylogic_epi64(n0, hv->up[2],
+	                               _mm512_sll_epi64(m0, hv->sh[2]), 0xf4);
+	n1 = _mm512_ternarylogic_epi64(n1, hv->down[2],
+	                               _mm512_srl_epi64(m0, hv->sh[2]), 0xf4);
+	/* 0x01: ~(a | b | c), the cells of neither row nor a neighbour */
+	__m512i lone = _mm512_ternarylogic_epi64(n0, n1, m0, 0x01);
+	return _mm512_mask_testn_epi64_mask(in, lone, hv->empty);
 }
 
 /* h's rule on two words (bbvec.h), in registers: per gap, its masks and
@@ -147,7 +157,7 @@ filter_w(const uint64_t *p0, const uint64_t *p1, const uint32_t *pi,
 				id = _mm256_maskz_loadu_epi32(in, pi + i);
 			__mmask8 keep = _mm512_mask_testn_epi64_mask(in, m0, rv0);
 			if (H && W == 1)
-				keep &= (__mmask8)~holes_of(hv, keep, m0);
+				keep = no_holes_of(hv, keep, m0);
 			if (W == 2) {
 				m1 = _mm512_maskz_loadu_epi64(in, p1 + i);
 				keep = _mm512_mask_testn_epi64_mask(keep, m1, rv1);
@@ -190,8 +200,9 @@ BBVEC uint64_t bbvec_filter(const uint64_t *pm, const uint32_t *pi,
 		struct holes_v hv;
 		hv.empty = _mm512_set1_epi64((long long)h->empty);
 		for (int k = 0; k < 3; k++) {
-			hv.lo[k] = _mm512_set1_epi64((long long)h->lo[k]);
-			hv.hi[k] = _mm512_set1_epi64((long long)h->hi[k]);
+			hv.up[k] = _mm512_set1_epi64((long long)bb_holes_up(h, k));
+			hv.down[k] =
+			    _mm512_set1_epi64((long long)bb_holes_down(h, k));
 			hv.sh[k] = _mm_cvtsi32_si128((int)h->sh[k]);
 		}
 		if (pi)

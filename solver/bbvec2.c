@@ -99,29 +99,28 @@ BBVEC2 static inline uint64_t or4(__m256i v)
 	    _mm_or_si128(x, _mm_unpackhi_epi64(x, x)));
 }
 
-/* h's rule (bbvec.h) in registers. */
+/* h's rule (bbvec.h) in registers, as bbvec.c's: up[k] and down[k] are
+ * the empty cells with an empty neighbour below or above along axis k,
+ * shifted onto that neighbour. */
 struct holes4 {
-	__m256i empty, lo[3], hi[3];
+	__m256i empty, up[3], down[3];
 	__m128i sh[3];
 };
 
-/* All ones in the lanes of m that leave a hole by hv's rule. */
+/* All ones in the lanes of m that leave no hole by hv's rule. */
 BBVEC2 static inline __attribute__((always_inline)) __m256i
-holes4_of(const struct holes4 *hv, __m256i m)
+no_holes4_of(const struct holes4 *hv, __m256i m)
 {
-	__m256i e = _mm256_andnot_si256(m, hv->empty);
 	__m256i n = _mm256_setzero_si256();
 	for (int k = 0; k < 3; k++)
 		n = _mm256_or_si256(
 		    n, _mm256_or_si256(
-		           _mm256_sll_epi64(_mm256_andnot_si256(hv->hi[k], e),
-		                            hv->sh[k]),
-		           _mm256_srl_epi64(_mm256_andnot_si256(hv->lo[k], e),
-		                            hv->sh[k])));
-	__m256i zero = _mm256_setzero_si256();
-	return _mm256_xor_si256(
-	    _mm256_cmpeq_epi64(_mm256_andnot_si256(n, e), zero),
-	    _mm256_set1_epi64x(-1));
+		           _mm256_andnot_si256(_mm256_sll_epi64(m, hv->sh[k]),
+		                               hv->up[k]),
+		           _mm256_andnot_si256(_mm256_srl_epi64(m, hv->sh[k]),
+		                               hv->down[k])));
+	__m256i lone = _mm256_andnot_si256(_mm256_or_si256(n, m), hv->empty);
+	return _mm256_cmpeq_epi64(lone, _mm256_setzero_si256());
 }
 
 /* One block of a filter: of the rows 'm' with numbers 'id', those of the
@@ -137,7 +136,7 @@ filter4(__m256i m, __m128i id, __m256i in, __m256i rv,
 	    in, _mm256_cmpeq_epi64(_mm256_and_si256(m, rv),
 	                           _mm256_setzero_si256()));
 	if (H)
-		ok = _mm256_andnot_si256(holes4_of(hv, m), ok);
+		ok = _mm256_and_si256(no_holes4_of(hv, m), ok);
 	unsigned keep = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(ok));
 	__m256i p = _mm256_load_si256((const __m256i *)pairs_of[keep]);
 	_mm256_storeu_si256((__m256i *)(om + k),
@@ -207,8 +206,9 @@ BBVEC2 uint64_t bbvec_avx2_filter(const uint64_t *pm, const uint32_t *pi,
 		struct holes4 hv;
 		hv.empty = _mm256_set1_epi64x((long long)h->empty);
 		for (int k = 0; k < 3; k++) {
-			hv.lo[k] = _mm256_set1_epi64x((long long)h->lo[k]);
-			hv.hi[k] = _mm256_set1_epi64x((long long)h->hi[k]);
+			hv.up[k] = _mm256_set1_epi64x((long long)bb_holes_up(h, k));
+			hv.down[k] =
+			    _mm256_set1_epi64x((long long)bb_holes_down(h, k));
 			hv.sh[k] = _mm_cvtsi32_si128((int)h->sh[k]);
 		}
 		if (pi)
