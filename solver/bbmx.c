@@ -7,18 +7,11 @@
  * than the search it feeds.
  *
  * Below a node whose list has at most 128 rows, the whole subtree works
- * on that one list. A node's rows are a bit set over it ('live', one word
- * per 64 rows), and so are each cell's rows, kept byte-sliced: byte c of
- * z[8w + R] has bit i set when row 64w + 8R + i covers cell c. For all 64
- * cells at once, then:
- *   - the rows left on each cell: the byte popcounts (VPOPCNTB) of
- *     z[8w + R] and byte R of live word w, added up;
- *   - the cells some row left still covers: the OR of the same bytes.
- * Placing a row drops the rows that clash with it (VPTESTMQ on the list,
- * eight rows a test) and, when its type is used up, the type's rows: a
- * node is two words, not a list. z is the list's bit matrix transposed:
- * VPERMB gathers every 8 x 8 block of bits into one word, GF2P8AFFINEQB
- * transposes each block.
+ * on that one list, a node's rows a bit set over it and each cell's rows
+ * a byte-sliced column (mx_int.h, shared with the wide board's phase,
+ * bbwmx.c). Placing a row drops the rows that clash with it (VPTESTMQ on
+ * the list, eight rows a test) and, when its type is used up, the type's
+ * rows: a node is two words, not a list.
  *
  * The search is bb.c's step for step: the same cell or type branched on
  * (exact counts choose as bb.c's counters do: the fewest rows, ties to the
@@ -39,126 +32,30 @@
  * cannot move here.
  */
 #include "solver/bb_int.h"
+#include "solver/mx_int.h"
 
 #include <assert.h>
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#ifdef MX_AVAILABLE
 
-#include <immintrin.h>
-
-#define MX __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi," \
-                                 "avx512bitalg,avx512vpopcntdq,gfni,popcnt")))
-#define MXI MX static inline __attribute__((always_inline))
-/* The loops over a set's words below are unrolled by pragma: left as
- * loops, a set went through the stack and its reload (two 8-byte stores
- * read as one 16-byte load) stalled on store forwarding (3 %). */
+_Static_assert(BBMX_ROWS == MX_ROWS && BBMX_TYPES == MX_TYPES,
+               "bb.c's limits are the matrix phase's");
 
 bool bbmx_usable(void)
 {
-	__builtin_cpu_init();
-	return __builtin_cpu_supports("avx512f") &&
-	       __builtin_cpu_supports("avx512bw") &&
-	       __builtin_cpu_supports("avx512vl") &&
-	       __builtin_cpu_supports("avx512vbmi") &&
-	       __builtin_cpu_supports("avx512bitalg") &&
-	       __builtin_cpu_supports("avx512vpopcntdq") &&
-	       __builtin_cpu_supports("gfni") &&
-	       __builtin_cpu_supports("popcnt");
+	return mx_usable();
 }
-
-/* Types padded to whole vectors of eight. */
-#define TPAD (BBMX_TYPES + 8)
 
 /* One subtree's list, on the stack of bbmx_node(). */
 struct mx {
-	__m512i z[16];   /* byte-sliced cell -> rows (above) */
+	__m512i z[16];   /* byte-sliced cell -> rows (mx_int.h) */
 	__m512i l[16];   /* the rows' masks, eight a vector */
-	uint64_t tm[2][TPAD]; /* word w of type t's rows; 0 past the types */
+	struct mx_types ty;   /* the rows of each type, the single ones */
 	const uint64_t *rows; /* the list (level d's, untouched below it) */
 	const uint32_t *ids;  /* the rows' numbers when b->ids, else NULL */
 	size_t ntypes;
-	__mmask8 single[TPAD / 8]; /* types of one copy */
 	uint8_t type[BBMX_ROWS];   /* each row's */
 };
-
-/* A set of rows: word w holds rows 64w..64w+63. */
-struct rows {
-	uint64_t w[2];
-};
-
-/* The rows of x that share a cell with m; W words (1 or 2, a constant
- * where inlined). */
-MXI struct rows clash(const struct mx *x, uint64_t m, int W)
-{
-	__m512i mv = _mm512_set1_epi64((long long)m);
-	struct rows k = {{0, 0}};
-#pragma GCC unroll 2
-	for (int w = 0; w < W; w++) {
-		const __m512i *l = x->l + 8 * w;
-		__mmask16 b0 = _mm512_kunpackb(_mm512_test_epi64_mask(l[1], mv),
-		                               _mm512_test_epi64_mask(l[0], mv));
-		__mmask16 b1 = _mm512_kunpackb(_mm512_test_epi64_mask(l[3], mv),
-		                               _mm512_test_epi64_mask(l[2], mv));
-		__mmask16 b2 = _mm512_kunpackb(_mm512_test_epi64_mask(l[5], mv),
-		                               _mm512_test_epi64_mask(l[4], mv));
-		__mmask16 b3 = _mm512_kunpackb(_mm512_test_epi64_mask(l[7], mv),
-		                               _mm512_test_epi64_mask(l[6], mv));
-		k.w[w] = _cvtmask64_u64(_mm512_kunpackd(_mm512_kunpackw(b3, b2),
-		                                        _mm512_kunpackw(b1, b0)));
-	}
-	return k;
-}
-
-/* Byte R of 'word' in every byte of a vector, R = 0..7. */
-MXI __m512i byte_of(__m512i word, int R)
-{
-	return _mm512_shuffle_epi8(word, _mm512_set1_epi8((char)R));
-}
-
-/* The cells some row of 'live' covers. */
-MXI uint64_t covered_cells(const struct mx *x, struct rows live, int W)
-{
-	__m512i acc = _mm512_setzero_si512();
-#pragma GCC unroll 2
-	for (int w = 0; w < W; w++) {
-		__m512i lw = _mm512_set1_epi64((long long)live.w[w]);
-#pragma GCC unroll 8
-		for (int R = 0; R < 8; R++)
-			/* acc | (z & byte R) */
-			acc = _mm512_ternarylogic_epi64(acc, x->z[8 * w + R],
-			                                byte_of(lw, R), 0xf8);
-	}
-	return _cvtmask64_u64(_mm512_test_epi8_mask(acc, acc));
-}
-
-/* The rows of 'live' covering each cell, a byte per cell. */
-MXI __m512i cell_counts(const struct mx *x, struct rows live, int W)
-{
-	__m512i n = _mm512_setzero_si512();
-#pragma GCC unroll 2
-	for (int w = 0; w < W; w++) {
-		__m512i lw = _mm512_set1_epi64((long long)live.w[w]);
-#pragma GCC unroll 8
-		for (int R = 0; R < 8; R++)
-			n = _mm512_add_epi8(n, _mm512_popcnt_epi8(_mm512_and_si512(
-			                           x->z[8 * w + R], byte_of(lw, R))));
-	}
-	return n;
-}
-
-/* The least of 64 bytes. */
-MXI unsigned min_byte(__m512i v)
-{
-	__m256i a = _mm256_min_epu8(_mm512_castsi512_si256(v),
-	                            _mm512_extracti64x4_epi64(v, 1));
-	__m128i b = _mm_min_epu8(_mm256_castsi256_si128(a),
-	                         _mm256_extracti128_si256(a, 1));
-	b = _mm_min_epu8(b, _mm_srli_si128(b, 8));
-	b = _mm_min_epu8(b, _mm_srli_si128(b, 4));
-	b = _mm_min_epu8(b, _mm_srli_si128(b, 2));
-	b = _mm_min_epu8(b, _mm_srli_si128(b, 1));
-	return (unsigned)_mm_cvtsi128_si32(b) & 0xff;
-}
 
 static void node1(bb *b, const struct mx *x, size_t d, uint64_t filled,
                   struct rows live);
@@ -213,52 +110,27 @@ MXI void node_w(bb *b, const struct mx *x, size_t d, uint64_t filled,
                 struct rows live, int W)
 {
 	uint64_t empty = b->full & ~filled;
-	size_t T = x->ntypes;
 	/* a type with fewer rows than copies ends the branch; else the
 	 * single-copy type with the fewest rows (the first of them) */
-	size_t bt = T;
-	unsigned tbest = UINT32_MAX;
-	for (size_t t0 = 0; t0 < T; t0 += 8) {
-		__m512i n = _mm512_setzero_si512();
-#pragma GCC unroll 2
-		for (int w = 0; w < W; w++)
-			n = _mm512_add_epi64(n, _mm512_popcnt_epi64(_mm512_and_si512(
-			        _mm512_loadu_si512(x->tm[w] + t0),
-			        _mm512_set1_epi64((long long)live.w[w]))));
-		__mmask8 in = T - t0 >= 8 ? (__mmask8)0xff
-		                          : (__mmask8)((1u << (T - t0)) - 1);
-		__m512i r = _mm512_cvtepu32_epi64(
-		    _mm256_maskz_loadu_epi32(in, b->rem + t0));
-		if (_mm512_cmplt_epu64_mask(n, r))
-			return;
-		__mmask8 single = _mm512_mask_cmpneq_epu64_mask(
-		    x->single[t0 / 8], r, _mm512_setzero_si512());
-		if (single) {
-			__m512i v = _mm512_mask_mov_epi64(_mm512_set1_epi64(-1),
-			                                  single, n);
-			unsigned low = (unsigned)_mm512_reduce_min_epu64(v);
-			if (low < tbest) {
-				tbest = low;
-				bt = t0 + (size_t)__builtin_ctz(_mm512_mask_cmpeq_epu64_mask(
-				                single, v, _mm512_set1_epi64(low)));
-			}
-		}
-	}
+	size_t bt;
+	unsigned tbest;
+	if (!mx_check_types(&x->ty, b->rem, x->ntypes, live, W, &tbest, &bt))
+		return;
 	/* the empty cells with the fewest rows (at most 128: a byte each),
 	 * the first of them */
 	__mmask64 em = _cvtu64_mask64(empty);
 	__m512i n = _mm512_mask_blend_epi8(em, _mm512_set1_epi8((char)0xff),
-	                                   cell_counts(x, live, W));
-	unsigned best = min_byte(n);
+	                                   mx_counts(x->z, live, W));
+	unsigned best = mx_min_byte(n);
 	uint64_t least = _cvtmask64_u64(_mm512_mask_cmpeq_epi8_mask(
 	    em, n, _mm512_set1_epi8((char)best)));
 	struct rows sel;
 	if (tbest < best) {
 #pragma GCC unroll 2
 		for (int w = 0; w < W; w++)
-			sel.w[w] = x->tm[w][bt] & live.w[w];
+			sel.w[w] = x->ty.tm[w][bt] & live.w[w];
 	} else {
-		sel = clash(x, least & -least, W);
+		sel = mx_clash(x->l, least & -least, W);
 #pragma GCC unroll 2
 		for (int w = 0; w < W; w++)
 			sel.w[w] &= live.w[w];
@@ -276,16 +148,11 @@ MXI void node_w(bb *b, const struct mx *x, size_t d, uint64_t filled,
 			uint32_t i = 64 * (uint32_t)w + (uint32_t)__builtin_ctzll(s);
 			uint64_t m = x->rows[i];
 			size_t t = x->type[i];
-			/* its type's rows go too when this is its last copy */
-			uint64_t last = -(uint64_t)(b->rem[t] == 1);
-			struct rows k = clash(x, m, W);
-#pragma GCC unroll 2
-			for (int v = 0; v < W; v++)
-				next[nb].w[v] = live.w[v] & ~k.w[v] &
-				               ~(x->tm[v][t] & last);
+			next[nb] = mx_next(&x->ty, live, mx_clash(x->l, m, W), t,
+			                   b->rem[t] == 1, W);
 			/* (a cover: nothing empty, it passes) */
 			uint64_t left = b->full & ~(filled | m);
-			uint64_t ok = (covered_cells(x, next[nb], W) & left) == left;
+			uint64_t ok = (mx_covered(x->z, next[nb], W) & left) == left;
 			pass.w[w] |= ok << (i & 63);
 		}
 	/* Then the branches in order, as bb.c takes them: a run of failed
@@ -344,60 +211,9 @@ MX void bbmx_node(bb *b, size_t d, uint64_t filled)
 	x.ntypes = T;
 	x.rows = lm;
 	x.ids = b->ids ? b->li + d * b->stride : NULL;
-	/* The transpose. Within each vector of eight rows, VPERMB makes word
-	 * j the 8 x 8 block of cells 8j..8j+7 (byte 7 - r of it: row r's
-	 * byte j); GF2P8AFFINEQB of the unit bytes by that block gives byte
-	 * k = the eight rows' bits of cell 8j + k (it reads the block's bytes
-	 * from the last, hence the reversal). */
-	static const uint8_t gather[64] = {
-		56, 48, 40, 32, 24, 16, 8,  0, 57, 49, 41, 33, 25, 17, 9,  1,
-		58, 50, 42, 34, 26, 18, 10, 2, 59, 51, 43, 35, 27, 19, 11, 3,
-		60, 52, 44, 36, 28, 20, 12, 4, 61, 53, 45, 37, 29, 21, 13, 5,
-		62, 54, 46, 38, 30, 22, 14, 6, 63, 55, 47, 39, 31, 23, 15, 7};
-	__m512i idx = _mm512_loadu_si512(gather);
-	__m512i unit = _mm512_set1_epi64(0x8040201008040201ll);
-	__m512i iota = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
-	for (int R = 0; R < 8 * W; R++) {
-		/* rows past n load as 0: no cell, no clash */
-		__mmask8 in = _mm512_cmplt_epi64_mask(
-		    iota, _mm512_set1_epi64((long long)n - 8 * R));
-		x.l[R] = _mm512_maskz_loadu_epi64(
-		    in, (const void *)((uintptr_t)lm + 64 * (uintptr_t)R));
-		x.z[R] = _mm512_gf2p8affine_epi64_epi8(
-		    unit, _mm512_permutexvar_epi8(idx, x.l[R]), 0);
-	}
-	/* type t's rows [g[t], g[t + 1]) as bits of each word */
-	__m512i ones = _mm512_set1_epi64(-1), zero = _mm512_setzero_si512();
-	for (size_t t0 = 0; t0 < T; t0 += 8) {
-		__mmask8 in = T - t0 >= 8 ? (__mmask8)0xff
-		                          : (__mmask8)((1u << (T - t0)) - 1);
-		__m512i lo = _mm512_cvtepu32_epi64(
-		    _mm256_maskz_loadu_epi32(in, g + t0));
-		__m512i hi = _mm512_cvtepu32_epi64(
-		    _mm256_maskz_loadu_epi32(in, g + t0 + 1));
-		for (int w = 0; w < 2; w++) {
-			__m512i base = _mm512_set1_epi64(64 * w);
-			__m512i a = _mm512_max_epi64(_mm512_sub_epi64(lo, base), zero);
-			__m512i e = _mm512_max_epi64(_mm512_sub_epi64(hi, base), zero);
-			/* bits a..e-1: shifts by 64 or more give 0 */
-			_mm512_storeu_si512(
-			    x.tm[w] + t0,
-			    _mm512_maskz_andnot_epi64(in, _mm512_sllv_epi64(ones, e),
-			                              _mm512_sllv_epi64(ones, a)));
-		}
-		x.single[t0 / 8] = _mm256_mask_cmpeq_epu32_mask(
-		    in, _mm256_maskz_loadu_epi32(in, b->count + t0),
-		    _mm256_set1_epi32(1));
-	}
-	/* each row's type: a masked store of t over its rows (a loop of
-	 * byte stores became a call to memset per type, 2 % of Bedlam) */
-	for (size_t t = 0; t < T; t++) {
-		__m512i v = _mm512_set1_epi8((char)t);
-		_mm512_mask_storeu_epi8(x.type, x.tm[0][t], v);
-		_mm512_mask_storeu_epi8(x.type + 64, x.tm[1][t], v);
-	}
-	struct rows live = {{n >= 64 ? ~0ull : (1ull << n) - 1,
-	                     n >= 128 ? ~0ull : n > 64 ? (1ull << (n - 64)) - 1 : 0}};
+	mx_load(lm, n, W, x.l, x.z);
+	mx_types_of(g, T, b->count, &x.ty, x.type);
+	struct rows live = mx_all(n);
 	if (W == 1)
 		node1(b, &x, d, filled, live);
 	else

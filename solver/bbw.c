@@ -63,9 +63,7 @@
  * of 1 to 3 rows (30% fewer nodes, twice the time per node); a table of
  * dead states (filled cells and pieces left: 5% fewer nodes, no faster).
  */
-#include "solver/bbw.h"
-#include "solver/bbvec.h"
-#include "solver/drops.h"
+#include "solver/bbw_int.h"
 
 #include <assert.h>
 #include <limits.h>
@@ -84,91 +82,6 @@ typedef uint64_t v2 __attribute__((vector_size(16)));
 #define NOINLINE
 #endif
 
-#define MAXW BBW_MAX_WORDS
-
-/* Adjacency gaps kept at most; beyond, no region pruning and no rule
- * against holes. */
-#define MAX_GAPS BB_HOLES2_GAPS
-
-struct brow {
-	uint32_t type;
-	uint32_t id;   /* row number as added */
-};
-
-struct gap {
-	unsigned delta;     /* i and i + delta are neighbours ... */
-	uint64_t src[MAXW]; /* ... for each i in this mask */
-};
-
-struct bbw {
-	size_t ncells;
-	int W;               /* words in use: (ncells + 63) / 64 */
-	uint64_t full[MAXW]; /* every cell */
-	uint64_t late[MAXW]; /* cells branched on last: the fillers' */
-	bool has_late;
-	size_t filler;       /* the fillers' type (bbw_add_filler), not
-	                      * counted in nodes; ntypes if none */
-	unsigned rank[BBW_MAX_CELLS];
-	size_t ntypes;
-	unsigned *rem;    /* copies left per type */
-	unsigned *count;  /* copies per type */
-	unsigned *vol;    /* cells per row of each type, 0 when they differ */
-	struct brow *rows;
-	uint64_t *rowm;   /* row i's cells, renumbered: rowm[W * i ..] */
-	size_t nrows, cap, stride;
-	size_t first;     /* type placed at the root; ntypes if none */
-	struct drops drops; /* rows left out below a root row */
-	size_t depth;     /* pieces in a cover + 1: levels of lists */
-	unsigned flags;   /* BBW_* prunings asked for */
-	bool regions;     /* the regions pruning runs in this solve */
-	bool holes;       /* the rule against holes runs in this solve */
-	struct bb_holes2 hv; /* its gaps (two words); 'empty' set by filter() */
-	bool vec;         /* the list passes on AVX-512 (bbvec.h) */
-	struct gap gap[MAX_GAPS];
-	size_t ngaps;
-	bool gaps_overflow; /* more gaps than MAX_GAPS */
-
-	/* search: level d's list is lm[w][d * stride ..] (word w of the
-	 * masks) and li[d * stride ..] (row numbers); type t's group in it
-	 * is [goff[d * (ntypes + 1) + t], goff[d * (ntypes + 1) + t + 1]) */
-	uint64_t *lm[MAXW];
-	uint32_t *li;
-	uint32_t *goff;
-	size_t *path;
-	uint64_t nodes, max_nodes;
-	uint64_t limit;   /* nodes allowed so far: max_nodes, raised by
-	                   * poll; UINT64_MAX for no limit */
-	uint64_t covers;  /* covers visited */
-	uint64_t dead;    /* rows placed that led to no cover */
-	xc_visit visit;
-	void *ctx;
-	enum xc_stop stop;
-	xc_poll poll;     /* more budget (bbw_set_poll); NULL: none */
-	void *pctx;
-
-	/* Splitting (bbw_split), as bb.c: node() records the path to each
-	 * node at level 'cut', and place() each cover above it, instead of
-	 * going on; SIZE_MAX: off. */
-	size_t cut;
-	size_t cut_hits;  /* tasks recorded at level 'cut' */
-	struct xc_tasks *tasks;
-	bool split_oom;
-
-	/* Replaying (bbw_solve_task), as bb.c: consecutive tasks share the
-	 * start of their paths, so the path replayed last is kept: levels
-	 * 1..rlen hold its lists, 'rem' is counted down by its rows, and per
-	 * step the cells filled and the union of the next level's rows (W
-	 * words each: rfill/rany[W * step + w]) and the row's type; level
-	 * 0's first 'rbl' rows of the first type are blanked (the root's
-	 * rule). Dropped by bbw_solve, bbw_split and whatever changes the
-	 * rows, edges, flags or first type. */
-	bool level0;      /* level 0 holds every row and 'regions' is set:
-	                   * start() need not redo them */
-	size_t rlen;
-	uint64_t *rfill, *rany;
-	uint32_t *rtype;
-	uint32_t rbl;
-};
 
 bbw *bbw_new(size_t ncells, const unsigned *rank, size_t ntypes,
              const unsigned *counts)
@@ -185,7 +98,7 @@ bbw *bbw_new(size_t ncells, const unsigned *rank, size_t ntypes,
 	b->ntypes = ntypes;
 	b->first = ntypes;
 	b->filler = ntypes;
-	b->flags = BBW_REGIONS | BBW_QUICK_COUNT | BBW_HOLES;
+	b->flags = BBW_QUICK_COUNT | BBW_HOLES | BBW_MATRIX;
 	b->cut = SIZE_MAX;
 	b->vec = bbvec_usable();
 	size_t nt = ntypes ? ntypes : 1;
@@ -990,8 +903,7 @@ static void record(bbw *b, size_t len)
 	b->stop = XC_VISITOR;
 }
 
-/* Whether the node budget is spent: more from poll, if any (xc.h). */
-static bool NOINLINE spent(bbw *b)
+bool NOINLINE bbw_spent(bbw *b)
 {
 	if (b->poll) {
 		uint64_t more = b->poll(b->pctx);
@@ -1012,7 +924,7 @@ BB_INLINE void place(bbw *b, size_t d, const uint64_t *filled, uint32_t i,
 	 * a type given count 0 still has its rows. */
 	if (!b->rem[t])
 		return;
-	if (b->nodes >= b->limit && spent(b))
+	if (b->nodes >= b->limit && bbw_spent(b))
 		return;
 	b->nodes += t != b->filler;
 	size_t at = d * b->stride + i;
@@ -1118,6 +1030,13 @@ BB_INLINE void node(bbw *b, size_t d, const uint64_t *filled,
 	}
 	if (bare)
 		return;
+	size_t T = b->ntypes;
+	const uint32_t *g = b->goff + d * (T + 1);
+	if (W == 2 && b->matrix && d > 0 && g[T] <= BBWMX_ROWS &&
+	    T <= BBWMX_TYPES && b->cut == SIZE_MAX) {
+		bbwmx_node(b, d, filled);
+		return;
+	}
 	/* the cells to branch on: the empty ones, but late ones only when
 	 * no other is left */
 	uint64_t early[MAXW], some = 0;
@@ -1132,8 +1051,6 @@ BB_INLINE void node(bbw *b, size_t d, const uint64_t *filled,
 			branch = early;
 		late_only = !some;
 	}
-	size_t T = b->ntypes;
-	const uint32_t *g = b->goff + d * (T + 1);
 	if (late_only && last_type(b, d, empty, W))
 		return;
 	/* Where only late cells are left, a single-copy type goes first
@@ -1350,24 +1267,39 @@ static bool holes_sound(bbw *b)
 	return true;
 }
 
-/* Set up a search: counters, and (once, until the rows, edges or flags
- * change) the regions pruning, the rule against holes and level 0: every
- * row, grouped by type (a counting sort, stable). */
+static void level0(bbw *b);
+
+/* Set up a search: counters, level 0 (once, until the rows, edges or
+ * flags change) and whether the matrix phase runs. */
 static void start(bbw *b, uint64_t max_nodes, xc_visit visit, void *ctx)
 {
 	size_t T = b->ntypes;
 	b->nodes = 0;
 	b->covers = 0;
 	b->dead = 0;
+	b->mx_runs = 0;
 	b->max_nodes = max_nodes;
 	/* with a poll function, max_nodes is the first allowance, 0 too */
 	b->limit = max_nodes || b->poll ? max_nodes : UINT64_MAX;
 	b->visit = visit;
 	b->ctx = ctx;
 	b->stop = XC_DONE;
-	if (b->level0)
-		return;
-	b->level0 = true;
+	if (!b->level0) {
+		b->level0 = true;
+		level0(b);
+	}
+	/* (after level0(): it decides 'regions') */
+	b->matrix = (b->flags & BBW_MATRIX) && b->vec && b->W == 2 &&
+	            !b->has_late && b->filler == T && !b->regions &&
+	            bbwmx_usable();
+}
+
+/* Level 0 and what depends only on the rows, edges and flags: the
+ * regions pruning, the rule against holes, every row grouped by type (a
+ * counting sort, stable). */
+static void level0(bbw *b)
+{
+	size_t T = b->ntypes;
 	type_sizes(b);
 	b->regions = regions_sound(b);
 	b->holes = holes_sound(b);
@@ -1648,6 +1580,11 @@ bbw *bbw_clone(const bbw *b)
 	}
 	/* the lists are rebuilt by the first search: nothing to copy */
 	return c;
+}
+
+uint64_t bbw_matrix_runs(const bbw *b)
+{
+	return b->mx_runs;
 }
 
 uint64_t bbw_dead_ends(const bbw *b)

@@ -11,17 +11,22 @@
  * piece).
  *
  * On top of bb.h's search (MRV on bit-sliced counters, a forward check
- * that every empty cell keeps a row), three prunings, all on by default:
- *   - regions: given the goal's adjacency (bbw_add_edge()), the empty
- *     cells split into connected regions; each must have a volume that
- *     the pieces left can make (a sum of their sizes), or the branch ends.
- *     Without edges this is off.
+ * that every empty cell keeps a row), three prunings and a phase:
+ *   - regions (off by default): given the goal's adjacency
+ *     (bbw_add_edge()), the empty cells split into connected regions;
+ *     each must have a volume that the pieces left can make (a sum of
+ *     their sizes), or the branch ends. Without edges this is off. It
+ *     cost more than it saved on every puzzle measured (the 70-cell
+ *     pentacube box 12 % slower for 0.9 % fewer nodes).
  *   - quick counts: the cell counters saturate at 4 first, and count to
  *     32 only when no empty cell has fewer than 4 rows.
  *   - holes (bb.h's rule, on the same adjacency, for goals of 65 to 128
  *     cells): when every row's cells each have a neighbour in the row, a
  *     row that would leave an empty cell with no empty neighbour is left
  *     out of the lists filtered below nodes of more than 512 rows.
+ *   - the matrix phase (two words, AVX-512 as bb.h's; not with regions
+ *     or optional cells): below a node of at most 128 rows the subtree
+ *     works on bit sets over that one list instead of copying lists.
  * None changes which covers are found, only how fast.
  *
  * Ownership: bbw_new() returns a struct the caller frees with bbw_free().
@@ -43,11 +48,13 @@
 
 typedef struct bbw bbw;
 
-/* Prunings (bbw_set_flags); all on after bbw_new(). */
+/* Prunings and phases (bbw_set_flags); all but BBW_REGIONS on after
+ * bbw_new(). */
 enum {
-	BBW_REGIONS = 1,     /* region volumes (needs edges) */
+	BBW_REGIONS = 1,     /* region volumes (needs edges; off by default) */
 	BBW_QUICK_COUNT = 2, /* counters saturating at 4 first */
 	BBW_HOLES = 4,       /* rows that leave a hole (needs edges) */
+	BBW_MATRIX = 8,      /* the matrix phase on two words */
 };
 
 /* 'ncells' (1..512) cells, 'rank[c]' cell c's place in the fill order (a
@@ -109,5 +116,8 @@ bbw *bbw_clone(const bbw *b);
 /* Of the rows the last bbw_solve() placed, how many led to no cover (as
  * xc_dead_ends()). */
 uint64_t bbw_dead_ends(const bbw *b);
+/* How many subtrees the last search handed to the matrix phase (0 where
+ * it does not run; for tests and benchmarks). */
+uint64_t bbw_matrix_runs(const bbw *b);
 
 #endif

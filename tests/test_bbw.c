@@ -25,6 +25,7 @@
 #include "formats/puz.h"
 #include "solver/bb.h"
 #include "solver/bbw.h"
+#include "solver/bbw_int.h" /* bbwmx_usable() */
 #include "solver/solve.h"
 #include "solver/xc.h"
 #include "tests/brute.h"
@@ -278,8 +279,10 @@ static bool covers_xc(const struct inst *in, struct covers *out)
 	return st == XC_DONE;
 }
 
-/* Searches solve_both() compared, and how many ran the vector passes. */
+/* Searches solve_both() compared, and how many ran the vector passes;
+ * the matrix phase's subtrees in the last one's vector run. */
 static unsigned long both_runs, both_vector;
+static uint64_t mx_last;
 
 /* bbw_solve(), then the same search on the portable list passes: the
  * same stop, nodes, dead ends and covers in the same order, or the test
@@ -293,6 +296,7 @@ static enum xc_stop solve_both(bbw *b, uint64_t max_nodes,
 	bool vec = bbw_set_vector(b, true);
 	enum xc_stop st = bbw_solve(b, max_nodes, collect, out, nodes);
 	uint64_t dead = bbw_dead_ends(b);
+	mx_last = bbw_matrix_runs(b);
 	assert_false(bbw_set_vector(b, false));
 	struct covers port = {.stop_after = out->stop_after};
 	uint64_t n2;
@@ -397,7 +401,8 @@ static void test_bbw_random_differential(void **state)
 	static struct inst in;
 	int compared = 0, wide = 0, wider = 0, with_covers = 0, several = 0;
 	int chains = 0, same_trees = 0;
-	uint64_t nodes_regions = 0, nodes_plain = 0;
+	uint64_t nodes_regions = 0, nodes_plain = 0, nodes_lists = 0;
+	uint64_t matrix_runs = 0;
 	for (uint64_t seed = 1; seed <= 320; seed++) {
 		make_inst(seed * 1000003, &in);
 		struct covers ref = {0};
@@ -417,6 +422,8 @@ static void test_bbw_random_differential(void **state)
 			{first, true, BBW_REGIONS | BBW_QUICK_COUNT},
 			{first, false, BBW_QUICK_COUNT},
 			{in.ntypes, true, 0},
+			{first, false, BBW_MATRIX},
+			{in.ntypes, true, BBW_QUICK_COUNT | BBW_HOLES | BBW_MATRIX},
 		};
 		for (size_t w = 0; w < sizeof ways / sizeof *ways; w++) {
 			struct covers got = {0};
@@ -433,6 +440,13 @@ static void test_bbw_random_differential(void **state)
 				nodes_regions += nodes;
 			if (w == 4 && in.chain)
 				nodes_plain += nodes;
+			if (w == 3)
+				nodes_lists = nodes;
+			if (w == 5) {
+				/* the matrix phase searches the lists' tree */
+				assert_int_equal(nodes, nodes_lists);
+				matrix_runs += mx_last;
+			}
 			covers_clear(&got);
 		}
 		if (in.ncells <= 64) {
@@ -453,10 +467,13 @@ static void test_bbw_random_differential(void **state)
 	}
 	print_message("    %d instances (%d of 65..512 cells, %d of 129..512, %d "
 	              "chains), %d with covers, %d with several; chain nodes %llu "
-	              "with regions, %llu without\n", compared, wide, wider, chains,
-	              with_covers, several,
+	              "with regions, %llu without; %llu matrix subtrees\n",
+	              compared, wide, wider, chains, with_covers, several,
 	              (unsigned long long)nodes_regions,
-	              (unsigned long long)nodes_plain);
+	              (unsigned long long)nodes_plain,
+	              (unsigned long long)matrix_runs);
+	if (bbvec_usable() && bbwmx_usable())
+		assert_true(matrix_runs >= 1000);
 	assert_true(compared >= 200 && wide >= 120 && wider >= 80 && chains >= 80);
 	assert_true(with_covers == compared && several >= 100);
 	assert_true(same_trees >= 60);
