@@ -139,7 +139,7 @@ MXI void node_w(bb *b, const struct mx *x, size_t d, uint64_t filled,
 	 * with it leave every empty cell a row): they are independent, and
 	 * in a loop without a branch on their outcome, which fails about
 	 * half the time, they overlap (2 % on Bedlam). */
-	struct rows pass = {{0, 0}}, fail;
+	struct rows pass = {{0, 0}};
 	struct rows next[BBMX_ROWS];
 	unsigned nb = 0;
 #pragma GCC unroll 2
@@ -157,32 +157,16 @@ MXI void node_w(bb *b, const struct mx *x, size_t d, uint64_t filled,
 		}
 	/* Then the branches in order, as bb.c takes them: a run of failed
 	 * ones counts its nodes and dead ends at once. */
-#pragma GCC unroll 2
-	for (int w = 0; w < W; w++)
-		fail.w[w] = sel.w[w] & ~pass.w[w];
-	unsigned j = 0; /* branches before the next */
-#pragma GCC unroll 2
-	for (int w = 0; w < W; w++)
-		for (uint64_t s = pass.w[w]; s; s &= s - 1) {
-			uint64_t below = (s & -s) - 1;
-			unsigned f = (unsigned)__builtin_popcountll(fail.w[w] & below);
-			fail.w[w] &= ~below;
-			if (w == 1) {
-				f += (unsigned)__builtin_popcountll(fail.w[0]);
-				fail.w[0] = 0;
-			}
-			if (f && !failed(b, f))
-				return;
-			j += f;
-			uint32_t i = 64 * (uint32_t)w + (uint32_t)__builtin_ctzll(s);
-			place_w(b, x, d, filled, next[j++], i, x->type[i], W);
-			if (b->stop != XC_DONE)
-				return;
-		}
-	unsigned f = 0;
-#pragma GCC unroll 2
-	for (int w = 0; w < W; w++)
-		f += (unsigned)__builtin_popcountll(fail.w[w]);
+	struct mx_walk k = mx_walk_of(sel, pass, W);
+	uint32_t i;
+	unsigned j, f;
+	while (mx_walk_next(&k, W, &i, &j, &f)) {
+		if (f && !failed(b, f))
+			return;
+		place_w(b, x, d, filled, next[j], i, x->type[i], W);
+		if (b->stop != XC_DONE)
+			return;
+	}
 	if (f)
 		failed(b, f);
 }

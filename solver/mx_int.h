@@ -259,6 +259,54 @@ MXI struct rows mx_next(const struct mx_types *x, struct rows live,
 	return n;
 }
 
+/* The branches of a node in order, once each branch's check is known:
+ * the engines place those that passed, and count the failed ones
+ * before each at once (mx_walk_next()). */
+struct mx_walk {
+	struct rows pass, fail; /* left to walk */
+	unsigned j;             /* branches walked */
+};
+
+MXI struct mx_walk mx_walk_of(struct rows sel, struct rows pass, int W)
+{
+	struct mx_walk k = {pass, {{0, 0}}, 0};
+#pragma GCC unroll 2
+	for (int w = 0; w < W; w++)
+		k.fail.w[w] = sel.w[w] & ~pass.w[w];
+	return k;
+}
+
+/* The next branch that passed: '*i' its row, '*j' its place among the
+ * branches, '*f' the failed ones since the one before. false when none is
+ * left; '*f' is then the failed ones after the last. */
+MXI bool mx_walk_next(struct mx_walk *k, int W, uint32_t *i, unsigned *j,
+                      unsigned *f)
+{
+	unsigned n = 0;
+#pragma GCC unroll 2
+	for (int w = 0; w < W; w++) {
+		uint64_t s = k->pass.w[w];
+		if (!s) {
+			/* no branch of this word left to take: its failed ones
+			 * come before any of the next word's */
+			n += (unsigned)__builtin_popcountll(k->fail.w[w]);
+			k->fail.w[w] = 0;
+			continue;
+		}
+		uint64_t below = (s & -s) - 1;
+		n += (unsigned)__builtin_popcountll(k->fail.w[w] & below);
+		k->fail.w[w] &= ~below;
+		k->pass.w[w] = s & (s - 1);
+		*i = 64 * (uint32_t)w + (uint32_t)__builtin_ctzll(s);
+		*f = n;
+		*j = k->j + n;
+		k->j += n + 1;
+		return true;
+	}
+	*f = n;
+	return false;
+}
+
 /* All the rows of a list of n (<= 128). */
 static inline struct rows mx_all(uint32_t n)
 {
