@@ -1,6 +1,6 @@
 /*
  * bbvec.h: the bitboards' list kernels (bb.c, bbw.c) on AVX-512, eight
- * rows at a time (bbvec_*, bbvec.c), and bb.c's on AVX2, four at a time
+ * rows at a time (bbvec_*, bbvec.c), and on AVX2, four at a time
  * (bbvec_avx2_*, bbvec2.c). Private to solver/.
  *
  * A level's list is an array of row masks (uint64_t, one bit per cell) and
@@ -133,6 +133,18 @@ void bbvec_filterw(const uint64_t *const *p, const uint32_t *pi,
 bool bbvec_coverw(const uint64_t *const *p, uint32_t i, uint32_t end,
                   const uint64_t *rm, const uint64_t *empty, uint64_t *any,
                   int W);
+
+/* The filter and the cover check of bbw.c on AVX2, rows of W words (2 to
+ * 8), as bbvec_filter2/bbvec_filterw and bbvec_cover2/bbvec_coverw: the
+ * rule against holes (h not NULL) on two words only. */
+void bbvec_avx2_filterw(const uint64_t *const *p, const uint32_t *pi,
+                        const uint32_t *g, const unsigned *rem, size_t T,
+                        const uint64_t *rm, const struct bb_holes2 *h,
+                        uint64_t *const *o, uint32_t *oi, uint32_t *og,
+                        uint64_t *any, int W);
+bool bbvec_avx2_coverw(const uint64_t *const *p, uint32_t i, uint32_t end,
+                       const uint64_t *rm, const uint64_t *empty,
+                       uint64_t *any, int W);
 
 /* Per-cell row counts of lm[0..n), bit-sliced: bit c of out[j] is bit j
  * of cell c's count (j = 0..4), out[5] bit c set when the count is 32 or

@@ -32,8 +32,9 @@
  * cell's rows, the type checks) run on AVX-512 where the CPU has it
  * (bbvec.c, eight rows a step, every word of a row at once; the 70-cell
  * pentacube box in 1.4 s instead of 2.5 on one thread, Bedlam on this
- * engine 4.0 s instead of 7.5), else on the portable loops here; both give
- * the same lists in the same order, so the same nodes and covers. The
+ * engine 4.0 s instead of 7.5), else on AVX2 (bbvec2.c, four rows a
+ * step), else on the portable loops here; all give the same lists in the
+ * same order, so the same nodes and covers. The
  * vector count goes to 32 at once: the quick count would pick the same
  * cell, so it has no vector form.
  *
@@ -100,7 +101,7 @@ bbw *bbw_new(size_t ncells, const unsigned *rank, size_t ntypes,
 	b->filler = ntypes;
 	b->flags = BBW_QUICK_COUNT | BBW_HOLES | BBW_MATRIX;
 	b->cut = SIZE_MAX;
-	b->vec = bbvec_usable();
+	bbw_set_vector(b, true);
 	size_t nt = ntypes ? ntypes : 1;
 	b->rem = malloc(nt * sizeof *b->rem);
 	b->count = malloc(nt * sizeof *b->count);
@@ -285,10 +286,24 @@ void bbw_set_flags(bbw *b, unsigned flags)
 	b->flags = flags;
 }
 
+enum bb_kernels bbw_set_kernels(bbw *b, enum bb_kernels k)
+{
+	assert(k == BB_PORTABLE || k == BB_AVX2 || k == BB_AVX512 ||
+	       k == BB_MATRIX);
+	if (k == BB_MATRIX)
+		k = BB_AVX512; /* the matrix phase: BBW_MATRIX and the CPU */
+	if (k == BB_AVX512 && !bbvec_usable())
+		k = BB_AVX2;
+	if (k == BB_AVX2 && !bbvec_avx2_usable())
+		k = BB_PORTABLE;
+	b->vec = k != BB_PORTABLE;
+	b->avx512 = k == BB_AVX512;
+	return k;
+}
+
 bool bbw_set_vector(bbw *b, bool on)
 {
-	b->vec = on && bbvec_usable();
-	return b->vec;
+	return bbw_set_kernels(b, on ? BB_AVX512 : BB_PORTABLE) != BB_PORTABLE;
 }
 
 /* ---- board words --------------------------------------------------------- */
@@ -429,7 +444,7 @@ BB_INLINE void filter(bbw *b, size_t d, const uint64_t *rm,
 	const uint32_t *restrict pi = b->li + d * s;
 	uint32_t *restrict oi = b->li + (d + 1) * s;
 	const unsigned *restrict rem = b->rem;
-	if (b->vec) {
+	if (b->vec && b->avx512) {
 		if (W == 1)
 			any[0] = bbvec_filter(p[0], pi, g, rem, T, rm[0], NULL, o[0],
 			                      oi, og);
@@ -438,6 +453,15 @@ BB_INLINE void filter(bbw *b, size_t d, const uint64_t *rm,
 			              oi, og, any);
 		else
 			bbvec_filterw(p, pi, g, rem, T, rm, o, oi, og, any, W);
+		return;
+	}
+	if (b->vec) {
+		if (W == 1)
+			any[0] = bbvec_avx2_filter(p[0], pi, g, rem, T, rm[0], NULL,
+			                           o[0], oi, og);
+		else
+			bbvec_avx2_filterw(p, pi, g, rem, T, rm, h, o, oi, og, any,
+			                   W);
 		return;
 	}
 	uint64_t a[MAXW] = {0}, r[MAXW];
@@ -566,7 +590,7 @@ BB_INLINE bool cover_range(const bbw *b, size_t d, uint32_t i, uint32_t end,
 	return same(a, empty, W);
 }
 
-/* cover_range() or its AVX-512 kernel. */
+/* cover_range() or its vector kernel. */
 BB_INLINE bool cover_any(const bbw *b, size_t d, uint32_t i, uint32_t end,
                          const uint64_t *rm, const uint64_t *empty,
                          uint64_t *a, int W)
@@ -576,6 +600,9 @@ BB_INLINE bool cover_any(const bbw *b, size_t d, uint32_t i, uint32_t end,
 	const uint64_t *p[MAXW];
 	for (int w = 0; w < W; w++)
 		p[w] = b->lm[w] + d * b->stride;
+	if (!b->avx512)
+		return W == 1 ? bbvec_avx2_cover(p[0], i, end, rm[0], empty[0], a)
+		              : bbvec_avx2_coverw(p, i, end, rm, empty, a, W);
 	if (W == 1)
 		return bbvec_cover(p[0], i, end, rm[0], empty[0], a);
 	if (W == 2)
@@ -792,7 +819,8 @@ static unsigned NOINLINE least_exact(const bbw *b, size_t d, uint32_t n,
 	return best;
 }
 
-/* least() on AVX-512: each word's list counted to 32 (bbvec_count), the
+/* least() on the vector levels: each word's list counted to 32
+ * (bbvec_count or bbvec_avx2_count), the
  * fewest found slice by slice over every word at once (keep the cells
  * with a 0 in slice j, from the top, if there are any), as bb.c does. No
  * quick count: a cell below 4 is found as such among the counts to 32, so
@@ -803,7 +831,10 @@ BB_INLINE unsigned least_vec(const bbw *b, size_t d, uint32_t n,
 {
 	uint64_t c[MAXW][6], cand[MAXW] = {0}, any = 0;
 	for (int w = 0; w < W; w++) {
-		bbvec_count(b->lm[w] + d * b->stride, n, c[w]);
+		if (b->avx512)
+			bbvec_count(b->lm[w] + d * b->stride, n, c[w]);
+		else
+			bbvec_avx2_count(b->lm[w] + d * b->stride, n, c[w]);
 		cand[w] = empty[w] & ~c[w][5];
 		any |= cand[w];
 	}
@@ -1069,7 +1100,9 @@ BB_INLINE void node(bbw *b, size_t d, const uint64_t *filled,
 	if (b->vec) {
 		/* the same checks and choice as the loops below */
 		unsigned tbest;
-		if (!bbvec_types(g, b->rem, b->count, T, &tbest, &bt))
+		if (b->avx512 ? !bbvec_types(g, b->rem, b->count, T, &tbest, &bt)
+		              : !bbvec_avx2_types(g, b->rem, b->count, T, &tbest,
+		                                  &bt))
 			return;
 		if (late_only && bt < T) {
 			best = tbest;
@@ -1116,8 +1149,10 @@ BB_INLINE void node(bbw *b, size_t d, const uint64_t *filled,
 		 * (and room for bbvec_gather's last block of 8). */
 		uint32_t sel[32 + 8];
 		unsigned nsel = 0;
-		if (b->vec)
+		if (b->vec && b->avx512)
 			nsel = bbvec_gather(lm, g[T], (uint64_t)1 << c, sel);
+		else if (b->vec)
+			nsel = bbvec_avx2_gather(lm, g[T], (uint64_t)1 << c, sel);
 		else
 			for (uint32_t i = 0, n = g[T]; i < n; i++) {
 				sel[nsel & 31] = i;
@@ -1297,7 +1332,8 @@ static void start(bbw *b, uint64_t max_nodes, xc_visit visit, void *ctx)
 		level0(b);
 	}
 	/* (after level0(): it decides 'regions') */
-	b->matrix = (b->flags & BBW_MATRIX) && b->vec && b->W == 2 &&
+	b->matrix = (b->flags & BBW_MATRIX) && b->vec && b->avx512 &&
+	            b->W == 2 &&
 	            !b->has_late && b->filler == T && !b->regions &&
 	            bbwmx_usable();
 }

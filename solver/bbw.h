@@ -41,6 +41,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "solver/bb.h" /* enum bb_kernels */
 #include "solver/xc.h"
 
 #define BBW_MAX_CELLS 512
@@ -87,10 +88,15 @@ void bbw_set_first(bbw *b, size_t type);
 int bbw_drop_below(bbw *b, size_t root, const size_t *drop, size_t n);
 /* Which prunings run (BBW_* bits; for benchmarks and tests). */
 void bbw_set_flags(bbw *b, unsigned flags);
-/* Whether the list passes run on AVX-512 (bbvec.h): by default they do
- * where the CPU has it. 'on' false: the portable loops; the search is the
- * same either way (tests compare them). Returns whether they now do. */
+/* Whether the list passes run on vector instructions (bbvec.h): by
+ * default they do, on the best level the CPU has (AVX-512, else AVX2).
+ * 'on' false: the portable loops; the search is the same either way
+ * (tests compare them). Returns whether they now do. */
 bool bbw_set_vector(bbw *b, bool on);
+/* The same with the level named, as bb_set_kernels() (BB_MATRIX: AVX-512
+ * with the matrix phase where BBW_MATRIX asks for it); returns the level
+ * taken. */
+enum bb_kernels bbw_set_kernels(bbw *b, enum bb_kernels k);
 /* As xc_solve(): the visitor gets row numbers. */
 enum xc_stop bbw_solve(bbw *b, uint64_t max_nodes, xc_visit visit, void *ctx,
                        uint64_t *nodes);

@@ -281,43 +281,51 @@ static bool covers_xc(const struct inst *in, struct covers *out)
 
 /* Searches solve_both() compared, and how many ran the vector passes;
  * the matrix phase's subtrees in the last one's vector run. */
-static unsigned long both_runs, both_vector;
+static unsigned long both_runs, both_vector, both_avx2;
 static uint64_t mx_last;
 
-/* bbw_solve(), then the same search on the portable list passes: the
- * same stop, nodes, dead ends and covers in the same order, or the test
- * fails (where the CPU has no AVX-512 both runs are portable). The covers
+/* bbw_solve() on the best kernels, then the same search on each level
+ * below (AVX2 where the CPU has it, the portable list passes): the same
+ * stop, nodes, dead ends and covers in the same order, or the test fails
+ * (where the CPU has no vector level all runs are portable). The covers
  * go to 'out', which starts empty (its stop_after is used). Leaves 'b' on
- * the vector passes where the CPU has them, as bbw_new does. */
+ * the best level, as bbw_new does. */
 static enum xc_stop solve_both(bbw *b, uint64_t max_nodes,
                                struct covers *out, uint64_t *nodes)
 {
 	assert_int_equal(out->n, 0);
 	bool vec = bbw_set_vector(b, true);
+	enum bb_kernels top = bbw_set_kernels(b, BB_MATRIX);
 	enum xc_stop st = bbw_solve(b, max_nodes, collect, out, nodes);
 	uint64_t dead = bbw_dead_ends(b);
 	mx_last = bbw_matrix_runs(b);
-	assert_false(bbw_set_vector(b, false));
-	struct covers port = {.stop_after = out->stop_after};
-	uint64_t n2;
-	enum xc_stop st2 = bbw_solve(b, max_nodes, collect, &port, &n2);
-	uint64_t dead2 = bbw_dead_ends(b);
+	static const enum bb_kernels below[] = {BB_AVX2, BB_PORTABLE};
+	for (size_t v = 0; v < 2; v++) {
+		if (below[v] >= top || bbw_set_kernels(b, below[v]) != below[v])
+			continue;
+		struct covers port = {.stop_after = out->stop_after};
+		uint64_t n2;
+		enum xc_stop st2 = bbw_solve(b, max_nodes, collect, &port, &n2);
+		uint64_t dead2 = bbw_dead_ends(b);
+		size_t first_diff = 0;
+		while (first_diff < out->n && first_diff < port.n &&
+		       cover_cmp(&out->c[first_diff], &port.c[first_diff]) == 0)
+			first_diff++;
+		bool same = st2 == st && n2 == *nodes && dead2 == dead &&
+		            port.n == out->n && first_diff == out->n && !port.bad;
+		size_t np = port.n;
+		covers_clear(&port);
+		if (!same)
+			fail_msg("kernels %d: stop %d, %llu nodes, %llu dead ends, "
+			         "%zu covers; level %d: stop %d, %llu, %llu, %zu; "
+			         "covers agree up to %zu", (int)top, (int)st,
+			         (unsigned long long)*nodes, (unsigned long long)dead,
+			         out->n, (int)below[v], (int)st2,
+			         (unsigned long long)n2, (unsigned long long)dead2, np,
+			         first_diff);
+		both_avx2 += below[v] == BB_AVX2;
+	}
 	bbw_set_vector(b, true);
-	size_t first_diff = 0;
-	while (first_diff < out->n && first_diff < port.n &&
-	       cover_cmp(&out->c[first_diff], &port.c[first_diff]) == 0)
-		first_diff++;
-	bool same = st2 == st && n2 == *nodes && dead2 == dead &&
-	            port.n == out->n && first_diff == out->n && !port.bad;
-	size_t np = port.n;
-	covers_clear(&port);
-	if (!same)
-		fail_msg("vector passes (on: %d): stop %d, %llu nodes, %llu dead "
-		         "ends, %zu covers; portable: stop %d, %llu, %llu, %zu; "
-		         "covers agree up to %zu", vec, (int)st,
-		         (unsigned long long)*nodes, (unsigned long long)dead,
-		         out->n, (int)st2, (unsigned long long)n2,
-		         (unsigned long long)dead2, np, first_diff);
 	both_runs++;
 	both_vector += vec;
 	return st;
@@ -1073,11 +1081,14 @@ static void test_bbw_vector_long_lists(void **state)
 	}
 	print_message("    long lists (up to %lu rows, %lu of 24 boards past 64 "
 	              "cells): %llu nodes, %llu covers, each searched the same "
-	              "on both list passes (%lu of %lu solves compared on "
-	              "AVX-512 so far)\n", longest, wide,
-	              (unsigned long long)total, (unsigned long long)covers,
-	              both_vector, both_runs);
+	              "on every level of list passes (%lu of %lu solves "
+	              "compared on a vector level so far, %lu with AVX2)\n",
+	              longest, wide, (unsigned long long)total,
+	              (unsigned long long)covers, both_vector, both_runs,
+	              both_avx2);
 	assert_true(both_runs - runs == 24);
+	if (bbvec_avx2_usable())
+		assert_true(both_avx2 >= 24);
 	assert_true(total > 200000 && wide >= 16 && longest >= 2000);
 }
 
