@@ -622,17 +622,32 @@ BB_INLINE bool covered(const bbw *b, size_t d, const uint64_t *rm, size_t rt,
 	const uint32_t *g = b->goff + d * (T + 1);
 	/* While fillers are left, an empty optional cell has its filler in
 	 * the list, a row over that cell alone that nothing else placed
-	 * clashes with: it counts as covered from the start. Else the pass
-	 * would look for it among the fillers, at the list's end, and could
-	 * never stop early (Arne's cube: the check was 60 % of the time). */
+	 * clashes with: it counts as covered from the start, and the
+	 * fillers, which cover nothing else, need no look. Else the pass
+	 * would look for those cells among the fillers, at the list's end,
+	 * and could never stop early (Arne's cube: the check was 60 % of
+	 * the time, a quarter of its rows fillers). */
 	uint64_t a[MAXW] = {0};
-	if (b->has_late && b->rem[b->filler])
+	bool seeded = b->has_late && b->rem[b->filler];
+	if (seeded)
 		for (int w = 0; w < W; w++)
 			a[w] = empty[w] & b->late[w];
-	if (b->rem[rt])
-		return cover_any(b, d, 0, g[T], rm, empty, a, W);
-	return cover_any(b, d, 0, g[rt], rm, empty, a, W) ||
-	       cover_any(b, d, g[rt + 1], g[T], rm, empty, a, W);
+	/* the groups left out, in order: rt's once used up, the fillers' */
+	size_t skip[2] = {b->rem[rt] ? T : rt, seeded ? b->filler : T};
+	if (skip[0] > skip[1]) {
+		size_t x = skip[0];
+		skip[0] = skip[1];
+		skip[1] = x;
+	}
+	uint32_t lo = 0;
+	for (int k = 0; k < 2; k++) {
+		if (skip[k] >= T || (k == 1 && skip[1] == skip[0]))
+			continue;
+		if (cover_any(b, d, lo, g[skip[k]], rm, empty, a, W))
+			return true;
+		lo = g[skip[k] + 1];
+	}
+	return cover_any(b, d, lo, g[T], rm, empty, a, W);
 }
 
 /* Words of the volumes a set of pieces can make (0 to 512 cells). */
