@@ -507,6 +507,84 @@ static void test_cover2(void **state)
 	cover_trials(2, NULL, 0x636f7632u); /* "cov2" */
 }
 
+/* The cover check on 2 to 8 words (bbvec_coverw, bbvec_avx2_coverw)
+ * against the plain loop: rows within a few words of a random stretch,
+ * a row placed on one to three words (the kernels test only those), and
+ * a start 'any' that often holds whole words already (the kernels then
+ * neither load nor collect them). */
+static void coverw_trials(int W, bool avx2, uint64_t s)
+{
+	uint64_t *p[8];
+	for (int w = 0; w < W; w++) {
+		p[w] = malloc(MAXN * sizeof *p[w]);
+		assert_true(p[w]);
+	}
+	size_t yes = 0, no = 0, skipped = 0;
+	for (int trial = 0; trial < 4000; trial++) {
+		uint32_t n = length(&s, trial % 300);
+		for (uint32_t j = 0; j < n; j++) {
+			int w0 = (int)draw(&s, (size_t)W);
+			for (int w = 0; w < W; w++)
+				p[w][j] = w == w0 || (w == w0 + 1 && draw(&s, 2))
+				          ? row(&s, 1 + (unsigned)draw(&s, 3), 64) : 0;
+		}
+		uint32_t i = n ? (uint32_t)draw(&s, n + 1) : 0;
+		uint64_t rm[8] = {0}, all[8] = {0}, any0[8] = {0}, empty[8];
+		int r0 = (int)draw(&s, (size_t)W), rn = 1 + (int)draw(&s, 3);
+		for (int w = r0; w < W && w < r0 + rn; w++)
+			rm[w] = row(&s, 1 + (unsigned)draw(&s, 4), 64);
+		for (uint32_t j = i; j < n; j++) {
+			uint64_t x = 0;
+			for (int w = 0; w < W; w++)
+				x |= p[w][j] & rm[w];
+			for (int w = 0; x == 0 && w < W; w++)
+				all[w] |= p[w][j];
+		}
+		for (int w = 0; w < W; w++) {
+			/* a word done already, some cells found, or none */
+			unsigned k = (unsigned)draw(&s, 3);
+			uint64_t extra = row(&s, 1, 64) & ~rm[w];
+			any0[w] = k == 0 ? all[w] | extra : k == 1 ? all[w] & splitmix(&s) : 0;
+			empty[w] = all[w] | any0[w];
+			skipped += k == 0 && !rm[w];
+		}
+		if (draw(&s, 2)) {
+			int w = (int)draw(&s, (size_t)W);
+			empty[w] |= (uint64_t)1 << draw(&s, 64) & ~rm[w];
+		}
+		bool want = true;
+		for (int w = 0; w < W; w++)
+			want &= (all[w] | any0[w]) == empty[w];
+		uint64_t any[8];
+		memcpy(any, any0, sizeof any);
+		const uint64_t *const *pp = (const uint64_t *const *)p;
+		bool got = avx2 ? bbvec_avx2_coverw(pp, i, n, rm, empty, any, W)
+		                : bbvec_coverw(pp, i, n, rm, empty, any, W);
+		assert_true(got == want);
+		for (int w = 0; w < W; w++)
+			assert_true(any[w] == (got ? empty[w] : all[w] | any0[w]));
+		yes += want;
+		no += !want;
+	}
+	print_message("%s cover on %d words: %zu covered, %zu not, %zu words "
+	              "done from the start\n", avx2 ? "AVX2" : "AVX-512", W,
+	              yes, no, skipped);
+	assert_true(yes > 400 && no > 400 && skipped > 200 * (size_t)W);
+	for (int w = 0; w < W; w++)
+		free(p[w]);
+}
+
+static void test_coverw(void **state)
+{
+	(void)state;
+	for (int W = 2; W <= 8; W++) {
+		if (W > 2 && bbvec_usable())
+			coverw_trials(W, false, 0x636f7677u + (uint64_t)W);
+		if (bbvec_avx2_usable())
+			coverw_trials(W, true, 0x636f7661u + (uint64_t)W);
+	}
+}
+
 static void count_trials(const struct level *L)
 {
 	uint64_t s = 0x636e74u; /* "cnt" */
@@ -686,6 +764,7 @@ int main(void)
 		cmocka_unit_test(test_filter2),
 		cmocka_unit_test(test_cover),
 		cmocka_unit_test(test_cover2),
+		cmocka_unit_test(test_coverw),
 		cmocka_unit_test(test_count),
 		cmocka_unit_test(test_gather),
 		cmocka_unit_test(test_types),
