@@ -381,6 +381,26 @@ BBVEC void bbvec_filterw(const uint64_t *const *p, const uint32_t *pi,
 
 /* The cover check on W words, 3 to 8, as cover_w: any[0..W) collects the
  * union of the rows that go with rm; true when it is empty[0..W). */
+/* One block of cover_n: the rows i..i+7 of the lanes 'in', their words
+ * of 'tw' tested against rv, their words of 'aw' collected into c (only
+ * those words loaded). */
+BBVEC static inline __attribute__((always_inline)) void
+cover_block_n(const uint64_t *const *p, uint32_t i, __mmask8 in,
+              const __m512i *rv, __m512i *c, unsigned tw, unsigned aw, int W)
+{
+	__m512i m[8];
+	__mmask8 ok = in;
+	for (int w = 0; w < W; w++)
+		if ((tw | aw) >> w & 1)
+			m[w] = _mm512_maskz_loadu_epi64(in, p[w] + i);
+	for (int w = 0; w < W; w++)
+		if (tw >> w & 1)
+			ok = _mm512_mask_testn_epi64_mask(ok, m[w], rv[w]);
+	for (int w = 0; w < W; w++)
+		if (aw >> w & 1)
+			c[w] = _mm512_mask_or_epi64(c[w], ok, c[w], m[w]);
+}
+
 BBVEC static inline __attribute__((always_inline)) bool
 cover_n(const uint64_t *const *p, uint32_t i, uint32_t end,
         const uint64_t *rm, const uint64_t *empty, uint64_t *any, int W)
@@ -397,22 +417,10 @@ cover_n(const uint64_t *const *p, uint32_t i, uint32_t end,
 		tw |= (unsigned)(rm[w] != 0) << w;
 		aw |= (unsigned)(any[w] != empty[w]) << w;
 	}
-	unsigned lw = tw | aw;
 	while (end - i >= 16) {
 		/* the check every two blocks: it costs a reduction a word */
-		for (int j = 0; j < 2; j++, i += 8) {
-			__m512i m[8];
-			__mmask8 ok = 0xff;
-			for (int w = 0; w < W; w++)
-				if (lw >> w & 1)
-					m[w] = _mm512_loadu_si512(p[w] + i);
-			for (int w = 0; w < W; w++)
-				if (tw >> w & 1)
-					ok = _mm512_mask_testn_epi64_mask(ok, m[w], rv[w]);
-			for (int w = 0; w < W; w++)
-				if (aw >> w & 1)
-					c[w] = _mm512_mask_or_epi64(c[w], ok, c[w], m[w]);
-		}
+		for (int j = 0; j < 2; j++, i += 8)
+			cover_block_n(p, i, 0xff, rv, c, tw, aw, W);
 		bool all = true;
 		for (int w = 0; w < W && all; w++)
 			all = !(aw >> w & 1) ||
@@ -424,20 +432,8 @@ cover_n(const uint64_t *const *p, uint32_t i, uint32_t end,
 			return true;
 		}
 	}
-	for (; i < end; i += 8) {
-		__mmask8 in = lanes(i, end);
-		__m512i m[8];
-		__mmask8 ok = in;
-		for (int w = 0; w < W; w++)
-			if (lw >> w & 1)
-				m[w] = _mm512_maskz_loadu_epi64(in, p[w] + i);
-		for (int w = 0; w < W; w++)
-			if (tw >> w & 1)
-				ok = _mm512_mask_testn_epi64_mask(ok, m[w], rv[w]);
-		for (int w = 0; w < W; w++)
-			if (aw >> w & 1)
-				c[w] = _mm512_mask_or_epi64(c[w], ok, c[w], m[w]);
-	}
+	for (; i < end; i += 8)
+		cover_block_n(p, i, lanes(i, end), rv, c, tw, aw, W);
 	/* (a word not collected is all found: the rows' union adds nothing
 	 * to it) */
 	bool all = true;
