@@ -296,8 +296,7 @@ enum bb_kernels bbw_set_kernels(bbw *b, enum bb_kernels k)
 		k = BB_AVX2;
 	if (k == BB_AVX2 && !bbvec_avx2_usable())
 		k = BB_PORTABLE;
-	b->vec = k != BB_PORTABLE;
-	b->avx512 = k == BB_AVX512;
+	b->kern = k;
 	return k;
 }
 
@@ -444,7 +443,7 @@ BB_INLINE void filter(bbw *b, size_t d, const uint64_t *rm,
 	const uint32_t *restrict pi = b->li + d * s;
 	uint32_t *restrict oi = b->li + (d + 1) * s;
 	const unsigned *restrict rem = b->rem;
-	if (b->vec && b->avx512) {
+	if (b->kern == BB_AVX512) {
 		if (W == 1)
 			any[0] = bbvec_filter(p[0], pi, g, rem, T, rm[0], NULL, o[0],
 			                      oi, og);
@@ -455,7 +454,7 @@ BB_INLINE void filter(bbw *b, size_t d, const uint64_t *rm,
 			bbvec_filterw(p, pi, g, rem, T, rm, o, oi, og, any, W);
 		return;
 	}
-	if (b->vec) {
+	if (b->kern == BB_AVX2) {
 		if (W == 1)
 			any[0] = bbvec_avx2_filter(p[0], pi, g, rem, T, rm[0], NULL,
 			                           o[0], oi, og);
@@ -595,12 +594,12 @@ BB_INLINE bool cover_any(const bbw *b, size_t d, uint32_t i, uint32_t end,
                          const uint64_t *rm, const uint64_t *empty,
                          uint64_t *a, int W)
 {
-	if (!b->vec)
+	if (b->kern == BB_PORTABLE)
 		return cover_range(b, d, i, end, rm, empty, a, W);
 	const uint64_t *p[MAXW];
 	for (int w = 0; w < W; w++)
 		p[w] = b->lm[w] + d * b->stride;
-	if (!b->avx512)
+	if (b->kern == BB_AVX2)
 		return W == 1 ? bbvec_avx2_cover(p[0], i, end, rm[0], empty[0], a)
 		              : bbvec_avx2_coverw(p, i, end, rm, empty, a, W);
 	if (W == 1)
@@ -846,7 +845,7 @@ BB_INLINE unsigned least_vec(const bbw *b, size_t d, uint32_t n,
 {
 	uint64_t c[MAXW][6], cand[MAXW] = {0}, any = 0;
 	for (int w = 0; w < W; w++) {
-		if (b->avx512)
+		if (b->kern == BB_AVX512)
 			bbvec_count(b->lm[w] + d * b->stride, n, c[w]);
 		else
 			bbvec_avx2_count(b->lm[w] + d * b->stride, n, c[w]);
@@ -882,7 +881,7 @@ BB_INLINE unsigned least(const bbw *b, size_t d, const uint64_t *empty,
                          unsigned *cell, int W)
 {
 	uint32_t n = b->goff[d * (b->ntypes + 1) + b->ntypes];
-	if (b->vec)
+	if (b->kern != BB_PORTABLE)
 		return least_vec(b, d, n, empty, cell, W);
 	struct cnt cn[MAXW];
 	int nbits = 5;
@@ -1112,10 +1111,10 @@ BB_INLINE void node(bbw *b, size_t d, const uint64_t *filled,
 	 * optional cells: Onega 6.7 M nodes the other way, 0.2 M this way). */
 	unsigned cell = 0, best;
 	size_t bt = T;
-	if (b->vec) {
+	if (b->kern != BB_PORTABLE) {
 		/* the same checks and choice as the loops below */
 		unsigned tbest;
-		if (b->avx512 ? !bbvec_types(g, b->rem, b->count, T, &tbest, &bt)
+		if (b->kern == BB_AVX512 ? !bbvec_types(g, b->rem, b->count, T, &tbest, &bt)
 		              : !bbvec_avx2_types(g, b->rem, b->count, T, &tbest,
 		                                  &bt))
 			return;
@@ -1164,9 +1163,9 @@ BB_INLINE void node(bbw *b, size_t d, const uint64_t *filled,
 		 * (and room for bbvec_gather's last block of 8). */
 		uint32_t sel[32 + 8];
 		unsigned nsel = 0;
-		if (b->vec && b->avx512)
+		if (b->kern == BB_AVX512)
 			nsel = bbvec_gather(lm, g[T], (uint64_t)1 << c, sel);
-		else if (b->vec)
+		else if (b->kern == BB_AVX2)
 			nsel = bbvec_avx2_gather(lm, g[T], (uint64_t)1 << c, sel);
 		else
 			for (uint32_t i = 0, n = g[T]; i < n; i++) {
@@ -1347,7 +1346,7 @@ static void start(bbw *b, uint64_t max_nodes, xc_visit visit, void *ctx)
 		level0(b);
 	}
 	/* (after level0(): it decides 'regions') */
-	b->matrix = (b->flags & BBW_MATRIX) && b->vec && b->avx512 &&
+	b->matrix = (b->flags & BBW_MATRIX) && b->kern == BB_AVX512 &&
 	            b->W == 2 &&
 	            !b->has_late && b->filler == T && !b->regions &&
 	            bbwmx_usable();

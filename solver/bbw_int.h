@@ -56,11 +56,11 @@ struct bbw {
 	bool regions;     /* the regions pruning runs in this solve */
 	bool holes;       /* the rule against holes runs in this solve */
 	struct bb_holes2 hv; /* its gaps (two words); 'empty' set by filter() */
-	bool vec;         /* the list passes on a vector level (bbvec.h): */
-	bool avx512;      /* ... AVX-512 when set, else AVX2 */
+	enum bb_kernels kern; /* the list passes: BB_PORTABLE, BB_AVX2 or
+	                       * BB_AVX512 (bbvec.h) */
 	bool matrix;      /* the matrix phase below short lists (bbwmx.c):
-	                   * asked for (BBW_MATRIX), 'avx512', and the CPU
-	                   * has it */
+	                   * asked for (BBW_MATRIX), kern BB_AVX512, and the
+	                   * CPU has it */
 	uint64_t mx_runs; /* subtrees the matrix phase searched */
 	struct gap gap[MAX_GAPS];
 	size_t ngaps;
