@@ -51,6 +51,27 @@ struct pv_piece {
 	unsigned char known;     /* bit k: bit k of 'least' is computed */
 };
 
+/* Placements made before, by shape: the block generator's cuts make the
+ * same few shapes again and again (3 x 3 x 3 in pieces of 4 and 5 cells:
+ * 37 shapes), in any of 24 orientations (make_placements()). A shape is
+ * found by a key, its cells with their box corner at the origin (packed
+ * as poly.h packs them, ascending): the key of the cells as they lie,
+ * and the least key of their 24 rotations, which every orientation of
+ * the shape shares. */
+struct pv_key {
+	uint64_t h;       /* of 'cells' */
+	uint32_t *cells;  /* sz packed cells; owned */
+	size_t sz;
+	uint32_t shape;   /* in prove.shapes */
+};
+struct pv_shape {
+	uint64_t *place;  /* n x W words, as pv_piece's; owned */
+	size_t n, norient;
+	bool joined;
+};
+#define PV_KEYS 8192                 /* keys kept, at most */
+#define PV_SHAPE_WORDS ((size_t)1 << 20) /* placements' words kept, at most */
+
 struct prove {
 	int nx, ny, nz;   /* the goal's grid */
 	bool box;         /* every cell of the grid is a goal cell */
@@ -80,6 +101,11 @@ struct prove {
 	                   * of a cell's image is rsign[a] * its coordinate
 	                   * rperm[a] */
 	uint64_t *tmp;     /* 24 * n words: room to sort placements */
+	uint32_t *key[2];  /* n each: a piece's keys, as it lies and turned */
+	struct pv_key *keys;     /* PV_KEYS, the first nkeys in use */
+	struct pv_shape *shapes; /* PV_KEYS, the first nshapes in use */
+	size_t nkeys, nshapes, shape_words;
+	uint32_t *ktab;    /* 2 * PV_KEYS slots: key + 1, 0 empty */
 };
 
 /* The lexicographic order of masks, word 0 first. */
@@ -122,8 +148,14 @@ prove *prove_new(const struct grid *goal)
 	p->img = malloc(n * sizeof *p->img);
 	p->best = malloc(n * sizeof *p->best);
 	p->scratch = malloc(24 * n * sizeof *p->scratch);
+	p->key[0] = malloc(n * sizeof *p->key[0]);
+	p->key[1] = malloc(n * sizeof *p->key[1]);
+	p->keys = malloc(PV_KEYS * sizeof *p->keys);
+	p->shapes = malloc(PV_KEYS * sizeof *p->shapes);
+	p->ktab = calloc(2 * PV_KEYS, sizeof *p->ktab);
 	if (!p->num || !p->at || !p->perm || !p->bstart || !p->img ||
-	    !p->best || !p->scratch || !p->xyz || !p->nbr || !p->tmp) {
+	    !p->best || !p->scratch || !p->xyz || !p->nbr || !p->tmp ||
+	    !p->key[0] || !p->key[1] || !p->keys || !p->shapes || !p->ktab) {
 		prove_free(p);
 		return NULL;
 	}
@@ -203,10 +235,28 @@ prove *prove_new(const struct grid *goal)
 	return p;
 }
 
+/* Forget every shape kept. */
+static void shapes_clear(prove *p)
+{
+	for (size_t i = 0; i < p->nkeys; i++)
+		free(p->keys[i].cells);
+	for (size_t i = 0; i < p->nshapes; i++)
+		free(p->shapes[i].place);
+	p->nkeys = p->nshapes = p->shape_words = 0;
+	memset(p->ktab, 0, 2 * PV_KEYS * sizeof *p->ktab);
+}
+
 void prove_free(prove *p)
 {
 	if (!p)
 		return;
+	if (p->keys && p->shapes && p->ktab)
+		shapes_clear(p);
+	free(p->keys);
+	free(p->shapes);
+	free(p->ktab);
+	free(p->key[0]);
+	free(p->key[1]);
 	for (int i = 0; i < PROVE_MAX_PIECES; i++) {
 		free(p->pc[i].place);
 		free(p->pc[i].least);
@@ -404,8 +454,104 @@ static bool face_connected(const prove *p, const uint64_t *m)
 	return true;
 }
 
-/* The placements of the piece with cells 'm' into '*pc'. false: out of
- * memory, '*pc' unchanged. */
+/* Into 'key' (sz of them), the packed cells of p->xyz turned by the
+ * j-th rotation, their box corner at the origin, ascending. false when
+ * a box side passes 255 cells (they do not pack). */
+static bool turned_key(const prove *p, size_t sz, int j, uint32_t *key)
+{
+	const int *rp = p->rperm[j], *rs = p->rsign[j];
+	int lo[3] = {1 << 20, 1 << 20, 1 << 20}, hi[3] = {-(1 << 20), -(1 << 20), -(1 << 20)};
+	for (size_t k = 0; k < sz; k++)
+		for (int a = 0; a < 3; a++) {
+			int v = rs[a] * p->xyz[k][rp[a]];
+			lo[a] = v < lo[a] ? v : lo[a];
+			hi[a] = v > hi[a] ? v : hi[a];
+		}
+	for (int a = 0; a < 3; a++)
+		if (hi[a] - lo[a] > 255)
+			return false;
+	for (size_t k = 0; k < sz; k++) {
+		uint32_t v = poly_pack(rs[0] * p->xyz[k][rp[0]] - lo[0],
+		                       rs[1] * p->xyz[k][rp[1]] - lo[1],
+		                       rs[2] * p->xyz[k][rp[2]] - lo[2]);
+		size_t i = k;
+		for (; i > 0 && key[i - 1] > v; i--)
+			key[i] = key[i - 1];
+		key[i] = v;
+	}
+	return true;
+}
+
+static uint64_t key_hash(const uint32_t *key, size_t sz)
+{
+	uint64_t v = sz;
+	for (size_t k = 0; k < sz; k++)
+		v = (v ^ key[k]) * 0x100000001b3u;
+	return v ^ v >> 29;
+}
+
+/* The slot of key 'key' (sz cells, hash h) in p->ktab: where it is, or
+ * the empty slot where it would go. */
+static size_t key_slot(const prove *p, const uint32_t *key, size_t sz,
+                       uint64_t h)
+{
+	size_t mask = 2 * PV_KEYS - 1;
+	for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
+		if (!p->ktab[i])
+			return i;
+		const struct pv_key *e = &p->keys[p->ktab[i] - 1];
+		if (e->h == h && e->sz == sz &&
+		    !memcmp(e->cells, key, sz * sizeof *key))
+			return i;
+	}
+}
+
+/* Keep 'key' for shape s at its slot; false when it cannot be copied
+ * (then it is not kept). */
+static bool key_keep(prove *p, const uint32_t *key, size_t sz, uint64_t h,
+                     size_t slot, uint32_t s)
+{
+	uint32_t *c = malloc(sz * sizeof *c);
+	if (!c)
+		return false;
+	memcpy(c, key, sz * sizeof *c);
+	p->keys[p->nkeys++] = (struct pv_key){h, c, sz, s};
+	p->ktab[slot] = (uint32_t)p->nkeys;
+	return true;
+}
+
+/* The shape p->key[1] names, its placements just made, kept with both
+ * keys (p->key[0] too when it differs) when there is room; the keys'
+ * hashes h0 and h1. What cannot be copied is not kept. */
+static void shape_keep(prove *p, size_t sz, uint64_t h0, uint64_t h1,
+                       const uint64_t *place, size_t np, size_t no,
+                       bool joined)
+{
+	size_t words = np * (size_t)p->W;
+	if (words > PV_SHAPE_WORDS)
+		return;
+	if (p->nkeys + 2 > PV_KEYS || p->shape_words + words > PV_SHAPE_WORDS)
+		shapes_clear(p);
+	struct pv_shape e = {malloc((words ? words : 1) * sizeof *e.place), np,
+	                     no, joined};
+	if (!e.place)
+		return;
+	memcpy(e.place, place, words * sizeof *e.place);
+	uint32_t s = (uint32_t)p->nshapes;
+	if (!key_keep(p, p->key[1], sz, h1, key_slot(p, p->key[1], sz, h1), s)) {
+		free(e.place);
+		return;
+	}
+	p->shapes[p->nshapes++] = e;
+	p->shape_words += words;
+	size_t slot = key_slot(p, p->key[0], sz, h0);
+	if (!p->ktab[slot])
+		key_keep(p, p->key[0], sz, h0, slot, s);
+}
+
+/* The placements of the piece with cells 'm' into '*pc': those of its
+ * shape kept from before, else made (and kept). false: out of memory,
+ * '*pc' unchanged. */
 static bool make_placements(prove *p, const uint64_t *m, struct pv_piece *pc)
 {
 	size_t sz = 0;
@@ -413,10 +559,56 @@ static bool make_placements(prove *p, const uint64_t *m, struct pv_piece *pc)
 		for (uint64_t x = m[w]; x; x &= x - 1)
 			memcpy(p->xyz[sz++], p->at[w * 64 + __builtin_ctzll(x)],
 			       sizeof p->xyz[0]);
+	/* the key as it lies (rotation 0 is the identity), then the least
+	 * of the turned ones */
+	const struct pv_shape *e = NULL;
+	uint64_t h0 = 0, h1 = 0;
+	bool keyed = turned_key(p, sz, 0, p->key[0]);
+	if (keyed) {
+		h0 = key_hash(p->key[0], sz);
+		size_t slot = key_slot(p, p->key[0], sz, h0);
+		if (p->ktab[slot])
+			e = &p->shapes[p->keys[p->ktab[slot] - 1].shape];
+	}
+	if (keyed && !e) {
+		memcpy(p->key[1], p->key[0], sz * sizeof *p->key[1]);
+		uint32_t *t = p->scratch;
+		for (int j = 1; j < 24; j++) {
+			turned_key(p, sz, j, t); /* (rotations keep the sides) */
+			size_t i = 0;
+			while (i < sz && t[i] == p->key[1][i])
+				i++;
+			if (i < sz && t[i] < p->key[1][i])
+				memcpy(p->key[1], t, sz * sizeof *t);
+		}
+		h1 = key_hash(p->key[1], sz);
+		size_t slot = key_slot(p, p->key[1], sz, h1);
+		if (p->ktab[slot]) {
+			uint32_t s = p->keys[p->ktab[slot] - 1].shape;
+			e = &p->shapes[s];
+			if (p->nkeys < PV_KEYS)
+				key_keep(p, p->key[0], sz, h0,
+				         key_slot(p, p->key[0], sz, h0), s);
+		}
+	}
 	uint64_t *place;
 	size_t np, no;
-	if (!placements(p, (const int (*)[3])p->xyz, sz, &place, &np, &no))
-		return false;
+	bool joined;
+	if (e) {
+		np = e->n;
+		no = e->norient;
+		joined = e->joined;
+		place = malloc((np ? np : 1) * (size_t)p->W * sizeof *place);
+		if (!place)
+			return false;
+		memcpy(place, e->place, np * (size_t)p->W * sizeof *place);
+	} else {
+		if (!placements(p, (const int (*)[3])p->xyz, sz, &place, &np, &no))
+			return false;
+		joined = sz >= 2 && face_connected(p, m);
+		if (keyed)
+			shape_keep(p, sz, h0, h1, place, np, no, joined);
+	}
 	unsigned char *least = malloc(np ? np : 1);
 	if (!least) {
 		free(place);
@@ -424,7 +616,7 @@ static bool make_placements(prove *p, const uint64_t *m, struct pv_piece *pc)
 	}
 	free(pc->place);
 	free(pc->least);
-	pc->joined = sz >= 2 && face_connected(p, m);
+	pc->joined = joined;
 	memcpy(pc->cells, m, (size_t)p->W * sizeof *m);
 	pc->place = place;
 	pc->n = np;

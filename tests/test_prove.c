@@ -426,6 +426,45 @@ static void test_prove_refused(void **state)
 	puz_grid_clear(&g);
 }
 
+/* Thousands of dissections of a 4 x 4 x 4 on one prover: the placements
+ * it keeps by shape (and forgets when full, some thousand shapes and
+ * orientations later) never change an answer. Most counts stop at once
+ * (one node: the placements are made all the same); every 25th
+ * counts to 64 and must equal a fresh prover's, whose placements are
+ * all made anew. */
+static void test_prove_kept_shapes(void **state)
+{
+	(void)state;
+	uint64_t s = 17;
+	const int box[3] = {4, 4, 4};
+	struct grid g;
+	random_goal(&s, box, 64, &g);
+	prove *pv = prove_new(&g);
+	assert_non_null(pv);
+	int several = 0;
+	for (int t = 0; t < 2000; t++) {
+		int k = 9 + rnd(&s, 4), piece[PROVE_MAX_CELLS];
+		random_cut(&s, &g, k, piece);
+		struct prove_result r;
+		bool whole = t % 25 == 0;
+		assert_int_equal(prove_count(pv, piece, k, whole ? 64 : 1,
+		                             whole ? 0 : 1, &r), PROVE_OK);
+		if (!whole)
+			continue;
+		prove *fresh = prove_new(&g);
+		assert_non_null(fresh);
+		struct prove_result q;
+		assert_int_equal(prove_count(fresh, piece, k, 64, 0, &q), PROVE_OK);
+		prove_free(fresh);
+		assert_int_equal(r.complete, q.complete);
+		assert_int_equal(r.solutions, q.solutions);
+		several += r.complete && r.solutions > 1;
+	}
+	assert_true(several > 10);
+	prove_free(pv);
+	puz_grid_clear(&g);
+}
+
 static void test_prove_out_of_memory(void **state)
 {
 	(void)state;
@@ -491,6 +530,7 @@ int main(void)
 		cmocka_unit_test(test_prove_engines),
 		cmocka_unit_test(test_prove_stops),
 		cmocka_unit_test(test_prove_refused),
+		cmocka_unit_test(test_prove_kept_shapes),
 		cmocka_unit_test(test_prove_out_of_memory),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
