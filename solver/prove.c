@@ -70,7 +70,7 @@ struct pv_shape {
 	bool joined;
 };
 #define PV_KEYS 8192                 /* keys kept, at most */
-#define PV_SHAPE_WORDS ((size_t)1 << 20) /* placements' words kept, at most */
+#define PV_SHAPE_WORDS ((size_t)1 << 18) /* placements' words kept, at most (2 MB) */
 
 struct prove {
 	int nx, ny, nz;   /* the goal's grid */

@@ -13,8 +13,10 @@
  * hundreds of proofs per written puzzle, each with one or two pieces
  * changed since the last. The set-up the general solver repeats for every
  * puzzle (the goal's symmetries, its cell numbering) is done once in
- * prove_new(), and a piece's placements are kept from one call to the next
- * while its cells stay the same.
+ * prove_new(), a piece's placements are kept from one call to the next
+ * while its cells stay the same, and the placements of every shape made
+ * are kept (2 MB at most) for the next piece of that shape, however it
+ * lies.
  *
  * The symmetries counted up to are the goal's proper rotations, and its
  * mirror symmetries too when the pieces are mirror-closed (each piece's
