@@ -455,31 +455,28 @@ static bool face_connected(const prove *p, const uint64_t *m)
 }
 
 /* Into 'key' (sz of them), the packed cells of p->xyz turned by the
- * j-th rotation, their box corner at the origin, ascending. false when
- * a box side passes 255 cells (they do not pack). */
-static bool turned_key(const prove *p, size_t sz, int j, uint32_t *key)
+ * j-th rotation, their box corner at the origin, ascending; 'lo' and
+ * 'hi' are the cells' least and greatest coordinates, and each side of
+ * their box at most 256 cells (poly_pack()). */
+static void turned_key(const prove *p, size_t sz, int j, const int lo[3],
+                       const int hi[3], uint32_t *key)
 {
 	const int *rp = p->rperm[j], *rs = p->rsign[j];
-	int lo[3] = {1 << 20, 1 << 20, 1 << 20}, hi[3] = {-(1 << 20), -(1 << 20), -(1 << 20)};
-	for (size_t k = 0; k < sz; k++)
-		for (int a = 0; a < 3; a++) {
-			int v = rs[a] * p->xyz[k][rp[a]];
-			lo[a] = v < lo[a] ? v : lo[a];
-			hi[a] = v > hi[a] ? v : hi[a];
-		}
-	for (int a = 0; a < 3; a++)
-		if (hi[a] - lo[a] > 255)
-			return false;
+	/* coordinate a of an image is s[a] * (its coordinate rp[a]) + o[a] */
+	int sg[3], o[3];
+	for (int a = 0; a < 3; a++) {
+		sg[a] = rs[a];
+		o[a] = rs[a] > 0 ? -lo[rp[a]] : hi[rp[a]];
+	}
 	for (size_t k = 0; k < sz; k++) {
-		uint32_t v = poly_pack(rs[0] * p->xyz[k][rp[0]] - lo[0],
-		                       rs[1] * p->xyz[k][rp[1]] - lo[1],
-		                       rs[2] * p->xyz[k][rp[2]] - lo[2]);
+		const int *q = p->xyz[k];
+		uint32_t v = poly_pack(sg[0] * q[rp[0]] + o[0], sg[1] * q[rp[1]] + o[1],
+		                       sg[2] * q[rp[2]] + o[2]);
 		size_t i = k;
 		for (; i > 0 && key[i - 1] > v; i--)
 			key[i] = key[i - 1];
 		key[i] = v;
 	}
-	return true;
 }
 
 static uint64_t key_hash(const uint32_t *key, size_t sz)
@@ -560,11 +557,18 @@ static bool make_placements(prove *p, const uint64_t *m, struct pv_piece *pc)
 			memcpy(p->xyz[sz++], p->at[w * 64 + __builtin_ctzll(x)],
 			       sizeof p->xyz[0]);
 	/* the key as it lies (rotation 0 is the identity), then the least
-	 * of the turned ones */
+	 * of the turned ones; none past 256 cells a side (they do not pack) */
+	int lo[3] = {1 << 20, 1 << 20, 1 << 20}, hi[3] = {-(1 << 20), -(1 << 20), -(1 << 20)};
+	for (size_t k = 0; k < sz; k++)
+		for (int a = 0; a < 3; a++) {
+			lo[a] = p->xyz[k][a] < lo[a] ? p->xyz[k][a] : lo[a];
+			hi[a] = p->xyz[k][a] > hi[a] ? p->xyz[k][a] : hi[a];
+		}
+	bool keyed = hi[0] - lo[0] < 256 && hi[1] - lo[1] < 256 && hi[2] - lo[2] < 256;
 	const struct pv_shape *e = NULL;
 	uint64_t h0 = 0, h1 = 0;
-	bool keyed = turned_key(p, sz, 0, p->key[0]);
 	if (keyed) {
+		turned_key(p, sz, 0, lo, hi, p->key[0]);
 		h0 = key_hash(p->key[0], sz);
 		size_t slot = key_slot(p, p->key[0], sz, h0);
 		if (p->ktab[slot])
@@ -574,7 +578,7 @@ static bool make_placements(prove *p, const uint64_t *m, struct pv_piece *pc)
 		memcpy(p->key[1], p->key[0], sz * sizeof *p->key[1]);
 		uint32_t *t = p->scratch;
 		for (int j = 1; j < 24; j++) {
-			turned_key(p, sz, j, t); /* (rotations keep the sides) */
+			turned_key(p, sz, j, lo, hi, t);
 			size_t i = 0;
 			while (i < sz && t[i] == p->key[1][i])
 				i++;
