@@ -49,6 +49,8 @@ struct pv_piece {
 	                          * and 3 when, besides, no symmetry but the
 	                          * identity keeps it; owned */
 	unsigned char known;     /* bit k: bit k of 'least' is computed */
+	uint32_t shape;          /* its shape's in prove.shapes, when */
+	uint32_t shape_gen;      /* == prove.shape_gen */
 };
 
 /* Placements made before, by shape: the block generator's cuts make the
@@ -68,6 +70,8 @@ struct pv_shape {
 	uint64_t *place;  /* n x W words, as pv_piece's; owned */
 	size_t n, norient;
 	bool joined;
+	unsigned char *least, known; /* as pv_piece's, as far as a piece of
+	                              * the shape computed them; owned */
 };
 #define PV_KEYS 8192                 /* keys kept, at most */
 #define PV_SHAPE_WORDS ((size_t)1 << 18) /* placements' words kept, at most (2 MB) */
@@ -105,6 +109,7 @@ struct prove {
 	struct pv_key *keys;     /* PV_KEYS, the first nkeys in use */
 	struct pv_shape *shapes; /* PV_KEYS, the first nshapes in use */
 	size_t nkeys, nshapes, shape_words;
+	uint32_t shape_gen; /* one more each time the shapes are forgotten */
 	uint32_t *ktab;    /* 2 * PV_KEYS slots: key + 1, 0 empty */
 };
 
@@ -240,9 +245,12 @@ static void shapes_clear(prove *p)
 {
 	for (size_t i = 0; i < p->nkeys; i++)
 		free(p->keys[i].cells);
-	for (size_t i = 0; i < p->nshapes; i++)
+	for (size_t i = 0; i < p->nshapes; i++) {
 		free(p->shapes[i].place);
+		free(p->shapes[i].least);
+	}
 	p->nkeys = p->nshapes = p->shape_words = 0;
+	p->shape_gen++;
 	memset(p->ktab, 0, 2 * PV_KEYS * sizeof *p->ktab);
 }
 
@@ -519,31 +527,37 @@ static bool key_keep(prove *p, const uint32_t *key, size_t sz, uint64_t h,
 
 /* The shape p->key[1] names, its placements just made, kept with both
  * keys (p->key[0] too when it differs) when there is room; the keys'
- * hashes h0 and h1. What cannot be copied is not kept. */
-static void shape_keep(prove *p, size_t sz, uint64_t h0, uint64_t h1,
-                       const uint64_t *place, size_t np, size_t no,
-                       bool joined)
+ * hashes h0 and h1. Its number, or UINT32_MAX when it is not kept
+ * (no room, or a copy that could not be made). */
+static uint32_t shape_keep(prove *p, size_t sz, uint64_t h0, uint64_t h1,
+                           const uint64_t *place, size_t np, size_t no,
+                           bool joined)
 {
 	size_t words = np * (size_t)p->W;
 	if (words > PV_SHAPE_WORDS)
-		return;
+		return UINT32_MAX;
 	if (p->nkeys + 2 > PV_KEYS || p->shape_words + words > PV_SHAPE_WORDS)
 		shapes_clear(p);
 	struct pv_shape e = {malloc((words ? words : 1) * sizeof *e.place), np,
-	                     no, joined};
-	if (!e.place)
-		return;
+	                     no, joined, malloc(np ? np : 1), 0};
+	if (!e.place || !e.least) {
+		free(e.place);
+		free(e.least);
+		return UINT32_MAX;
+	}
 	memcpy(e.place, place, words * sizeof *e.place);
 	uint32_t s = (uint32_t)p->nshapes;
 	if (!key_keep(p, p->key[1], sz, h1, key_slot(p, p->key[1], sz, h1), s)) {
 		free(e.place);
-		return;
+		free(e.least);
+		return UINT32_MAX;
 	}
 	p->shapes[p->nshapes++] = e;
 	p->shape_words += words;
 	size_t slot = key_slot(p, p->key[0], sz, h0);
 	if (!p->ktab[slot])
 		key_keep(p, p->key[0], sz, h0, slot, s);
+	return s;
 }
 
 /* The placements of the piece with cells 'm' into '*pc': those of its
@@ -566,13 +580,16 @@ static bool make_placements(prove *p, const uint64_t *m, struct pv_piece *pc)
 		}
 	bool keyed = hi[0] - lo[0] < 256 && hi[1] - lo[1] < 256 && hi[2] - lo[2] < 256;
 	const struct pv_shape *e = NULL;
+	uint32_t shape = UINT32_MAX;
 	uint64_t h0 = 0, h1 = 0;
 	if (keyed) {
 		turned_key(p, sz, 0, lo, hi, p->key[0]);
 		h0 = key_hash(p->key[0], sz);
 		size_t slot = key_slot(p, p->key[0], sz, h0);
-		if (p->ktab[slot])
-			e = &p->shapes[p->keys[p->ktab[slot] - 1].shape];
+		if (p->ktab[slot]) {
+			shape = p->keys[p->ktab[slot] - 1].shape;
+			e = &p->shapes[shape];
+		}
 	}
 	if (keyed && !e) {
 		memcpy(p->key[1], p->key[0], sz * sizeof *p->key[1]);
@@ -588,11 +605,11 @@ static bool make_placements(prove *p, const uint64_t *m, struct pv_piece *pc)
 		h1 = key_hash(p->key[1], sz);
 		size_t slot = key_slot(p, p->key[1], sz, h1);
 		if (p->ktab[slot]) {
-			uint32_t s = p->keys[p->ktab[slot] - 1].shape;
-			e = &p->shapes[s];
+			shape = p->keys[p->ktab[slot] - 1].shape;
+			e = &p->shapes[shape];
 			if (p->nkeys < PV_KEYS)
 				key_keep(p, p->key[0], sz, h0,
-				         key_slot(p, p->key[0], sz, h0), s);
+				         key_slot(p, p->key[0], sz, h0), shape);
 		}
 	}
 	uint64_t *place;
@@ -611,13 +628,17 @@ static bool make_placements(prove *p, const uint64_t *m, struct pv_piece *pc)
 			return false;
 		joined = sz >= 2 && face_connected(p, m);
 		if (keyed)
-			shape_keep(p, sz, h0, h1, place, np, no, joined);
+			shape = shape_keep(p, sz, h0, h1, place, np, no, joined);
 	}
 	unsigned char *least = malloc(np ? np : 1);
 	if (!least) {
 		free(place);
 		return false;
 	}
+	/* (a shape just kept has nothing known yet) */
+	unsigned char known = shape != UINT32_MAX ? p->shapes[shape].known : 0;
+	if (known)
+		memcpy(least, p->shapes[shape].least, np);
 	free(pc->place);
 	free(pc->least);
 	pc->joined = joined;
@@ -626,7 +647,9 @@ static bool make_placements(prove *p, const uint64_t *m, struct pv_piece *pc)
 	pc->n = np;
 	pc->norient = no;
 	pc->least = least;
-	pc->known = 0;
+	pc->known = known;
+	pc->shape = shape;
+	pc->shape_gen = p->shape_gen;
 	pc->valid = true;
 	return true;
 }
@@ -1177,6 +1200,12 @@ int prove_count(prove *p, const int *piece, int k, uint64_t cap,
 				pc->least[i] |= (unsigned char)(pinbit << 2);
 		}
 		pc->known |= pinbit;
+		/* for the next piece of its shape */
+		if (pc->shape != UINT32_MAX && pc->shape_gen == p->shape_gen) {
+			struct pv_shape *e = &p->shapes[pc->shape];
+			memcpy(e->least, pc->least, pc->n);
+			e->known = pc->known;
+		}
 	}
 	/* A filling whose pinned piece lies where no symmetry but the
 	 * identity keeps it is its class's only filling the search finds
