@@ -51,6 +51,9 @@ struct pv_piece {
 	unsigned char known;     /* bit k: bit k of 'least' is computed */
 	uint32_t shape;          /* its shape's in prove.shapes, when */
 	uint32_t shape_gen;      /* == prove.shape_gen */
+	uint64_t sig_cells[PV_MAXW]; /* the cells 'sig' is shape_sig() of */
+	uint64_t sig;
+	bool sig_ok;
 };
 
 /* Placements made before, by shape: the block generator's cuts make the
@@ -1080,13 +1083,26 @@ static uint64_t shape_sig(const prove *p, const uint64_t *m)
 	return h;
 }
 
+/* shape_sig() of the cells m of piece i, remembered while they stay. */
+static uint64_t piece_sig(prove *p, int i, const uint64_t *m)
+{
+	struct pv_piece *pc = &p->pc[i];
+	if (!pc->sig_ok || mask_cmp(pc->sig_cells, m, p->W)) {
+		memcpy(pc->sig_cells, m, (size_t)p->W * sizeof *m);
+		pc->sig = shape_sig(p, m);
+		pc->sig_ok = true;
+	}
+	return pc->sig;
+}
+
 int prove_congruent(prove *p, const int *piece, int a, int b)
 {
 	uint64_t ma[PV_MAXW], mb[PV_MAXW];
 	if (a < 0 || a >= PROVE_MAX_PIECES || b < 0 || !piece_mask(p, piece, a, ma) ||
 	    !piece_mask(p, piece, b, mb))
 		return -2;
-	if (shape_sig(p, ma) != shape_sig(p, mb))
+	uint64_t sb = b < PROVE_MAX_PIECES ? piece_sig(p, b, mb) : shape_sig(p, mb);
+	if (piece_sig(p, a, ma) != sb)
 		return 0;
 	struct pv_piece *pc = &p->pc[a];
 	if (!(pc->valid && !mask_cmp(pc->cells, ma, p->W)) &&
