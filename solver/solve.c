@@ -1378,7 +1378,8 @@ static bool pin_at_root(const struct solver *s)
 		if (!optional(s, c) && on[c] < fewest)
 			fewest = on[c];
 	free(on);
-	return pinned <= 2 * fewest;
+	/* (no cell that must be filled: nothing to compare with) */
+	return fewest == SIZE_MAX || pinned <= 2 * fewest;
 }
 
 /* The bitboard engine with the searched rows, into '*out'. */
