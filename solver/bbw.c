@@ -977,7 +977,8 @@ BB_INLINE void place(bbw *b, size_t d, const uint64_t *filled, uint32_t i,
 	 * a type given count 0 still has its rows. */
 	if (!b->rem[t])
 		return;
-	if (b->nodes >= b->limit && bbw_spent(b))
+	/* a filler is no node: it takes none of the budget */
+	if (t != b->filler && b->nodes >= b->limit && bbw_spent(b))
 		return;
 	b->nodes += t != b->filler;
 	size_t at = d * b->stride + i;
@@ -1032,7 +1033,8 @@ BB_INLINE bool last_type(bbw *b, size_t d, const uint64_t *empty, int W)
 		}
 	const uint32_t *g = b->goff + d * (T + 1);
 	uint32_t n = t < T ? g[t + 1] - g[t] : 0;
-	if (t == T || n != b->rem[t] || !b->vol[t] || b->limit - b->nodes < n)
+	if (t == T || n != b->rem[t] || !b->vol[t] ||
+	    (t != b->filler && b->limit - b->nodes < n))
 		return false;
 	/* n rows of vol[t] cells each that cover the empty cells, as many
 	 * as there are: disjoint. The fillers are distinct single cells

@@ -23,7 +23,12 @@
  *
  * Limits. The node budget is shared: each thread draws allowances of
  * QUANTUM nodes from it (xc_poll), so at most max_nodes are tried in all,
- * and every thread looks at the stop flag once per allowance. The
+ * and every thread looks at the stop flag once per allowance. A thread
+ * that finds the budget empty waits while others still work, and a
+ * thread out of tasks hands back what it drew and did not use: the
+ * budget runs out only when every thread still working wants more. So
+ * a search of N nodes is whole with max_nodes >= N and stops with
+ * max_nodes < N, whatever the threads, as a plain search does. The
  * max_solutions check adds each cover to a shared sum. Either stops every
  * thread within an allowance; the counts are then lower bounds. The first
  * solution is the first cover of the lowest task that has one, which is
@@ -73,9 +78,14 @@ struct pool {
 	                              * sums overflow, an error anyway) */
 	atomic_bool stop;
 	atomic_int why;
-	pthread_mutex_t lock;        /* first, on_cover, running */
+	pthread_mutex_t lock;        /* first, on_cover, running, active,
+	                              * starved */
 	pthread_cond_t idle;         /* a worker finished */
-	size_t running;              /* threads still working (lock) */
+	pthread_cond_t more;         /* budget handed back, or a stop */
+	size_t running;              /* threads still working but the
+	                              * caller's (lock) */
+	size_t active;               /* threads still working (lock) */
+	size_t starved;              /* of them, waiting for budget (lock) */
 	atomic_size_t first_at;      /* task of 'first', SIZE_MAX none */
 	unsigned char *first;        /* owned until handed to the result */
 	unsigned char *first_colours;
@@ -210,11 +220,20 @@ static double now(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-static void halt(struct pool *pl, int why)
+/* Stop every thread, for 'why'; the caller holds the lock. */
+static void halt_locked(struct pool *pl, int why)
 {
 	int none = WHY_NONE;
 	atomic_compare_exchange_strong(&pl->why, &none, why);
 	atomic_store(&pl->stop, true);
+	pthread_cond_broadcast(&pl->more);
+}
+
+static void halt(struct pool *pl, int why)
+{
+	pthread_mutex_lock(&pl->lock);
+	halt_locked(pl, why);
+	pthread_mutex_unlock(&pl->lock);
 }
 
 /* Up to QUANTUM nodes from the budget; 0 when it is spent. */
@@ -258,10 +277,39 @@ static uint64_t poll_budget(void *ctx)
 	if (atomic_load_explicit(&pl->stop, memory_order_relaxed))
 		return 0;
 	uint64_t q = draw(pl);
-	if (!q)
-		halt(pl, WHY_NODES);
+	if (!q) {
+		/* others may hand back what they drew: the budget is spent
+		 * only when every thread still working waits for more */
+		pthread_mutex_lock(&pl->lock);
+		pl->starved++;
+		while (!atomic_load(&pl->stop) && !(q = draw(pl))) {
+			if (pl->starved == pl->active)
+				halt_locked(pl, WHY_NODES);
+			else
+				pthread_cond_wait(&pl->more, &pl->lock);
+		}
+		pl->starved--;
+		pthread_mutex_unlock(&pl->lock);
+	}
 	w->granted += q;
 	return q;
+}
+
+/* A thread out of work: what it drew and did not use goes back. */
+static void leave(struct worker *w)
+{
+	struct pool *pl = w->pool;
+	pthread_mutex_lock(&pl->lock);
+	if (pl->limited)
+		atomic_fetch_add(&pl->left, w->granted - w->used);
+	w->granted = w->used;
+	pl->active--;
+	pthread_cond_broadcast(&pl->more);
+	if (!w->caller) {
+		pl->running--;
+		pthread_cond_signal(&pl->idle);
+	}
+	pthread_mutex_unlock(&pl->lock);
 }
 
 static void *work(void *arg)
@@ -291,12 +339,7 @@ static void *work(void *arg)
 		if (w->caller)
 			report(pl, false);
 	}
-	if (!w->caller) {
-		pthread_mutex_lock(&pl->lock);
-		pl->running--;
-		pthread_cond_signal(&pl->idle);
-		pthread_mutex_unlock(&pl->lock);
-	}
+	leave(w);
 	return NULL;
 }
 
@@ -429,12 +472,16 @@ static void run_pool(struct pool *pl, struct worker *w, size_t n)
 	}
 	if (!timed)
 		pthread_cond_init(&pl->idle, NULL);
+	pthread_cond_init(&pl->more, NULL);
 	pl->running = 0;
+	pl->active = 1; /* the caller's */
+	pl->starved = 0;
 	w[0].caller = true;
 	for (size_t i = 1; i < n; i++) {
 		pthread_mutex_lock(&pl->lock);
 		w[i].started = pthread_create(&w[i].thread, NULL, work, &w[i]) == 0;
 		pl->running += w[i].started;
+		pl->active += w[i].started;
 		pthread_mutex_unlock(&pl->lock);
 	}
 	work(&w[0]);
@@ -461,6 +508,7 @@ static void run_pool(struct pool *pl, struct worker *w, size_t n)
 		if (w[i].started)
 			pthread_join(w[i].thread, NULL);
 	pthread_cond_destroy(&pl->idle);
+	pthread_cond_destroy(&pl->more);
 }
 
 /* Add the threads' sums into 's'; SOLVE_EOVERFLOW when they do not fit. */

@@ -4,7 +4,9 @@
  * off, colour weights, renamings, the shell path) and on random ones,
  * among them puzzles of 65 to 128 cells (the wide bitboard); shards
  * find disjoint covers whose union is the whole; the first solution is
- * the plain search's; limits stay lower bounds. Also the engines' own
+ * the plain search's; limits stay lower bounds, and a node budget means
+ * the same whatever the threads (whole at the search's nodes, stopped
+ * one below, every node of it spent). Also the engines' own
  * split (xc_split, bb_split, bbw_split): tasks replayed, in order or
  * not, add up to the whole search, node for node and cover for cover,
  * and leave the engine intact. */
@@ -382,12 +384,9 @@ static void test_tasks_bbw_limits(void **state)
 				.max_nodes = budgets[b], .threads = th, .keep_first = true});
 			assert_false(r.complete);
 			assert_int_equal(r.stop, SOLVE_MAX_NODES);
-			assert_true(r.nodes <= budgets[b]);
+			/* the whole budget spent, whatever the threads */
+			assert_int_equal(r.nodes, budgets[b]);
 			assert_true(r.solutions < 1418);
-			/* one thread spends the whole budget (more may hold part
-			 * of an allowance unused when another runs out) */
-			if (th == 1)
-				assert_int_equal(r.nodes, budgets[b]);
 			solve_result_clear(&r);
 		}
 		struct solve_result r = run(&p, (struct solve_opts){
@@ -433,21 +432,67 @@ static void test_tasks_limits(void **state)
 			assert_true(r.nodes <= budgets[b]);
 			solve_result_clear(&r);
 		}
-		/* one thread with a budget just big enough: complete, and
-		 * exactly the nodes (more threads may hold parts of it
-		 * unused when another runs out) */
-		if (th > 1)
-			continue;
-		struct solve_result whole = run(&p, (struct solve_opts){0});
-		r = run(&p, (struct solve_opts){.max_nodes = whole.nodes,
-		                                .threads = th});
-		assert_true(r.complete);
-		assert_int_equal(r.nodes, whole.nodes);
-		assert_int_equal(r.solutions, 12);
-		solve_result_clear(&r);
-		solve_result_clear(&whole);
 	}
 	puz_clear(&p);
+}
+
+/* A budget of exactly the search's nodes completes it, one node less
+ * stops it with every node spent: on any engine, with any threads (an
+ * idle thread waits for what the others hand back instead of stopping
+ * them), and with optional cells, whose fillers are no nodes. */
+static void expect_exact_budget(const char *path, enum solve_engine engine)
+{
+	struct puzzle p;
+	test_load_puzzle(path, &p);
+	struct solve_opts o = {.engine = engine, .generic = true};
+	struct solve_result whole = run(&p, o);
+	assert_true(whole.complete);
+	assert_true(whole.nodes > 1);
+	static const unsigned threads[] = {0, 1, 2, 8};
+	for (size_t i = 0; i < 4; i++) {
+		o.threads = threads[i];
+		o.max_nodes = whole.nodes;
+		struct solve_result r = run(&p, o);
+		if (!r.complete || r.nodes != whole.nodes ||
+		    r.solutions != whole.solutions)
+			fail_msg("%s, engine %d, %u threads, budget %llu: %s, "
+			         "%llu nodes, %llu solutions (whole: %llu)", path,
+			         (int)engine, threads[i],
+			         (unsigned long long)o.max_nodes,
+			         r.complete ? "whole" : "stopped",
+			         (unsigned long long)r.nodes,
+			         (unsigned long long)r.solutions,
+			         (unsigned long long)whole.solutions);
+		solve_result_clear(&r);
+		o.max_nodes = whole.nodes - 1;
+		r = run(&p, o);
+		if (r.complete || r.stop != SOLVE_MAX_NODES ||
+		    r.nodes != o.max_nodes)
+			fail_msg("%s, engine %d, %u threads, budget %llu: %s, "
+			         "%llu nodes", path, (int)engine, threads[i],
+			         (unsigned long long)o.max_nodes,
+			         r.complete ? "whole" : "stopped",
+			         (unsigned long long)r.nodes);
+		solve_result_clear(&r);
+	}
+	solve_result_clear(&whole);
+	puz_clear(&p);
+}
+
+static void test_tasks_exact_budget(void **state)
+{
+	(void)state;
+	static const enum solve_engine engines[] = {SOLVE_AUTO, SOLVE_WIDE,
+	                                            SOLVE_DLX};
+	for (size_t e = 0; e < 3; e++) {
+		expect_exact_budget(DATA "pentacubes-2x3x10.puz", engines[e]);
+		expect_exact_budget(DATA "colour-mix.puz", engines[e]);
+	}
+	/* 70 cells: the wide bitboard either way */
+	expect_exact_budget("tests/data/bench/slabs-2x5x7.puz", SOLVE_AUTO);
+	/* optional cells: the wide bitboard's fillers (exact cover has
+	 * none: the one placement is its only node) */
+	expect_exact_budget("tests/data/puz/filler-budget.puz", SOLVE_AUTO);
 }
 
 /* Progress: called from the caller's thread only, tasks done never
@@ -512,9 +557,19 @@ static void test_tasks_stress(void **state)
 		        .progress = on_progress, .progress_ctx = &sn});
 		assert_false(sn.bad);
 		assert_int_equal(r.stop, SOLVE_MAX_NODES);
-		assert_true(r.nodes <= 3000);
+		assert_int_equal(r.nodes, 3000);
 		solve_result_clear(&r);
 	}
+	/* threads waiting for the budget the others hand back */
+	struct solve_result whole = run(&p, (struct solve_opts){.threads = 8});
+	for (uint64_t less = 0; less < 2; less++) {
+		struct solve_result r = run(&p, (struct solve_opts){.threads = 8,
+			.max_nodes = whole.nodes - less});
+		assert_int_equal(r.complete, !less);
+		assert_int_equal(r.nodes, whole.nodes - less);
+		solve_result_clear(&r);
+	}
+	solve_result_clear(&whole);
 	puz_clear(&p);
 	test_load_puzzle("examples/ninecolour.puz", &p);
 	expect_same(&p, (struct solve_opts){.rename_colours = true}, "stress");
@@ -529,7 +584,7 @@ static void test_tasks_stress(void **state)
 	wide.max_nodes = 3000;
 	struct solve_result r = run(&p, wide);
 	assert_int_equal(r.stop, SOLVE_MAX_NODES);
-	assert_true(r.nodes <= 3000);
+	assert_int_equal(r.nodes, 3000);
 	solve_result_clear(&r);
 	puz_clear(&p);
 }
@@ -911,6 +966,7 @@ int main(void)
 		cmocka_unit_test(test_tasks_bbw_puzzles),
 		cmocka_unit_test(test_tasks_limits),
 		cmocka_unit_test(test_tasks_bbw_limits),
+		cmocka_unit_test(test_tasks_exact_budget),
 		cmocka_unit_test(test_tasks_progress),
 		cmocka_unit_test(test_tasks_stress),
 	};
