@@ -1397,21 +1397,22 @@ static void expand(struct expand *x)
 static bool has_separation(const struct level *l, const bool *tie1)
 {
 	size_t k = l->k;
-	for (int D = 0; D < NDIR; D++) {
-		int a = D >> 1;
+	for (int a = 0; a < 3; a++) {
 		if (tie1[a] || tied(l->free_cl[2 * a], l->free_cl[2 * a + 1], k))
 			continue;
-		const uint64_t *row = l->free_cl[D];
-		for (size_t e = 0; e < k; e++)
-			if (row[e] == (uint64_t)1 << e)
-				return true;
-		if (k < 4)
-			continue;
-		struct clmemo cm;
-		cm.big = cm.known = 0;
-		for (size_t e = 0; e < k; e++)
-			if (small_closure(row, e, (int)(k / 2), &cm))
-				return true;
+		for (int D = 2 * a; D < 2 * a + 2; D++) {
+			const uint64_t *row = l->free_cl[D];
+			for (size_t e = 0; e < k; e++)
+				if (row[e] == (uint64_t)1 << e)
+					return true;
+			if (k < 4)
+				continue;
+			struct clmemo cm;
+			cm.big = cm.known = 0;
+			for (size_t e = 0; e < k; e++)
+				if (small_closure(row, e, (int)(k / 2), &cm))
+					return true;
+		}
 	}
 	return false;
 }
