@@ -63,6 +63,7 @@ bb *bb_new(size_t ncells, const unsigned *rank, size_t ntypes,
 	b->ntypes = ntypes;
 	b->first = ntypes;
 	b->cut = SIZE_MAX;
+	b->inorder = true;
 	bb_set_kernels(b, BB_MATRIX);
 	size_t nt = ntypes ? ntypes : 1;
 	b->rem = malloc(nt * sizeof *b->rem);
@@ -165,6 +166,40 @@ int bb_reserve(bb *b, size_t rows)
 	return rows > b->cap ? grow(b, rows) : XC_OK;
 }
 
+int bb_add_rows(bb *b, const uint64_t *cells, size_t n, size_t type)
+{
+	if (n > b->cap - b->nrows) {
+		size_t cap = b->cap ? b->cap : 256;
+		while (cap - b->nrows < n && cap <= UINT32_MAX)
+			cap *= 2;
+		int rc = grow(b, cap);
+		if (rc != XC_OK)
+			return rc;
+	}
+	if (!b->ranked) {
+		for (size_t i = 0; i < n; i++)
+			bb_add_row(b, cells[i], type); /* the room is made */
+		return XC_OK;
+	}
+	/* in order: after the last row's type, or above its mask */
+	bool in = b->inorder;
+	if (b->nrows && n) {
+		const struct brow *l = &b->rows[b->nrows - 1];
+		in &= l->type < type || (l->type == type && l->mask < cells[0]);
+	}
+	struct brow *r = b->rows + b->nrows;
+	for (size_t i = 0; i < n; i++) {
+		in &= i == 0 || cells[i - 1] < cells[i];
+		r[i] = (struct brow){cells[i], (uint32_t)type,
+		                     (uint32_t)(b->nrows + i)};
+	}
+	b->inorder = in;
+	b->nrows += n;
+	if (n)
+		b->level0 = false;
+	return XC_OK;
+}
+
 int bb_add_row(bb *b, uint64_t cells, size_t type)
 {
 	if (b->nrows == b->cap) {
@@ -177,6 +212,10 @@ int bb_add_row(bb *b, uint64_t cells, size_t type)
 		m = 0;
 		for (uint64_t c = cells; c; c &= c - 1)
 			m |= (uint64_t)1 << b->rank[__builtin_ctzll(c)];
+	}
+	if (b->nrows) {
+		const struct brow *l = &b->rows[b->nrows - 1];
+		b->inorder &= l->type < type || (l->type == type && l->mask < m);
 	}
 	b->rows[b->nrows] = (struct brow){m, (uint32_t)type, (uint32_t)b->nrows};
 	b->nrows++;
@@ -735,6 +774,41 @@ static void sort_by_mask(struct brow *r, size_t n)
 	}
 }
 
+/* Whether no row has a cell without a neighbour in it (the rule
+ * against holes holds: a cell with no empty neighbour has no row). */
+static bool rows_hold_holes(const bb *b)
+{
+	for (size_t i = 0; i < b->nrows; i++) {
+		uint64_t m = b->rows[i].mask;
+		if (m & ~bb_near(&b->grid, m))
+			return false;
+	}
+	return true;
+}
+
+/* start()'s level 0 for rows added in order (b->inorder): the rows as
+ * they are, numbered by their place, no two alike in a type. */
+static void start_inorder(bb *b)
+{
+	size_t T = b->ntypes, n = b->nrows;
+	uint32_t *g = b->goff;
+	size_t i = 0;
+	for (size_t t = 0; t < T; t++) {
+		g[t] = (uint32_t)i;
+		while (i < n && b->rows[i].type == t)
+			i++;
+	}
+	g[T] = (uint32_t)n;
+	for (i = 0; i < n; i++) {
+		b->lm[i] = b->rows[i].mask;
+		b->li[i] = (uint32_t)i;
+		b->pos0[i] = (uint32_t)i;
+	}
+	memcpy(b->byk, b->rows, n * sizeof *b->rows);
+	b->ids = false;
+	b->holes = b->gridded && (b->vouched || rows_hold_holes(b));
+}
+
 /* Set up a search: counters, and level 0: every row, grouped by type (a
  * counting sort, stable). */
 static void start(bb *b, uint64_t max_nodes, xc_visit visit, void *ctx)
@@ -753,6 +827,10 @@ static void start(bb *b, uint64_t max_nodes, xc_visit visit, void *ctx)
 		return;
 	b->level0 = true;
 	uint32_t *g = b->goff;
+	if (b->inorder) {
+		start_inorder(b);
+		return;
+	}
 	memset(g, 0, (T + 1) * sizeof *g);
 	for (size_t i = 0; i < b->nrows; i++)
 		g[b->rows[i].type + 1]++;
@@ -785,11 +863,7 @@ static void start(bb *b, uint64_t max_nodes, xc_visit visit, void *ctx)
 	}
 	/* the rule against holes holds when no row has a cell without a
 	 * neighbour in it: then a cell with no empty neighbour has no row */
-	b->holes = b->gridded;
-	for (size_t i = 0; i < b->nrows && b->holes && !b->vouched; i++) {
-		uint64_t m = b->rows[i].mask;
-		b->holes = !(m & ~bb_near(&b->grid, m));
-	}
+	b->holes = b->gridded && (b->vouched || rows_hold_holes(b));
 }
 
 /* Whether the root branches on the rows of the 'first' type. */
@@ -802,6 +876,11 @@ static bool first_at_root(const bb *b)
 static void unblank(bb *b)
 {
 	size_t f = b->first;
+	if (b->inorder) {
+		for (size_t k = b->goff[f]; k < b->goff[f + 1]; k++)
+			b->lm[k] = b->rows[k].mask;
+		return;
+	}
 	for (size_t i = 0, k = b->goff[f]; i < b->nrows; i++)
 		if (b->rows[i].type == f)
 			b->lm[k++] = b->rows[i].mask;

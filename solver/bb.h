@@ -41,6 +41,10 @@ void bb_free(bb *b);
 int bb_reserve(bb *b, size_t rows);
 /* Add a row; its number is the count of rows added before it. */
 int bb_add_row(bb *b, uint64_t cells, size_t type);
+/* Add n rows of one type, cells[0..n), numbered in turn. Quickest with
+ * rows added by type and, within a type, by ascending mask. XC_OK, or
+ * XC_ENOMEM / XC_ETOOBIG with nothing added. */
+int bb_add_rows(bb *b, const uint64_t *cells, size_t n, size_t type);
 /* Rows of 'type' are placed first, at the root (call before solving). */
 void bb_set_first(bb *b, size_t type);
 /* Below row 'root' of that type, the rows drop[0..n) take no part in the

@@ -92,6 +92,11 @@ struct bb {
 	 * type; level 0's first 'rbl' rows of the first type are blanked
 	 * (the root's rule). Dropped by bb_solve and bb_split. */
 	bool level0;     /* level 0 holds every row: start() need not sort */
+	/* rows added by type, then mask, each greater than the last (both
+	 * ascending, no mask twice in a type): level 0 is the rows as they
+	 * are, with no sorting and no checks (the block generator's prover
+	 * sets up a search for every proof) */
+	bool inorder;
 	size_t rlen;
 	uint64_t *rfill, *rany;
 	uint32_t *rtype;

@@ -982,11 +982,14 @@ static int run_bb(prove *p, struct run *r, size_t ne, int ncls, int pin)
 		bb_free(b);
 		return PROVE_ENOMEM;
 	}
-	for (size_t e = 0; e < ne; e++)
-		if (bb_add_row(b, p->emask[e], p->ecls[e]) != XC_OK) {
+	for (size_t e = 0, f; e < ne; e = f) {
+		for (f = e + 1; f < ne && p->ecls[f] == p->ecls[e]; f++)
+			;
+		if (bb_add_rows(b, p->emask + e, f - e, p->ecls[e]) != XC_OK) {
 			bb_free(b);
 			return PROVE_ENOMEM;
 		}
+	}
 	if (p->box) {
 		bb_set_grid(b, (unsigned)p->nx, (unsigned)p->ny, (unsigned)p->nz);
 		if (r->joined)
@@ -1248,8 +1251,11 @@ int prove_count(prove *p, const int *piece, int k, uint64_t cap,
 					continue;
 				p->ecls[e] = (uint32_t)j;
 				p->efree[e] = j == pin && (pc->least[i] & freebit);
-				memcpy(p->emask + e * (size_t)W, pc->place + i * (size_t)W,
-				       (size_t)W * sizeof *pc->place);
+				if (W == 1)
+					p->emask[e] = pc->place[i];
+				else
+					memcpy(p->emask + 2 * e, pc->place + 2 * i,
+					       2 * sizeof *pc->place);
 				e++;
 			}
 		}

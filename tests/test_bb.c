@@ -41,6 +41,7 @@ struct inst {
 	uint64_t mask[MAX_ROWS];
 	size_t type[MAX_ROWS];
 	unsigned grid[3]; /* bb_set_grid()'s box when grid[0] != 0 */
+	bool bulk;        /* added by bb_add_rows(), a type's run at a time */
 };
 
 /* One cover: its row numbers, ascending (the canonical form). */
@@ -204,8 +205,18 @@ static bb *bb_of(const struct inst *in, size_t nrows, size_t first)
 {
 	bb *b = bb_new(in->ncells, in->rank, in->ntypes, in->counts);
 	assert_non_null(b);
-	for (size_t r = 0; r < nrows; r++)
-		assert_int_equal(bb_add_row(b, in->mask[r], in->type[r]), XC_OK);
+	for (size_t r = 0, e; r < nrows; r = e) {
+		e = r + 1;
+		if (!in->bulk) {
+			assert_int_equal(bb_add_row(b, in->mask[r], in->type[r]),
+			                 XC_OK);
+			continue;
+		}
+		while (e < nrows && in->type[e] == in->type[r])
+			e++;
+		assert_int_equal(bb_add_rows(b, in->mask + r, e - r, in->type[r]),
+		                 XC_OK);
+	}
 	if (first != NO_FIRST)
 		bb_set_first(b, first);
 	if (in->grid[0])
@@ -753,6 +764,39 @@ static void test_bb_zero_count_fills_board(void **state)
 
 /* ---- random differential ---- */
 
+/* 'in' with its rows by type, then mask (ties as they were), to be
+ * added by bb_add_rows(); the caller frees it. */
+static struct inst *sorted_copy(const struct inst *in)
+{
+	struct inst *o = malloc(sizeof *o);
+	assert_non_null(o);
+	*o = *in;
+	o->bulk = true;
+	for (size_t i = 1; i < o->nrows; i++) /* insertion: stable */
+		for (size_t j = i; j > 0 &&
+		     (o->type[j - 1] > o->type[j] ||
+		      (o->type[j - 1] == o->type[j] &&
+		       o->mask[j - 1] > o->mask[j])); j--) {
+			uint64_t m = o->mask[j];
+			size_t t = o->type[j];
+			o->mask[j] = o->mask[j - 1];
+			o->type[j] = o->type[j - 1];
+			o->mask[j - 1] = m;
+			o->type[j - 1] = t;
+		}
+	return o;
+}
+
+/* The nodes of a whole search of 'in' (no first type). */
+static uint64_t tree_nodes(const struct inst *in)
+{
+	struct covers got = {0};
+	uint64_t nodes;
+	assert_int_equal(run_bb(in, NO_FIRST, 0, &got, &nodes), XC_DONE);
+	covers_clear(&got);
+	return nodes;
+}
+
 static void test_bb_random_differential(void **state)
 {
 	(void)state;
@@ -789,6 +833,17 @@ static void test_bb_random_differential(void **state)
 		char what[64];
 		snprintf(what, sizeof what, "trial %d", trial);
 		expect_covers(in, NO_FIRST, &want, what);
+		/* the rows by type and mask, added a type at a time: level 0
+		 * as they come (bb.c's start_inorder, when no mask is twice
+		 * in a type), the same covers and nodes */
+		struct inst *srt = sorted_copy(in);
+		struct covers want_srt = {0};
+		assert_true(brute(srt, &want_srt));
+		snprintf(what, sizeof what, "trial %d, rows in order", trial);
+		expect_covers(srt, NO_FIRST, &want_srt, what);
+		assert_int_equal(tree_nodes(srt), tree_nodes(in));
+		covers_clear(&want_srt);
+		free(srt);
 		size_t f = rnd(&s, in->ntypes);
 		pinned += in->counts[f] > 0;
 		snprintf(what, sizeof what, "trial %d, first %zu", trial, f);
