@@ -60,13 +60,14 @@ struct pv_piece {
  * same few shapes again and again (3 x 3 x 3 in pieces of 4 and 5 cells:
  * 37 shapes), in any of 24 orientations (make_placements()). A shape is
  * found by a key, its cells with their box corner at the origin (packed
- * as poly.h packs them, ascending): the key of the cells as they lie,
- * and the least key of their 24 rotations, which every orientation of
- * the shape shares. */
+ * as poly.h packs them, ascending). A shape met for the first time in
+ * a run is kept under the keys of all its 24 rotations, so that it is
+ * found again by the key of the cells as they lie, in any orientation;
+ * its least key, which every orientation shares, finds it when there
+ * was no room for them all. */
 struct pv_key {
-	uint64_t h;       /* of 'cells' */
-	uint32_t *cells;  /* sz packed cells; owned */
-	size_t sz;
+	uint64_t h;       /* of its cells */
+	size_t at, sz;    /* its sz packed cells: prove.kcells[at ..] */
 	uint32_t shape;   /* in prove.shapes */
 };
 struct pv_shape {
@@ -76,7 +77,7 @@ struct pv_shape {
 	unsigned char *least, known; /* as pv_piece's, as far as a piece of
 	                              * the shape computed them; owned */
 };
-#define PV_KEYS 8192                 /* keys kept, at most */
+#define PV_KEYS 16384                /* keys kept, at most */
 #define PV_SHAPE_WORDS ((size_t)1 << 18) /* placements' words kept, at most (2 MB) */
 
 struct prove {
@@ -108,8 +109,11 @@ struct prove {
 	                   * of a cell's image is rsign[a] * its coordinate
 	                   * rperm[a] */
 	uint64_t *tmp;     /* 24 * n words: room to sort placements */
-	uint32_t *key[2];  /* n each: a piece's keys, as it lies and turned */
+	uint32_t *key[2];  /* n each: a piece's keys, as it lies and least */
+	uint32_t *turned;  /* 24 * n: the keys of its 24 rotations */
 	struct pv_key *keys;     /* PV_KEYS, the first nkeys in use */
+	uint32_t *kcells;  /* the keys' cells, kcells_n in use of kcells_cap */
+	size_t kcells_n, kcells_cap;
 	struct pv_shape *shapes; /* PV_KEYS, the first nshapes in use */
 	size_t nkeys, nshapes, shape_words;
 	uint32_t shape_gen; /* one more each time the shapes are forgotten */
@@ -158,12 +162,14 @@ prove *prove_new(const struct grid *goal)
 	p->scratch = malloc(24 * n * sizeof *p->scratch);
 	p->key[0] = malloc(n * sizeof *p->key[0]);
 	p->key[1] = malloc(n * sizeof *p->key[1]);
+	p->turned = malloc(24 * n * sizeof *p->turned);
 	p->keys = malloc(PV_KEYS * sizeof *p->keys);
 	p->shapes = malloc(PV_KEYS * sizeof *p->shapes);
 	p->ktab = calloc(2 * PV_KEYS, sizeof *p->ktab);
 	if (!p->num || !p->at || !p->perm || !p->bstart || !p->img ||
 	    !p->best || !p->scratch || !p->xyz || !p->nbr || !p->tmp ||
-	    !p->key[0] || !p->key[1] || !p->keys || !p->shapes || !p->ktab) {
+	    !p->key[0] || !p->key[1] || !p->turned || !p->keys || !p->shapes ||
+	    !p->ktab) {
 		prove_free(p);
 		return NULL;
 	}
@@ -246,13 +252,11 @@ prove *prove_new(const struct grid *goal)
 /* Forget every shape kept. */
 static void shapes_clear(prove *p)
 {
-	for (size_t i = 0; i < p->nkeys; i++)
-		free(p->keys[i].cells);
 	for (size_t i = 0; i < p->nshapes; i++) {
 		free(p->shapes[i].place);
 		free(p->shapes[i].least);
 	}
-	p->nkeys = p->nshapes = p->shape_words = 0;
+	p->nkeys = p->nshapes = p->shape_words = p->kcells_n = 0;
 	p->shape_gen++;
 	memset(p->ktab, 0, 2 * PV_KEYS * sizeof *p->ktab);
 }
@@ -268,6 +272,8 @@ void prove_free(prove *p)
 	free(p->ktab);
 	free(p->key[0]);
 	free(p->key[1]);
+	free(p->turned);
+	free(p->kcells);
 	for (int i = 0; i < PROVE_MAX_PIECES; i++) {
 		free(p->pc[i].place);
 		free(p->pc[i].least);
@@ -509,7 +515,7 @@ static size_t key_slot(const prove *p, const uint32_t *key, size_t sz,
 			return i;
 		const struct pv_key *e = &p->keys[p->ktab[i] - 1];
 		if (e->h == h && e->sz == sz &&
-		    !memcmp(e->cells, key, sz * sizeof *key))
+		    !memcmp(p->kcells + e->at, key, sz * sizeof *key))
 			return i;
 	}
 }
@@ -519,27 +525,37 @@ static size_t key_slot(const prove *p, const uint32_t *key, size_t sz,
 static bool key_keep(prove *p, const uint32_t *key, size_t sz, uint64_t h,
                      size_t slot, uint32_t s)
 {
-	uint32_t *c = malloc(sz * sizeof *c);
-	if (!c)
+	if (p->nkeys == PV_KEYS)
 		return false;
-	memcpy(c, key, sz * sizeof *c);
-	p->keys[p->nkeys++] = (struct pv_key){h, c, sz, s};
+	if (sz > p->kcells_cap - p->kcells_n) {
+		size_t cap = p->kcells_cap ? 2 * p->kcells_cap : 4096;
+		while (cap - p->kcells_n < sz)
+			cap *= 2;
+		uint32_t *c = realloc(p->kcells, cap * sizeof *c);
+		if (!c)
+			return false;
+		p->kcells = c;
+		p->kcells_cap = cap;
+	}
+	memcpy(p->kcells + p->kcells_n, key, sz * sizeof *key);
+	p->keys[p->nkeys++] = (struct pv_key){h, p->kcells_n, sz, s};
+	p->kcells_n += sz;
 	p->ktab[slot] = (uint32_t)p->nkeys;
 	return true;
 }
 
-/* The shape p->key[1] names, its placements just made, kept with both
- * keys (p->key[0] too when it differs) when there is room; the keys'
- * hashes h0 and h1. Its number, or UINT32_MAX when it is not kept
- * (no room, or a copy that could not be made). */
-static uint32_t shape_keep(prove *p, size_t sz, uint64_t h0, uint64_t h1,
+/* The shape p->key[1] names (its hash h1), its placements just made,
+ * kept with that key when there is room. Its number, or UINT32_MAX when
+ * it is not kept (no room, or a copy that could not be made). */
+static uint32_t shape_keep(prove *p, size_t sz, uint64_t h1,
                            const uint64_t *place, size_t np, size_t no,
                            bool joined)
 {
 	size_t words = np * (size_t)p->W;
 	if (words > PV_SHAPE_WORDS)
 		return UINT32_MAX;
-	if (p->nkeys + 2 > PV_KEYS || p->shape_words + words > PV_SHAPE_WORDS)
+	/* room for the keys of its 24 rotations */
+	if (p->nkeys + 24 > PV_KEYS || p->shape_words + words > PV_SHAPE_WORDS)
 		shapes_clear(p);
 	struct pv_shape e = {malloc((words ? words : 1) * sizeof *e.place), np,
 	                     no, joined, malloc(np ? np : 1), 0};
@@ -557,10 +573,20 @@ static uint32_t shape_keep(prove *p, size_t sz, uint64_t h0, uint64_t h1,
 	}
 	p->shapes[p->nshapes++] = e;
 	p->shape_words += words;
-	size_t slot = key_slot(p, p->key[0], sz, h0);
-	if (!p->ktab[slot])
-		key_keep(p, p->key[0], sz, h0, slot, s);
 	return s;
+}
+
+/* Keep the keys of the piece's 24 rotations (p->turned, sz cells each)
+ * for shape s, those not kept already, while there is room. */
+static void turned_keep(prove *p, size_t sz, uint32_t s)
+{
+	for (int j = 0; j < 24; j++) {
+		const uint32_t *key = p->turned + (size_t)j * sz;
+		uint64_t h = key_hash(key, sz);
+		size_t slot = key_slot(p, key, sz, h);
+		if (!p->ktab[slot] && !key_keep(p, key, sz, h, slot, s))
+			return;
+	}
 }
 
 /* The placements of the piece with cells 'm' into '*pc': those of its
@@ -574,7 +600,9 @@ static bool make_placements(prove *p, const uint64_t *m, struct pv_piece *pc)
 			memcpy(p->xyz[sz++], p->at[w * 64 + __builtin_ctzll(x)],
 			       sizeof p->xyz[0]);
 	/* the key as it lies (rotation 0 is the identity), then the least
-	 * of the turned ones; none past 256 cells a side (they do not pack) */
+	 * of the turned ones; none past 256 cells a side (they do not pack).
+	 * A shape found by its least key, or made, is kept under all of its
+	 * turned keys (turned_keep()). */
 	int lo[3] = {1 << 20, 1 << 20, 1 << 20}, hi[3] = {-(1 << 20), -(1 << 20), -(1 << 20)};
 	for (size_t k = 0; k < sz; k++)
 		for (int a = 0; a < 3; a++) {
@@ -584,35 +612,37 @@ static bool make_placements(prove *p, const uint64_t *m, struct pv_piece *pc)
 	bool keyed = hi[0] - lo[0] < 256 && hi[1] - lo[1] < 256 && hi[2] - lo[2] < 256;
 	const struct pv_shape *e = NULL;
 	uint32_t shape = UINT32_MAX;
-	uint64_t h0 = 0, h1 = 0;
+	uint64_t h1 = 0;
+	bool turned = false;
 	if (keyed) {
 		turned_key(p, sz, 0, lo, hi, p->key[0]);
-		h0 = key_hash(p->key[0], sz);
-		size_t slot = key_slot(p, p->key[0], sz, h0);
+		size_t slot = key_slot(p, p->key[0], sz, key_hash(p->key[0], sz));
 		if (p->ktab[slot]) {
 			shape = p->keys[p->ktab[slot] - 1].shape;
 			e = &p->shapes[shape];
 		}
 	}
 	if (keyed && !e) {
-		memcpy(p->key[1], p->key[0], sz * sizeof *p->key[1]);
-		uint32_t *t = p->scratch;
+		uint32_t *t = p->turned;
+		memcpy(t, p->key[0], sz * sizeof *t);
+		const uint32_t *least = t;
 		for (int j = 1; j < 24; j++) {
-			turned_key(p, sz, j, lo, hi, t);
+			uint32_t *tj = t + (size_t)j * sz;
+			turned_key(p, sz, j, lo, hi, tj);
 			size_t i = 0;
-			while (i < sz && t[i] == p->key[1][i])
+			while (i < sz && tj[i] == least[i])
 				i++;
-			if (i < sz && t[i] < p->key[1][i])
-				memcpy(p->key[1], t, sz * sizeof *t);
+			if (i < sz && tj[i] < least[i])
+				least = tj;
 		}
+		turned = true;
+		memcpy(p->key[1], least, sz * sizeof *least);
 		h1 = key_hash(p->key[1], sz);
 		size_t slot = key_slot(p, p->key[1], sz, h1);
 		if (p->ktab[slot]) {
 			shape = p->keys[p->ktab[slot] - 1].shape;
 			e = &p->shapes[shape];
-			if (p->nkeys < PV_KEYS)
-				key_keep(p, p->key[0], sz, h0,
-				         key_slot(p, p->key[0], sz, h0), shape);
+			turned_keep(p, sz, shape);
 		}
 	}
 	uint64_t *place;
@@ -630,8 +660,11 @@ static bool make_placements(prove *p, const uint64_t *m, struct pv_piece *pc)
 		if (!placements(p, (const int (*)[3])p->xyz, sz, &place, &np, &no))
 			return false;
 		joined = sz >= 2 && face_connected(p, m);
-		if (keyed)
-			shape = shape_keep(p, sz, h0, h1, place, np, no, joined);
+		if (turned) {
+			shape = shape_keep(p, sz, h1, place, np, no, joined);
+			if (shape != UINT32_MAX)
+				turned_keep(p, sz, shape);
+		}
 	}
 	unsigned char *least = malloc(np ? np : 1);
 	if (!least) {
