@@ -6,6 +6,7 @@
 #define CUBEGEN_BLK_INT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "gen/blocks.h"
 #include "solver/disasm.h"
@@ -17,6 +18,8 @@ struct blk_work {
 	int n;        /* goal cells, numbered in grid order */
 	size_t *at;   /* cell -> grid index */
 	int (*nb)[6]; /* cell -> its face neighbours' numbers, -1 none */
+	uint64_t *nbm; /* n <= 64: cell -> its face neighbours, a mask;
+	                * else NULL */
 	int *pc;      /* cell -> piece; -1 a hollow (lock.c) */
 	int np;       /* pieces so far */
 	int m[BLK_MAX_PIECES];    /* how many pieces each is planned to become */

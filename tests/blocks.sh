@@ -68,6 +68,16 @@ if run 0 generate --kind blocks --seed 7 --out "$d"; then
 		cmp -s "$f" "$d/$(basename "$f")" && ok ||
 			bad "golden blocks $(basename "$f") differs (the stream or a format changed)"
 	done
+	# more streams, locked by their puzzle.puz (golden-blocks/streams.txt)
+	while read -r sum args; do
+		case "$sum" in '#'*) continue ;; esac
+		# shellcheck disable=SC2086 # the options, word by word
+		"$CUBEGEN" generate --kind blocks $args --out "$tmp/stream" >/dev/null 2>&1
+		got=$(sha256sum <"$tmp/stream/puzzle.puz" 2>/dev/null | cut -d' ' -f1)
+		[ "$got" = "$sum" ] && ok ||
+			bad "golden blocks: generate --kind blocks $args gives another puzzle"
+		rm -rf "$tmp/stream"
+	done <"$here/data/golden-blocks/streams.txt"
 	# the same seed, the same bytes; another seed, another puzzle
 	run 0 generate --kind blocks --seed 7 --out "$tmp/b7again"
 	diff -r "$d" "$tmp/b7again" >/dev/null && ok || bad "blocks: seed 7 twice differs"
