@@ -932,6 +932,8 @@ static void bench_block_puzzles(void)
 	             "blocks: 3x3x3, 6 pieces of 4-5 cells");
 	bench_blocks((const int[3]){4, 4, 4}, 8, 10, 4, 8, 1, 1000, 100,
 	             "blocks: 4x4x4, 8-10 pieces of 4-8 (default)");
+	bench_blocks((const int[3]){4, 4, 4}, 8, 12, 4, 8, 1, 1000, 100,
+	             "blocks: 4x4x4, 8-12 pieces of 4-8 cells");
 	bench_blocks((const int[3]){4, 4, 4}, 11, 12, 4, 6, 1, 1000, 20,
 	             "blocks: 4x4x4, 11-12 pieces of 4-6 cells");
 	bench_blocks((const int[3]){3, 3, 3}, 7, 7, 3, 4, 1, 1000, 3,

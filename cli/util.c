@@ -313,7 +313,15 @@ bool outdir_begin(struct outdir *o, const char *target, bool force)
 		o->replace = true;
 	}
 	if (!mkdtemp(o->tmp)) {
-		cli_error("%s: cannot write there: %s", dir, strerror(errno));
+		/* ENOENT from a folder that exists: a file system that takes
+		 * no new folders (/proc, /sys) */
+		int e = errno;
+		if (e == ENOENT && stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+			cli_error("%s: cannot create a folder there (a file system "
+			          "that takes none)", dir);
+		else
+			cli_error("%s: cannot create a folder there: %s", dir,
+			          strerror(e));
 		return false;
 	}
 	/* mkdtemp makes the folder private; the result is an ordinary one. */

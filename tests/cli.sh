@@ -946,6 +946,12 @@ usage_error merge "$tmp/soma-1.json" "$tmp/soma-2x.json" "$tmp/soma-3.json"
 
 # --- output folders ----------------------------------------------------------
 run 1 generate --seed 1 --out "$tmp/g1" && contains "$err" "already exists" "existing folder refused"
+# a file system that takes no folders says so, not "No such file"
+if [ -d /proc/self ]; then
+	run 1 generate --seed 1 --out /proc/cubegen-test &&
+		contains "$err" "/proc: cannot create a folder there (a file system that takes none)" \
+			"/proc refused in its own words"
+fi
 cmp -s "$tmp/g1/puzzle.puz" "$tmp/g2/puzzle.puz" && ok || bad "refused folder was changed"
 run 0 generate --seed 1 --out "$tmp/g1" --force
 cmp -s "$tmp/g1/puzzle.puz" "$tmp/g2/puzzle.puz" && bad "--force did not replace" || ok
@@ -966,7 +972,7 @@ fi
 if [ "$(id -u)" = 0 ] && [ -z "$mounted" ]; then
 	bad "cannot make a read-only folder to test with (no mount as root)"
 else
-	run 1 generate --seed 3 --out "$tmp/ro/puzzle" && contains "$err" "cannot write" "read-only parent"
+	run 1 generate --seed 3 --out "$tmp/ro/puzzle" && contains "$err" "cannot create a folder there" "read-only parent"
 	[ -z "$(ls -A "$tmp/ro")" ] && ok || bad "read-only parent: something was left: $(ls -A "$tmp/ro")"
 fi
 [ -n "$mounted" ] && umount "$mounted" && mounted=""
