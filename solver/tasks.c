@@ -37,7 +37,8 @@
  *
  * The caller's thread is one of the workers; only it calls
  * o->progress: between allowances while it works, and on a timed wait
- * once it is out of tasks and the others finish theirs.
+ * while it waits for budget the others may hand back, and once it is
+ * out of tasks and the others finish theirs.
  *
  * Memory: each thread has a copy of the engine and of the per-row stamps
  * (a few MB for the biggest searches, 4 million rows). All of it is
@@ -82,6 +83,8 @@ struct pool {
 	                              * starved */
 	pthread_cond_t idle;         /* a worker finished */
 	pthread_cond_t more;         /* budget handed back, or a stop */
+	bool timed;                  /* the two wait on the monotonic clock,
+	                              * with progress to report */
 	size_t running;              /* threads still working but the
 	                              * caller's (lock) */
 	size_t active;               /* threads still working (lock) */
@@ -267,6 +270,19 @@ static void report(struct pool *pl, bool force)
 	o->progress(o->progress_ctx, &p);
 }
 
+/* Wait on c (its mutex m held) for PROGRESS_EVERY at most. */
+static void wait_a_while(pthread_cond_t *c, pthread_mutex_t *m)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	t.tv_nsec += (long)(PROGRESS_EVERY * 1e9);
+	if (t.tv_nsec >= 1000000000L) {
+		t.tv_sec++;
+		t.tv_nsec -= 1000000000L;
+	}
+	pthread_cond_timedwait(c, m, &t);
+}
+
 /* The engines' xc_poll: more budget, unless the pool stops. */
 static uint64_t poll_budget(void *ctx)
 {
@@ -283,10 +299,16 @@ static uint64_t poll_budget(void *ctx)
 		pthread_mutex_lock(&pl->lock);
 		pl->starved++;
 		while (!atomic_load(&pl->stop) && !(q = draw(pl))) {
-			if (pl->starved == pl->active)
+			if (pl->starved == pl->active) {
 				halt_locked(pl, WHY_NODES);
-			else
+			} else if (w->caller && pl->timed) {
+				wait_a_while(&pl->more, &pl->lock);
+				pthread_mutex_unlock(&pl->lock);
+				report(pl, false);
+				pthread_mutex_lock(&pl->lock);
+			} else {
 				pthread_cond_wait(&pl->more, &pl->lock);
+			}
 		}
 		pl->starved--;
 		pthread_mutex_unlock(&pl->lock);
@@ -468,11 +490,17 @@ static void run_pool(struct pool *pl, struct worker *w, size_t n)
 	if (pl->s->o->progress && pthread_condattr_init(&ca) == 0) {
 		timed = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) == 0 &&
 		        pthread_cond_init(&pl->idle, &ca) == 0;
+		if (timed && pthread_cond_init(&pl->more, &ca) != 0) {
+			pthread_cond_destroy(&pl->idle);
+			timed = false;
+		}
 		pthread_condattr_destroy(&ca);
 	}
-	if (!timed)
+	if (!timed) {
 		pthread_cond_init(&pl->idle, NULL);
-	pthread_cond_init(&pl->more, NULL);
+		pthread_cond_init(&pl->more, NULL);
+	}
+	pl->timed = timed;
 	pl->running = 0;
 	pl->active = 1; /* the caller's */
 	pl->starved = 0;
@@ -491,14 +519,7 @@ static void run_pool(struct pool *pl, struct worker *w, size_t n)
 			pthread_cond_wait(&pl->idle, &pl->lock);
 			continue;
 		}
-		struct timespec t;
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		t.tv_nsec += (long)(PROGRESS_EVERY * 1e9);
-		if (t.tv_nsec >= 1000000000L) {
-			t.tv_sec++;
-			t.tv_nsec -= 1000000000L;
-		}
-		pthread_cond_timedwait(&pl->idle, &pl->lock, &t);
+		wait_a_while(&pl->idle, &pl->lock);
 		pthread_mutex_unlock(&pl->lock);
 		report(pl, false);
 		pthread_mutex_lock(&pl->lock);

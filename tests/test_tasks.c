@@ -560,11 +560,31 @@ static void test_tasks_stress(void **state)
 		assert_int_equal(r.nodes, 3000);
 		solve_result_clear(&r);
 	}
-	/* threads waiting for the budget the others hand back */
+	/* threads waiting for the budget the others hand back, the
+	 * caller's reporting progress as it waits */
 	struct solve_result whole = run(&p, (struct solve_opts){.threads = 8});
-	for (uint64_t less = 0; less < 2; less++) {
+	for (uint64_t less = 0; less < 4; less++) {
+		struct seen sn = {.caller = pthread_self()};
 		struct solve_result r = run(&p, (struct solve_opts){.threads = 8,
-			.max_nodes = whole.nodes - less});
+			.max_nodes = whole.nodes - less % 2,
+			.progress = less < 2 ? NULL : on_progress,
+			.progress_ctx = &sn});
+		assert_false(sn.bad);
+		assert_int_equal(r.complete, less % 2 == 0);
+		assert_int_equal(r.nodes, whole.nodes - less % 2);
+		solve_result_clear(&r);
+	}
+	solve_result_clear(&whole);
+	puz_clear(&p);
+	/* more nodes than an allowance: the caller's thread waits too */
+	test_load_puzzle(DATA "pentacubes-2x3x10.puz", &p);
+	whole = run(&p, (struct solve_opts){.threads = 8});
+	for (uint64_t less = 0; less < 2; less++) {
+		struct seen sn = {.caller = pthread_self()};
+		struct solve_result r = run(&p, (struct solve_opts){.threads = 8,
+			.max_nodes = whole.nodes - less, .progress = on_progress,
+			.progress_ctx = &sn});
+		assert_false(sn.bad);
 		assert_int_equal(r.complete, !less);
 		assert_int_equal(r.nodes, whole.nodes - less);
 		solve_result_clear(&r);
