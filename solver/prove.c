@@ -691,21 +691,27 @@ static bool make_placements(prove *p, const uint64_t *m, struct pv_piece *pc)
 }
 
 /* Whether mask 'm' is one of pc's placements (binary search). */
-static bool has_placement(const prove *p, const struct pv_piece *pc,
-                          const uint64_t *m)
+static size_t find_placement(const prove *p, const struct pv_piece *pc,
+                             const uint64_t *m)
 {
 	size_t lo = 0, hi = pc->n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		int c = mask_cmp(pc->place + mid * (size_t)p->W, m, p->W);
 		if (c == 0)
-			return true;
+			return mid;
 		if (c < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return false;
+	return SIZE_MAX;
+}
+
+static bool has_placement(const prove *p, const struct pv_piece *pc,
+                          const uint64_t *m)
+{
+	return find_placement(p, pc, m) != SIZE_MAX;
 }
 
 /* The image of mask 'm' under symmetry 's'. */
@@ -735,6 +741,44 @@ static int orbit_least(const prove *p, int nsym, const uint64_t *m)
 		kept |= c == 0;
 	}
 	return kept ? 1 : 2;
+}
+
+/* pc's orbit bits 'bit' (the least of its orbit) and bit << 2 (and a
+ * trivial stabiliser) under the first 'nsym' symmetries, a group that
+ * maps pc's placements onto themselves, as orbit_least() gives them,
+ * an orbit at a time: its first placement in the sorted list is its
+ * least, and it has nsym placements when only the identity keeps them.
+ * false when an image is not in the list (the bits are then unfinished:
+ * orbit_least() must set them). */
+static bool orbit_bits(prove *p, struct pv_piece *pc, int nsym,
+                       unsigned char bit)
+{
+	const int W = p->W;
+	uint64_t *seen = p->tmp; /* 24 n words: a bit per placement */
+	memset(seen, 0, (pc->n + 63) / 64 * sizeof *seen);
+	unsigned char keep = (unsigned char)~(bit | bit << 2);
+	for (size_t i = 0; i < pc->n; i++)
+		pc->least[i] &= keep;
+	for (size_t i = 0; i < pc->n; i++) {
+		if (seen[i / 64] >> (i % 64) & 1)
+			continue;
+		int size = 0;
+		for (int s = 0; s < nsym; s++) {
+			uint64_t t[PV_MAXW];
+			mask_image(p, s, pc->place + i * (size_t)W, t);
+			size_t j = find_placement(p, pc, t);
+			if (j == SIZE_MAX)
+				return false;
+			if (!(seen[j / 64] >> (j % 64) & 1)) {
+				seen[j / 64] |= (uint64_t)1 << (j % 64);
+				size++;
+			}
+		}
+		pc->least[i] |= bit;
+		if (size == nsym)
+			pc->least[i] |= (unsigned char)(bit << 2);
+	}
+	return true;
 }
 
 /* One search's state. */
@@ -1243,7 +1287,8 @@ int prove_count(prove *p, const int *piece, int k, uint64_t cap,
 	unsigned char pinbit = pinsym == p->nproper ? 1 : 2;
 	if (pin >= 0 && !(p->pc[rep[pin]].known & pinbit)) {
 		struct pv_piece *pc = &p->pc[rep[pin]];
-		for (size_t i = 0; i < pc->n; i++) {
+		bool done = orbit_bits(p, pc, pinsym, pinbit);
+		for (size_t i = 0; !done && i < pc->n; i++) {
 			pc->least[i] &= (unsigned char)~(pinbit | pinbit << 2);
 			int o = orbit_least(p, pinsym, pc->place + i * (size_t)W);
 			if (o)
