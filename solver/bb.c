@@ -168,6 +168,8 @@ int bb_reserve(bb *b, size_t rows)
 
 int bb_add_rows(bb *b, const uint64_t *cells, size_t n, size_t type)
 {
+	if (n == 0)
+		return XC_OK;
 	if (n > b->cap - b->nrows) {
 		size_t cap = b->cap ? b->cap : 256;
 		while (cap - b->nrows < n && cap <= UINT32_MAX)
@@ -183,7 +185,7 @@ int bb_add_rows(bb *b, const uint64_t *cells, size_t n, size_t type)
 	}
 	/* in order: after the last row's type, or above its mask */
 	bool in = b->inorder;
-	if (b->nrows && n) {
+	if (b->nrows) {
 		const struct brow *l = &b->rows[b->nrows - 1];
 		in &= l->type < type || (l->type == type && l->mask < cells[0]);
 	}
@@ -195,8 +197,7 @@ int bb_add_rows(bb *b, const uint64_t *cells, size_t n, size_t type)
 	}
 	b->inorder = in;
 	b->nrows += n;
-	if (n)
-		b->level0 = false;
+	b->level0 = false;
 	return XC_OK;
 }
 
@@ -804,7 +805,8 @@ static void start_inorder(bb *b)
 		b->li[i] = (uint32_t)i;
 		b->pos0[i] = (uint32_t)i;
 	}
-	memcpy(b->byk, b->rows, n * sizeof *b->rows);
+	if (n) /* (no rows: no room either) */
+		memcpy(b->byk, b->rows, n * sizeof *b->rows);
 	b->ids = false;
 	b->holes = b->gridded && (b->vouched || rows_hold_holes(b));
 }
