@@ -178,22 +178,23 @@ int bb_add_rows(bb *b, const uint64_t *cells, size_t n, size_t type)
 		if (rc != XC_OK)
 			return rc;
 	}
-	if (!b->ranked) {
-		for (size_t i = 0; i < n; i++)
-			bb_add_row(b, cells[i], type); /* the room is made */
-		return XC_OK;
-	}
-	/* in order: after the last row's type, or above its mask */
+	/* still in order: each row after the last one's type, or above
+	 * its mask */
 	bool in = b->inorder;
-	if (b->nrows) {
-		const struct brow *l = &b->rows[b->nrows - 1];
-		in &= l->type < type || (l->type == type && l->mask < cells[0]);
-	}
+	const struct brow *l = b->nrows ? &b->rows[b->nrows - 1] : NULL;
 	struct brow *r = b->rows + b->nrows;
 	for (size_t i = 0; i < n; i++) {
-		in &= i == 0 || cells[i - 1] < cells[i];
-		r[i] = (struct brow){cells[i], (uint32_t)type,
-		                     (uint32_t)(b->nrows + i)};
+		uint64_t m = cells[i];
+		if (!b->ranked) {
+			m = 0;
+			for (uint64_t c = cells[i]; c; c &= c - 1)
+				m |= (uint64_t)1 << b->rank[__builtin_ctzll(c)];
+		}
+		if (i)
+			in &= r[i - 1].mask < m;
+		else if (l)
+			in &= l->type < type || (l->type == type && l->mask < m);
+		r[i] = (struct brow){m, (uint32_t)type, (uint32_t)(b->nrows + i)};
 	}
 	b->inorder = in;
 	b->nrows += n;
@@ -203,25 +204,7 @@ int bb_add_rows(bb *b, const uint64_t *cells, size_t n, size_t type)
 
 int bb_add_row(bb *b, uint64_t cells, size_t type)
 {
-	if (b->nrows == b->cap) {
-		int rc = grow(b, b->cap ? 2 * b->cap : 256);
-		if (rc != XC_OK)
-			return rc;
-	}
-	uint64_t m = cells;
-	if (!b->ranked) {
-		m = 0;
-		for (uint64_t c = cells; c; c &= c - 1)
-			m |= (uint64_t)1 << b->rank[__builtin_ctzll(c)];
-	}
-	if (b->nrows) {
-		const struct brow *l = &b->rows[b->nrows - 1];
-		b->inorder &= l->type < type || (l->type == type && l->mask < m);
-	}
-	b->rows[b->nrows] = (struct brow){m, (uint32_t)type, (uint32_t)b->nrows};
-	b->nrows++;
-	b->level0 = false;
-	return XC_OK;
+	return bb_add_rows(b, &cells, 1, type);
 }
 
 void bb_set_first(bb *b, size_t type)
