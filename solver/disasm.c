@@ -217,6 +217,10 @@ struct disasm {
 	size_t nmv, mvcap;
 	uint64_t nodes;
 	bool oom;
+	/* dis_never_free() said no for the assembly the next dis_run() is
+	 * of: its whole search skips never_free() (an answer it would give
+	 * again; skipping it never changes a result) */
+	bool walked;
 	struct badparts bad;
 	/* a position's hash is the sum of its offsets times these, one per
 	 * offset (see hslot()): a move changes it by a few products */
@@ -1465,7 +1469,16 @@ static int never_free(disasm *d, struct level *l, const uint8_t *pcs)
 	x->l = l;
 	x->full = false;
 	x->err = DIS_OK;
-	for (size_t u = 0; u < l->n; u++) {
+	/* Depth first: the next node is mostly a child of the last, whose
+	 * pairs fill_figures() mostly keeps (in breadth-first order it is
+	 * mostly a sibling: twice the pairs change). Every order meets
+	 * the same positions. */
+	uint32_t todo[NEVER_MAX];
+	size_t ntodo = 1;
+	todo[0] = 0;
+	bool open = false; /* left before the end */
+	while (ntodo && !open) {
+		size_t u = todo[--ntodo], n0 = l->n;
 		if (!fill_figures(d, l, pcs, u))
 			return -DIS_ENOMEM;
 		bool tie1[3];
@@ -1474,18 +1487,21 @@ static int never_free(disasm *d, struct level *l, const uint8_t *pcs)
 		if (has_separation(l, tie1)) {
 			if (u == 0)
 				return 0;
-			break;
+			open = true;
+			continue;
 		}
 		x->u = u;
 		memcpy(x->tie1, tie1, sizeof tie1);
 		expand_cells(x);
 		if (x->err)
 			return -x->err;
-		if (x->full || l->n > NEVER_MAX)
-			break;
-		if (u + 1 == l->n)
-			return 1;
+		open = x->full || l->n > NEVER_MAX;
+		/* (todo holds at most l->n <= NEVER_MAX nodes) */
+		for (size_t v = n0; v < l->n && !open; v++)
+			todo[ntodo++] = (uint32_t)v;
 	}
+	if (!open)
+		return 1;
 	/* start again from node 0 */
 	int16_t start[3 * DIS_MAX_PIECES];
 	memcpy(start, l->pos, 3 * k * sizeof *start);
@@ -1505,7 +1521,7 @@ static int search(disasm *d, size_t depth, size_t k, const uint8_t *pcs,
 	if (!add_start(l, d->zr, start))
 		return DIS_ENOMEM;
 	d->nodes++;
-	int never = never_free(d, l, pcs);
+	int never = depth == 0 && d->walked ? 0 : never_free(d, l, pcs);
 	if (never < 0)
 		return -never;
 	if (never) {
@@ -1662,9 +1678,11 @@ static bool find_shape(disasm *d, struct piece *p)
 	return true;
 }
 
-int dis_run(disasm *d, int nx, int ny, int nz, const unsigned char *labels,
-            size_t np, const int *weights, const unsigned *groups,
-            struct dis_result *out)
+/* A run's pieces from 'labels' (dis_run()'s arguments): DIS_OK, or
+ * DIS_ETOOBIG, DIS_ENOMEM. */
+static int run_setup(disasm *d, int nx, int ny, int nz,
+                     const unsigned char *labels, size_t np,
+                     const int *weights, const unsigned *groups)
 {
 	if (np > DIS_MAX_PIECES || nx < 1 || ny < 1 || nz < 1 ||
 	    nx > DIS_MAX_DIM || ny > DIS_MAX_DIM || nz > DIS_MAX_DIM)
@@ -1739,17 +1757,53 @@ int dis_run(disasm *d, int nx, int ny, int nz, const unsigned char *labels,
 	d->nmv = 0;
 	d->nodes = 0;
 	bad_reset(&d->bad);
+	return DIS_OK;
+}
 
+int dis_never_free(disasm *d, int nx, int ny, int nz,
+                   const unsigned char *labels, size_t np, bool *stuck,
+                   uint64_t *nodes)
+{
+	int rc = run_setup(d, nx, ny, nz, labels, np, NULL, NULL);
+	if (rc != DIS_OK)
+		return rc;
+	*stuck = false;
+	if (np < 2)
+		return DIS_OK;
+	/* search()'s start, and its first look */
+	struct level *l = &d->lv[0];
+	int16_t start[3 * DIS_MAX_PIECES] = {0};
+	uint8_t pcs[DIS_MAX_PIECES];
+	for (size_t i = 0; i < np; i++)
+		pcs[i] = (uint8_t)i;
+	if (!level_init(l, np) || !add_start(l, d->zr, start))
+		return DIS_ENOMEM;
+	d->nodes++;
+	int never = never_free(d, l, pcs);
+	if (never < 0)
+		return -never;
+	*stuck = never == 1;
+	*nodes = d->nodes;
+	d->walked = !*stuck;
+	return DIS_OK;
+}
+
+int dis_run(disasm *d, int nx, int ny, int nz, const unsigned char *labels,
+            size_t np, const int *weights, const unsigned *groups,
+            struct dis_result *out)
+{
+	int rc = run_setup(d, nx, ny, nz, labels, np, weights, groups);
 	struct outcome o = {.v = DIS_APART};
-	if (np >= 2) {
+	if (rc == DIS_OK && np >= 2) {
 		uint8_t pcs[DIS_MAX_PIECES];
 		int16_t start[3 * DIS_MAX_PIECES] = {0};
 		for (size_t i = 0; i < np; i++)
 			pcs[i] = (uint8_t)i;
-		int rc = search(d, 0, np, pcs, start, &o);
-		if (rc != DIS_OK)
-			return rc;
+		rc = search(d, 0, np, pcs, start, &o);
 	}
+	d->walked = false; /* (once) */
+	if (rc != DIS_OK)
+		return rc;
 	struct dis_result r = {.verdict = o.v, .nodes = d->nodes};
 	if (o.v == DIS_APART) {
 		memcpy(r.level, o.level, o.nlevel * sizeof *r.level);

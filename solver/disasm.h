@@ -78,6 +78,7 @@
 #ifndef CUBEGEN_DISASM_H
 #define CUBEGEN_DISASM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -133,6 +134,19 @@ int dis_run(disasm *d, int nx, int ny, int nz, const unsigned char *labels,
             size_t npieces, const int *weights, const unsigned *groups,
             struct dis_result *out);
 void dis_result_clear(struct dis_result *r);
+
+/* Whether the assembly 'labels' (as dis_run()'s) has no separation at
+ * any position it can reach, found by a walk over those positions that
+ * gives up past a thousand or so: *stuck true when it has none (dis_run()
+ * would say DIS_STUCK, having visited *nodes positions), false when not
+ * known this way. Its answer is the same for every image of the assembly
+ * under a rotation or a reflection, and weights and groups do not
+ * change it. When it is no, the next dis_run() skips that walk (it is
+ * meant for an image of the same assembly; on another it only costs
+ * the walk's saving, never a result). */
+int dis_never_free(disasm *d, int nx, int ny, int nz,
+                   const unsigned char *labels, size_t npieces, bool *stuck,
+                   uint64_t *nodes);
 
 /* Compare levels lexicographically, a prefix lower: <0, 0, >0. */
 int dis_level_cmp(const int *a, size_t na, const int *b, size_t nb);

@@ -62,6 +62,8 @@ struct sdis {
 	uint64_t stuck, undecided, below; /* numerators (solve.h) */
 	uint64_t nodes;       /* positions the disassembler visited */
 	uint64_t runs;        /* disassemblies run (not found in the memo) */
+	uint64_t covers;      /* covers of two pieces or more met */
+	uint64_t walks, walk_stuck; /* dis_never_free() tried, and said stuck */
 	bool have_max;
 	struct solve_moves max; /* the first of the highest level */
 	uint64_t max_num;     /* numerator of the highest level */

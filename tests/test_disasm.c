@@ -400,6 +400,65 @@ static void test_disasm_against_brute_force(void **state)
 	dis_free(d);
 }
 
+/* dis_never_free(), on random small assemblies: when it says stuck,
+ * dis_run() and the brute force say stuck too, dis_run() having visited
+ * as many positions; and it says the same, with as many positions, under
+ * every symmetry. It must say stuck for some and not for others, among
+ * them stuck ones (a separation whose parts are stuck). */
+static void test_disasm_never_free(void **state)
+{
+	(void)state;
+	uint64_t seed = 20261129;
+	disasm *d = dis_new();
+	assert_non_null(d);
+	int never = 0, apart = 0, stuck_later = 0;
+	for (int t = 0; t < 600; t++) {
+		int nx, ny, nz;
+		size_t np;
+		unsigned char lab[DISREF_RANDOM_CELLS];
+		disref_random(&seed, &nx, &ny, &nz, lab, &np);
+		bool stuck;
+		uint64_t nodes = 0;
+		assert_int_equal(dis_never_free(d, nx, ny, nz, lab, np, &stuck, &nodes),
+		                 DIS_OK);
+		struct dis_result r;
+		assert_int_equal(dis_run(d, nx, ny, nz, lab, np, NULL, NULL, &r), DIS_OK);
+		int v, first;
+		assert_int_equal(disref_solve(nx, ny, nz, lab, np, NULL, 0, &v, &first),
+		                 0);
+		if (stuck) {
+			if (r.verdict != DIS_STUCK || v != DIS_STUCK || r.nodes != nodes)
+				fail_msg("assembly %d: no separation anywhere, but dis_run "
+				         "says %d after %llu positions (%llu), brute force %d",
+				         t, (int)r.verdict, (unsigned long long)r.nodes,
+				         (unsigned long long)nodes, v);
+			never++;
+		} else {
+			apart += r.verdict == DIS_APART;
+			stuck_later += r.verdict == DIS_STUCK;
+		}
+		for (int sym = 1; sym < POLY_NSYM; sym += t % 8 ? 5 : 1) {
+			unsigned char tl[DISREF_RANDOM_CELLS];
+			int mx, my, mz;
+			turn(lab, nx, ny, nz, sym, tl, &mx, &my, &mz);
+			bool st;
+			uint64_t nd = 0;
+			assert_int_equal(dis_never_free(d, mx, my, mz, tl, np, &st, &nd),
+			                 DIS_OK);
+			assert_int_equal(st, stuck);
+			if (st)
+				assert_int_equal(nd, nodes);
+		}
+		dis_result_clear(&r);
+	}
+	print_message("600 draws: %d with no separation anywhere, %d apart, "
+	              "%d stuck after a separation\n", never, apart, stuck_later);
+	assert_true(never >= 10);
+	assert_true(apart >= 10);
+	assert_true(stuck_later >= 1);
+	dis_free(d);
+}
+
 /* The checker can fail: a wrong level, an illegal move, a move too many. */
 static void test_disasm_checker_can_fail(void **state)
 {
@@ -464,6 +523,39 @@ static void test_disasm_out_of_memory(void **state)
 				                         NULL, &r), DIS_OK);
 				expect_level(&r, (const int[]){1, 2}, 2);
 				dis_result_clear(&r);
+			}
+		}
+		dis_free(d);
+		assert_int_equal(live, before);
+	}
+	/* the walk alone, on a cube caged in a 3x3x3 box: stuck */
+	struct hand c;
+	hand_cage(&c, 3, (const int[]){1, 1, 1, -1});
+	alloc_calls = 0;
+	d = dis_new();
+	bool stuck = false;
+	uint64_t nodes = 0;
+	assert_int_equal(dis_never_free(d, c.nx, c.ny, c.nz, c.lab, c.np, &stuck,
+	                                &nodes), DIS_OK);
+	assert_true(stuck);
+	dis_free(d);
+	total = alloc_calls;
+	for (long k = 0; k < total; k++) {
+		fail_after = k;
+		d = dis_new();
+		stuck = false;
+		int rc = d ? dis_never_free(d, c.nx, c.ny, c.nz, c.lab, c.np, &stuck,
+		                            &nodes)
+		           : DIS_ENOMEM;
+		fail_after = -1;
+		if (rc == DIS_OK) {
+			assert_true(stuck);
+		} else {
+			assert_int_equal(rc, DIS_ENOMEM);
+			if (d) {
+				assert_int_equal(dis_never_free(d, c.nx, c.ny, c.nz, c.lab,
+				                                c.np, &stuck, &nodes), DIS_OK);
+				assert_true(stuck);
 			}
 		}
 		dis_free(d);
@@ -833,6 +925,7 @@ int main(void)
 		cmocka_unit_test(test_disasm_too_big),
 		cmocka_unit_test(test_disasm_level_order),
 		cmocka_unit_test(test_disasm_against_brute_force),
+		cmocka_unit_test(test_disasm_never_free),
 		cmocka_unit_test(test_disasm_checker_can_fail),
 		cmocka_unit_test(test_disasm_out_of_memory),
 		cmocka_unit_test(test_disasm_solve_pelikan),
