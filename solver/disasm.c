@@ -79,13 +79,23 @@ struct figs {
 	uint8_t fr, zero;  /* bit D: f[D] < INF; f[D] == 0 */
 };
 
-/* Figures of the pair cache. */
+/* Figures of the pair cache, 16 bytes, so that the table of a puzzle's
+ * pairs stays near: tens of thousands of them, nearly every lookup a
+ * first meeting in its part's search. The key: shapes a and b (16 bits
+ * each), the offset of b's box corner from a's (9 bits an axis, offsets
+ * of -CNEAR to CNEAR - 1 kept) and the cache's stamp (5 bits, the top).
+ * Figures of CFAR cells or more (INF too) are CFAR; a pair with a
+ * finite one that far is not kept. */
 struct centry {
-	uint32_t stamp;   /* == cache.stamp when in use */
-	uint32_t a, b;    /* shapes */
-	int16_t r[3];     /* offset of b's box corner from a's */
-	struct figs m;
+	uint64_t key;     /* in use when its stamp is cache.stamp */
+	uint8_t f[NDIR];
+	uint8_t fr, zero;
 };
+#define CNEAR 256
+#define CFAR 255
+#define CSTAMP_SHIFT 59
+#define CSTAMP_MAX 31
+_Static_assert(SHAPES_MAX <= (size_t)1 << 16, "a shape is 16 bits of a key");
 
 /* A piece's cells with its box corner at the origin: pieces of many
  * assemblies are the same shapes in the same few orientations, so the
@@ -332,14 +342,32 @@ int dis_level_cmp(const int *a, size_t na, const int *b, size_t nb)
 
 /* ---- the pair cache ----------------------------------------------------- */
 
-static size_t chash(uint32_t a, uint32_t b, const int16_t r[3])
+/* The key of (a, b, r), its stamp bits 0. */
+static uint64_t ckey(uint32_t a, uint32_t b, const int16_t r[3])
 {
-	uint64_t h = (uint64_t)a * 0x9E3779B97F4A7C15u ^ (uint64_t)b << 29;
-	h ^= (uint64_t)(uint16_t)r[0] | (uint64_t)(uint16_t)r[1] << 16 |
-	     (uint64_t)(uint16_t)r[2] << 32;
-	h *= 0xff51afd7ed558ccdu;
+	return (uint64_t)a | (uint64_t)b << 16 |
+	       (uint64_t)(r[0] + CNEAR) << 32 | (uint64_t)(r[1] + CNEAR) << 41 |
+	       (uint64_t)(r[2] + CNEAR) << 50;
+}
+
+static size_t chash(uint64_t key)
+{
+	uint64_t h = (key & (((uint64_t)1 << CSTAMP_SHIFT) - 1)) *
+	             0xff51afd7ed558ccdu;
 	h ^= h >> 32;
 	return (size_t)h;
+}
+
+/* A new stamp: every entry is out of use (the table is emptied when
+ * the stamps wrap). */
+static void cache_restart(struct cache *c)
+{
+	if (++c->stamp > CSTAMP_MAX) {
+		if (c->e)
+			memset(c->e, 0, (c->mask + 1) * sizeof *c->e);
+		c->stamp = 1;
+	}
+	c->used = 0;
 }
 
 static bool cache_grow(struct cache *c)
@@ -350,10 +378,10 @@ static bool cache_grow(struct cache *c)
 		return false;
 	for (size_t i = 0; c->e && i <= c->mask; i++) {
 		struct centry *o = &c->e[i];
-		if (o->stamp != c->stamp)
+		if (o->key >> CSTAMP_SHIFT != c->stamp)
 			continue;
-		size_t h = chash(o->a, o->b, o->r) & (ncap - 1);
-		while (ne[h].stamp == c->stamp)
+		size_t h = chash(o->key) & (ncap - 1);
+		while (ne[h].key >> CSTAMP_SHIFT == c->stamp)
 			h = (h + 1) & (ncap - 1);
 		ne[h] = *o;
 	}
@@ -421,10 +449,10 @@ static void pair_figures(const struct dshape *pa, const struct dshape *pb,
 	}
 }
 
-/* The figures of (a, b, r), from the cache or computed; NULL when out of
- * memory. */
-static const struct figs *figures(disasm *d, uint32_t a, uint32_t b,
-                               const int16_t r[3])
+/* The figures of (a, b, r), from the cache or computed, into *out;
+ * false when out of memory. */
+static bool figures(disasm *d, uint32_t a, uint32_t b, const int16_t r[3],
+                    struct figs *out)
 {
 	/* Lines along axis k are crossed by both only when the boxes meet
 	 * on the other two axes: boxes that meet on fewer than two have no
@@ -435,38 +463,50 @@ static const struct figs *figures(disasm *d, uint32_t a, uint32_t b,
 	int meet = 0;
 	for (int k = 0; k < 3; k++)
 		meet += 0 <= pb->hi[k] + r[k] && r[k] <= pa->hi[k];
-	if (meet < 2)
-		return &apart;
+	if (meet < 2) {
+		*out = apart;
+		return true;
+	}
+	bool near = true;
+	for (int k = 0; k < 3; k++)
+		near &= -CNEAR <= r[k] && r[k] < CNEAR;
+	if (!near) {
+		pair_figures(pa, pb, r, out);
+		return true;
+	}
 	struct cache *c = &d->cache;
 	if (2 * (c->used + 1) > (c->e ? c->mask + 1 : 0)) {
-		if (c->used >= CACHE_MAX) {
-			/* full: start again (a new stamp empties it) */
-			if (++c->stamp == 0) {
-				memset(c->e, 0, (c->mask + 1) * sizeof *c->e);
-				c->stamp = 1;
-			}
-			c->used = 0;
-		} else if (!cache_grow(c)) {
-			return NULL;
+		if (c->used >= CACHE_MAX)
+			cache_restart(c); /* full: start again */
+		else if (!cache_grow(c))
+			return false;
+	}
+	uint64_t key = ckey(a, b, r), stamp = (uint64_t)c->stamp << CSTAMP_SHIFT;
+	size_t h = chash(key) & c->mask;
+	for (;; h = (h + 1) & c->mask) {
+		const struct centry *e = &c->e[h];
+		if (e->key >> CSTAMP_SHIFT != c->stamp)
+			break;
+		if (e->key == (key | stamp)) {
+			for (int D = 0; D < NDIR; D++)
+				out->f[D] = e->f[D] == CFAR ? INF : e->f[D];
+			out->fr = e->fr;
+			out->zero = e->zero;
+			return true;
 		}
 	}
-	size_t h = chash(a, b, r) & c->mask;
-	for (;; h = (h + 1) & c->mask) {
-		struct centry *e = &c->e[h];
-		if (e->stamp != c->stamp)
-			break;
-		if (e->a == a && e->b == b && e->r[0] == r[0] &&
-		    e->r[1] == r[1] && e->r[2] == r[2])
-			return &e->m;
-	}
+	pair_figures(pa, pb, r, out);
 	struct centry *e = &c->e[h];
-	e->stamp = c->stamp;
-	e->a = a;
-	e->b = b;
-	memcpy(e->r, r, sizeof e->r);
-	pair_figures(&d->shapes[a], &d->shapes[b], r, &e->m);
+	for (int D = 0; D < NDIR; D++) {
+		if (out->f[D] >= CFAR && out->f[D] != INF)
+			return true; /* too far to keep */
+		e->f[D] = out->f[D] == INF ? CFAR : (uint8_t)out->f[D];
+	}
+	e->key = key | stamp;
+	e->fr = out->fr;
+	e->zero = out->zero;
 	c->used++;
-	return &e->m;
+	return true;
 }
 
 /* ---- positions ---------------------------------------------------------- */
@@ -751,15 +791,12 @@ static bool fill_figures(disasm *d, struct level *l, const uint8_t *pcs,
 			if (pm->stamp != l->pm_stamp || pm->r[0] != r0 ||
 			    pm->r[1] != r1 || pm->r[2] != r2) {
 				int16_t r[3] = {r0, r1, r2};
-				const struct figs *f =
-				        figures(d, a->shape, b->shape, r);
-				if (!f)
+				if (!figures(d, a->shape, b->shape, r, &pm->m))
 					return false;
 				pm->stamp = l->pm_stamp;
 				pm->r[0] = r0;
 				pm->r[1] = r1;
 				pm->r[2] = r2;
-				pm->m = *f;
 			}
 			uint64_t bi = (uint64_t)1 << i, bj = (uint64_t)1 << j;
 			/* the pair's bits that changed: j stops i along D when
@@ -1608,13 +1645,7 @@ static void shapes_reset(disasm *d)
 	d->nshapes = 0;
 	if (d->shtab)
 		memset(d->shtab, 0, (d->shmask + 1) * sizeof *d->shtab);
-	struct cache *c = &d->cache;
-	if (++c->stamp == 0) {
-		if (c->e)
-			memset(c->e, 0, (c->mask + 1) * sizeof *c->e);
-		c->stamp = 1;
-	}
-	c->used = 0;
+	cache_restart(&d->cache);
 }
 
 static bool shtab_grow(disasm *d)
@@ -1693,14 +1724,14 @@ static int run_setup(disasm *d, int nx, int ny, int nz,
 		d->group[i] = groups ? groups[i] : 0;
 	}
 	/* The pieces' cells, with their box corners at the origin: first
-	 * how many and the boxes, then the cells. */
-	for (size_t i = 0; i < np; i++) {
+	 * how many and the boxes, then the cells. A box is found from the
+	 * rows, columns and layers each piece meets, as bits (no branch a
+	 * cell: eight pieces' cells interleaved mislead the predictor). */
+	enum { MW = (DIS_MAX_DIM + 63) / 64 };
+	uint64_t meets[DIS_MAX_PIECES][3][MW];
+	memset(meets, 0, np * sizeof *meets);
+	for (size_t i = 0; i < np; i++)
 		d->pc[i].n = 0;
-		for (int a = 0; a < 3; a++) {
-			d->pc[i].lo[a] = INT16_MAX;
-			d->pc[i].hi[a] = INT16_MIN;
-		}
-	}
 	const unsigned char *lab = labels;
 	for (int z = 0; z < nz; z++)
 		for (int y = 0; y < ny; y++)
@@ -1708,20 +1739,25 @@ static int run_setup(disasm *d, int nx, int ny, int nz,
 				if (!*lab)
 					continue;
 				assert(*lab <= np);
-				struct piece *p = &d->pc[*lab - 1];
-				/* z only grows: the first z is the least */
-				if (p->n++ == 0)
-					p->lo[2] = (int16_t)z;
-				p->hi[2] = (int16_t)z;
-				if (x < p->lo[0])
-					p->lo[0] = (int16_t)x;
-				if (x > p->hi[0])
-					p->hi[0] = (int16_t)x;
-				if (y < p->lo[1])
-					p->lo[1] = (int16_t)y;
-				if (y > p->hi[1])
-					p->hi[1] = (int16_t)y;
+				size_t i = *lab - 1u;
+				d->pc[i].n++;
+				meets[i][0][x >> 6] |= (uint64_t)1 << (x & 63);
+				meets[i][1][y >> 6] |= (uint64_t)1 << (y & 63);
+				meets[i][2][z >> 6] |= (uint64_t)1 << (z & 63);
 			}
+	for (size_t i = 0; i < np; i++)
+		for (int a = 0; a < 3; a++) {
+			int w = 0, v = MW - 1;
+			while (w < MW - 1 && !meets[i][a][w])
+				w++;
+			while (v > 0 && !meets[i][a][v])
+				v--;
+			/* (a piece with no cell fails the assertion below) */
+			d->pc[i].lo[a] = (int16_t)(64 * w + (meets[i][a][w]
+			        ? __builtin_ctzll(meets[i][a][w]) : 0));
+			d->pc[i].hi[a] = (int16_t)(64 * v + (meets[i][a][v]
+			        ? 63 - __builtin_clzll(meets[i][a][v]) : 0));
+		}
 	for (size_t i = 0; i < np; i++) {
 		assert(d->pc[i].n > 0);
 		if (d->pc[i].n > d->pc[i].cap) {
