@@ -217,6 +217,7 @@ struct disasm {
 	uint64_t max_nodes;
 	struct piece pc[DIS_MAX_PIECES];
 	struct dshape *shapes; /* every shape met so far */
+	uint32_t epoch;        /* shapes_reset()s so far */
 	size_t nshapes, shcap;
 	uint32_t *shtab;       /* shape + 1, 0 empty */
 	size_t shmask;
@@ -1618,21 +1619,21 @@ static int search(disasm *d, size_t depth, size_t k, const uint8_t *pcs,
 /* ---- the run ------------------------------------------------------------ */
 
 /* A shape's hash, from its cells (box corner at the origin). */
-static size_t shash(const struct piece *p)
+static size_t shash(const int16_t (*c)[3], size_t n)
 {
-	uint64_t h = p->n * 0x9E3779B97F4A7C15u;
-	for (size_t i = 0; i < p->n; i++) {
-		h ^= (uint64_t)(uint16_t)p->c[i][0] |
-		     (uint64_t)(uint16_t)p->c[i][1] << 16 |
-		     (uint64_t)(uint16_t)p->c[i][2] << 32;
+	uint64_t h = n * 0x9E3779B97F4A7C15u;
+	for (size_t i = 0; i < n; i++) {
+		h ^= (uint64_t)(uint16_t)c[i][0] |
+		     (uint64_t)(uint16_t)c[i][1] << 16 |
+		     (uint64_t)(uint16_t)c[i][2] << 32;
 		h *= 0xff51afd7ed558ccdu;
 	}
 	return (size_t)(h ^ h >> 31);
 }
 
-static bool same_shape(const struct dshape *s, const struct piece *p)
+static bool same_shape(const struct dshape *s, const int16_t (*c)[3], size_t n)
 {
-	return s->n == p->n && !memcmp(s->c, p->c, p->n * sizeof *p->c);
+	return s->n == n && !memcmp(s->c, c, n * sizeof *c);
 }
 
 /* Forget every shape, and so every pair figure. */
@@ -1646,6 +1647,7 @@ static void shapes_reset(disasm *d)
 	if (d->shtab)
 		memset(d->shtab, 0, (d->shmask + 1) * sizeof *d->shtab);
 	cache_restart(&d->cache);
+	d->epoch++;
 }
 
 static bool shtab_grow(disasm *d)
@@ -1656,8 +1658,7 @@ static bool shtab_grow(disasm *d)
 		return false;
 	for (size_t i = 0; i < d->nshapes; i++) {
 		const struct dshape *sh = &d->shapes[i];
-		struct piece tmp = {.n = sh->n, .c = sh->c};
-		size_t h = shash(&tmp) & (ncap - 1);
+		size_t h = shash((const int16_t (*)[3])sh->c, sh->n) & (ncap - 1);
 		while (nt[h])
 			h = (h + 1) & (ncap - 1);
 		nt[h] = (uint32_t)i + 1;
@@ -1669,15 +1670,16 @@ static bool shtab_grow(disasm *d)
 }
 
 /* Set p->shape: the shape of p's cells, registered when new. */
-static bool find_shape(disasm *d, struct piece *p)
+static bool find_shape(disasm *d, const int16_t (*c)[3], size_t n,
+                       const int16_t hi[3], uint32_t *shape)
 {
 	if (2 * (d->nshapes + 1) > (d->shtab ? d->shmask + 1 : 0) &&
 	    !shtab_grow(d))
 		return false;
-	size_t h = shash(p) & d->shmask;
+	size_t h = shash(c, n) & d->shmask;
 	for (; d->shtab[h]; h = (h + 1) & d->shmask)
-		if (same_shape(&d->shapes[d->shtab[h] - 1], p)) {
-			p->shape = d->shtab[h] - 1;
+		if (same_shape(&d->shapes[d->shtab[h] - 1], c, n)) {
+			*shape = d->shtab[h] - 1;
 			return true;
 		}
 	if (d->nshapes == d->shcap) {
@@ -1689,23 +1691,22 @@ static bool find_shape(disasm *d, struct piece *p)
 		d->shcap = ncap;
 	}
 	struct dshape *sh = &d->shapes[d->nshapes];
-	sh->c = malloc(p->n * sizeof *sh->c);
+	sh->c = malloc(n * sizeof *sh->c);
 	if (!sh->c)
 		return false;
-	sh->n = p->n;
-	for (int a = 0; a < 3; a++)
-		sh->hi[a] = (int16_t)(p->hi[a] - p->lo[a]);
+	sh->n = n;
+	memcpy(sh->hi, hi, sizeof sh->hi);
 	size_t w = (size_t)sh->hi[0] + 1, hy = (size_t)sh->hi[1] + 1;
 	sh->bits = calloc(w * hy * ((size_t)sh->hi[2] + 1), 1);
 	if (!sh->bits) {
 		free(sh->c);
 		return false;
 	}
-	memcpy(sh->c, p->c, p->n * sizeof *p->c);
-	for (size_t i = 0; i < p->n; i++)
+	memcpy(sh->c, c, n * sizeof *c);
+	for (size_t i = 0; i < n; i++)
 		sh->bits[sh->c[i][0] + w * (sh->c[i][1] + hy * (size_t)sh->c[i][2])] = 1;
 	d->shtab[h] = (uint32_t)d->nshapes + 1;
-	p->shape = (uint32_t)d->nshapes++;
+	*shape = (uint32_t)d->nshapes++;
 	return true;
 }
 
@@ -1788,7 +1789,12 @@ static int run_setup(disasm *d, int nx, int ny, int nz,
 	if (d->nshapes + np > SHAPES_MAX)
 		shapes_reset(d);
 	for (size_t i = 0; i < np; i++)
-		if (!find_shape(d, &d->pc[i]))
+		if (!find_shape(d, (const int16_t (*)[3])d->pc[i].c, d->pc[i].n,
+		                (const int16_t[3]){
+		                        (int16_t)(d->pc[i].hi[0] - d->pc[i].lo[0]),
+		                        (int16_t)(d->pc[i].hi[1] - d->pc[i].lo[1]),
+		                        (int16_t)(d->pc[i].hi[2] - d->pc[i].lo[2])},
+		                &d->pc[i].shape))
 			return DIS_ENOMEM;
 	d->nmv = 0;
 	d->nodes = 0;
@@ -1796,17 +1802,13 @@ static int run_setup(disasm *d, int nx, int ny, int nz,
 	return DIS_OK;
 }
 
-int dis_never_free(disasm *d, int nx, int ny, int nz,
-                   const unsigned char *labels, size_t np, bool *stuck,
-                   uint64_t *nodes)
+/* dis_never_free() of the pieces set up: the start of the whole
+ * search (search() at depth 0) and its walk. */
+static int walk_start(disasm *d, size_t np, bool *stuck, uint64_t *nodes)
 {
-	int rc = run_setup(d, nx, ny, nz, labels, np, NULL, NULL);
-	if (rc != DIS_OK)
-		return rc;
 	*stuck = false;
 	if (np < 2)
 		return DIS_OK;
-	/* search()'s start, and its first look */
 	struct level *l = &d->lv[0];
 	int16_t start[3 * DIS_MAX_PIECES] = {0};
 	uint8_t pcs[DIS_MAX_PIECES];
@@ -1822,6 +1824,66 @@ int dis_never_free(disasm *d, int nx, int ny, int nz,
 	*nodes = d->nodes;
 	d->walked = !*stuck;
 	return DIS_OK;
+}
+
+int dis_never_free(disasm *d, int nx, int ny, int nz,
+                   const unsigned char *labels, size_t np, bool *stuck,
+                   uint64_t *nodes)
+{
+	int rc = run_setup(d, nx, ny, nz, labels, np, NULL, NULL);
+	if (rc != DIS_OK)
+		return rc;
+	return walk_start(d, np, stuck, nodes);
+}
+
+int dis_shape(disasm *d, const int16_t (*cells)[3], size_t n, uint32_t *shape)
+{
+	if (n == 0)
+		return DIS_ETOOBIG;
+	int16_t hi[3] = {0, 0, 0};
+	for (size_t i = 0; i < n; i++)
+		for (int a = 0; a < 3; a++) {
+			if (cells[i][a] < 0 || cells[i][a] >= DIS_MAX_DIM)
+				return DIS_ETOOBIG;
+			if (cells[i][a] > hi[a])
+				hi[a] = cells[i][a];
+		}
+	if (d->nshapes + 1 > SHAPES_MAX)
+		shapes_reset(d);
+	return find_shape(d, cells, n, hi, shape) ? DIS_OK : DIS_ENOMEM;
+}
+
+uint32_t dis_shape_epoch(const disasm *d)
+{
+	return d->epoch;
+}
+
+int dis_never_free_shapes(disasm *d, size_t np, const uint32_t *shape,
+                          const int16_t (*lo)[3], bool *stuck,
+                          uint64_t *nodes)
+{
+	if (np > DIS_MAX_PIECES)
+		return DIS_ETOOBIG;
+	d->npieces = np;
+	for (size_t i = 0; i < np; i++) {
+		assert(shape[i] < d->nshapes);
+		const struct dshape *sh = &d->shapes[shape[i]];
+		struct piece *p = &d->pc[i];
+		d->weight[i] = 1;
+		d->group[i] = 0;
+		p->shape = shape[i];
+		p->n = 0; /* (its cells are not needed: the shape's are) */
+		for (int a = 0; a < 3; a++) {
+			p->lo[a] = lo[i][a];
+			p->hi[a] = (int16_t)(lo[i][a] + sh->hi[a]);
+		}
+	}
+	if (!d->cache.stamp)
+		d->cache.stamp = 1;
+	d->nmv = 0;
+	d->nodes = 0;
+	bad_reset(&d->bad);
+	return walk_start(d, np, stuck, nodes);
 }
 
 int dis_run(disasm *d, int nx, int ny, int nz, const unsigned char *labels,

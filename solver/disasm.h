@@ -148,6 +148,19 @@ int dis_never_free(disasm *d, int nx, int ny, int nz,
                    const unsigned char *labels, size_t npieces, bool *stuck,
                    uint64_t *nodes);
 
+/* The same on pieces given by their shapes, for a caller that meets the
+ * same pieces again and again (the covers of a search): dis_shape()
+ * gives the number of the shape of n cells (x, y, z, none negative, at
+ * least one 0 on each axis, in the order of a box's cells: x fastest,
+ * then y, then z, as labels list them), and such numbers hold while
+ * dis_shape_epoch() gives the same (past 65,536 shapes they are all
+ * forgotten). Piece i is shape[i] with its box corner at lo[i]. */
+int dis_shape(disasm *d, const int16_t (*cells)[3], size_t n, uint32_t *shape);
+uint32_t dis_shape_epoch(const disasm *d);
+int dis_never_free_shapes(disasm *d, size_t npieces, const uint32_t *shape,
+                          const int16_t (*lo)[3], bool *stuck,
+                          uint64_t *nodes);
+
 /* Compare levels lexicographically, a prefix lower: <0, 0, >0. */
 int dis_level_cmp(const int *a, size_t na, const int *b, size_t nb);
 const char *dis_strerror(int status);

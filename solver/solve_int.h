@@ -64,6 +64,12 @@ struct sdis {
 	uint64_t runs;        /* disassemblies run (not found in the memo) */
 	uint64_t covers;      /* covers of two pieces or more met */
 	uint64_t walks, walk_stuck; /* dis_never_free() tried, and said stuck */
+	/* per row (allocated at the first walk): its disassembler shape,
+	 * box corner, and 1 + the disassembler's shape epoch they are of
+	 * (0: none yet); and room for one row's cells */
+	uint32_t *rshape, *repoch;
+	int16_t (*rlo)[3];
+	int16_t (*rcell)[3];
 	bool have_max;
 	struct solve_moves max; /* the first of the highest level */
 	uint64_t max_num;     /* numerator of the highest level */

@@ -114,6 +114,10 @@ void sdis_thread_free(struct solver *s)
 	free(sd->btype);
 	free(sd->clabels);
 	free(sd->key);
+	free(sd->rshape);
+	free(sd->repoch);
+	free(sd->rlo);
+	free(sd->rcell);
 	solve_moves_clear(&sd->cur);
 	solve_moves_clear(&sd->max);
 	memo_reset(sd);
@@ -358,6 +362,79 @@ static bool memo_add(struct solver *s, size_t nc, const struct dis_result *r)
 	return true;
 }
 
+/* The disassembler's shape of row r (its cells with their box corner
+ * at the origin, in goal order: x fastest) and that corner, kept per
+ * row while the disassembler's shapes last (sdis.rshape): covers share
+ * most rows. DIS_OK, or dis_shape()'s error. */
+static int row_shape(struct solver *s, size_t r)
+{
+	struct sdis *sd = &s->sd;
+	const struct grid *g = &s->p->goal;
+	size_t nx = (size_t)g->nx, ny = (size_t)g->ny;
+	int16_t (*c)[3] = sd->rcell;
+	size_t n = 0;
+	int16_t lo[3] = {INT16_MAX, INT16_MAX, INT16_MAX};
+	for (size_t i = s->roff[r]; i < s->roff[r + 1]; i++, n++) {
+		size_t at = s->goal_cell[s->rcells[i]];
+		c[n][0] = (int16_t)(at % nx);
+		c[n][1] = (int16_t)(at / nx % ny);
+		c[n][2] = (int16_t)(at / nx / ny);
+		for (int a = 0; a < 3; a++)
+			lo[a] = c[n][a] < lo[a] ? c[n][a] : lo[a];
+	}
+	for (size_t i = 0; i < n; i++)
+		for (int a = 0; a < 3; a++)
+			c[i][a] = (int16_t)(c[i][a] - lo[a]);
+	int rc = dis_shape(sd->dis, (const int16_t (*)[3])c, n, &sd->rshape[r]);
+	if (rc != DIS_OK)
+		return rc;
+	memcpy(sd->rlo[r], lo, sizeof lo);
+	sd->repoch[r] = dis_shape_epoch(sd->dis) + 1;
+	return DIS_OK;
+}
+
+/* The shapes and box corners of the cover's pieces, for
+ * dis_never_free_shapes(): DIS_OK, DIS_ENOMEM, DIS_ETOOBIG. */
+static int cover_shapes(struct solver *s, const size_t *rows, size_t n,
+                        uint32_t *shape, int16_t (*lo)[3])
+{
+	struct sdis *sd = &s->sd;
+	if (!sd->rshape) {
+		sd->rshape = malloc(s->nrows * sizeof *sd->rshape);
+		sd->repoch = calloc(s->nrows, sizeof *sd->repoch);
+		sd->rlo = malloc(s->nrows * sizeof *sd->rlo);
+		sd->rcell = malloc((s->ncells ? s->ncells : 1) * sizeof *sd->rcell);
+		if (!sd->rshape || !sd->repoch || !sd->rlo || !sd->rcell) {
+			free(sd->rshape);
+			free(sd->repoch);
+			free(sd->rlo);
+			free(sd->rcell);
+			sd->rshape = NULL;
+			sd->repoch = NULL;
+			sd->rlo = NULL;
+			sd->rcell = NULL;
+			return DIS_ENOMEM;
+		}
+	}
+	/* a shape made may forget the others (past 65,536): then again,
+	 * once (a cover's shapes fit many times over) */
+	for (;;) {
+		uint32_t ep = dis_shape_epoch(sd->dis) + 1;
+		for (size_t i = 0; i < n; i++) {
+			size_t r = rows[i];
+			if (sd->repoch[r] != ep) {
+				int rc = row_shape(s, r);
+				if (rc != DIS_OK)
+					return rc;
+			}
+			shape[i] = sd->rshape[r];
+			memcpy(lo[i], sd->rlo[r], sizeof lo[i]);
+		}
+		if (dis_shape_epoch(sd->dis) + 1 == ep)
+			return DIS_OK;
+	}
+}
+
 /* Whether to look first for no separation anywhere (dis_never_free()),
  * on the cover as it is: while that has been the answer at least half
  * the time, and on every 64th cover anyway. Where nearly every
@@ -392,14 +469,15 @@ int sdis_cover(struct solver *s, const size_t *rows, size_t n, int *kind)
 	if (walk_first(sd)) {
 		/* no separation anywhere is the same verdict in every form:
 		 * the least one is not needed (nor the memo, keyed by it) */
-		const struct grid *g = &s->p->goal;
-		for (size_t c = 0; c < nc; c++)
-			sd->clabels[s->goal_cell[c]] =
-			        (unsigned char)(sd->owner[c] + 1);
-		bool stuck;
+		uint32_t shape[DIS_MAX_PIECES];
+		int16_t lo[DIS_MAX_PIECES][3];
+		bool stuck = false;
 		uint64_t nodes = 0;
-		int rc = dis_never_free(sd->dis, g->nx, g->ny, g->nz,
-		                        sd->clabels, n, &stuck, &nodes);
+		int rc = cover_shapes(s, rows, n, shape, lo);
+		if (rc == DIS_OK)
+			rc = dis_never_free_shapes(sd->dis, n, shape,
+			                           (const int16_t (*)[3])lo, &stuck,
+			                           &nodes);
 		if (rc == DIS_ENOMEM)
 			return SOLVE_ENOMEM;
 		sd->walks++;

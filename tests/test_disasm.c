@@ -459,6 +459,119 @@ static void test_disasm_never_free(void **state)
 	dis_free(d);
 }
 
+/* The cells of piece 'p' (label p + 1) of an assembly, box corner at the
+ * origin, in box order, into c; their corner into lo; how many. */
+static size_t piece_cells(const unsigned char *lab, int nx, int ny, int nz,
+                          size_t p, int16_t (*c)[3], int16_t lo[3])
+{
+	size_t n = 0;
+	lo[0] = lo[1] = lo[2] = INT16_MAX;
+	for (int z = 0; z < nz; z++)
+		for (int y = 0; y < ny; y++)
+			for (int x = 0; x < nx; x++)
+				if (lab[x + nx * (y + ny * z)] == p + 1) {
+					int16_t v[3] = {(int16_t)x, (int16_t)y, (int16_t)z};
+					for (int a = 0; a < 3; a++) {
+						c[n][a] = v[a];
+						lo[a] = v[a] < lo[a] ? v[a] : lo[a];
+					}
+					n++;
+				}
+	for (size_t i = 0; i < n; i++)
+		for (int a = 0; a < 3; a++)
+			c[i][a] = (int16_t)(c[i][a] - lo[a]);
+	return n;
+}
+
+/* dis_never_free_shapes() says what dis_never_free() says, with as many
+ * positions, on random assemblies given by their pieces' shapes (one
+ * disassembler for all, so shapes are met again); and a shape's number
+ * is the same whenever its cells are. */
+static void test_disasm_never_free_shapes(void **state)
+{
+	(void)state;
+	uint64_t seed = 7;
+	disasm *d = dis_new(), *e = dis_new();
+	assert_non_null(d);
+	assert_non_null(e);
+	int never = 0;
+	for (int t = 0; t < 400; t++) {
+		int nx, ny, nz;
+		size_t np;
+		unsigned char lab[DISREF_RANDOM_CELLS];
+		disref_random(&seed, &nx, &ny, &nz, lab, &np);
+		uint32_t shape[DIS_MAX_PIECES];
+		int16_t lo[DIS_MAX_PIECES][3], c[DISREF_RANDOM_CELLS][3];
+		for (size_t p = 0; p < np; p++) {
+			size_t n = piece_cells(lab, nx, ny, nz, p, c, lo[p]);
+			assert_int_equal(dis_shape(d, (const int16_t (*)[3])c, n,
+			                           &shape[p]), DIS_OK);
+			uint32_t again;
+			assert_int_equal(dis_shape(d, (const int16_t (*)[3])c, n, &again),
+			                 DIS_OK);
+			assert_int_equal(again, shape[p]);
+		}
+		bool st = false, want = false;
+		uint64_t nodes = 0, wnodes = 0;
+		assert_int_equal(dis_never_free_shapes(d, np, shape,
+		                                       (const int16_t (*)[3])lo,
+		                                       &st, &nodes), DIS_OK);
+		assert_int_equal(dis_never_free(e, nx, ny, nz, lab, np, &want,
+		                                &wnodes), DIS_OK);
+		assert_int_equal(st, want);
+		if (st)
+			assert_int_equal(nodes, wnodes);
+		never += st;
+	}
+	assert_true(never >= 10);
+	/* no cells, or cells too far out: refused */
+	uint32_t sh;
+	int16_t far[1][3] = {{0, 0, DIS_MAX_DIM}};
+	assert_int_equal(dis_shape(d, (const int16_t (*)[3])far, 1, &sh), DIS_ETOOBIG);
+	assert_int_equal(dis_shape(d, (const int16_t (*)[3])far, 0, &sh), DIS_ETOOBIG);
+	dis_free(d);
+	dis_free(e);
+}
+
+/* Past 65,536 shapes a disassembler forgets them all: the epoch says so,
+ * and shapes made after it work. */
+static void test_disasm_shape_epoch(void **state)
+{
+	(void)state;
+	disasm *d = dis_new();
+	assert_non_null(d);
+	uint32_t e0 = dis_shape_epoch(d), sh = 0;
+	/* distinct shapes: (0,0,0) and a set of the other cells of a
+	 * 4 x 4 x 4 box, by the bits of k */
+	int16_t c[64][3];
+	for (uint32_t k = 1; k <= 65537; k++) {
+		size_t n = 0;
+		for (int b = 0; b < 64; b++)
+			if (b == 0 || (b < 20 && (k >> (b - 1) & 1))) {
+				c[n][0] = (int16_t)(b % 4);
+				c[n][1] = (int16_t)(b / 4 % 4);
+				c[n][2] = (int16_t)(b / 16);
+				n++;
+			}
+		assert_int_equal(dis_shape(d, (const int16_t (*)[3])c, n, &sh), DIS_OK);
+		if (k <= 65536)
+			assert_int_equal(dis_shape_epoch(d), e0);
+	}
+	assert_int_not_equal(dis_shape_epoch(d), e0);
+	assert_int_equal(sh, 0); /* the first of the new epoch */
+	/* two cubes side by side, as shapes of this epoch: they come apart */
+	int16_t one[1][3] = {{0, 0, 0}}, lo[2][3] = {{0, 0, 0}, {1, 0, 0}};
+	uint32_t s2[2];
+	assert_int_equal(dis_shape(d, (const int16_t (*)[3])one, 1, &s2[0]), DIS_OK);
+	s2[1] = s2[0];
+	bool stuck = true;
+	uint64_t nodes = 0;
+	assert_int_equal(dis_never_free_shapes(d, 2, s2, (const int16_t (*)[3])lo,
+	                                       &stuck, &nodes), DIS_OK);
+	assert_false(stuck);
+	dis_free(d);
+}
+
 /* The checker can fail: a wrong level, an illegal move, a move too many. */
 static void test_disasm_checker_can_fail(void **state)
 {
@@ -926,6 +1039,8 @@ int main(void)
 		cmocka_unit_test(test_disasm_level_order),
 		cmocka_unit_test(test_disasm_against_brute_force),
 		cmocka_unit_test(test_disasm_never_free),
+		cmocka_unit_test(test_disasm_never_free_shapes),
+		cmocka_unit_test(test_disasm_shape_epoch),
 		cmocka_unit_test(test_disasm_checker_can_fail),
 		cmocka_unit_test(test_disasm_out_of_memory),
 		cmocka_unit_test(test_disasm_solve_pelikan),
