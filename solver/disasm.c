@@ -47,7 +47,12 @@
  * one-cell moves of least groups alone (never_free()), which reach the
  * same positions for less work (Gargamel: 31 % fewer instructions in
  * all); only when that walk meets a separation (or a bound, or
- * NEVER_MAX positions) does the search above run.
+ * NEVER_MAX positions) does the search above run. The walk goes depth
+ * first, and its answer is the same for every image of the assembly
+ * under the goal's symmetries: a solve asks it first of each cover as
+ * found (dis_never_free_shapes(), its pieces as shapes the caller keeps
+ * per row), and only a cover it does not settle is put in its least
+ * form and searched.
  */
 #include "solver/disasm.h"
 
