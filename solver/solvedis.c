@@ -435,9 +435,9 @@ static int cover_shapes(struct solver *s, const size_t *rows, size_t n,
 	}
 }
 
-/* Whether to look first for no separation anywhere (dis_never_free()),
- * on the cover as it is: while that has been the answer at least half
- * the time, and on every 64th cover anyway. Where nearly every
+/* Whether to look first for no separation anywhere, on the cover as
+ * it is (dis_never_free_shapes()): while that has been the answer at
+ * least half the time, and on every 64th cover anyway. Where nearly every
  * solution is stuck (Gargamel, two face 3) it saves the least form and
  * the memo; where they come apart (Soma) it costs a set-up now and
  * then. Either way the counts are the same. */
