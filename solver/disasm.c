@@ -233,9 +233,9 @@ struct disasm {
 	size_t nmv, mvcap;
 	uint64_t nodes;
 	bool oom;
-	/* dis_never_free() said no for the assembly the next dis_run() is
-	 * of: its whole search skips never_free() (an answer it would give
-	 * again; skipping it never changes a result) */
+	/* dis_never_free_shapes() said no for the assembly the next
+	 * dis_run() is of: its whole search skips never_free() (an answer
+	 * it would give again; skipping it never changes a result) */
 	bool walked;
 	struct badparts bad;
 	/* a position's hash is the sum of its offsets times these, one per
@@ -1807,7 +1807,7 @@ static int run_setup(disasm *d, int nx, int ny, int nz,
 	return DIS_OK;
 }
 
-/* dis_never_free() of the pieces set up: the start of the whole
+/* dis_never_free_shapes() of the pieces set up: the start of the whole
  * search (search() at depth 0) and its walk. */
 static int walk_start(disasm *d, size_t np, bool *stuck, uint64_t *nodes)
 {
@@ -1831,28 +1831,19 @@ static int walk_start(disasm *d, size_t np, bool *stuck, uint64_t *nodes)
 	return DIS_OK;
 }
 
-int dis_never_free(disasm *d, int nx, int ny, int nz,
-                   const unsigned char *labels, size_t np, bool *stuck,
-                   uint64_t *nodes)
-{
-	int rc = run_setup(d, nx, ny, nz, labels, np, NULL, NULL);
-	if (rc != DIS_OK)
-		return rc;
-	return walk_start(d, np, stuck, nodes);
-}
-
 int dis_shape(disasm *d, const int16_t (*cells)[3], size_t n, uint32_t *shape)
 {
 	if (n == 0)
 		return DIS_ETOOBIG;
-	int16_t hi[3] = {0, 0, 0};
+	int16_t lo[3] = {INT16_MAX, INT16_MAX, INT16_MAX}, hi[3] = {0, 0, 0};
 	for (size_t i = 0; i < n; i++)
 		for (int a = 0; a < 3; a++) {
 			if (cells[i][a] < 0 || cells[i][a] >= DIS_MAX_DIM)
 				return DIS_ETOOBIG;
-			if (cells[i][a] > hi[a])
-				hi[a] = cells[i][a];
+			lo[a] = cells[i][a] < lo[a] ? cells[i][a] : lo[a];
+			hi[a] = cells[i][a] > hi[a] ? cells[i][a] : hi[a];
 		}
+	assert(!lo[0] && !lo[1] && !lo[2]); /* the box corner at 0 */
 	if (d->nshapes + 1 > SHAPES_MAX)
 		shapes_reset(d);
 	return find_shape(d, cells, n, hi, shape) ? DIS_OK : DIS_ENOMEM;

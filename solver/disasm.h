@@ -135,26 +135,25 @@ int dis_run(disasm *d, int nx, int ny, int nz, const unsigned char *labels,
             struct dis_result *out);
 void dis_result_clear(struct dis_result *r);
 
-/* Whether the assembly 'labels' (as dis_run()'s) has no separation at
- * any position it can reach, found by a walk over those positions that
- * gives up past a thousand or so: *stuck true when it has none (dis_run()
- * would say DIS_STUCK, having visited *nodes positions), false when not
- * known this way. Its answer is the same for every image of the assembly
- * under a rotation or a reflection, and weights and groups do not
- * change it. When it is no, the next dis_run() skips that walk (it is
- * meant for an image of the same assembly; on another it only costs
- * the walk's saving, never a result). */
-int dis_never_free(disasm *d, int nx, int ny, int nz,
-                   const unsigned char *labels, size_t npieces, bool *stuck,
-                   uint64_t *nodes);
-
-/* The same on pieces given by their shapes, for a caller that meets the
+/* Whether an assembly has no separation at any position it can reach,
+ * found by a walk over those positions that gives up past a thousand or
+ * so: *stuck true when it has none (dis_run() would say DIS_STUCK,
+ * having visited *nodes positions), false when not known this way. Its
+ * answer is the same for every image of the assembly under a rotation
+ * or a reflection, and weights and groups do not change it. When it is
+ * no, the next dis_run() skips that walk (it is meant for an image of
+ * the same assembly; on another it only costs the walk's saving, never
+ * a result).
+ *
+ * The pieces are given by their shapes, for a caller that meets the
  * same pieces again and again (the covers of a search): dis_shape()
  * gives the number of the shape of n cells (x, y, z, none negative, at
  * least one 0 on each axis, in the order of a box's cells: x fastest,
- * then y, then z, as labels list them), and such numbers hold while
- * dis_shape_epoch() gives the same (past 65,536 shapes they are all
- * forgotten). Piece i is shape[i] with its box corner at lo[i]. */
+ * then y, then z, as labels list them; in another order the same cells
+ * are another shape, which only costs the pair cache), and such numbers
+ * hold while dis_shape_epoch() gives the same (past 65,536 shapes they
+ * are all forgotten). Piece i of the assembly is shape[i] with its box
+ * corner at lo[i]. */
 int dis_shape(disasm *d, const int16_t (*cells)[3], size_t n, uint32_t *shape);
 uint32_t dis_shape_epoch(const disasm *d);
 int dis_never_free_shapes(disasm *d, size_t npieces, const uint32_t *shape,

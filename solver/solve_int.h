@@ -63,10 +63,11 @@ struct sdis {
 	uint64_t nodes;       /* positions the disassembler visited */
 	uint64_t runs;        /* disassemblies run (not found in the memo) */
 	uint64_t covers;      /* covers of two pieces or more met */
-	uint64_t walks, walk_stuck; /* dis_never_free() tried, and said stuck */
-	/* per row (allocated at the first walk): its disassembler shape,
-	 * box corner, and 1 + the disassembler's shape epoch they are of
-	 * (0: none yet); and room for one row's cells */
+	uint64_t walks, walk_stuck; /* dis_never_free_shapes() tried, and
+	                             * said stuck */
+	/* per row: its disassembler shape, box corner, and 1 + the
+	 * disassembler's shape epoch they are of (0: none yet); and room
+	 * for one row's cells */
 	uint32_t *rshape, *repoch;
 	int16_t (*rlo)[3];
 	int16_t (*rcell)[3];

@@ -95,8 +95,14 @@ int sdis_thread_init(struct solver *s)
 	sd->btype = malloc(nc * sizeof *sd->btype);
 	sd->clabels = calloc(total, 1);
 	sd->key = malloc(nc + 8 * DIS_MAX_PIECES);
+	size_t nr = s->nrows ? s->nrows : 1;
+	sd->rshape = malloc(nr * sizeof *sd->rshape);
+	sd->repoch = calloc(nr, sizeof *sd->repoch);
+	sd->rlo = malloc(nr * sizeof *sd->rlo);
+	sd->rcell = malloc(nc * sizeof *sd->rcell);
 	if (!sd->dis || !sd->owner || !sd->best || !sd->rank ||
-	    !sd->best_rank || !sd->btype || !sd->clabels || !sd->key)
+	    !sd->best_rank || !sd->btype || !sd->clabels || !sd->key ||
+	    !sd->rshape || !sd->repoch || !sd->rlo || !sd->rcell)
 		return SOLVE_ENOMEM;
 	if (s->o->dis_max_nodes)
 		dis_set_max_nodes(sd->dis, s->o->dis_max_nodes);
@@ -399,23 +405,6 @@ static int cover_shapes(struct solver *s, const size_t *rows, size_t n,
                         uint32_t *shape, int16_t (*lo)[3])
 {
 	struct sdis *sd = &s->sd;
-	if (!sd->rshape) {
-		sd->rshape = malloc(s->nrows * sizeof *sd->rshape);
-		sd->repoch = calloc(s->nrows, sizeof *sd->repoch);
-		sd->rlo = malloc(s->nrows * sizeof *sd->rlo);
-		sd->rcell = malloc((s->ncells ? s->ncells : 1) * sizeof *sd->rcell);
-		if (!sd->rshape || !sd->repoch || !sd->rlo || !sd->rcell) {
-			free(sd->rshape);
-			free(sd->repoch);
-			free(sd->rlo);
-			free(sd->rcell);
-			sd->rshape = NULL;
-			sd->repoch = NULL;
-			sd->rlo = NULL;
-			sd->rcell = NULL;
-			return DIS_ENOMEM;
-		}
-	}
 	/* a shape made may forget the others (past 65,536): then again,
 	 * once (a cover's shapes fit many times over) */
 	for (;;) {

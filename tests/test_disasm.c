@@ -400,65 +400,6 @@ static void test_disasm_against_brute_force(void **state)
 	dis_free(d);
 }
 
-/* dis_never_free(), on random small assemblies: when it says stuck,
- * dis_run() and the brute force say stuck too, dis_run() having visited
- * as many positions; and it says the same, with as many positions, under
- * every symmetry. It must say stuck for some and not for others, among
- * them stuck ones (a separation whose parts are stuck). */
-static void test_disasm_never_free(void **state)
-{
-	(void)state;
-	uint64_t seed = 20261129;
-	disasm *d = dis_new();
-	assert_non_null(d);
-	int never = 0, apart = 0, stuck_later = 0;
-	for (int t = 0; t < 600; t++) {
-		int nx, ny, nz;
-		size_t np;
-		unsigned char lab[DISREF_RANDOM_CELLS];
-		disref_random(&seed, &nx, &ny, &nz, lab, &np);
-		bool stuck;
-		uint64_t nodes = 0;
-		assert_int_equal(dis_never_free(d, nx, ny, nz, lab, np, &stuck, &nodes),
-		                 DIS_OK);
-		struct dis_result r;
-		assert_int_equal(dis_run(d, nx, ny, nz, lab, np, NULL, NULL, &r), DIS_OK);
-		int v, first;
-		assert_int_equal(disref_solve(nx, ny, nz, lab, np, NULL, 0, &v, &first),
-		                 0);
-		if (stuck) {
-			if (r.verdict != DIS_STUCK || v != DIS_STUCK || r.nodes != nodes)
-				fail_msg("assembly %d: no separation anywhere, but dis_run "
-				         "says %d after %llu positions (%llu), brute force %d",
-				         t, (int)r.verdict, (unsigned long long)r.nodes,
-				         (unsigned long long)nodes, v);
-			never++;
-		} else {
-			apart += r.verdict == DIS_APART;
-			stuck_later += r.verdict == DIS_STUCK;
-		}
-		for (int sym = 1; sym < POLY_NSYM; sym += t % 8 ? 5 : 1) {
-			unsigned char tl[DISREF_RANDOM_CELLS];
-			int mx, my, mz;
-			turn(lab, nx, ny, nz, sym, tl, &mx, &my, &mz);
-			bool st;
-			uint64_t nd = 0;
-			assert_int_equal(dis_never_free(d, mx, my, mz, tl, np, &st, &nd),
-			                 DIS_OK);
-			assert_int_equal(st, stuck);
-			if (st)
-				assert_int_equal(nd, nodes);
-		}
-		dis_result_clear(&r);
-	}
-	print_message("600 draws: %d with no separation anywhere, %d apart, "
-	              "%d stuck after a separation\n", never, apart, stuck_later);
-	assert_true(never >= 10);
-	assert_true(apart >= 10);
-	assert_true(stuck_later >= 1);
-	dis_free(d);
-}
-
 /* The cells of piece 'p' (label p + 1) of an assembly, box corner at the
  * origin, in box order, into c; their corner into lo; how many. */
 static size_t piece_cells(const unsigned char *lab, int nx, int ny, int nz,
@@ -483,10 +424,88 @@ static size_t piece_cells(const unsigned char *lab, int nx, int ny, int nz,
 	return n;
 }
 
-/* dis_never_free_shapes() says what dis_never_free() says, with as many
- * positions, on random assemblies given by their pieces' shapes (one
- * disassembler for all, so shapes are met again); and a shape's number
- * is the same whenever its cells are. */
+/* dis_never_free_shapes() on the assembly 'lab', its pieces' shapes
+ * made with dis_shape() (as solvedis.c makes them from its rows). */
+static int never_free_labels(disasm *d, int nx, int ny, int nz,
+                             const unsigned char *lab, size_t np, bool *stuck,
+                             uint64_t *nodes)
+{
+	uint32_t shape[DIS_MAX_PIECES];
+	int16_t lo[DIS_MAX_PIECES][3], c[512][3];
+	assert_true((size_t)nx * ny * nz <= 512);
+	for (size_t p = 0; p < np; p++) {
+		size_t n = piece_cells(lab, nx, ny, nz, p, c, lo[p]);
+		int rc = dis_shape(d, (const int16_t (*)[3])c, n, &shape[p]);
+		if (rc != DIS_OK)
+			return rc;
+	}
+	return dis_never_free_shapes(d, np, shape, (const int16_t (*)[3])lo,
+	                             stuck, nodes);
+}
+
+/* dis_never_free_shapes(), on random small assemblies: when it says stuck,
+ * dis_run() and the brute force say stuck too, dis_run() having visited
+ * as many positions; and it says the same, with as many positions, under
+ * every symmetry. It must say stuck for some and not for others, among
+ * them stuck ones (a separation whose parts are stuck). */
+static void test_disasm_never_free(void **state)
+{
+	(void)state;
+	uint64_t seed = 20261129;
+	disasm *d = dis_new();
+	assert_non_null(d);
+	int never = 0, apart = 0, stuck_later = 0;
+	for (int t = 0; t < 600; t++) {
+		int nx, ny, nz;
+		size_t np;
+		unsigned char lab[DISREF_RANDOM_CELLS];
+		disref_random(&seed, &nx, &ny, &nz, lab, &np);
+		bool stuck;
+		uint64_t nodes = 0;
+		assert_int_equal(never_free_labels(d, nx, ny, nz, lab, np, &stuck, &nodes),
+		                 DIS_OK);
+		struct dis_result r;
+		assert_int_equal(dis_run(d, nx, ny, nz, lab, np, NULL, NULL, &r), DIS_OK);
+		int v, first;
+		assert_int_equal(disref_solve(nx, ny, nz, lab, np, NULL, 0, &v, &first),
+		                 0);
+		if (stuck) {
+			if (r.verdict != DIS_STUCK || v != DIS_STUCK || r.nodes != nodes)
+				fail_msg("assembly %d: no separation anywhere, but dis_run "
+				         "says %d after %llu positions (%llu), brute force %d",
+				         t, (int)r.verdict, (unsigned long long)r.nodes,
+				         (unsigned long long)nodes, v);
+			never++;
+		} else {
+			apart += r.verdict == DIS_APART;
+			stuck_later += r.verdict == DIS_STUCK;
+		}
+		for (int sym = 1; sym < POLY_NSYM; sym += t % 8 ? 5 : 1) {
+			unsigned char tl[DISREF_RANDOM_CELLS];
+			int mx, my, mz;
+			turn(lab, nx, ny, nz, sym, tl, &mx, &my, &mz);
+			bool st;
+			uint64_t nd = 0;
+			assert_int_equal(never_free_labels(d, mx, my, mz, tl, np, &st, &nd),
+			                 DIS_OK);
+			assert_int_equal(st, stuck);
+			if (st)
+				assert_int_equal(nd, nodes);
+		}
+		dis_result_clear(&r);
+	}
+	print_message("600 draws: %d with no separation anywhere, %d apart, "
+	              "%d stuck after a separation\n", never, apart, stuck_later);
+	assert_true(never >= 10);
+	assert_true(apart >= 10);
+	assert_true(stuck_later >= 1);
+	dis_free(d);
+}
+
+/* dis_never_free_shapes() with one disassembler for many random
+ * assemblies, so that shapes are met again: a shape's number is the same
+ * whenever its cells are, and a stuck is dis_run()'s (on a disassembler
+ * of its own), with as many positions. */
 static void test_disasm_never_free_shapes(void **state)
 {
 	(void)state;
@@ -511,16 +530,18 @@ static void test_disasm_never_free_shapes(void **state)
 			                 DIS_OK);
 			assert_int_equal(again, shape[p]);
 		}
-		bool st = false, want = false;
-		uint64_t nodes = 0, wnodes = 0;
+		bool st = false;
+		uint64_t nodes = 0;
 		assert_int_equal(dis_never_free_shapes(d, np, shape,
 		                                       (const int16_t (*)[3])lo,
 		                                       &st, &nodes), DIS_OK);
-		assert_int_equal(dis_never_free(e, nx, ny, nz, lab, np, &want,
-		                                &wnodes), DIS_OK);
-		assert_int_equal(st, want);
-		if (st)
-			assert_int_equal(nodes, wnodes);
+		struct dis_result r;
+		assert_int_equal(dis_run(e, nx, ny, nz, lab, np, NULL, NULL, &r), DIS_OK);
+		if (st) {
+			assert_int_equal(r.verdict, DIS_STUCK);
+			assert_int_equal(nodes, r.nodes);
+		}
+		dis_result_clear(&r);
 		never += st;
 	}
 	assert_true(never >= 10);
@@ -648,7 +669,7 @@ static void test_disasm_out_of_memory(void **state)
 	d = dis_new();
 	bool stuck = false;
 	uint64_t nodes = 0;
-	assert_int_equal(dis_never_free(d, c.nx, c.ny, c.nz, c.lab, c.np, &stuck,
+	assert_int_equal(never_free_labels(d, c.nx, c.ny, c.nz, c.lab, c.np, &stuck,
 	                                &nodes), DIS_OK);
 	assert_true(stuck);
 	dis_free(d);
@@ -657,7 +678,7 @@ static void test_disasm_out_of_memory(void **state)
 		fail_after = k;
 		d = dis_new();
 		stuck = false;
-		int rc = d ? dis_never_free(d, c.nx, c.ny, c.nz, c.lab, c.np, &stuck,
+		int rc = d ? never_free_labels(d, c.nx, c.ny, c.nz, c.lab, c.np, &stuck,
 		                            &nodes)
 		           : DIS_ENOMEM;
 		fail_after = -1;
@@ -666,7 +687,7 @@ static void test_disasm_out_of_memory(void **state)
 		} else {
 			assert_int_equal(rc, DIS_ENOMEM);
 			if (d) {
-				assert_int_equal(dis_never_free(d, c.nx, c.ny, c.nz, c.lab,
+				assert_int_equal(never_free_labels(d, c.nx, c.ny, c.nz, c.lab,
 				                                c.np, &stuck, &nodes), DIS_OK);
 				assert_true(stuck);
 			}
