@@ -156,6 +156,88 @@ static void test_poly_colour_tags(void **state)
 	puz_grid_clear(&g);
 }
 
+static int cmp_cell(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Shapes past the few cells of a piece (a goal of hundreds, sorted by
+ * another path than a piece's): on random shapes of 49 to 1,500 cells in
+ * a box of up to 20 a side, some with colour tags, every transform equals
+ * the cells turned one by one by poly_sym_apply(), moved to the origin
+ * and sorted by qsort; the canonical form is the least of the rotations. */
+static void test_poly_big_shapes(void **state)
+{
+	(void)state;
+	uint64_t seed = 12345;
+	for (int round = 0; round < 40; round++) {
+		seed = seed * 6364136223846793005u + 1442695040888963407u;
+		int nx = 3 + (int)(seed >> 33) % 18, ny = 3 + (int)(seed >> 40) % 18,
+		    nz = 3 + (int)(seed >> 47) % 18;
+		struct grid g;
+		assert_int_equal(puz_grid_init(&g, nx, ny, nz), PUZ_OK);
+		size_t n = 0, cells = (size_t)nx * ny * nz;
+		for (size_t c = 0; c < cells; c++) {
+			seed = seed * 6364136223846793005u + 1442695040888963407u;
+			if ((seed >> 60) < 6) {
+				g.cells[c] = (unsigned char)(PUZ_CELL +
+				             (round % 3 ? (seed >> 50) % 4 : 0));
+				n++;
+			}
+		}
+		struct shape s;
+		assert_int_equal(poly_from_grid(&g, &s), POLY_OK);
+		assert_int_equal(s.n, n);
+		if (n <= 48) {
+			poly_shape_clear(&s);
+			puz_grid_clear(&g);
+			continue;
+		}
+		uint32_t *want = malloc(n * sizeof *want);
+		int (*turned)[3] = malloc(n * sizeof *turned);
+		assert_non_null(want);
+		assert_non_null(turned);
+		struct shape least = {0};
+		for (int sym = 0; sym < POLY_NSYM; sym++) {
+			int lo[3] = {1 << 20, 1 << 20, 1 << 20};
+			for (size_t i = 0; i < n; i++) {
+				int in[3] = {poly_x(s.cells[i]), poly_y(s.cells[i]),
+				             poly_z(s.cells[i])};
+				poly_sym_apply(sym, in, turned[i]);
+				for (int k = 0; k < 3; k++)
+					if (turned[i][k] < lo[k])
+						lo[k] = turned[i][k];
+			}
+			for (size_t i = 0; i < n; i++)
+				want[i] = poly_pack(turned[i][0] - lo[0], turned[i][1] - lo[1],
+				                    turned[i][2] - lo[2]) |
+				          (uint32_t)poly_tag(s.cells[i]);
+			qsort(want, n, sizeof *want, cmp_cell);
+			struct shape t;
+			assert_int_equal(poly_transform(&s, sym, &t), POLY_OK);
+			assert_int_equal(t.n, n);
+			assert_memory_equal(t.cells, want, n * sizeof *want);
+			if (poly_sym_proper(sym) &&
+			    (!least.cells || poly_compare(&t, &least) < 0)) {
+				poly_shape_clear(&least);
+				least = t;
+			} else {
+				poly_shape_clear(&t);
+			}
+		}
+		struct shape canon;
+		assert_int_equal(poly_canonical(&s, &canon), POLY_OK);
+		assert_true(poly_equal(&canon, &least));
+		poly_shape_clear(&canon);
+		poly_shape_clear(&least);
+		free(want);
+		free(turned);
+		poly_shape_clear(&s);
+		puz_grid_clear(&g);
+	}
+}
+
 /* The flat moves: t = 0 is the identity, t = 1 a clockwise quarter turn
  * (the top-left corner goes to the top right), t = 4 a turn-over; the 8
  * moves of a rectangle are distinct, map it onto its own (or the swapped)
@@ -205,6 +287,7 @@ int main(void)
 		cmocka_unit_test(test_poly_canonical_congruence),
 		cmocka_unit_test(test_poly_normalised),
 		cmocka_unit_test(test_poly_colour_tags),
+		cmocka_unit_test(test_poly_big_shapes),
 		cmocka_unit_test(test_poly_flat_moves),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
