@@ -110,6 +110,11 @@ struct dshape {
 	int16_t (*c)[3];
 	int16_t hi[3];     /* box: 0..hi on each axis */
 	unsigned char *bits; /* the box, x fastest: 1 for a cell */
+	/* Its lines along each axis k as bits (bit t: a cell at t on axis
+	 * k), line (cu, cv) at lines[loff[k] + cu + (hi[u] + 1) * cv] with
+	 * u = k + 1, v = k + 2 (mod 3); NULL when a side passes 64. */
+	uint64_t *lines;
+	size_t loff[3];
 };
 
 struct cache {
@@ -303,6 +308,7 @@ void dis_free(disasm *d)
 	for (size_t i = 0; i < d->nshapes; i++) {
 		free(d->shapes[i].c);
 		free(d->shapes[i].bits);
+		free(d->shapes[i].lines);
 	}
 	free(d->shapes);
 	free(d->shtab);
@@ -400,12 +406,69 @@ static bool cache_grow(struct cache *c)
 /* How far piece a can move along each direction with b held still, b
  * lying at offset r from a: for every line of cells along an axis that
  * both cross, the gap between a cell of a and the next cell of b ahead. */
+/* pair_figures() on the pieces' lines (struct dshape): per axis, per
+ * line both cross, a's bits against b's, both moved to one frame of 64
+ * bits; the least shift that makes a meet b is one more than the gap.
+ * False (m untouched) when a piece has no lines or the pair spans more
+ * than 64 cells along an axis. */
+static bool line_figures(const struct dshape *pa, const struct dshape *pb,
+                         const int16_t r[3], uint16_t *m)
+{
+	if (!pa->lines || !pb->lines)
+		return false;
+	unsigned sa[3], sb[3];
+	for (int k = 0; k < 3; k++) {
+		int lo = r[k] < 0 ? r[k] : 0;
+		int hi = pa->hi[k] > pb->hi[k] + r[k] ? pa->hi[k] : pb->hi[k] + r[k];
+		if (hi - lo > 63)
+			return false;
+		sa[k] = (unsigned)-lo;
+		sb[k] = (unsigned)(r[k] - lo);
+	}
+	for (int ax = 0; ax < 3; ax++) {
+		int u = (ax + 1) % 3, v = (ax + 2) % 3;
+		int u0 = r[u] > 0 ? r[u] : 0, v0 = r[v] > 0 ? r[v] : 0;
+		int u1 = pa->hi[u] < pb->hi[u] + r[u] ? pa->hi[u] : pb->hi[u] + r[u];
+		int v1 = pa->hi[v] < pb->hi[v] + r[v] ? pa->hi[v] : pb->hi[v] + r[v];
+		const uint64_t *la = pa->lines + pa->loff[ax];
+		const uint64_t *lb = pb->lines + pb->loff[ax];
+		int wa = pa->hi[u] + 1, wb = pb->hi[u] + 1;
+		unsigned up = m[2 * ax], down = m[2 * ax + 1];
+		for (int cv = v0; cv <= v1; cv++)
+			for (int cu = u0; cu <= u1; cu++) {
+				uint64_t a = la[cu + wa * cv];
+				uint64_t b = lb[cu - r[u] + wb * (cv - r[v])];
+				if (!a || !b)
+					continue;
+				a <<= sa[ax];
+				b <<= sb[ax];
+				/* a moving +ax meets a cell of b above one of its
+				 * own, -ax one below */
+				for (unsigned d = 1; d <= up && d < 64; d++)
+					if (a << d & b) {
+						up = d - 1;
+						break;
+					}
+				for (unsigned d = 1; d <= down && d < 64; d++)
+					if (a >> d & b) {
+						down = d - 1;
+						break;
+					}
+			}
+		m[2 * ax] = (uint16_t)up;
+		m[2 * ax + 1] = (uint16_t)down;
+	}
+	return true;
+}
+
 static void pair_figures(const struct dshape *pa, const struct dshape *pb,
                          const int16_t r[3], struct figs *fg)
 {
 	uint16_t *m = fg->f;
 	for (int k = 0; k < NDIR; k++)
 		m[k] = INF;
+	if (line_figures(pa, pb, r, m))
+		goto flags;
 	/* (figures() has seen that the boxes meet on two axes at least:
 	 * lines along the third are crossed by both) */
 	/* From each cell of the smaller piece, walk the other's box along
@@ -448,6 +511,7 @@ static void pair_figures(const struct dshape *pa, const struct dshape *pb,
 			}
 		}
 	}
+flags:
 	fg->fr = fg->zero = 0;
 	for (int D = 0; D < NDIR; D++) {
 		fg->fr |= (uint8_t)((m[D] != INF) << D);
@@ -1647,6 +1711,7 @@ static void shapes_reset(disasm *d)
 	for (size_t i = 0; i < d->nshapes; i++) {
 		free(d->shapes[i].c);
 		free(d->shapes[i].bits);
+		free(d->shapes[i].lines);
 	}
 	d->nshapes = 0;
 	if (d->shtab)
@@ -1671,6 +1736,31 @@ static bool shtab_grow(disasm *d)
 	free(d->shtab);
 	d->shtab = nt;
 	d->shmask = ncap - 1;
+	return true;
+}
+
+/* sh->lines from its cells (struct dshape); false when out of memory. */
+static bool shape_lines(struct dshape *sh)
+{
+	sh->lines = NULL;
+	size_t total = 0;
+	for (int k = 0; k < 3; k++) {
+		if (sh->hi[k] >= 64)
+			return true;
+		sh->loff[k] = total;
+		total += ((size_t)sh->hi[(k + 1) % 3] + 1) *
+		         ((size_t)sh->hi[(k + 2) % 3] + 1);
+	}
+	sh->lines = calloc(total, sizeof *sh->lines);
+	if (!sh->lines)
+		return false;
+	for (size_t i = 0; i < sh->n; i++)
+		for (int k = 0; k < 3; k++) {
+			int u = (k + 1) % 3, v = (k + 2) % 3;
+			sh->lines[sh->loff[k] + (size_t)sh->c[i][u] +
+			          ((size_t)sh->hi[u] + 1) * (size_t)sh->c[i][v]] |=
+			    (uint64_t)1 << sh->c[i][k];
+		}
 	return true;
 }
 
@@ -1710,6 +1800,11 @@ static bool find_shape(disasm *d, const int16_t (*c)[3], size_t n,
 	memcpy(sh->c, c, n * sizeof *c);
 	for (size_t i = 0; i < n; i++)
 		sh->bits[sh->c[i][0] + w * (sh->c[i][1] + hy * (size_t)sh->c[i][2])] = 1;
+	if (!shape_lines(sh)) {
+		free(sh->c);
+		free(sh->bits);
+		return false;
+	}
 	d->shtab[h] = (uint32_t)d->nshapes + 1;
 	*shape = (uint32_t)d->nshapes++;
 	return true;
