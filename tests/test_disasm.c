@@ -400,6 +400,59 @@ static void test_disasm_against_brute_force(void **state)
 	dis_free(d);
 }
 
+/* Pieces past 64 cells along x (pair figures from cell walks, not the
+ * lines of bits of narrower pieces): random assemblies stretched along x
+ * until the box is 64 to 76 cells wide, against the brute force. */
+static void test_disasm_wide_pieces(void **state)
+{
+	(void)state;
+	uint64_t seed = 20261129;
+	disasm *d = dis_new();
+	assert_non_null(d);
+	unsigned char *wide = malloc(80 * DISREF_RANDOM_CELLS);
+	assert_non_null(wide);
+	int tried = 0, stuck = 0, apart = 0;
+	while (tried < 60) {
+		int nx, ny, nz;
+		size_t np;
+		unsigned char lab[DISREF_RANDOM_CELLS];
+		disref_random(&seed, &nx, &ny, &nz, lab, &np);
+		if (np > 4 || nx < 2)
+			continue;
+		int k = (64 + nx - 1) / nx, wx = nx * k;
+		for (int z = 0; z < nz; z++)
+			for (int y = 0; y < ny; y++)
+				for (int x = 0; x < wx; x++)
+					wide[x + wx * (y + ny * z)] = lab[x / k + nx * (y + ny * z)];
+		struct dis_result r;
+		assert_int_equal(dis_run(d, wx, ny, nz, wide, np, NULL, NULL, &r), DIS_OK);
+		int v, first;
+		assert_int_equal(disref_solve(wx, ny, nz, wide, np, NULL, 0, &v, &first), 0);
+		if ((int)r.verdict != v)
+			fail_msg("assembly %d: verdict %d, brute force %d", tried,
+			         (int)r.verdict, v);
+		if (r.verdict == DIS_APART) {
+			if (r.level[0] != first)
+				fail_msg("assembly %d: first number %d, brute force %d",
+				         tried, r.level[0], first);
+			const char *why = disref_check(wx, ny, nz, wide, np, NULL, r.moves,
+			                               r.nmoves, r.level, r.nlevel);
+			if (why)
+				fail_msg("assembly %d: %s", tried, why);
+			apart++;
+		} else {
+			stuck++;
+		}
+		dis_result_clear(&r);
+		tried++;
+	}
+	print_message("%d stretched assemblies: %d stuck, %d apart\n", tried, stuck, apart);
+	assert_true(stuck >= 3);
+	assert_true(apart >= 3);
+	free(wide);
+	dis_free(d);
+}
+
 /* The cells of piece 'p' (label p + 1) of an assembly, box corner at the
  * origin, in box order, into c; their corner into lo; how many. */
 static size_t piece_cells(const unsigned char *lab, int nx, int ny, int nz,
@@ -1059,6 +1112,7 @@ int main(void)
 		cmocka_unit_test(test_disasm_too_big),
 		cmocka_unit_test(test_disasm_level_order),
 		cmocka_unit_test(test_disasm_against_brute_force),
+		cmocka_unit_test(test_disasm_wide_pieces),
 		cmocka_unit_test(test_disasm_never_free),
 		cmocka_unit_test(test_disasm_never_free_shapes),
 		cmocka_unit_test(test_disasm_shape_epoch),
