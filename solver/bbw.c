@@ -1515,6 +1515,37 @@ static uint32_t find_in_level(const bbw *b, size_t d, size_t id, size_t *type)
 	return i;
 }
 
+/* Whether the task's steps d..len-1, all fillers, end the cover: they
+ * fill the cells 'filled' leaves empty, each once. Then the cover is
+ * visited as the step-by-step replay would (fillers are no nodes). A
+ * cover ended by fillers is recorded whole when splitting (last_type()),
+ * and replaying it a level a filler wrote a list per level: Pelikan's
+ * burr, 512 cells, 160 levels of fillers, a page of each list's words
+ * apiece. */
+static bool filler_tail(bbw *b, const size_t *path, size_t d, size_t len,
+                        const uint64_t *filled)
+{
+	int W = b->W;
+	uint64_t u[MAXW];
+	memcpy(u, filled, (size_t)W * sizeof *u);
+	for (size_t e = d; e < len; e++) {
+		const uint64_t *m = b->rowm + (size_t)W * path[e];
+		for (int w = 0; w < W; w++) {
+			if (u[w] & m[w])
+				return false;
+			u[w] |= m[w];
+		}
+	}
+	if (!same(u, b->full, W))
+		return false;
+	for (size_t e = d; e < len; e++)
+		b->path[e] = path[e];
+	b->covers++;
+	if (!b->visit(b->ctx, b->path, len))
+		b->stop = XC_VISITOR;
+	return true;
+}
+
 /* Replay task k's rows as place() put them (their nodes were counted by
  * bbw_split; so were the checks they passed, the regions among them),
  * then search below. The steps it shares with the path replayed last
@@ -1556,8 +1587,16 @@ enum xc_stop bbw_solve_task(bbw *b, const struct xc_tasks *t, size_t k,
 		memcpy(filled, b->rfill + (size_t)W * (p - 1), (size_t)W * sizeof *filled);
 		memcpy(any, b->rany + (size_t)W * (p - 1), (size_t)W * sizeof *any);
 	}
+	/* the fillers at the path's end, if any */
+	size_t tail = len;
+	while (b->has_late && tail > 0 && b->rows[path[tail - 1]].type == b->filler)
+		tail--;
 	size_t d = p;
 	for (; d < len; d++) {
+		if (d >= tail && filler_tail(b, path, d, len, filled)) {
+			*nodes = b->nodes;
+			return b->stop;
+		}
 		i = find_in_level(b, d, path[d], &type);
 		size_t at = d * b->stride + i;
 		uint64_t m[MAXW], empty[MAXW], left = 0;
