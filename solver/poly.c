@@ -256,6 +256,80 @@ static void transform_into(const struct shape *in, const int lo[3],
 	sort_u32(cells, in->n);
 }
 
+/* The box of a big shape's cells for scan_image(): byte x + ex * (y +
+ * ey * z), counted from lo, is the cell's tag + 1, 0 where there is none.
+ * NULL for a shape of a few cells, one that fills less than an eighth of
+ * its box (a scan would mostly meet holes), a tag of 255, or no memory:
+ * the caller then turns and sorts. */
+static unsigned char *cell_box(const struct shape *in, const int lo[3],
+                               const int hi[3])
+{
+	if (in->n <= 48)
+		return NULL;
+	size_t ex = (size_t)(hi[0] - lo[0] + 1), ey = (size_t)(hi[1] - lo[1] + 1),
+	       ez = (size_t)(hi[2] - lo[2] + 1);
+	if (ex * ey * ez / 8 > in->n)
+		return NULL;
+	unsigned char *box = calloc(ex * ey * ez, 1);
+	for (size_t i = 0; box && i < in->n; i++) {
+		uint32_t c = in->cells[i];
+		if (poly_tag(c) == 0xff) {
+			free(box);
+			return NULL;
+		}
+		box[(size_t)(poly_x(c) - lo[0]) +
+		    ex * ((size_t)(poly_y(c) - lo[1]) + ey * (size_t)(poly_z(c) - lo[2]))] =
+		    (unsigned char)(poly_tag(c) + 1);
+	}
+	return box;
+}
+
+/* The image of the shape of 'box' (cell_box()) under symmetry s, read
+ * off the box in the image's own order, so already sorted, into 'cells'.
+ * With 'best' (an image as long), compared with it on the way: negative
+ * when less (cells then hold the whole image), 0 when equal, positive
+ * when greater (the scan stops there, cells partly written); negative
+ * without 'best'. A canonical form of a goal of 1,656 cells needs no
+ * sort, and most images stop within a few cells. */
+static int scan_image(const unsigned char *box, const int lo[3],
+                      const int hi[3], int s, uint32_t *cells,
+                      const uint32_t *best)
+{
+	const int *p = perms[s / 8];
+	int m = s % 8, E[3];
+	ptrdiff_t unit[3], step[3], base = 0;
+	unit[0] = 1;
+	unit[1] = hi[0] - lo[0] + 1;
+	unit[2] = unit[1] * (hi[1] - lo[1] + 1);
+	for (int k = 0; k < 3; k++) {
+		/* image axis k runs along the box's axis p[k], backwards when
+		 * the symmetry turns it over */
+		E[k] = hi[p[k]] - lo[p[k]] + 1;
+		step[k] = m >> k & 1 ? -unit[p[k]] : unit[p[k]];
+		if (m >> k & 1)
+			base += (E[k] - 1) * unit[p[k]];
+	}
+	int cmp = best ? 0 : -1;
+	size_t i = 0;
+	for (int z = 0; z < E[2]; z++)
+		for (int y = 0; y < E[1]; y++) {
+			ptrdiff_t at = base + z * step[2] + y * step[1];
+			for (int x = 0; x < E[0]; x++, at += step[0]) {
+				unsigned c = box[at];
+				if (!c)
+					continue;
+				uint32_t v = poly_pack(x, y, z) | (c - 1);
+				if (!cmp) {
+					if (v > best[i])
+						return 1;
+					cmp = v < best[i] ? -1 : 0;
+				}
+				cells[i++] = v;
+			}
+		}
+	return cmp;
+}
+
 int poly_transform(const struct shape *in, int s, struct shape *out)
 {
 	uint32_t *cells = malloc((in->n ? in->n : 1) * sizeof *cells);
@@ -263,7 +337,12 @@ int poly_transform(const struct shape *in, int s, struct shape *out)
 		return POLY_ENOMEM;
 	int lo[3], hi[3];
 	bounds(in, lo, hi);
-	transform_into(in, lo, hi, s, cells);
+	unsigned char *box = cell_box(in, lo, hi);
+	if (box)
+		scan_image(box, lo, hi, s, cells, NULL);
+	else
+		transform_into(in, lo, hi, s, cells);
+	free(box);
 	out->n = in->n;
 	out->cells = cells;
 	return POLY_OK;
@@ -297,20 +376,28 @@ int poly_canonical(const struct shape *in, struct shape *out)
 	bool have = false;
 	int lo[3], hi[3];
 	bounds(in, lo, hi);
+	unsigned char *box = cell_box(in, lo, hi);
 	for (int s = 0; s < POLY_NSYM; s++) {
 		if (!poly_sym_proper(s))
 			continue;
-		transform_into(in, lo, hi, s, t);
-		size_t i = 0;
-		while (have && i < in->n && t[i] == best[i])
-			i++;
-		if (!have || (i < in->n && t[i] < best[i])) {
+		bool less;
+		if (box) {
+			less = scan_image(box, lo, hi, s, t, have ? best : NULL) < 0;
+		} else {
+			transform_into(in, lo, hi, s, t);
+			size_t i = 0;
+			while (have && i < in->n && t[i] == best[i])
+				i++;
+			less = !have || (i < in->n && t[i] < best[i]);
+		}
+		if (less) {
 			uint32_t *x = best;
 			best = t;
 			t = x;
 			have = true;
 		}
 	}
+	free(box);
 	free(t);
 	out->n = in->n;
 	out->cells = best;
@@ -328,11 +415,15 @@ int poly_orientations(const struct shape *in, struct shape **out, size_t *count)
 	}
 	int lo[3], hi[3];
 	bounds(in, lo, hi);
+	unsigned char *box = cell_box(in, lo, hi);
 	size_t k = 0;
 	for (int s = 0; s < POLY_NSYM; s++) {
 		if (!poly_sym_proper(s))
 			continue;
-		transform_into(in, lo, hi, s, t);
+		if (box)
+			scan_image(box, lo, hi, s, t, NULL);
+		else
+			transform_into(in, lo, hi, s, t);
 		struct shape img = {in->n, t};
 		bool dup = false;
 		for (size_t j = 0; j < k && !dup; j++)
@@ -342,12 +433,14 @@ int poly_orientations(const struct shape *in, struct shape **out, size_t *count)
 		o[k].cells = malloc((in->n ? in->n : 1) * sizeof *t);
 		if (!o[k].cells) {
 			poly_shapes_free(o, k);
+			free(box);
 			free(t);
 			return POLY_ENOMEM;
 		}
 		memcpy(o[k].cells, t, in->n * sizeof *t);
 		o[k++].n = in->n;
 	}
+	free(box);
 	free(t);
 	*out = o;
 	*count = k;

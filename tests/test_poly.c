@@ -162,11 +162,14 @@ static int cmp_cell(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Shapes past the few cells of a piece (a goal of hundreds, sorted by
- * another path than a piece's): on random shapes of 49 to 1,500 cells in
- * a box of up to 20 a side, some with colour tags, every transform equals
- * the cells turned one by one by poly_sym_apply(), moved to the origin
- * and sorted by qsort; the canonical form is the least of the rotations. */
+/* Shapes past the few cells of a piece (a goal of hundreds, turned by
+ * other paths than a piece's: read off a box when they fill it densely,
+ * else sorted by bytes): on random shapes of 49 to 3,000 cells in a box
+ * of up to 20 a side, filling 6 % or 37 % of it, some with colour tags,
+ * every transform equals the cells turned one by one by
+ * poly_sym_apply(), moved to the origin and sorted by qsort; the
+ * canonical form is the least of the rotations, and the orientations are
+ * the distinct rotations. */
 static void test_poly_big_shapes(void **state)
 {
 	(void)state;
@@ -180,7 +183,7 @@ static void test_poly_big_shapes(void **state)
 		size_t n = 0, cells = (size_t)nx * ny * nz;
 		for (size_t c = 0; c < cells; c++) {
 			seed = seed * 6364136223846793005u + 1442695040888963407u;
-			if ((seed >> 60) < 6) {
+			if ((seed >> 60) < (round % 2 ? 6u : 1u)) {
 				g.cells[c] = (unsigned char)(PUZ_CELL +
 				             (round % 3 ? (seed >> 50) % 4 : 0));
 				n++;
@@ -226,9 +229,26 @@ static void test_poly_big_shapes(void **state)
 				poly_shape_clear(&t);
 			}
 		}
-		struct shape canon;
+		struct shape canon, *o;
+		size_t no;
 		assert_int_equal(poly_canonical(&s, &canon), POLY_OK);
 		assert_true(poly_equal(&canon, &least));
+		assert_int_equal(poly_orientations(&s, &o, &no), POLY_OK);
+		for (int sym = 0; sym < POLY_NSYM; sym++) {
+			if (!poly_sym_proper(sym))
+				continue;
+			struct shape t;
+			assert_int_equal(poly_transform(&s, sym, &t), POLY_OK);
+			bool found = false;
+			for (size_t j = 0; j < no; j++)
+				found |= poly_equal(&o[j], &t);
+			assert_true(found);
+			poly_shape_clear(&t);
+		}
+		for (size_t j = 0; j < no; j++)
+			for (size_t k = j + 1; k < no; k++)
+				assert_false(poly_equal(&o[j], &o[k]));
+		poly_shapes_free(o, no);
 		poly_shape_clear(&canon);
 		poly_shape_clear(&least);
 		free(want);
