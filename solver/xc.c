@@ -253,6 +253,23 @@ int xc_add_row(xc *x, const size_t *items, size_t k)
 	return XC_OK;
 }
 
+/* Node q out of its item's list, and back. */
+static inline void unlink_node(struct node *nd, int32_t q)
+{
+	int32_t t = nd[q].top, u = nd[q].up, d = nd[q].down;
+	nd[u].down = d;
+	nd[d].up = u;
+	nd[t].top--;
+}
+
+static inline void relink_node(struct node *nd, int32_t q)
+{
+	int32_t t = nd[q].top, u = nd[q].up, d = nd[q].down;
+	nd[u].down = q;
+	nd[d].up = q;
+	nd[t].top++;
+}
+
 /* Unlink the nodes of p's row but p from their items, in row order
  * from p on (the row's bounds from its 'last' and the spacer after it,
  * so the loops need no test for the spacer); unhide() relinks them in the
@@ -260,35 +277,19 @@ int xc_add_row(xc *x, const size_t *items, size_t k)
 static void hide(struct node *nd, int32_t p)
 {
 	int32_t e = nd[p].last, s = nd[e + 1].up;
-	for (int32_t q = p + 1; q <= e; q++) {
-		int32_t t = nd[q].top, u = nd[q].up, d = nd[q].down;
-		nd[u].down = d;
-		nd[d].up = u;
-		nd[t].top--;
-	}
-	for (int32_t q = s; q < p; q++) {
-		int32_t t = nd[q].top, u = nd[q].up, d = nd[q].down;
-		nd[u].down = d;
-		nd[d].up = u;
-		nd[t].top--;
-	}
+	for (int32_t q = p + 1; q <= e; q++)
+		unlink_node(nd, q);
+	for (int32_t q = s; q < p; q++)
+		unlink_node(nd, q);
 }
 
 static void unhide(struct node *nd, int32_t p)
 {
 	int32_t e = nd[p].last, s = nd[e + 1].up;
-	for (int32_t q = p - 1; q >= s; q--) {
-		int32_t t = nd[q].top, u = nd[q].up, d = nd[q].down;
-		nd[u].down = q;
-		nd[d].up = q;
-		nd[t].top++;
-	}
-	for (int32_t q = e; q > p; q--) {
-		int32_t t = nd[q].top, u = nd[q].up, d = nd[q].down;
-		nd[u].down = q;
-		nd[d].up = q;
-		nd[t].top++;
-	}
+	for (int32_t q = p - 1; q >= s; q--)
+		relink_node(nd, q);
+	for (int32_t q = e; q > p; q--)
+		relink_node(nd, q);
 }
 
 static void cover(xc *x, int32_t i)
@@ -386,20 +387,14 @@ static void report(xc *x, size_t depth)
  * problem, and put it back. */
 static void tweak(xc *x, int32_t p)
 {
-	struct node *nd = x->node;
-	hide(nd, p);
-	nd[nd[p].up].down = nd[p].down;
-	nd[nd[p].down].up = nd[p].up;
-	nd[nd[p].top].top--;
+	hide(x->node, p);
+	unlink_node(x->node, p);
 }
 
 static void untweak(xc *x, int32_t p)
 {
-	struct node *nd = x->node;
-	nd[nd[p].up].down = p;
-	nd[nd[p].down].up = p;
-	nd[nd[p].top].top++;
-	unhide(nd, p);
+	relink_node(x->node, p);
+	unhide(x->node, p);
 }
 
 /* Choose row p when every primary item is covered: the row leaves the
