@@ -71,9 +71,10 @@ static int cmp_u32(const void *a, const void *b)
 
 /* Sort 'n' packed cells ascending by their bytes, least significant
  * first (a counting pass per byte in which the cells differ, into 'tmp'
- * and back): a goal of 1,656 cells is turned 24 times for its canonical
- * form, where qsort's calls to a comparison took a sixth of a whole
- * solve --disassemble (Dracula's dental disaster). */
+ * and back). For big shapes too sparse for scan_image(): qsort's calls
+ * to a comparison, on shapes of hundreds of cells turned 24 times each,
+ * took a sixth of a whole solve --disassemble (Dracula's dental
+ * disaster). */
 static void radix_u32(uint32_t *a, size_t n, uint32_t *tmp)
 {
 	uint32_t differ = 0, any = 0;
