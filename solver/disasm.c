@@ -403,9 +403,6 @@ static bool cache_grow(struct cache *c)
 	return true;
 }
 
-/* How far piece a can move along each direction with b held still, b
- * lying at offset r from a: for every line of cells along an axis that
- * both cross, the gap between a cell of a and the next cell of b ahead. */
 /* pair_figures() on the pieces' lines (struct dshape): per axis, per
  * line both cross, a's bits against b's, both moved to one frame of 64
  * bits; the least shift that makes a meet b is one more than the gap.
@@ -461,6 +458,9 @@ static bool line_figures(const struct dshape *pa, const struct dshape *pb,
 	return true;
 }
 
+/* How far piece a can move along each direction with b held still, b
+ * lying at offset r from a: for every line of cells along an axis that
+ * both cross, the gap between a cell of a and the next cell of b ahead. */
 static void pair_figures(const struct dshape *pa, const struct dshape *pb,
                          const int16_t r[3], struct figs *fg)
 {
