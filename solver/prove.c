@@ -54,6 +54,10 @@ struct pv_piece {
 	uint64_t sig_cells[PV_MAXW]; /* the cells 'sig' is shape_sig() of */
 	uint64_t sig;
 	bool sig_ok;
+	uint32_t *byfirst;       /* n: the placements by their first cell, */
+	uint32_t *fstart;        /* those of cell c from fstart[c] (goal
+	                          * cells + 1 starts); owned */
+	bool indexed;            /* 'byfirst' is up to date */
 };
 
 /* Placements made before, by shape: the block generator's cuts make the
@@ -277,6 +281,8 @@ void prove_free(prove *p)
 	for (int i = 0; i < PROVE_MAX_PIECES; i++) {
 		free(p->pc[i].place);
 		free(p->pc[i].least);
+		free(p->pc[i].byfirst);
+		free(p->pc[i].fstart);
 	}
 	free(p->xyz);
 	free(p->tmp);
@@ -687,6 +693,7 @@ static bool make_placements(prove *p, const uint64_t *m, struct pv_piece *pc)
 	pc->shape = shape;
 	pc->shape_gen = p->shape_gen;
 	pc->valid = true;
+	pc->indexed = false;
 	return true;
 }
 
@@ -781,6 +788,45 @@ static bool orbit_bits(prove *p, struct pv_piece *pc, int nsym,
 	return true;
 }
 
+/* The first cell of mask 'm' (which has one). */
+static size_t first_cell(const uint64_t *m)
+{
+	size_t w = 0;
+	while (!m[w])
+		w++;
+	return w * 64 + (size_t)__builtin_ctzll(m[w]);
+}
+
+/* pc's placements in buckets by their first cell (a counting sort), for
+ * near_second(). false: out of memory. */
+static bool first_index(prove *p, struct pv_piece *pc)
+{
+	if (pc->indexed)
+		return true;
+	size_t n = p->n;
+	uint32_t *st = realloc(pc->fstart, (n + 1) * sizeof *st);
+	if (!st)
+		return false;
+	pc->fstart = st;
+	uint32_t *by = realloc(pc->byfirst, (pc->n ? pc->n : 1) * sizeof *by);
+	if (!by)
+		return false;
+	pc->byfirst = by;
+	memset(st, 0, (n + 1) * sizeof *st);
+	for (size_t i = 0; i < pc->n; i++)
+		st[first_cell(pc->place + i * (size_t)p->W) + 1]++;
+	for (size_t c = 0; c < n; c++)
+		st[c + 1] += st[c];
+	/* st[c]: bucket c's start; filling moves it to bucket c + 1's */
+	for (size_t i = 0; i < pc->n; i++)
+		by[st[first_cell(pc->place + i * (size_t)p->W)]++] = (uint32_t)i;
+	for (size_t c = n; c > 0; c--)
+		st[c] = st[c - 1];
+	st[0] = 0;
+	pc->indexed = true;
+	return true;
+}
+
 /* One search's state. */
 struct run {
 	prove *p;
@@ -795,7 +841,53 @@ struct run {
 	uint64_t cap, max_nodes, nodes, found;
 	uint64_t nforms;   /* of the classes found, those with their form kept */
 	bool stopped;      /* by the cap or the budget */
+	/* the known filling (a proof of uniqueness: near_poll()) */
+	const uint64_t *const *known; /* piece -> its cells */
+	const uint32_t *kcls; /* piece -> its class */
+	size_t k;          /* pieces */
+	int stage;         /* near_poll()'s steps done (NEAR_DONE: none due) */
+	bool known_left;   /* the known class, forms[0], counted already and
+	                    * not met yet as a class of its own */
+	bool oom;          /* near_poll() ran out of memory */
+	uint64_t limit;    /* search_w(): the nodes it may reach before it
+	                    * asks near_poll() for more */
+	uint64_t extra;    /* placements tried by refill() */
+	uint32_t first[PROVE_MAX_PIECES]; /* a class of its own found before */
+	size_t nfirst;     /* near_poll(): its entries, when nfirst > 0 */
 };
+
+/* The least form of a filling of 'len' pieces (piece d covers masks[d]
+ * and is of class cls[d]) under the run's symmetries, into p->best. */
+static void least_form(struct run *r, const uint64_t *const *masks,
+                       const uint32_t *cls, size_t len)
+{
+	prove *p = r->p;
+	size_t n = p->n;
+	const int W = p->W;
+	/* The form of the filling turned by symmetry s: each cell's image
+	 * holds (class, the least image of its piece's cells), so that two
+	 * copies of a class that fill their cells in two ways differ. */
+	for (int s = 0; s < r->nsym; s++) {
+		const int *perm = p->perm + (size_t)s * n;
+		uint32_t *img = s ? p->img : p->best;
+		for (size_t d = 0; d < len; d++) {
+			const uint64_t *m = masks[d];
+			uint32_t c0 = cls[d], low = UINT32_MAX;
+			if (s >= p->nproper) /* a mirror image: its mirror's class */
+				c0 = r->mirror[c0];
+			for (int w = 0; w < W; w++)
+				for (uint64_t x = m[w]; x; x &= x - 1) {
+					uint32_t c = (uint32_t)perm[w * 64 + __builtin_ctzll(x)];
+					low = c < low ? c : low;
+				}
+			for (int w = 0; w < W; w++)
+				for (uint64_t x = m[w]; x; x &= x - 1)
+					img[perm[w * 64 + __builtin_ctzll(x)]] = c0 << 16 | low;
+		}
+		if (s && memcmp(img, p->best, n * sizeof *img) < 0)
+			memcpy(p->best, img, n * sizeof *img);
+	}
+}
 
 /* A filling: entries idx[0..len). Counts it when its least image is new;
  * false when that reaches the cap. */
@@ -804,37 +896,34 @@ static bool filling_of(struct run *r, const uint32_t *idx, const size_t *rows,
 {
 	prove *p = r->p;
 	size_t n = p->n;
-	const int W = p->W;
+	const uint64_t *masks[PROVE_MAX_PIECES] = {0};
+	uint32_t cls[PROVE_MAX_PIECES] = {0};
+	bool alone = false; /* a class of its own (prove_count) */
+	for (size_t d = 0; d < len && !alone; d++)
+		alone = p->efree[idx ? idx[d] : (uint32_t)rows[d]];
+	if (alone && !r->known_left) {
+		if (r->stage == 0) { /* for near_poll(): the cap is 2 */
+			for (size_t d = 0; d < len; d++)
+				r->first[d] = idx ? idx[d] : (uint32_t)rows[d];
+			r->nfirst = len;
+		}
+		r->found++;
+		return r->found < r->cap;
+	}
 	for (size_t d = 0; d < len; d++) {
 		uint32_t e = idx ? idx[d] : (uint32_t)rows[d];
-		if (p->efree[e]) {
-			r->found++; /* a class of its own (prove_count) */
-			return r->found < r->cap;
-		}
+		masks[d] = p->emask + (size_t)e * (size_t)p->W;
+		cls[d] = p->ecls[e];
 	}
-	/* The form of the filling turned by symmetry s: each cell's image
-	 * holds (class, the least image of its piece's cells), so that two
-	 * copies of a class that fill their cells in two ways differ. */
-	for (int s = 0; s < r->nsym; s++) {
-		const int *perm = p->perm + (size_t)s * n;
-		uint32_t *img = s ? p->img : p->best;
-		for (size_t d = 0; d < len; d++) {
-			uint32_t e = idx ? idx[d] : (uint32_t)rows[d];
-			const uint64_t *m = p->emask + (size_t)e * (size_t)W;
-			uint32_t cls = p->ecls[e], low = UINT32_MAX;
-			if (s >= p->nproper) /* a mirror image: its mirror's class */
-				cls = r->mirror[cls];
-			for (int w = 0; w < W; w++)
-				for (uint64_t x = m[w]; x; x &= x - 1) {
-					uint32_t c = (uint32_t)perm[w * 64 + __builtin_ctzll(x)];
-					low = c < low ? c : low;
-				}
-			for (int w = 0; w < W; w++)
-				for (uint64_t x = m[w]; x; x &= x - 1)
-					img[perm[w * 64 + __builtin_ctzll(x)]] = cls << 16 | low;
+	least_form(r, masks, cls, len);
+	if (alone && r->known_left) {
+		/* the known class (forms[0]) is met once */
+		if (!memcmp(p->forms, p->best, n * sizeof *p->best)) {
+			r->known_left = false;
+			return true;
 		}
-		if (s && memcmp(img, p->best, n * sizeof *img) < 0)
-			memcpy(p->best, img, n * sizeof *img);
+		r->found++;
+		return r->found < r->cap;
 	}
 	for (uint64_t f = 0; f < r->nforms; f++)
 		if (!memcmp(p->forms + f * n, p->best, n * sizeof *p->best))
@@ -853,6 +942,207 @@ static bool filling(struct run *r, size_t len)
 static bool bb_filling(void *ctx, const size_t *rows, size_t len)
 {
 	return filling_of(ctx, NULL, rows, len);
+}
+
+/*
+ * The known filling. A dissection is a filling itself, so a proof that it
+ * is the only one (a count capped at 2) knows one class before it starts.
+ * Most proofs end within 500 nodes, counted as any other count. A
+ * search still going then calls near_poll() (the engines' poll, xc.h),
+ * which counts the known class: a class found already that is not it is
+ * a second one, and otherwise the search stops at the first filling of
+ * another class rather than at the second class it meets. It also takes
+ * groups of two or three touching pieces out of the known filling and
+ * fills their cells again in every way (refill()); after 5,000 nodes,
+ * groups of four. A cut that makes a dissection ambiguous often does so
+ * by a few pieces that share their cells in another way, which the
+ * search may meet only after hundreds of thousands of nodes. Neither
+ * changes a count: a class is counted once whoever finds it.
+ */
+static const struct {
+	uint64_t after; /* nodes */
+	int lo, hi;     /* group sizes */
+} near_steps[] = {{500, 2, 3}, {5000, 4, 4}};
+#define NEAR_DONE 2        /* steps */
+#define NEAR_GROUP 4       /* pieces in a group, at most */
+#define PV_ENDLESS ((uint64_t)1 << 62) /* nodes: no budget */
+
+/* refill()'s state: a group of pieces of the known filling, taken out
+ * and put back in every way. */
+struct near {
+	struct run *r;
+	uint64_t adj[PROVE_MAX_PIECES]; /* piece -> the pieces it touches */
+	const uint64_t *masks[PROVE_MAX_PIECES]; /* the filling being tried */
+	int g[NEAR_GROUP], gs;       /* the group */
+	unsigned used;                  /* of g[], those placed again */
+	uint64_t left[PV_MAXW];         /* the group's cells still empty */
+};
+
+/* Fill the group's cells left, the first empty one first, in every way;
+ * true at the first filling of a class other than the known one's
+ * (forms[0]). */
+static bool refill(struct near *s)
+{
+	struct run *r = s->r;
+	prove *p = r->p;
+	const int W = p->W;
+	if (s->used == (1u << s->gs) - 1) {
+		bool same = true;
+		for (int d = 0; d < s->gs; d++)
+			same &= s->masks[s->g[d]] == r->known[s->g[d]];
+		if (same)
+			return false;
+		least_form(r, s->masks, r->kcls, r->k);
+		return memcmp(p->best, p->forms, p->n * sizeof *p->best) != 0;
+	}
+	size_t c = first_cell(s->left);
+	for (int d = 0; d < s->gs; d++) {
+		if (s->used >> d & 1)
+			continue;
+		int i = s->g[d];
+		const struct pv_piece *pc = &p->pc[i];
+		for (uint32_t b = pc->fstart[c]; b < pc->fstart[c + 1]; b++) {
+			const uint64_t *pl = pc->place + (size_t)pc->byfirst[b] * (size_t)W;
+			bool fits = true;
+			for (int w = 0; w < W; w++)
+				fits &= (pl[w] & ~s->left[w]) == 0;
+			if (!fits)
+				continue;
+			r->extra++;
+			/* back in its own cells: the known filling's pointer */
+			s->masks[i] = mask_cmp(pl, r->known[i], W) ? pl : r->known[i];
+			s->used |= 1u << d;
+			for (int w = 0; w < W; w++)
+				s->left[w] &= ~pl[w];
+			bool found = refill(s);
+			for (int w = 0; w < W; w++)
+				s->left[w] |= pl[w];
+			s->used &= ~(1u << d);
+			s->masks[i] = r->known[i];
+			if (found)
+				return true;
+		}
+	}
+	return false;
+}
+
+/* The connected groups of 'size' pieces made of 'sub' (holding piece v,
+ * the least) and pieces above v, grown by the pieces of 'ext' (Wernicke's
+ * ESU enumeration: each group once), each refill()ed; true at a second
+ * class. */
+static bool grow(struct near *s, uint64_t sub, uint64_t ext, int v, int size)
+{
+	if (__builtin_popcountll(sub) == size) {
+		const int W = s->r->p->W;
+		s->gs = 0;
+		s->used = 0;
+		memset(s->left, 0, sizeof s->left);
+		for (uint64_t x = sub; x; x &= x - 1) {
+			int i = __builtin_ctzll(x);
+			s->g[s->gs++] = i;
+			for (int w = 0; w < W; w++)
+				s->left[w] |= s->r->known[i][w];
+		}
+		return refill(s);
+	}
+	uint64_t around = 0, above = v == 63 ? 0 : ~(((uint64_t)2 << v) - 1);
+	for (uint64_t x = sub; x; x &= x - 1)
+		around |= s->adj[__builtin_ctzll(x)];
+	while (ext) {
+		int w = __builtin_ctzll(ext);
+		ext &= ext - 1;
+		uint64_t only = s->adj[w] & above & ~sub & ~around;
+		if (grow(s, sub | (uint64_t)1 << w, ext | only, v, size))
+			return true;
+	}
+	return false;
+}
+
+/* Whether some group of lo to hi touching pieces of the known filling
+ * fills its cells in another way, making a filling of another class
+ * (forms[0] the known one's): 1 yes, 0 no, -1 out of memory. */
+static int near_second(struct run *r, int lo, int hi)
+{
+	prove *p = r->p;
+	const int W = p->W;
+	int k = (int)r->k;
+	struct near s = {.r = r};
+	for (int i = 0; i < k; i++) {
+		if (!first_index(p, &p->pc[i]))
+			return -1;
+		s.masks[i] = r->known[i];
+		uint64_t halo[PV_MAXW] = {0};
+		for (int w = 0; w < W; w++)
+			for (uint64_t x = r->known[i][w]; x; x &= x - 1) {
+				const uint64_t *nb = p->nbr + (size_t)(w * 64 + __builtin_ctzll(x)) * (size_t)W;
+				for (int u = 0; u < W; u++)
+					halo[u] |= nb[u];
+			}
+		for (int j = 0; j < k; j++)
+			for (int w = 0; w < W && j != i; w++)
+				if (halo[w] & r->known[j][w]) {
+					s.adj[i] |= (uint64_t)1 << j;
+					break;
+				}
+	}
+	for (int size = lo; size <= hi && size <= k; size++)
+		for (int v = 0; v < k; v++) {
+			uint64_t above = v == 63 ? 0 : ~(((uint64_t)2 << v) - 1);
+			if (grow(&s, (uint64_t)1 << v, s.adj[v] & above, v, size))
+				return 1;
+		}
+	return 0;
+}
+
+/* The engines' poll, at the nodes of each step of near_steps[]: the
+ * known class counted (the first step) and the step's groups refilled.
+ * How many more nodes the search may try: to the next step, or the rest
+ * of the budget; 0 stops it. */
+static uint64_t near_poll(void *ctx)
+{
+	struct run *r = ctx;
+	prove *p = r->p;
+	if (r->stage == 0) {
+		/* (the cap is 2: one class at most found so far, its form
+		 * kept unless it was a class of its own) */
+		if (r->nfirst) {
+			const uint64_t *masks[PROVE_MAX_PIECES];
+			uint32_t cls[PROVE_MAX_PIECES];
+			for (size_t d = 0; d < r->nfirst; d++) {
+				masks[d] = p->emask + (size_t)r->first[d] * (size_t)p->W;
+				cls[d] = p->ecls[r->first[d]];
+			}
+			least_form(r, masks, cls, r->nfirst);
+			memcpy(p->forms, p->best, p->n * sizeof *p->best);
+			r->nforms = 1;
+		}
+		least_form(r, r->known, r->kcls, r->k);
+		if (r->found == 0) {
+			memcpy(p->forms, p->best, p->n * sizeof *p->best);
+			r->nforms = 1;
+			r->found = 1;
+			r->known_left = true;
+		} else if (memcmp(p->forms, p->best, p->n * sizeof *p->best)) {
+			r->found = 2;
+			return 0;
+		}
+	}
+	if (r->stage < NEAR_DONE) {
+		int rc = near_second(r, near_steps[r->stage].lo,
+		                     near_steps[r->stage].hi);
+		r->stage++;
+		if (rc) {
+			r->oom = rc < 0;
+			r->found = rc > 0 ? 2 : r->found;
+			return 0;
+		}
+	}
+	uint64_t to = r->stage < NEAR_DONE ? near_steps[r->stage].after : PV_ENDLESS;
+	if (r->max_nodes && to > r->max_nodes)
+		to = r->max_nodes;
+	uint64_t more = to > r->limit ? to - r->limit : 0;
+	r->limit = to;
+	return more;
 }
 
 /* The first empty cell (every placement leaves one until the goal is
@@ -924,7 +1214,7 @@ static inline __attribute__((always_inline)) void search_w(struct run *r,
 			e++;
 			continue;
 		}
-		if (r->max_nodes && r->nodes == r->max_nodes) {
+		if (r->nodes == r->limit && !near_poll(r)) {
 			r->stopped = true;
 			return;
 		}
@@ -1074,7 +1364,10 @@ static int run_bb(prove *p, struct run *r, size_t ne, int ncls, int pin)
 	}
 	if (pin >= 0)
 		bb_set_first(b, (size_t)pin);
-	enum xc_stop st = bb_solve(b, r->max_nodes, bb_filling, r, &r->nodes);
+	if (r->stage < NEAR_DONE)
+		bb_set_poll(b, near_poll, r);
+	enum xc_stop st = bb_solve(b, r->stage < NEAR_DONE ? r->limit : r->max_nodes,
+	                           bb_filling, r, &r->nodes);
 	bb_free(b);
 	r->stopped = st != XC_DONE;
 	return PROVE_OK;
@@ -1105,7 +1398,10 @@ static int run_bbw(prove *p, struct run *r, size_t ne, int ncls, int pin)
 			}
 	if (pin >= 0)
 		bbw_set_first(b, (size_t)pin);
-	enum xc_stop st = bbw_solve(b, r->max_nodes, bb_filling, r, &r->nodes);
+	if (r->stage < NEAR_DONE)
+		bbw_set_poll(b, near_poll, r);
+	enum xc_stop st = bbw_solve(b, r->stage < NEAR_DONE ? r->limit : r->max_nodes,
+	                            bb_filling, r, &r->nodes);
 	bbw_free(b);
 	r->stopped = st != XC_DONE;
 	return PROVE_OK;
@@ -1319,6 +1615,19 @@ int prove_count(prove *p, const int *piece, int k, uint64_t cap,
 	r.cell = stack + PROVE_MAX_PIECES;
 	if (!reserve(p, ne, (size_t)cap))
 		return PROVE_ENOMEM;
+	uint32_t kcls[PROVE_MAX_PIECES];
+	const uint64_t *known[PROVE_MAX_PIECES];
+	for (int i = 0; i < k; i++) {
+		kcls[i] = (uint32_t)cls[i];
+		known[i] = m[i];
+	}
+	r.known = known;
+	r.kcls = kcls;
+	r.k = (size_t)k;
+	r.stage = cap == 2 ? 0 : NEAR_DONE;
+	r.limit = max_nodes ? max_nodes : UINT64_MAX;
+	if (r.stage == 0 && r.limit > near_steps[0].after)
+		r.limit = near_steps[0].after;
 	if (W <= 2) {
 		/* the bitboard engines: rows in class order */
 		size_t e = 0;
@@ -1339,8 +1648,10 @@ int prove_count(prove *p, const int *piece, int k, uint64_t cap,
 		}
 		int rc = W == 1 ? run_bb(p, &r, e, ncls, pin)
 		                : run_bbw(p, &r, e, ncls, pin);
+		if (rc == PROVE_OK && r.oom)
+			rc = PROVE_ENOMEM;
 		if (rc == PROVE_OK)
-			*out = (struct prove_result){r.found, r.nodes, !r.stopped};
+			*out = (struct prove_result){r.found, r.nodes + r.extra, !r.stopped};
 		return rc;
 	}
 	build_buckets(p, ncls, rep, pin, pinbit, freebit);
@@ -1348,6 +1659,8 @@ int prove_count(prove *p, const int *piece, int k, uint64_t cap,
 		search_w(&r, 4);
 	else
 		search_w(&r, 8);
-	*out = (struct prove_result){r.found, r.nodes, !r.stopped};
+	if (r.oom)
+		return PROVE_ENOMEM;
+	*out = (struct prove_result){r.found, r.nodes + r.extra, !r.stopped};
 	return PROVE_OK;
 }

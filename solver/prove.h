@@ -29,6 +29,12 @@
  * placement with a symmetry of its own) counts once. The search runs on
  * the bitboard engines up to 128 cells (prove.c says how beyond).
  *
+ * A count capped at 2 (is the dissection the only filling?) also uses
+ * the dissection itself, a filling known before the search: past a few
+ * hundred nodes the search stops at the first filling of another class,
+ * and groups of a few touching pieces are tried in other places first
+ * (prove.c). The answer is the same; its nodes include those tries.
+ *
  * Ownership: prove_new() returns a struct the caller frees with
  * prove_free(). Nothing here prints or keeps global state.
  */
@@ -51,7 +57,8 @@ typedef struct prove prove;
 
 struct prove_result {
 	uint64_t solutions; /* classes found, at most the cap */
-	uint64_t nodes;     /* placements made */
+	uint64_t nodes;     /* placements made (the budget counts the
+	                     * search's alone) */
 	bool complete;      /* the search ran to its end: 'solutions' is the count */
 };
 

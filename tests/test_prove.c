@@ -5,9 +5,11 @@
  * it) and dancing links' (the general solver, which shares no set-up with
  * it), on each of its three searches (the 64-cell and wide bitboards,
  * the cell-by-cell search beyond); one prover asked again and again, its
- * placements kept between calls, answers as a new one does; the cap and
- * the node budget stop it and say so; bad input is refused; and every
- * allocation failure is reported, changes no answer and leaks nothing.
+ * placements kept between calls, answers as a new one does; proofs of
+ * uniqueness long enough to use the dissection as a known filling answer
+ * as the general solver does; the cap and the node budget stop it and say
+ * so; bad input is refused; and every allocation failure is reported,
+ * changes no answer and leaks nothing.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -106,6 +108,66 @@ static void random_cut(uint64_t *s, const struct grid *g, int k, int *piece)
 			piece[c] = cand[rnd(s, nc)];
 			left--;
 		}
+	}
+}
+
+/* Cut the goal into k face-connected pieces of nearly equal sizes: grown
+ * from random cells, the smallest piece that can grow taking a random
+ * free neighbour each time (as the block generator's pieces are, the
+ * cuts most often unique). */
+static void balanced_cut(uint64_t *s, const struct grid *g, int k, int *piece)
+{
+	int at[PROVE_MAX_CELLS], num[4096], size[PROVE_MAX_PIECES] = {0};
+	int n = goal_cells(g, at);
+	assert_true(k <= n && k <= PROVE_MAX_PIECES);
+	for (int i = 0; i < g->nx * g->ny * g->nz; i++)
+		num[i] = -1;
+	for (int c = 0; c < n; c++) {
+		num[at[c]] = c;
+		piece[c] = -1;
+	}
+	for (int i = 0; i < k; i++) {
+		int c;
+		do
+			c = rnd(s, n);
+		while (piece[c] >= 0);
+		piece[c] = i;
+		size[i] = 1;
+	}
+	bool stuck[PROVE_MAX_PIECES] = {false};
+	for (int left = n - k; left > 0;) {
+		int i = -1;
+		for (int j = 0; j < k; j++)
+			if (!stuck[j] && (i < 0 || size[j] < size[i]))
+				i = j;
+		assert_true(i >= 0);
+		int cand[PROVE_MAX_CELLS], nc = 0;
+		for (int c = 0; c < n; c++) {
+			if (piece[c] >= 0)
+				continue;
+			int p[3] = {at[c] % g->nx, at[c] / g->nx % g->ny,
+			            at[c] / (g->nx * g->ny)};
+			for (int d = 0; d < 6; d++) {
+				int q[3] = {p[0], p[1], p[2]}, lim[3] = {g->nx, g->ny, g->nz};
+				q[d / 2] += d % 2 ? -1 : 1;
+				if (q[d / 2] < 0 || q[d / 2] >= lim[d / 2])
+					continue;
+				int e = num[puz_grid_index(g, q[0], q[1], q[2])];
+				if (e >= 0 && piece[e] == i) {
+					cand[nc++] = c;
+					break;
+				}
+			}
+		}
+		if (!nc) {
+			stuck[i] = true;
+			continue;
+		}
+		piece[cand[rnd(s, nc)]] = i;
+		size[i]++;
+		left--;
+		for (int j = 0; j < k; j++)
+			stuck[j] = false;
 	}
 }
 
@@ -347,6 +409,94 @@ static void test_prove_engines(void **state)
 		}
 }
 
+/* The general solver's answer (solve.h: its own engines and set-up) to
+ * "one filling, or more?": the count, or 2 for two or more. */
+static uint64_t solver_two(const struct grid *g, const int *piece, int k)
+{
+	struct puzzle p;
+	as_puzzle(g, piece, k, &p);
+	struct solve_opts o = {.max_solutions = 2};
+	struct solve_result r;
+	assert_int_equal(solve_puzzle(&p, &o, &r), SOLVE_OK);
+	uint64_t n = r.solutions;
+	assert_true(r.complete || n >= 2);
+	solve_result_clear(&r);
+	puz_clear(&p);
+	return n < 2 ? n : 2;
+}
+
+/* Proofs long enough to use the dissection as a known filling (prove.c:
+ * after 500 nodes its class is counted and groups of its pieces are
+ * filled again): the cap of two answers as the general solver does,
+ * unique or not, on each search, and a node budget still stops the
+ * search where it says. The cases are counted so that each kind of
+ * answer did come from a long proof. */
+static void test_prove_known(void **state)
+{
+	(void)state;
+	uint64_t s = 41;
+	const struct {
+		int box[3], kmin, kmax, tries, min_one, min_two;
+	} cases[] = {
+		{{4, 4, 4}, 9, 11, 400, 60, 100}, /* bb.h */
+		{{4, 4, 5}, 10, 12, 60, 15, 8},  /* bbw.h */
+		{{3, 5, 9}, 9, 12, 150, 50, 1}, /* cell by cell */
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct grid g;
+		random_goal(&s, cases[i].box, 1000, &g);
+		prove *pv = prove_new(&g);
+		assert_non_null(pv);
+		int one = 0, two = 0;
+		bool budget = false;
+		for (int t = 0; t < cases[i].tries; t++) {
+			int k = cases[i].kmin + rnd(&s, cases[i].kmax - cases[i].kmin + 1);
+			int piece[PROVE_MAX_CELLS];
+			balanced_cut(&s, &g, k, piece);
+			struct prove_result r;
+			assert_int_equal(prove_count(pv, piece, k, 2, 0, &r), PROVE_OK);
+			uint64_t want = solver_two(&g, piece, k);
+			assert_int_equal(r.solutions, want);
+			assert_int_equal(r.complete, want < 2);
+			if (r.nodes <= 500)
+				continue;
+			one += want == 1;
+			two += want == 2;
+			if (want == 1 && !budget) {
+				/* the least budget that lets the search end (the
+				 * refills are not counted against it): past the
+				 * first 500 nodes, one less stops it */
+				uint64_t lo = 1, hi = r.nodes;
+				struct prove_result q;
+				while (lo < hi) {
+					uint64_t mid = lo + (hi - lo) / 2;
+					assert_int_equal(prove_count(pv, piece, k, 2, mid, &q),
+					                 PROVE_OK);
+					assert_int_equal(q.solutions, 1);
+					if (q.complete)
+						hi = mid;
+					else
+						lo = mid + 1;
+				}
+				if (lo > 500) {
+					assert_int_equal(prove_count(pv, piece, k, 2, lo - 1, &q),
+					                 PROVE_OK);
+					assert_false(q.complete);
+					assert_int_equal(prove_count(pv, piece, k, 2, lo, &q),
+					                 PROVE_OK);
+					assert_true(q.complete);
+					budget = true;
+				}
+			}
+		}
+		assert_true(one >= cases[i].min_one);
+		assert_true(two >= cases[i].min_two);
+		assert_true(budget);
+		prove_free(pv);
+		puz_grid_clear(&g);
+	}
+}
+
 /* A unique dissection by itself: 3 x 3 x 3 into bars and an L (found by
  * the counts above; checked here by the brute force). */
 static void unique_cut(struct grid *g, int *piece)
@@ -518,6 +668,45 @@ static void test_prove_out_of_memory(void **state)
 		}
 		puz_grid_clear(&g);
 	}
+	/* a proof past the known filling's steps (test_prove_known) */
+	struct grid g;
+	const int box[3] = {4, 4, 4};
+	random_goal(&s, box, 1000, &g);
+	int piece[PROVE_MAX_CELLS];
+	uint64_t want = 0;
+	for (;;) {
+		balanced_cut(&s, &g, 10, piece);
+		prove *pv = prove_new(&g);
+		assert_non_null(pv);
+		struct prove_result r;
+		assert_int_equal(prove_count(pv, piece, 10, 2, 0, &r), PROVE_OK);
+		prove_free(pv);
+		want = r.solutions;
+		if (r.nodes > 6000)
+			break;
+	}
+	for (long f = 0;; f++) {
+		fail_after = f;
+		prove *pv = prove_new(&g);
+		if (!pv) {
+			fail_after = -1;
+			continue;
+		}
+		struct prove_result r;
+		int rc = prove_count(pv, piece, 10, 2, 0, &r);
+		fail_after = -1;
+		if (rc == PROVE_OK) {
+			assert_int_equal(r.solutions, want);
+			assert_int_equal(r.complete, want < 2);
+		} else
+			assert_int_equal(rc, PROVE_ENOMEM);
+		assert_int_equal(prove_count(pv, piece, 10, 2, 0, &r), PROVE_OK);
+		assert_int_equal(r.solutions, want);
+		prove_free(pv);
+		if (rc == PROVE_OK)
+			break;
+	}
+	puz_grid_clear(&g);
 	assert_int_equal(live, before);
 #endif
 }
@@ -528,6 +717,7 @@ int main(void)
 		cmocka_unit_test(test_prove_brute),
 		cmocka_unit_test(test_prove_mirror_pairs),
 		cmocka_unit_test(test_prove_engines),
+		cmocka_unit_test(test_prove_known),
 		cmocka_unit_test(test_prove_stops),
 		cmocka_unit_test(test_prove_refused),
 		cmocka_unit_test(test_prove_kept_shapes),
