@@ -68,56 +68,13 @@ static int goal_cells(const struct grid *g, int *at)
 	return n;
 }
 
-/* Cut the goal into k face-connected pieces grown from random cells:
- * piece[c] for goal cell c (numbered in grid order). */
-static void random_cut(uint64_t *s, const struct grid *g, int k, int *piece)
+/* A cut's start: the goal's cells numbered (at[] and num[]: cell ->
+ * grid index -> cell, -1 off the goal), every cell free (piece -1) but
+ * k random ones, the seeds of pieces 0..k-1. The goal's cells, how
+ * many. */
+static int seed_cut(uint64_t *s, const struct grid *g, int k, int *at,
+                    int *num, int *piece)
 {
-	int at[PROVE_MAX_CELLS], num[4096];
-	int n = goal_cells(g, at);
-	assert_true(k <= n);
-	for (int i = 0; i < g->nx * g->ny * g->nz; i++)
-		num[i] = -1;
-	for (int c = 0; c < n; c++) {
-		num[at[c]] = c;
-		piece[c] = -1;
-	}
-	for (int i = 0; i < k; i++) {
-		int c;
-		do
-			c = rnd(s, n);
-		while (piece[c] >= 0);
-		piece[c] = i;
-	}
-	for (int left = n - k; left > 0;) {
-		int c = rnd(s, n);
-		if (piece[c] >= 0)
-			continue;
-		int i = at[c];
-		int p[3] = {i % g->nx, i / g->nx % g->ny, i / (g->nx * g->ny)};
-		int cand[6], nc = 0;
-		for (int d = 0; d < 6; d++) {
-			int q[3] = {p[0], p[1], p[2]}, lim[3] = {g->nx, g->ny, g->nz};
-			q[d / 2] += d % 2 ? -1 : 1;
-			if (q[d / 2] < 0 || q[d / 2] >= lim[d / 2])
-				continue;
-			int e = num[puz_grid_index(g, q[0], q[1], q[2])];
-			if (e >= 0 && piece[e] >= 0)
-				cand[nc++] = piece[e];
-		}
-		if (nc) {
-			piece[c] = cand[rnd(s, nc)];
-			left--;
-		}
-	}
-}
-
-/* Cut the goal into k face-connected pieces of nearly equal sizes: grown
- * from random cells, the smallest piece that can grow taking a random
- * free neighbour each time (as the block generator's pieces are, the
- * cuts most often unique). */
-static void balanced_cut(uint64_t *s, const struct grid *g, int k, int *piece)
-{
-	int at[PROVE_MAX_CELLS], num[4096], size[PROVE_MAX_PIECES] = {0};
 	int n = goal_cells(g, at);
 	assert_true(k <= n && k <= PROVE_MAX_PIECES);
 	for (int i = 0; i < g->nx * g->ny * g->nz; i++)
@@ -132,8 +89,58 @@ static void balanced_cut(uint64_t *s, const struct grid *g, int k, int *piece)
 			c = rnd(s, n);
 		while (piece[c] >= 0);
 		piece[c] = i;
-		size[i] = 1;
 	}
+	return n;
+}
+
+/* The piece on the goal cell next to cell c in direction d (0..5): -1
+ * when free, -2 when off the goal. */
+static int piece_next(const struct grid *g, const int *at, const int *num,
+                      const int *piece, int c, int d)
+{
+	int i = at[c];
+	int q[3] = {i % g->nx, i / g->nx % g->ny, i / (g->nx * g->ny)};
+	int lim[3] = {g->nx, g->ny, g->nz};
+	q[d / 2] += d % 2 ? -1 : 1;
+	if (q[d / 2] < 0 || q[d / 2] >= lim[d / 2])
+		return -2;
+	int e = num[puz_grid_index(g, q[0], q[1], q[2])];
+	return e >= 0 ? piece[e] : -2;
+}
+
+/* Cut the goal into k face-connected pieces grown from random cells:
+ * piece[c] for goal cell c (numbered in grid order). */
+static void random_cut(uint64_t *s, const struct grid *g, int k, int *piece)
+{
+	int at[PROVE_MAX_CELLS], num[4096];
+	int n = seed_cut(s, g, k, at, num, piece);
+	for (int left = n - k; left > 0;) {
+		int c = rnd(s, n);
+		if (piece[c] >= 0)
+			continue;
+		int cand[6], nc = 0;
+		for (int d = 0; d < 6; d++) {
+			int i = piece_next(g, at, num, piece, c, d);
+			if (i >= 0)
+				cand[nc++] = i;
+		}
+		if (nc) {
+			piece[c] = cand[rnd(s, nc)];
+			left--;
+		}
+	}
+}
+
+/* Cut the goal into k face-connected pieces of nearly equal sizes: grown
+ * from random cells, the smallest piece that can grow taking a random
+ * free neighbour each time (as the block generator's pieces are, the
+ * cuts most often unique). */
+static void balanced_cut(uint64_t *s, const struct grid *g, int k, int *piece)
+{
+	int at[PROVE_MAX_CELLS], num[4096], size[PROVE_MAX_PIECES];
+	int n = seed_cut(s, g, k, at, num, piece);
+	for (int i = 0; i < k; i++)
+		size[i] = 1;
 	bool stuck[PROVE_MAX_PIECES] = {false};
 	for (int left = n - k; left > 0;) {
 		int i = -1;
@@ -143,21 +150,11 @@ static void balanced_cut(uint64_t *s, const struct grid *g, int k, int *piece)
 		assert_true(i >= 0);
 		int cand[PROVE_MAX_CELLS], nc = 0;
 		for (int c = 0; c < n; c++) {
-			if (piece[c] >= 0)
-				continue;
-			int p[3] = {at[c] % g->nx, at[c] / g->nx % g->ny,
-			            at[c] / (g->nx * g->ny)};
-			for (int d = 0; d < 6; d++) {
-				int q[3] = {p[0], p[1], p[2]}, lim[3] = {g->nx, g->ny, g->nz};
-				q[d / 2] += d % 2 ? -1 : 1;
-				if (q[d / 2] < 0 || q[d / 2] >= lim[d / 2])
-					continue;
-				int e = num[puz_grid_index(g, q[0], q[1], q[2])];
-				if (e >= 0 && piece[e] == i) {
-					cand[nc++] = c;
-					break;
-				}
-			}
+			bool next = false;
+			for (int d = 0; d < 6 && piece[c] < 0 && !next; d++)
+				next = piece_next(g, at, num, piece, c, d) == i;
+			if (next)
+				cand[nc++] = c;
 		}
 		if (!nc) {
 			stuck[i] = true;
@@ -615,6 +612,35 @@ static void test_prove_kept_shapes(void **state)
 	puz_grid_clear(&g);
 }
 
+#ifndef HAVE_ASAN
+/* A prover made with allocations failing from the f-th on (and still
+ * failing after), or NULL, then with none failing. */
+static prove *failing_prover(const struct grid *g, long f)
+{
+	fail_after = f;
+	prove *pv = prove_new(g);
+	if (!pv)
+		fail_after = -1;
+	return pv;
+}
+
+/* prove_count() with the cap 'cap' of a dissection of 'want' classes:
+ * true with the right answer, false when out of memory. */
+static bool count_or_enomem(prove *pv, const int *piece, int k, uint64_t cap,
+                            uint64_t want)
+{
+	struct prove_result r;
+	int rc = prove_count(pv, piece, k, cap, 0, &r);
+	if (rc != PROVE_OK) {
+		assert_int_equal(rc, PROVE_ENOMEM);
+		return false;
+	}
+	assert_int_equal(r.solutions, want < cap ? want : cap);
+	assert_int_equal(r.complete, want < cap);
+	return true;
+}
+#endif
+
 static void test_prove_out_of_memory(void **state)
 {
 	(void)state;
@@ -638,30 +664,14 @@ static void test_prove_out_of_memory(void **state)
 		uint64_t wa = prove_all(NULL, &g, a, k, true);
 		uint64_t wb = prove_all(NULL, &g, b, k, true);
 		for (long f = 0;; f++) {
-			fail_after = f;
-			prove *pv = prove_new(&g);
-			if (!pv) {
-				fail_after = -1;
+			prove *pv = failing_prover(&g, f);
+			if (!pv)
 				continue;
-			}
-			struct prove_result r;
-			int rc = prove_count(pv, a, k, PROVE_MAX_CAP, 0, &r);
-			bool done = rc == PROVE_OK;
-			if (rc == PROVE_OK)
-				assert_int_equal(r.solutions, wa);
-			else
-				assert_int_equal(rc, PROVE_ENOMEM);
-			rc = prove_count(pv, b, k, PROVE_MAX_CAP, 0, &r);
-			done &= rc == PROVE_OK;
-			if (rc == PROVE_OK)
-				assert_int_equal(r.solutions, wb);
-			else
-				assert_int_equal(rc, PROVE_ENOMEM);
+			bool done = count_or_enomem(pv, a, k, PROVE_MAX_CAP, wa);
+			done &= count_or_enomem(pv, b, k, PROVE_MAX_CAP, wb);
 			/* after a failure, the same prover answers right */
 			fail_after = -1;
-			assert_int_equal(prove_count(pv, a, k, PROVE_MAX_CAP, 0, &r),
-			                 PROVE_OK);
-			assert_int_equal(r.solutions, wa);
+			assert_true(count_or_enomem(pv, a, k, PROVE_MAX_CAP, wa));
 			prove_free(pv);
 			if (done)
 				break;
@@ -686,24 +696,14 @@ static void test_prove_out_of_memory(void **state)
 			break;
 	}
 	for (long f = 0;; f++) {
-		fail_after = f;
-		prove *pv = prove_new(&g);
-		if (!pv) {
-			fail_after = -1;
+		prove *pv = failing_prover(&g, f);
+		if (!pv)
 			continue;
-		}
-		struct prove_result r;
-		int rc = prove_count(pv, piece, 10, 2, 0, &r);
+		bool done = count_or_enomem(pv, piece, 10, 2, want);
 		fail_after = -1;
-		if (rc == PROVE_OK) {
-			assert_int_equal(r.solutions, want);
-			assert_int_equal(r.complete, want < 2);
-		} else
-			assert_int_equal(rc, PROVE_ENOMEM);
-		assert_int_equal(prove_count(pv, piece, 10, 2, 0, &r), PROVE_OK);
-		assert_int_equal(r.solutions, want);
+		assert_true(count_or_enomem(pv, piece, 10, 2, want));
 		prove_free(pv);
-		if (rc == PROVE_OK)
+		if (done)
 			break;
 	}
 	puz_grid_clear(&g);
