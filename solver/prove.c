@@ -889,6 +889,21 @@ static void least_form(struct run *r, const uint64_t *const *masks,
 	}
 }
 
+/* least_form() of the filling of entries idx[0..len) (or rows[]). */
+static void entries_form(struct run *r, const uint32_t *idx, const size_t *rows,
+                         size_t len)
+{
+	const prove *p = r->p;
+	const uint64_t *masks[PROVE_MAX_PIECES];
+	uint32_t cls[PROVE_MAX_PIECES];
+	for (size_t d = 0; d < len; d++) {
+		uint32_t e = idx ? idx[d] : (uint32_t)rows[d];
+		masks[d] = p->emask + (size_t)e * (size_t)p->W;
+		cls[d] = p->ecls[e];
+	}
+	least_form(r, masks, cls, len);
+}
+
 /* A filling: entries idx[0..len). Counts it when its least image is new;
  * false when that reaches the cap. */
 static bool filling_of(struct run *r, const uint32_t *idx, const size_t *rows,
@@ -896,8 +911,6 @@ static bool filling_of(struct run *r, const uint32_t *idx, const size_t *rows,
 {
 	prove *p = r->p;
 	size_t n = p->n;
-	const uint64_t *masks[PROVE_MAX_PIECES] = {0};
-	uint32_t cls[PROVE_MAX_PIECES] = {0};
 	bool alone = false; /* a class of its own (prove_count) */
 	for (size_t d = 0; d < len && !alone; d++)
 		alone = p->efree[idx ? idx[d] : (uint32_t)rows[d]];
@@ -910,12 +923,7 @@ static bool filling_of(struct run *r, const uint32_t *idx, const size_t *rows,
 		r->found++;
 		return r->found < r->cap;
 	}
-	for (size_t d = 0; d < len; d++) {
-		uint32_t e = idx ? idx[d] : (uint32_t)rows[d];
-		masks[d] = p->emask + (size_t)e * (size_t)p->W;
-		cls[d] = p->ecls[e];
-	}
-	least_form(r, masks, cls, len);
+	entries_form(r, idx, rows, len);
 	if (alone && r->known_left) {
 		/* the known class (forms[0]) is met once */
 		if (!memcmp(p->forms, p->best, n * sizeof *p->best)) {
@@ -973,7 +981,7 @@ struct near {
 	struct run *r;
 	uint64_t adj[PROVE_MAX_PIECES]; /* piece -> the pieces it touches */
 	const uint64_t *masks[PROVE_MAX_PIECES]; /* the filling being tried */
-	int g[NEAR_GROUP], gs;       /* the group */
+	int g[NEAR_GROUP], gs;          /* the group */
 	unsigned used;                  /* of g[], those placed again */
 	uint64_t left[PV_MAXW];         /* the group's cells still empty */
 };
@@ -1106,13 +1114,7 @@ static uint64_t near_poll(void *ctx)
 		/* (the cap is 2: one class at most found so far, its form
 		 * kept unless it was a class of its own) */
 		if (r->nfirst) {
-			const uint64_t *masks[PROVE_MAX_PIECES];
-			uint32_t cls[PROVE_MAX_PIECES];
-			for (size_t d = 0; d < r->nfirst; d++) {
-				masks[d] = p->emask + (size_t)r->first[d] * (size_t)p->W;
-				cls[d] = p->ecls[r->first[d]];
-			}
-			least_form(r, masks, cls, r->nfirst);
+			entries_form(r, r->first, NULL, r->nfirst);
 			memcpy(p->forms, p->best, p->n * sizeof *p->best);
 			r->nforms = 1;
 		}
