@@ -936,6 +936,10 @@ static void bench_block_puzzles(void)
 	             "blocks: 4x4x4, 8-12 pieces of 4-8 cells");
 	bench_blocks((const int[3]){4, 4, 4}, 11, 12, 4, 6, 1, 1000, 20,
 	             "blocks: 4x4x4, 11-12 pieces of 4-6 cells");
+	bench_blocks((const int[3]){5, 5, 5}, 8, 10, 4, 16, 1, 1000, 50,
+	             "blocks: 5x5x5, 8-10 pieces of 4-16 (default)");
+	bench_blocks((const int[3]){6, 6, 6}, 8, 10, 4, 27, 1, 1000, 20,
+	             "blocks: 6x6x6, 8-10 pieces of 4-27 (default)");
 	bench_blocks((const int[3]){3, 3, 3}, 7, 7, 3, 4, 1, 1000, 3,
 	             "blocks: 3x3x3, Soma's sizes, 1000 attempts");
 	bench_blocks((const int[3]){4, 4, 4}, 4, 4, 4, 16, 6, 1000, 20,

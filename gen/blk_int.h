@@ -19,7 +19,7 @@ struct blk_work {
 	size_t *at;   /* cell -> grid index */
 	int (*nb)[6]; /* cell -> its face neighbours' numbers, -1 none */
 	uint64_t *nbm; /* n <= 64: cell -> its face neighbours, a mask;
-	                * else NULL */
+	                * else NULL (and cuts are tree_cut()s) */
 	int *pc;      /* cell -> piece; -1 a hollow (lock.c) */
 	int np;       /* pieces so far */
 	int m[BLK_MAX_PIECES];    /* how many pieces each is planned to become */
@@ -28,6 +28,7 @@ struct blk_work {
 	bool hollow;  /* inner cells may stay empty (level_min > 1): the
 	               * written goal has them optional */
 	int *list, *queue; /* scratch, n each */
+	int *walk, *up;    /* scratch, n each: tree_cut()'s walks and tree */
 	unsigned char *front; /* scratch, n */
 	unsigned char *labels; /* scratch, goal-grid sized */
 	disasm *dis;

@@ -20,6 +20,8 @@ static void work_clear(struct blk_work *w)
 	free(w->pc);
 	free(w->list);
 	free(w->queue);
+	free(w->walk);
+	free(w->up);
 	free(w->front);
 	free(w->labels);
 	dis_free(w->dis);
@@ -51,12 +53,14 @@ static bool work_init(struct blk_work *w, const struct grid *goal)
 	w->pc = calloc((size_t)n, sizeof *w->pc);
 	w->list = malloc((size_t)n * sizeof *w->list);
 	w->queue = malloc((size_t)n * sizeof *w->queue);
+	w->walk = malloc((size_t)n * sizeof *w->walk);
+	w->up = malloc((size_t)n * sizeof *w->up);
 	w->front = malloc((size_t)n);
 	w->labels = malloc(total);
 	w->dis = dis_new();
 	w->pv = n <= PROVE_MAX_CELLS ? prove_new(goal) : NULL;
 	if (!w->at || !w->nb || (n <= 64 && !w->nbm) || !w->pc || !w->list ||
-	    !w->queue || !w->front || !w->labels ||
+	    !w->queue || !w->walk || !w->up || !w->front || !w->labels ||
 	    !w->dis || !w->pv) {
 		free(num);
 		return false;
@@ -113,9 +117,11 @@ static int kth_cell(uint64_t m, uint64_t k)
 	return __builtin_ctzll(m);
 }
 
-/* draw_cut() on a goal of at most 64 cells, by masks: the same draws,
- * the same part, fewer branches. */
-static bool draw_cut64(struct blk_work *w, struct rng *r, int i, int s1, int j)
+/* The growing cut (stream step 2a of blocks.h), on a goal of at most 64
+ * cells: a part of s1 cells of piece i, grown from a cell one
+ * neighbouring cell at a time, becomes piece j. false, with nothing
+ * changed, when the rest of i is not face-connected. */
+static bool grow_cut(struct blk_work *w, struct rng *r, int i, int s1, int j)
 {
 	uint64_t piece = 0;
 	for (int c = 0; c < w->n; c++)
@@ -146,56 +152,96 @@ static bool draw_cut64(struct blk_work *w, struct rng *r, int i, int s1, int j)
 	return true;
 }
 
-/* Draw a cut of piece i: a part of s1 cells becomes piece j (stream step
- * 2 of blocks.h). false, with the cut undone, when the rest of i is not
- * connected. */
-static bool draw_cut(struct blk_work *w, struct rng *r, int i, int s1, int j)
+/* The tree cut (stream step 2b of blocks.h), on a goal of more than 64
+ * cells, where a grown part nearly always leaves the rest of a large
+ * piece in two: a random spanning tree of piece i's cells (Wilson's
+ * algorithm: loop-erased random walks), then one of its edges whose two
+ * sides are both face-connected by construction; the side taken as the
+ * part, of lo..hi cells, becomes piece j. Its cells, or 0 (nothing
+ * changed) when no edge leaves a side of lo..hi cells. */
+static int tree_cut(struct blk_work *w, struct rng *r, int i, int lo, int hi,
+                    int j)
 {
-	if (w->nbm)
-		return draw_cut64(w, r, i, s1, j);
 	int s = 0;
 	for (int c = 0; c < w->n; c++)
 		if (w->pc[c] == i)
 			w->list[s++] = c;
-	/* front[c]: cell c of piece i touches the part (kept as cells
-	 * join it, rather than looked for again) */
-	unsigned char *front = w->front;
+	int *walk = w->walk, *up = w->up, *order = w->queue;
+	unsigned char *in = w->front;
 	for (int t = 0; t < s; t++)
-		front[w->list[t]] = 0;
-	int f = 0, c = w->list[rng_below(r, (uint64_t)s)];
-	for (int got = 1;; got++) {
-		w->pc[c] = j;
-		if (front[c]) {
-			front[c] = 0;
-			f--;
+		in[w->list[t]] = 0;
+	int root = w->list[rng_below(r, (uint64_t)s)];
+	in[root] = 1;
+	up[root] = -1;
+	for (int t = 0; t < s; t++) {
+		/* walk from the cell until the tree, each cell remembering
+		 * its last exit (that erases the loops); then the path
+		 * joins the tree */
+		int u = w->list[t];
+		for (int c = u; !in[c]; c = walk[c]) {
+			int nbr[6], d = 0;
+			for (int e = 0; e < 6; e++)
+				if (w->nb[c][e] >= 0 && w->pc[w->nb[c][e]] == i)
+					nbr[d++] = w->nb[c][e];
+			walk[c] = nbr[rng_below(r, (uint64_t)d)];
 		}
-		if (got == s1)
-			break;
-		for (int d = 0; d < 6; d++) {
-			int e = w->nb[c][d];
-			if (e >= 0 && w->pc[e] == i && !front[e]) {
-				front[e] = 1;
-				f++;
-			}
+		for (int c = u; !in[c]; c = walk[c]) {
+			in[c] = 1;
+			up[c] = walk[c];
 		}
-		/* f >= 1: piece i was connected and the part is not all of it;
-		 * the k-th cell of the front in cell order joins */
-		int k = (int)rng_below(r, (uint64_t)f);
-		for (int t = 0;; t++)
-			if (front[w->list[t]] && k-- == 0) {
-				c = w->list[t];
-				break;
-			}
 	}
-	int rest = -1;
-	for (int t = 0; t < s && rest < 0; t++)
-		if (w->pc[w->list[t]] == i)
-			rest = w->list[t];
-	if (blk_connected(w, i, rest, s - s1))
-		return true;
+	/* the tree from the root, parents before children; then each
+	 * cell's side below its edge up, 'below' its size */
+	int head = 0, tail = 0;
+	order[tail++] = root;
+	while (head < tail) {
+		int u = order[head++];
+		for (int e = 0; e < 6; e++) {
+			int v = w->nb[u][e];
+			if (v >= 0 && w->pc[v] == i && up[v] == u)
+				order[tail++] = v;
+		}
+	}
+	int *below = w->walk;
 	for (int t = 0; t < s; t++)
-		w->pc[w->list[t]] = i;
-	return false;
+		below[w->list[t]] = 1;
+	for (int t = s - 1; t > 0; t--)
+		below[up[order[t]]] += below[order[t]];
+	/* the candidates, by cell: the side below, then the side above */
+	int count = 0;
+	for (int t = 0; t < s; t++) {
+		int v = w->list[t];
+		if (v != root)
+			count += (below[v] >= lo && below[v] <= hi) +
+			         (s - below[v] >= lo && s - below[v] <= hi);
+	}
+	if (count == 0)
+		return 0;
+	int k = (int)rng_below(r, (uint64_t)count), edge = -1;
+	bool lower = true;
+	for (int t = 0; t < s && edge < 0; t++) {
+		int v = w->list[t];
+		if (v == root)
+			continue;
+		if (below[v] >= lo && below[v] <= hi && k-- == 0) {
+			edge = v;
+		} else if (s - below[v] >= lo && s - below[v] <= hi && k-- == 0) {
+			edge = v;
+			lower = false;
+		}
+	}
+	/* in[]: below the edge, parents first */
+	for (int t = 0; t < s; t++) {
+		int u = order[t];
+		in[u] = u == edge || (u != root && in[up[u]]);
+	}
+	int part = 0;
+	for (int t = 0; t < s; t++)
+		if (in[w->list[t]] == lower) {
+			w->pc[w->list[t]] = j;
+			part++;
+		}
+	return part;
 }
 
 /* Piece i's cells turned by proper symmetry 'sym' and moved to the
@@ -375,10 +421,15 @@ static int step(struct blk_work *w, struct rng *r, const struct blk_spec *s)
 		hi = sz - m2 * s->cells_min;
 	int j = w->np;
 	for (int t = 0; t < BLK_TRIES; t++) {
-		int s1 = lo + (int)rng_below(r, (uint64_t)(hi - lo + 1));
 		w->info->tries++;
-		if (!draw_cut(w, r, i, s1, j))
+		int s1;
+		if (w->nbm) {
+			s1 = lo + (int)rng_below(r, (uint64_t)(hi - lo + 1));
+			if (!grow_cut(w, r, i, s1, j))
+				continue;
+		} else if ((s1 = tree_cut(w, r, i, lo, hi, j)) == 0) {
 			continue;
+		}
 		w->np = j + 1;
 		w->m[i] = m2;
 		w->m[j] = m1;

@@ -59,12 +59,27 @@
  *   1. k = the feasible piece counts (k in pieces_min..pieces_max with
  *      k * cells_min <= cells <= k * cells_max), ascending, one picked by
  *      rng_below(count);
- *   2. per cut tried: the part's size s1 = lo + rng_below(hi - lo + 1)
- *      (lo..hi the sizes that keep both sides feasible); its first cell,
- *      rng_below(s) among the piece's s cells in order; then s1 - 1
- *      times, rng_below(f) among the f cells of the piece outside the
- *      part that touch it (a face in common), in order, joins the part.
- *      A cut that leaves the rest in pieces is a failed try.
+ *   2. per cut tried (lo..hi the part sizes that keep both sides
+ *      feasible), on a goal of at most 64 cells (a grown cut):
+ *      the part's size s1 = lo + rng_below(hi - lo + 1); its first
+ *      cell, rng_below(s) among the piece's s cells in order; then
+ *      s1 - 1 times, rng_below(f) among the f cells of the piece outside
+ *      the part that touch it (a face in common), in order, joins the
+ *      part. A cut that leaves the rest in pieces is a failed try.
+ *      On a goal of more than 64 cells (a tree cut; a grown part there
+ *      nearly always leaves the rest of a large piece in two): a
+ *      random spanning tree of the piece's s cells by Wilson's
+ *      algorithm: its root, rng_below(s) among them in order; then for
+ *      each cell in order not yet in the tree, a walk from it until it
+ *      meets the tree, each step rng_below(d) among the d face
+ *      neighbours in the piece of the cell it is on (in the order +x,
+ *      -x, +y, -y, +z, -z), each cell keeping only its last step (the
+ *      walk with its loops erased), which joins the tree. Then the
+ *      candidate parts, for each cell of the piece in order but the
+ *      root: the cells below it in the tree (it and its descendants),
+ *      then the others, each when its size is in lo..hi; the part is
+ *      candidate rng_below(count). A tree with no candidate is a failed
+ *      try. Both sides are face-connected (halves of a tree).
  *   2b. with level_min above 1, per draw of the climb: the cell,
  *      rng_below(n) among the goal's n cells; then rng_below(7): 0..5
  *      the neighbour (+x, -x, +y, -y, +z, -z) whose piece takes it, 6
