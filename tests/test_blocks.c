@@ -230,6 +230,25 @@ static void test_blocks_big_goals(void **state)
 	run_seeds(5, 5, 5, (struct blk_spec){.pieces_min = 12, .pieces_max = 14,
 	                                     .cells_min = 6, .cells_max = 12,
 	                                     .max_attempts = 1000}, 2, false);
+	/* and a goal that is not a box: 5 x 5 x 5 with a tunnel through
+	 * its middle along z (120 cells) */
+	struct grid g;
+	box_goal(&g, 5, 5, 5);
+	for (int z = 0; z < 5; z++)
+		g.cells[puz_grid_index(&g, 2, 2, z)] = 0;
+	struct blk_spec s = {.pieces_min = 8, .pieces_max = 10, .cells_min = 4,
+	                     .cells_max = 15, .max_attempts = 1000};
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		struct rng r;
+		rng_seed(&r, seed);
+		struct blk_puzzle b;
+		struct blk_found f;
+		assert_int_equal(blk_find(&r, &g, &s, &b, &f), GEN_OK);
+		assert_true(f.found);
+		check_rules(&g, &s, &b, false);
+		blk_puzzle_clear(&b);
+	}
+	puz_grid_clear(&g);
 }
 
 /* A goal that is not a box: a staircase of 3 x 3 x 3 less a corner
