@@ -117,7 +117,7 @@ static int kth_cell(uint64_t m, uint64_t k)
 	return __builtin_ctzll(m);
 }
 
-/* The growing cut (stream step 2a of blocks.h), on a goal of at most 64
+/* The grown cut (stream step 2 of blocks.h), on a goal of at most 64
  * cells: a part of s1 cells of piece i, grown from a cell one
  * neighbouring cell at a time, becomes piece j. false, with nothing
  * changed, when the rest of i is not face-connected. */
@@ -152,13 +152,15 @@ static bool grow_cut(struct blk_work *w, struct rng *r, int i, int s1, int j)
 	return true;
 }
 
-/* The tree cut (stream step 2b of blocks.h), on a goal of more than 64
+/* The tree cut (stream step 2 of blocks.h), on a goal of more than 64
  * cells, where a grown part nearly always leaves the rest of a large
  * piece in two: a random spanning tree of piece i's cells (Wilson's
  * algorithm: loop-erased random walks), then one of its edges whose two
  * sides are both face-connected by construction; the side taken as the
  * part, of lo..hi cells, becomes piece j. Its cells, or 0 (nothing
- * changed) when no edge leaves a side of lo..hi cells. */
+ * changed) when no edge leaves a side of lo..hi cells. Piece i must be
+ * face-connected (every cut keeps it so), or a walk may never meet the
+ * tree. */
 static int tree_cut(struct blk_work *w, struct rng *r, int i, int lo, int hi,
                     int j)
 {

@@ -72,7 +72,7 @@
  *      algorithm: its root, rng_below(s) among them in order; then for
  *      each cell in order not yet in the tree, a walk from it until it
  *      meets the tree, each step rng_below(d) among the d face
- *      neighbours in the piece of the cell it is on (in the order +x,
+ *      neighbours, in the piece, of the cell it is on (in the order +x,
  *      -x, +y, -y, +z, -z), each cell keeping only its last step (the
  *      walk with its loops erased), which joins the tree. Then the
  *      candidate parts, for each cell of the piece in order but the

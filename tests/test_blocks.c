@@ -213,7 +213,8 @@ static void test_blocks_box(void **state)
 /* Goals past 64 cells, where cuts follow random spanning trees (a grown
  * part leaves the rest of a large piece in two: before, no puzzle of
  * 6 x 6 x 6 in 1000 attempts of 20 seeds, and only 46 of 50 seeds of
- * 5 x 5 x 5) with the pieces and cells generate gives them by default. */
+ * 5 x 5 x 5), in the pieces and cells that generate uses by default for
+ * each box (cli/genblocks.c's default_cells()). */
 static void test_blocks_big_goals(void **state)
 {
 	(void)state;
@@ -238,6 +239,8 @@ static void test_blocks_big_goals(void **state)
 		g.cells[puz_grid_index(&g, 2, 2, z)] = 0;
 	struct blk_spec s = {.pieces_min = 8, .pieces_max = 10, .cells_min = 4,
 	                     .cells_max = 15, .max_attempts = 1000};
+	char why[200];
+	assert_int_equal(blk_check(&g, &s, why, sizeof why), GEN_OK);
 	for (uint64_t seed = 1; seed <= 3; seed++) {
 		struct rng r;
 		rng_seed(&r, seed);
