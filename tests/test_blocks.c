@@ -165,24 +165,31 @@ static void check_rules(const struct grid *goal, const struct blk_spec *s,
 	assert_true((b->dis.nlevel ? b->dis.level[0] : 1) >= s->level_min);
 }
 
-static void run_seeds(int x, int y, int z, struct blk_spec s, uint64_t seeds,
-                      bool brute)
+/* Seeds 1..seeds on 'goal': each finds a puzzle, every rule checked. */
+static void run_goal_seeds(const struct grid *goal, struct blk_spec s,
+                           uint64_t seeds, bool brute)
 {
-	struct grid goal;
-	box_goal(&goal, x, y, z);
 	char why[200];
-	assert_int_equal(blk_check(&goal, &s, why, sizeof why), GEN_OK);
+	assert_int_equal(blk_check(goal, &s, why, sizeof why), GEN_OK);
 	for (uint64_t seed = 1; seed <= seeds; seed++) {
 		struct rng r;
 		rng_seed(&r, seed);
 		struct blk_puzzle b;
 		struct blk_found f;
-		assert_int_equal(blk_find(&r, &goal, &s, &b, &f), GEN_OK);
+		assert_int_equal(blk_find(&r, goal, &s, &b, &f), GEN_OK);
 		assert_true(f.found);
 		assert_true(f.attempts >= 1 && f.solver_calls >= 2);
-		check_rules(&goal, &s, &b, brute);
+		check_rules(goal, &s, &b, brute);
 		blk_puzzle_clear(&b);
 	}
+}
+
+static void run_seeds(int x, int y, int z, struct blk_spec s, uint64_t seeds,
+                      bool brute)
+{
+	struct grid goal;
+	box_goal(&goal, x, y, z);
+	run_goal_seeds(&goal, s, seeds, brute);
 	puz_grid_clear(&goal);
 }
 
@@ -237,20 +244,9 @@ static void test_blocks_big_goals(void **state)
 	box_goal(&g, 5, 5, 5);
 	for (int z = 0; z < 5; z++)
 		g.cells[puz_grid_index(&g, 2, 2, z)] = 0;
-	struct blk_spec s = {.pieces_min = 8, .pieces_max = 10, .cells_min = 4,
-	                     .cells_max = 15, .max_attempts = 1000};
-	char why[200];
-	assert_int_equal(blk_check(&g, &s, why, sizeof why), GEN_OK);
-	for (uint64_t seed = 1; seed <= 3; seed++) {
-		struct rng r;
-		rng_seed(&r, seed);
-		struct blk_puzzle b;
-		struct blk_found f;
-		assert_int_equal(blk_find(&r, &g, &s, &b, &f), GEN_OK);
-		assert_true(f.found);
-		check_rules(&g, &s, &b, false);
-		blk_puzzle_clear(&b);
-	}
+	run_goal_seeds(&g, (struct blk_spec){.pieces_min = 8, .pieces_max = 10,
+	                                     .cells_min = 4, .cells_max = 15,
+	                                     .max_attempts = 1000}, 3, false);
 	puz_grid_clear(&g);
 }
 
@@ -265,20 +261,9 @@ static void test_blocks_any_goal(void **state)
 		for (int x = 0; x < 3; x++)
 			if (x + z >= 3)
 				g.cells[puz_grid_index(&g, x, 2, z)] = 0;
-	struct blk_spec s = {.pieces_min = 4, .pieces_max = 5, .cells_min = 4,
-	                     .cells_max = 6, .max_attempts = 1000};
-	char why[200];
-	assert_int_equal(blk_check(&g, &s, why, sizeof why), GEN_OK);
-	for (uint64_t seed = 1; seed <= 6; seed++) {
-		struct rng r;
-		rng_seed(&r, seed);
-		struct blk_puzzle b;
-		struct blk_found f;
-		assert_int_equal(blk_find(&r, &g, &s, &b, &f), GEN_OK);
-		assert_true(f.found);
-		check_rules(&g, &s, &b, true);
-		blk_puzzle_clear(&b);
-	}
+	run_goal_seeds(&g, (struct blk_spec){.pieces_min = 4, .pieces_max = 5,
+	                                     .cells_min = 4, .cells_max = 6,
+	                                     .max_attempts = 1000}, 6, true);
 	puz_grid_clear(&g);
 }
 
