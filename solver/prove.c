@@ -1302,7 +1302,7 @@ static void build_buckets(prove *p, int ncls, const int *rep, int pin,
 			const uint64_t *v = pc->place + i * (size_t)W;
 			if (j == pin && !(pc->least[i] & pinbit))
 				continue;
-			uint32_t c = first_empty(v, (const uint64_t[PV_MAXW]){0}, W);
+			uint32_t c = (uint32_t)first_cell(v);
 			p->bstart[c + 1]++;
 		}
 	}
@@ -1316,7 +1316,7 @@ static void build_buckets(prove *p, int ncls, const int *rep, int pin,
 			const uint64_t *v = pc->place + i * (size_t)W;
 			if (j == pin && !(pc->least[i] & pinbit))
 				continue;
-			uint32_t c = first_empty(v, (const uint64_t[PV_MAXW]){0}, W);
+			uint32_t c = (uint32_t)first_cell(v);
 			uint32_t e = fill[c]++;
 			p->ecls[e] = (uint32_t)j;
 			p->efree[e] = j == pin && (pc->least[i] & freebit);
@@ -1650,17 +1650,15 @@ int prove_count(prove *p, const int *piece, int k, uint64_t cap,
 		}
 		int rc = W == 1 ? run_bb(p, &r, e, ncls, pin)
 		                : run_bbw(p, &r, e, ncls, pin);
-		if (rc == PROVE_OK && r.oom)
-			rc = PROVE_ENOMEM;
-		if (rc == PROVE_OK)
-			*out = (struct prove_result){r.found, r.nodes + r.extra, !r.stopped};
-		return rc;
+		if (rc != PROVE_OK)
+			return rc;
+	} else {
+		build_buckets(p, ncls, rep, pin, pinbit, freebit);
+		if (W == 4)
+			search_w(&r, 4);
+		else
+			search_w(&r, 8);
 	}
-	build_buckets(p, ncls, rep, pin, pinbit, freebit);
-	if (W == 4)
-		search_w(&r, 4);
-	else
-		search_w(&r, 8);
 	if (r.oom)
 		return PROVE_ENOMEM;
 	*out = (struct prove_result){r.found, r.nodes + r.extra, !r.stopped};
