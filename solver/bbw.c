@@ -99,7 +99,7 @@ bbw *bbw_new(size_t ncells, const unsigned *rank, size_t ntypes,
 	b->ntypes = ntypes;
 	b->first = ntypes;
 	b->filler = ntypes;
-	b->flags = BBW_QUICK_COUNT | BBW_HOLES | BBW_MATRIX;
+	b->flags = BBW_QUICK_COUNT | BBW_HOLES | BBW_MATRIX | BBW_WINDOW;
 	b->cut = SIZE_MAX;
 	bbw_set_vector(b, true);
 	size_t nt = ntypes ? ntypes : 1;
@@ -1069,6 +1069,9 @@ BB_INLINE bool last_type(bbw *b, size_t d, const uint64_t *empty, int W)
 	return true;
 }
 
+static void window(bbw *b, size_t d, const uint64_t *filled,
+                   const uint64_t *any, unsigned off, int W, int W2);
+
 /* Branch at level d: the list holds the placeable rows, 'any' is their
  * union. */
 BB_INLINE void node(bbw *b, size_t d, const uint64_t *filled,
@@ -1087,6 +1090,24 @@ BB_INLINE void node(bbw *b, size_t d, const uint64_t *filled,
 		return;
 	size_t T = b->ntypes;
 	const uint32_t *g = b->goff + d * (T + 1);
+	/* the window: not where the list passes on the rule against holes
+	 * (two words only), and not at the root (drop_below(), replays) */
+	if (W > 1 && b->window && d > 0 &&
+	    !(b->holes && g[T] > HOLES_ROWS)) {
+		unsigned lo = 0, hi = 0;
+		int w = 0;
+		while (!empty[w])
+			w++;
+		lo = 64 * (unsigned)w + (unsigned)__builtin_ctzll(empty[w]);
+		for (w = W - 1; !empty[w]; w--)
+			;
+		hi = 64 * (unsigned)w + 63 - (unsigned)__builtin_clzll(empty[w]);
+		int W2 = (int)((hi - lo) / 64 + 1);
+		if (W2 < W) {
+			window(b, d, filled, any, lo, W, W2);
+			return;
+		}
+	}
 	if (W == 2 && b->matrix && d > 0 && g[T] <= BBWMX_ROWS &&
 	    T <= BBWMX_TYPES && b->cut == SIZE_MAX) {
 		bbwmx_node(b, d, filled);
@@ -1207,6 +1228,60 @@ NODE_OF(5)
 NODE_OF(6)
 NODE_OF(7)
 NODE_OF(8)
+
+/* The window: level d's node, whose empty cells lie within cells off to
+ * off + 64 * W2 - 1 (W2 < W words), searched on W2 words. Every cell
+ * below 'off' is filled and every row in the list lies on empty cells,
+ * so shifting the list, the filled cells and the goal down by 'off'
+ * loses no bit that matters: the subtree makes the same choices (ties
+ * go to the lowest cell either way), nodes and covers. Level d's list is
+ * shifted where it is (its node is the only reader; the caller filters
+ * it anew for its next row), the goal's words are put back after. */
+static NOINLINE void window(bbw *b, size_t d, const uint64_t *filled,
+                            const uint64_t *any, unsigned off, int W,
+                            int W2)
+{
+	size_t T = b->ntypes, at = d * b->stride;
+	uint32_t n = b->goff[d * (T + 1) + T];
+	unsigned q = off / 64, r = off % 64;
+	/* word v of each row from words q + v and q + v + 1: in place, as
+	 * word v is written only after every word below it is done */
+	for (int v = 0; v < W2; v++) {
+		uint64_t *restrict o = b->lm[v] + at;
+		const uint64_t *lo = b->lm[q + (unsigned)v] + at;
+		if (!r) {
+			if (q)
+				memcpy(o, lo, n * sizeof *o);
+			continue;
+		}
+		if ((int)q + v + 1 < W) {
+			const uint64_t *hi = b->lm[q + (unsigned)v + 1] + at;
+			for (uint32_t i = 0; i < n; i++)
+				o[i] = lo[i] >> r | hi[i] << (64 - r);
+		} else {
+			for (uint32_t i = 0; i < n; i++)
+				o[i] = lo[i] >> r;
+		}
+	}
+	uint64_t full[MAXW], late[MAXW], f2[MAXW], a2[MAXW];
+	memcpy(full, b->full, sizeof full);
+	memcpy(late, b->late, sizeof late);
+	shr(full, off, b->full, W);
+	shr(late, off, b->late, W);
+	shr(filled, off, f2, W);
+	shr(any, off, a2, W);
+	for (int w = W2; w < W; w++)
+		b->full[w] = b->late[w] = 0;
+	if (d == b->rlen)
+		b->rspoilt = true;
+	int oldW = b->W;
+	b->W = W2;
+	b->win_runs++;
+	node_w(b, d, f2, a2, W2);
+	b->W = oldW;
+	memcpy(b->full, full, sizeof full);
+	memcpy(b->late, late, sizeof late);
+}
 
 /* node() at level d, for the words in use. */
 static void node_at(bbw *b, size_t d, const uint64_t *filled,
@@ -1337,6 +1412,7 @@ static void start(bbw *b, uint64_t max_nodes, xc_visit visit, void *ctx)
 	b->covers = 0;
 	b->dead = 0;
 	b->mx_runs = 0;
+	b->win_runs = 0;
 	b->max_nodes = max_nodes;
 	/* with a poll function, max_nodes is the first allowance, 0 too */
 	b->limit = max_nodes || b->poll ? max_nodes : UINT64_MAX;
@@ -1352,6 +1428,8 @@ static void start(bbw *b, uint64_t max_nodes, xc_visit visit, void *ctx)
 	            b->W == 2 &&
 	            !b->has_late && b->filler == T && !b->regions &&
 	            bbwmx_usable();
+	b->window = (b->flags & BBW_WINDOW) && b->W > 1 && !b->matrix &&
+	            !b->regions;
 }
 
 /* Level 0 and what depends only on the rows, edges and flags: the
@@ -1623,8 +1701,16 @@ enum xc_stop bbw_solve_task(bbw *b, const struct xc_tasks *t, size_t k,
 		b->rtype[d] = (uint32_t)type;
 		b->rlen = d + 1;
 	}
-	if (d == len)
+	if (d == len) {
+		b->rspoilt = false;
 		node_at(b, len, filled, any);
+		if (b->rspoilt) {
+			/* a window shifted level len's list: keep one step
+			 * fewer */
+			b->rlen--;
+			b->rem[b->rtype[b->rlen]]++;
+		}
+	}
 	*nodes = b->nodes;
 	return b->stop;
 }
@@ -1684,6 +1770,11 @@ bbw *bbw_clone(const bbw *b)
 uint64_t bbw_matrix_runs(const bbw *b)
 {
 	return b->mx_runs;
+}
+
+uint64_t bbw_window_runs(const bbw *b)
+{
+	return b->win_runs;
 }
 
 uint64_t bbw_dead_ends(const bbw *b)

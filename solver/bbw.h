@@ -27,7 +27,13 @@
  *   - the matrix phase (two words, AVX-512 as bb.h's; not with regions
  *     or optional cells): below a node of at most 128 rows the subtree
  *     works on bit sets over that one list instead of copying lists.
- * None changes which covers are found, only how fast.
+ *   - the window (where the matrix phase and regions do not run): once
+ *     a node's empty cells lie within fewer words than the goal needs
+ *     (all cells below the first empty one are filled, and the search
+ *     fills in about the fill order), its subtree runs on those words
+ *     alone, its rows shifted down.
+ * On goals of 65 to 128 cells most nodes are on one word then.
+ * None changes which covers are found, nor the nodes, only how fast.
  *
  * Ownership: bbw_new() returns a struct the caller frees with bbw_free().
  * Errors: XC_ENOMEM, XC_ETOOBIG (xc.h); the search itself allocates
@@ -56,6 +62,7 @@ enum {
 	BBW_QUICK_COUNT = 2, /* counters saturating at 4 first */
 	BBW_HOLES = 4,       /* rows that leave a hole (needs edges) */
 	BBW_MATRIX = 8,      /* the matrix phase on two words */
+	BBW_WINDOW = 16,     /* fewer words once the empty cells fit */
 };
 
 /* 'ncells' (1..512) cells, 'rank[c]' cell c's place in the fill order (a
@@ -125,5 +132,8 @@ uint64_t bbw_dead_ends(const bbw *b);
 /* How many subtrees the last search handed to the matrix phase (0 where
  * it does not run; for tests and benchmarks). */
 uint64_t bbw_matrix_runs(const bbw *b);
+/* How many subtrees the last search ran on fewer words (the window,
+ * BBW_WINDOW; for tests and benchmarks). */
+uint64_t bbw_window_runs(const bbw *b);
 
 #endif

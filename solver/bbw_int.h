@@ -62,6 +62,9 @@ struct bbw {
 	                   * asked for (BBW_MATRIX), kern BB_AVX512, and the
 	                   * CPU has it */
 	uint64_t mx_runs; /* subtrees the matrix phase searched */
+	bool window;      /* the window runs in this solve (BBW_WINDOW, and
+	                   * neither the matrix phase nor regions) */
+	uint64_t win_runs; /* subtrees searched on fewer words */
 	struct gap gap[MAX_GAPS];
 	size_t ngaps;
 	bool gaps_overflow; /* more gaps than MAX_GAPS */
@@ -106,6 +109,7 @@ struct bbw {
 	uint64_t *rfill, *rany;
 	uint32_t *rtype;
 	uint32_t rbl;
+	bool rspoilt;     /* level rlen's list was shifted by a window */
 };
 
 /* Whether the node budget is spent: more from poll, if any (xc.h). */

@@ -323,7 +323,7 @@ static enum xc_stop solve_both(bbw *b, uint64_t max_nodes,
 			         out->n, (int)below[v], (int)st2,
 			         (unsigned long long)n2, (unsigned long long)dead2, np,
 			         first_diff);
-		both_avx2 += below[v] == BB_AVX2;
+		both_avx2 += below[v] == BB_AVX2 || top == BB_AVX2;
 	}
 	bbw_set_vector(b, true);
 	both_runs++;
@@ -1092,6 +1092,150 @@ static void test_bbw_vector_long_lists(void **state)
 	assert_true(total > 200000 && wide >= 16 && longest >= 2000);
 }
 
+/* ---- the window ----------------------------------------------------------- */
+
+/* A board of w x h cells (cell y * w + x, filled in that order) cut
+ * along a snake (rows left to right, then right to left) into pieces of
+ * 4 to 8 cells, each a type of one copy placed at every translation
+ * where it fits (never turned): at least one cover, the cut, and often
+ * a few. Edges for the rule against holes when 'edges'. */
+static bbw *window_board(uint64_t *s, unsigned w, unsigned h, bool edges)
+{
+	unsigned n = w * h, cut[BBW_MAX_CELLS + 1], np = 0;
+	for (unsigned c = 0; c < n; np++) {
+		cut[np] = c;
+		c += 4 + below(s, 5);
+		if (c > n || n - c < 4)
+			c = n;
+	}
+	cut[np] = n;
+	unsigned counts[BBW_MAX_CELLS], rank[BBW_MAX_CELLS];
+	for (unsigned t = 0; t < np; t++)
+		counts[t] = 1;
+	for (unsigned c = 0; c < n; c++)
+		rank[c] = c;
+	bbw *b = bbw_new(n, rank, np, counts);
+	assert_non_null(b);
+	for (unsigned t = 0; t < np; t++) {
+		int px[12], py[12], k = 0;
+		for (unsigned i = cut[t]; i < cut[t + 1]; i++, k++) {
+			unsigned y = i / w, x = i % w;
+			py[k] = (int)y;
+			px[k] = (int)(y % 2 ? w - 1 - x : x);
+		}
+		for (int dy = -(int)h; dy < (int)h; dy++)
+			for (int dx = -(int)w; dx < (int)w; dx++) {
+				uint64_t m[BBW_MAX_WORDS] = {0};
+				bool fits = true;
+				for (int j = 0; j < k && fits; j++) {
+					int x = px[j] + dx, y = py[j] + dy;
+					fits = x >= 0 && y >= 0 && x < (int)w && y < (int)h;
+					if (fits)
+						set_cell(m, (unsigned)(y * (int)w + x));
+				}
+				if (fits)
+					assert_int_equal(bbw_add_row(b, m, t), XC_OK);
+			}
+	}
+	if (edges)
+		grid_edges(b, w, h);
+	return b;
+}
+
+/* The window (BBW_WINDOW) searches the same tree on fewer words: the
+ * same stop, nodes, dead ends and covers in the same order as without
+ * it, on boards of 65 to 320 cells with and without the rule against
+ * holes; and split into tasks, replayed forwards, backwards and each
+ * task twice in a row (a window shifts the list kept for the task's own
+ * node, which the next replay must not reuse), the same covers. */
+static void test_bbw_window(void **state)
+{
+	(void)state;
+	uint64_t s = 0x77696e646f77u; /* "window" */
+	int compared = 0, split = 0, wider = 0;
+	uint64_t runs = 0, nodes_all = 0;
+	for (int trial = 0; trial < 60; trial++) {
+		/* the last 20 small, to be searched whole and split */
+		unsigned w = 3 + below(&s, 6);
+		unsigned want = trial >= 40     ? 65 + below(&s, 8)
+		              : trial % 4 == 3 ? 129 + below(&s, 192)
+		                               : 65 + below(&s, 64);
+		unsigned h = (want + w - 1) / w;
+		bool edges = trial % 2 == 0;
+		unsigned flags = BBW_QUICK_COUNT | (edges ? BBW_HOLES : 0);
+		uint64_t s2 = s;
+		bbw *a = window_board(&s, w, h, edges);
+		bbw *b = window_board(&s2, w, h, edges);
+		bbw_set_flags(a, flags);
+		bbw_set_flags(b, flags | BBW_WINDOW);
+		struct covers ca = {0}, cb = {0};
+		uint64_t na, nb, budget = 60000;
+		enum xc_stop sa = solve_both(a, budget, &ca, &na);
+		enum xc_stop sb = solve_both(b, budget, &cb, &nb);
+		uint64_t wr = bbw_window_runs(b);
+		if (sa != sb || na != nb || bbw_dead_ends(a) != bbw_dead_ends(b) ||
+		    ca.n != cb.n || covers_diff(&ca, &cb) != 0)
+			fail_msg("trial %d (%u x %u): without the window stop %d, "
+			         "%llu nodes, %zu covers; with it %d, %llu, %zu",
+			         trial, w, h, (int)sa,
+			         (unsigned long long)na, ca.n, (int)sb,
+			         (unsigned long long)nb, cb.n);
+		for (size_t i = 0; i < ca.n; i++)
+			assert_int_equal(cover_cmp(&ca.c[i], &cb.c[i]), 0);
+		assert_int_equal(bbw_window_runs(a), 0);
+		compared++;
+		wider += w * h > 128;
+		runs += wr;
+		nodes_all += na;
+		if (sb == XC_DONE && wr) {
+			struct xc_tasks t = {0};
+			enum xc_stop st;
+			assert_int_equal(bbw_split(b, 30, 0, &t, &st), XC_OK);
+			assert_int_equal(st, XC_DONE);
+			bbw *c = bbw_clone(b);
+			assert_non_null(c);
+			for (int way = 0; way < 3; way++) {
+				struct covers got = {0};
+				uint64_t n;
+				for (size_t j = 0; j < t.n; j++) {
+					size_t task = way == 1 ? t.n - 1 - j : j, before = got.n;
+					assert_int_equal(bbw_solve_task(c, &t, task, 0, collect,
+					                                &got, &n), XC_DONE);
+					if (way == 2) {
+						/* the same task again: its covers once more */
+						size_t once = got.n - before;
+						assert_int_equal(bbw_solve_task(c, &t, task, 0,
+						                                collect, &got, &n),
+						                 XC_DONE);
+						assert_int_equal(got.n - before, 2 * once);
+					}
+				}
+				(void)n;
+				size_t expect = way == 2 ? 2 * cb.n : cb.n;
+				if (got.n != expect)
+					fail_msg("trial %d: %zu tasks, way %d: %zu covers, "
+					         "%zu expected", trial, t.n, way, got.n, expect);
+				if (way < 2 && covers_diff(&cb, &got) != 0)
+					fail_msg("trial %d: %zu tasks, way %d: other covers",
+					         trial, t.n, way);
+				covers_clear(&got);
+			}
+			bbw_free(c);
+			xc_tasks_clear(&t);
+			split++;
+		}
+		covers_clear(&ca);
+		covers_clear(&cb);
+		bbw_free(a);
+		bbw_free(b);
+	}
+	print_message("    window: %d boards (%d past 128 cells), %llu nodes, "
+	              "%llu subtrees on fewer words; %d split into tasks\n",
+	              compared, wider, (unsigned long long)nodes_all,
+	              (unsigned long long)runs, split);
+	assert_true(compared >= 30 && wider >= 5 && runs >= 1000 && split >= 10);
+}
+
 /* ---- random puzzles of 65 to 128 cells ---------------------------------- */
 
 /* The covers a solver run reports, each as a partition of the goal grid:
@@ -1644,6 +1788,7 @@ int main(void)
 		cmocka_unit_test(test_bbw_regions_prune),
 		cmocka_unit_test(test_bbw_holes),
 		cmocka_unit_test(test_bbw_vector_long_lists),
+		cmocka_unit_test(test_bbw_window),
 		cmocka_unit_test(test_bbw_puzzles_65_to_128),
 		cmocka_unit_test(test_bbw_puzzles_129_to_384),
 		cmocka_unit_test(test_bbw_optional_cells),
