@@ -183,4 +183,16 @@ bool bbvec_avx2_types(const uint32_t *g, const unsigned *rem,
                       const unsigned *count, size_t T, unsigned *tbest,
                       size_t *bt);
 
+/* Whether this CPU has a fast PEXT (BMI2; not AMD before Zen 3, where it
+ * is microcode taking tens to hundreds of cycles): bbvec_squeeze() runs
+ * only then. */
+bool bbvec_pext_usable(void);
+#define BB_SQUEEZE_WORDS 8 /* W at most */
+/* Rows i < n of W words (word w of row i at lm[w][i]), each of them
+ * within the cells e (W words), renumbered as the cells of e in order
+ * (e's first cell becomes cell 0), in place: word v < W2 of each row
+ * takes the result, W2 = (cells of e + 63) / 64. */
+void bbvec_squeeze(uint64_t *const *lm, uint32_t n, const uint64_t *e,
+                   int W, int W2);
+
 #endif

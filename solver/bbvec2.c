@@ -26,6 +26,7 @@
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 
+#include <cpuid.h>
 #include <immintrin.h>
 
 #define BBVEC2 __attribute__((target("avx2,popcnt")))
@@ -607,6 +608,62 @@ BBVEC2 bool bbvec_avx2_types(const uint32_t *g, const unsigned *rem,
 	return true;
 }
 
+/* PEXT is fast on Intel and on AMD from Zen 3 (family 19h); on AMD's
+ * families 15h to 17h it is microcode whose time grows with the mask's
+ * bits (up to hundreds of cycles). */
+bool bbvec_pext_usable(void)
+{
+	__builtin_cpu_init();
+	if (!__builtin_cpu_supports("bmi2"))
+		return false;
+	if (!__builtin_cpu_is("amd"))
+		return true;
+	unsigned a, b, c, d;
+	if (!__get_cpuid(1, &a, &b, &c, &d))
+		return false;
+	unsigned family = a >> 8 & 0xf;
+	if (family == 0xf)
+		family += a >> 20 & 0xff;
+	return family >= 0x19;
+}
+
+__attribute__((target("bmi2,popcnt"))) void
+bbvec_squeeze(uint64_t *const *lm, uint32_t n, const uint64_t *e, int W,
+              int W2)
+{
+	if (W == 2 && W2 == 1) {
+		/* the common case, a goal of 65 to 128 cells */
+		uint64_t *restrict m0 = lm[0];
+		const uint64_t *m1 = lm[1];
+		unsigned r = (unsigned)__builtin_popcountll(e[0]);
+		uint64_t e0 = e[0], e1 = e[1];
+		if (r == 64)
+			for (uint32_t i = 0; i < n; i++)
+				m0[i] = _pext_u64(m0[i], e0);
+		else
+			for (uint32_t i = 0; i < n; i++)
+				m0[i] = _pext_u64(m0[i], e0) |
+				        _pext_u64(m1[i], e1) << r;
+		return;
+	}
+	unsigned base[BB_SQUEEZE_WORDS + 1];
+	base[0] = 0;
+	for (int w = 0; w < W; w++)
+		base[w + 1] = base[w] + (unsigned)__builtin_popcountll(e[w]);
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t o[BB_SQUEEZE_WORDS + 1] = {0};
+		for (int w = 0; w < W; w++) {
+			uint64_t x = _pext_u64(lm[w][i], e[w]);
+			unsigned q = base[w] / 64, r = base[w] % 64;
+			o[q] |= x << r;
+			if (r)
+				o[q + 1] |= x >> (64 - r);
+		}
+		for (int v = 0; v < W2; v++)
+			lm[v][i] = o[v];
+	}
+}
+
 #else /* no AVX2 kernels on this compiler or CPU: never called */
 
 bool bbvec_avx2_usable(void)
@@ -671,6 +728,17 @@ bool bbvec_avx2_types(const uint32_t *g, const unsigned *rem,
 	*tbest = 0;
 	*bt = 0;
 	return false;
+}
+
+bool bbvec_pext_usable(void)
+{
+	return false;
+}
+
+void bbvec_squeeze(uint64_t *const *lm, uint32_t n, const uint64_t *e, int W,
+                   int W2)
+{
+	(void)lm, (void)n, (void)e, (void)W, (void)W2;
 }
 
 #endif

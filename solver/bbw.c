@@ -99,7 +99,8 @@ bbw *bbw_new(size_t ncells, const unsigned *rank, size_t ntypes,
 	b->ntypes = ntypes;
 	b->first = ntypes;
 	b->filler = ntypes;
-	b->flags = BBW_QUICK_COUNT | BBW_HOLES | BBW_MATRIX | BBW_WINDOW;
+	b->flags = BBW_QUICK_COUNT | BBW_HOLES | BBW_MATRIX | BBW_WINDOW |
+	           BBW_SQUEEZE;
 	b->cut = SIZE_MAX;
 	bbw_set_vector(b, true);
 	size_t nt = ntypes ? ntypes : 1;
@@ -1070,7 +1071,8 @@ BB_INLINE bool last_type(bbw *b, size_t d, const uint64_t *empty, int W)
 }
 
 static void window(bbw *b, size_t d, const uint64_t *filled,
-                   const uint64_t *any, unsigned off, int W, int W2);
+                   const uint64_t *any, const uint64_t *empty, unsigned off,
+                   int W, int W2);
 
 /* Branch at level d: the list holds the placeable rows, 'any' is their
  * union. */
@@ -1094,18 +1096,28 @@ BB_INLINE void node(bbw *b, size_t d, const uint64_t *filled,
 	 * (two words only), and not at the root (drop_below(), replays) */
 	if (W > 1 && b->window && d > 0 &&
 	    !(b->holes && g[T] > HOLES_ROWS)) {
-		unsigned lo = 0, hi = 0;
 		int w = 0;
 		while (!empty[w])
 			w++;
-		lo = 64 * (unsigned)w + (unsigned)__builtin_ctzll(empty[w]);
+		unsigned lo = 64 * (unsigned)w + (unsigned)__builtin_ctzll(empty[w]);
 		for (w = W - 1; !empty[w]; w--)
 			;
-		hi = 64 * (unsigned)w + 63 - (unsigned)__builtin_clzll(empty[w]);
+		unsigned hi = 64 * (unsigned)w + 63 -
+		              (unsigned)__builtin_clzll(empty[w]);
 		int W2 = (int)((hi - lo) / 64 + 1);
 		if (W2 < W) {
-			window(b, d, filled, any, lo, W, W2);
+			window(b, d, filled, any, empty, lo, W, W2);
 			return;
+		}
+		if (b->squeeze) {
+			unsigned ne = 0;
+			for (w = 0; w < W; w++)
+				ne += (unsigned)__builtin_popcountll(empty[w]);
+			W2 = (int)((ne + 63) / 64);
+			if (W2 < W) {
+				window(b, d, filled, any, empty, UINT_MAX, W, W2);
+				return;
+			}
 		}
 	}
 	if (W == 2 && b->matrix && d > 0 && g[T] <= BBWMX_ROWS &&
@@ -1229,47 +1241,74 @@ NODE_OF(6)
 NODE_OF(7)
 NODE_OF(8)
 
-/* The window: level d's node, whose empty cells lie within cells off to
- * off + 64 * W2 - 1 (W2 < W words), searched on W2 words. Every cell
- * below 'off' is filled and every row in the list lies on empty cells,
- * so shifting the list, the filled cells and the goal down by 'off'
- * loses no bit that matters: the subtree makes the same choices (ties
- * go to the lowest cell either way), nodes and covers. Level d's list is
- * shifted where it is (its node is the only reader; the caller filters
- * it anew for its next row), the goal's words are put back after. */
+/* The window: level d's node searched on W2 < W words. Every row in its
+ * list lies on empty cells, so the search below sees nothing of the
+ * filled ones: renumbering the empty cells 0, 1, ... in their order and
+ * the rows with them loses no bit that matters, and the subtree makes
+ * the same choices (ties go to the first cell either way), nodes and
+ * covers. When the empty cells lie within cells off to off + 64 * W2 - 1
+ * everything is shifted down by 'off' (a word or two a row); else (off
+ * UINT_MAX) each row is squeezed onto them by PEXT (bbvec_squeeze()).
+ * Level d's list is changed where it is (its node is the only reader;
+ * the caller filters it anew for its next row); the goal's words are
+ * put back after. */
 static NOINLINE void window(bbw *b, size_t d, const uint64_t *filled,
-                            const uint64_t *any, unsigned off, int W,
-                            int W2)
+                            const uint64_t *any, const uint64_t *empty,
+                            unsigned off, int W, int W2)
 {
 	size_t T = b->ntypes, at = d * b->stride;
 	uint32_t n = b->goff[d * (T + 1) + T];
-	unsigned q = off / 64, r = off % 64;
-	/* word v of each row from words q + v and q + v + 1: in place, as
-	 * word v is written only after every word below it is done */
-	for (int v = 0; v < W2; v++) {
-		uint64_t *restrict o = b->lm[v] + at;
-		const uint64_t *lo = b->lm[q + (unsigned)v] + at;
-		if (!r) {
-			if (q)
-				memcpy(o, lo, n * sizeof *o);
-			continue;
-		}
-		if ((int)q + v + 1 < W) {
-			const uint64_t *hi = b->lm[q + (unsigned)v + 1] + at;
-			for (uint32_t i = 0; i < n; i++)
-				o[i] = lo[i] >> r | hi[i] << (64 - r);
-		} else {
-			for (uint32_t i = 0; i < n; i++)
-				o[i] = lo[i] >> r;
-		}
-	}
 	uint64_t full[MAXW], late[MAXW], f2[MAXW], a2[MAXW];
 	memcpy(full, b->full, sizeof full);
 	memcpy(late, b->late, sizeof late);
-	shr(full, off, b->full, W);
-	shr(late, off, b->late, W);
-	shr(filled, off, f2, W);
-	shr(any, off, a2, W);
+	if (off != UINT_MAX) {
+		unsigned q = off / 64, r = off % 64;
+		/* word v of each row from words q + v and q + v + 1: in
+		 * place, as word v is written only after every word below it
+		 * is done */
+		for (int v = 0; v < W2; v++) {
+			uint64_t *restrict o = b->lm[v] + at;
+			const uint64_t *lo = b->lm[q + (unsigned)v] + at;
+			if (!r) {
+				if (q)
+					memcpy(o, lo, n * sizeof *o);
+				continue;
+			}
+			if ((int)q + v + 1 < W) {
+				const uint64_t *hi = b->lm[q + (unsigned)v + 1] + at;
+				for (uint32_t i = 0; i < n; i++)
+					o[i] = lo[i] >> r | hi[i] << (64 - r);
+			} else {
+				for (uint32_t i = 0; i < n; i++)
+					o[i] = lo[i] >> r;
+			}
+		}
+		shr(full, off, b->full, W);
+		shr(late, off, b->late, W);
+		shr(filled, off, f2, W);
+		shr(any, off, a2, W);
+	} else {
+		uint64_t *lm[MAXW] = {0};
+		for (int w = 0; w < W; w++)
+			lm[w] = b->lm[w] + at;
+		bbvec_squeeze(lm, n, empty, W, W2);
+		b->sq_runs++;
+		/* the goal, its late cells and 'any' as three rows more */
+		uint64_t x[MAXW][3] = {{0}}, *xm[MAXW] = {0};
+		for (int w = 0; w < W; w++) {
+			x[w][0] = full[w] & empty[w];
+			x[w][1] = late[w] & empty[w];
+			x[w][2] = any[w] & empty[w];
+			xm[w] = x[w];
+		}
+		bbvec_squeeze(xm, 3, empty, W, W2);
+		for (int v = 0; v < W2; v++) {
+			b->full[v] = x[v][0];
+			b->late[v] = x[v][1];
+			a2[v] = x[v][2];
+			f2[v] = 0;
+		}
+	}
 	for (int w = W2; w < W; w++)
 		b->full[w] = b->late[w] = 0;
 	if (d == b->rlen)
@@ -1413,6 +1452,7 @@ static void start(bbw *b, uint64_t max_nodes, xc_visit visit, void *ctx)
 	b->dead = 0;
 	b->mx_runs = 0;
 	b->win_runs = 0;
+	b->sq_runs = 0;
 	b->max_nodes = max_nodes;
 	/* with a poll function, max_nodes is the first allowance, 0 too */
 	b->limit = max_nodes || b->poll ? max_nodes : UINT64_MAX;
@@ -1430,6 +1470,8 @@ static void start(bbw *b, uint64_t max_nodes, xc_visit visit, void *ctx)
 	            bbwmx_usable();
 	b->window = (b->flags & BBW_WINDOW) && b->W > 1 && !b->matrix &&
 	            !b->regions;
+	b->squeeze = b->window && (b->flags & BBW_SQUEEZE) &&
+	             b->kern != BB_PORTABLE && bbvec_pext_usable();
 }
 
 /* Level 0 and what depends only on the rows, edges and flags: the
@@ -1772,8 +1814,10 @@ uint64_t bbw_matrix_runs(const bbw *b)
 	return b->mx_runs;
 }
 
-uint64_t bbw_window_runs(const bbw *b)
+uint64_t bbw_window_runs(const bbw *b, uint64_t *squeezed)
 {
+	if (squeezed)
+		*squeezed = b->sq_runs;
 	return b->win_runs;
 }
 

@@ -28,10 +28,11 @@
  *     or optional cells): below a node of at most 128 rows the subtree
  *     works on bit sets over that one list instead of copying lists.
  *   - the window (where the matrix phase and regions do not run): once
- *     a node's empty cells lie within fewer words than the goal needs
- *     (all cells below the first empty one are filled, and the search
- *     fills in about the fill order), its subtree runs on those words
- *     alone, its rows shifted down.
+ *     a node's empty cells fit in fewer words than the goal needs, its
+ *     subtree runs on those words alone, the empty cells renumbered in
+ *     order: a shift when they lie within a run of that many words,
+ *     else (BBW_SQUEEZE, where the CPU has a fast PEXT) each row
+ *     squeezed onto them.
  * On goals of 65 to 128 cells most nodes are on one word then.
  * None changes which covers are found, nor the nodes, only how fast.
  *
@@ -63,6 +64,7 @@ enum {
 	BBW_HOLES = 4,       /* rows that leave a hole (needs edges) */
 	BBW_MATRIX = 8,      /* the matrix phase on two words */
 	BBW_WINDOW = 16,     /* fewer words once the empty cells fit */
+	BBW_SQUEEZE = 32,    /* ... wherever they lie (with BBW_WINDOW) */
 };
 
 /* 'ncells' (1..512) cells, 'rank[c]' cell c's place in the fill order (a
@@ -133,7 +135,8 @@ uint64_t bbw_dead_ends(const bbw *b);
  * it does not run; for tests and benchmarks). */
 uint64_t bbw_matrix_runs(const bbw *b);
 /* How many subtrees the last search ran on fewer words (the window,
- * BBW_WINDOW; for tests and benchmarks). */
-uint64_t bbw_window_runs(const bbw *b);
+ * BBW_WINDOW), and of them, to '*squeezed' when not NULL, how many with
+ * their empty cells squeezed (BBW_SQUEEZE); for tests and benchmarks. */
+uint64_t bbw_window_runs(const bbw *b, uint64_t *squeezed);
 
 #endif

@@ -64,7 +64,10 @@ struct bbw {
 	uint64_t mx_runs; /* subtrees the matrix phase searched */
 	bool window;      /* the window runs in this solve (BBW_WINDOW, and
 	                   * neither the matrix phase nor regions) */
+	bool squeeze;     /* and squeezes scattered empty cells (BBW_SQUEEZE,
+	                   * a fast PEXT) */
 	uint64_t win_runs; /* subtrees searched on fewer words */
+	uint64_t sq_runs;  /* of them squeezed */
 	struct gap gap[MAX_GAPS];
 	size_t ngaps;
 	bool gaps_overflow; /* more gaps than MAX_GAPS */

@@ -746,7 +746,8 @@ static int cells_search(struct cells *c, uint64_t max_nodes,
 	if ((!x && !b && !w) || !buf || !items)
 		goto out;
 	if (w)
-		bbw_set_flags(w, BBW_QUICK_COUNT | BBW_MATRIX | BBW_WINDOW);
+		bbw_set_flags(w, BBW_QUICK_COUNT | BBW_MATRIX | BBW_WINDOW |
+		                     BBW_SQUEEZE);
 	rc = SOLVE_OK;
 	for (size_t i = 0; i < c->nrows && rc == SOLVE_OK; i++) {
 		if (c->rtype[i] == pin && !least_of_orbit(c, i, buf))

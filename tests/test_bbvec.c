@@ -10,7 +10,8 @@
  * kept (guards around every buffer); the one-word kernels read their
  * lists from blocks of the lists' exact size, so valgrind (which runs
  * AVX2 but hides AVX-512) sees a read past an end. Each level the CPU
- * lacks is skipped: solver/bb.c never calls its kernels there. */
+ * lacks is skipped: solver/bb.c never calls its kernels there. The wide
+ * board's squeeze (PEXT) is checked the same way. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -727,6 +728,64 @@ static void test_types(void **state)
 			types_trials(&levels[v]);
 }
 
+/* bbvec_squeeze() (where the CPU has a fast PEXT) against a loop over
+ * the cells: random sets e of 1 to 8 words, from sparse to full, and
+ * rows of random cells of e, every W2 the cells of e need. */
+static void test_squeeze(void **state)
+{
+	(void)state;
+	if (!bbvec_pext_usable()) {
+		print_message("    no fast PEXT here: squeeze not tested\n");
+		return;
+	}
+	uint64_t s = 0x73717565657a65u; /* "squeeze" */
+	enum { N = 40 };
+	unsigned trials = 0, two = 0;
+	for (int trial = 0; trial < 3000; trial++) {
+		int W = 1 + (int)draw(&s, BB_SQUEEZE_WORDS);
+		if (trial % 3 == 0)
+			W = 2;
+		uint64_t e[BB_SQUEEZE_WORDS];
+		unsigned ne = 0;
+		for (int w = 0; w < W; w++) {
+			unsigned kind = (unsigned)draw(&s, 4);
+			e[w] = kind == 0 ? 0 : kind == 1 ? ~(uint64_t)0
+			     : kind == 2 ? splitmix(&s) & splitmix(&s) : splitmix(&s);
+			ne += (unsigned)__builtin_popcountll(e[w]);
+		}
+		if (!ne)
+			continue;
+		int W2 = (int)((ne + 63) / 64);
+		uint64_t rows[BB_SQUEEZE_WORDS][N], want[BB_SQUEEZE_WORDS][N];
+		uint64_t *lm[BB_SQUEEZE_WORDS];
+		uint32_t n = (uint32_t)draw(&s, N + 1);
+		for (uint32_t i = 0; i < n; i++) {
+			for (int v = 0; v < W2; v++)
+				want[v][i] = 0;
+			unsigned c = 0;
+			for (int w = 0; w < W; w++) {
+				rows[w][i] = e[w] & splitmix(&s) & splitmix(&s);
+				for (uint64_t f = e[w]; f; f &= f - 1, c++)
+					if (rows[w][i] & f & -f)
+						want[c / 64][i] |= (uint64_t)1 << (c % 64);
+			}
+		}
+		for (int w = 0; w < W; w++)
+			lm[w] = rows[w];
+		bbvec_squeeze(lm, n, e, W, W2);
+		for (int v = 0; v < W2; v++)
+			for (uint32_t i = 0; i < n; i++)
+				if (rows[v][i] != want[v][i])
+					fail_msg("trial %d: W %d, %u cells, row %u word %d: "
+					         "%llx, %llx expected", trial, W, ne, i, v,
+					         (unsigned long long)rows[v][i],
+					         (unsigned long long)want[v][i]);
+		trials++;
+		two += W == 2 && W2 == 1;
+	}
+	assert_true(trials >= 2500 && two >= 200);
+}
+
 /* The comparisons can fail: a plain loop that differs from the kernel in
  * one entry is caught. */
 static void comparison_trial(const struct level *L)
@@ -768,6 +827,7 @@ int main(void)
 		cmocka_unit_test(test_count),
 		cmocka_unit_test(test_gather),
 		cmocka_unit_test(test_types),
+		cmocka_unit_test(test_squeeze),
 		cmocka_unit_test(test_comparison_can_fail),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -279,10 +279,12 @@ static bool covers_xc(const struct inst *in, struct covers *out)
 	return st == XC_DONE;
 }
 
-/* Searches solve_both() compared, and how many ran the vector passes;
- * the matrix phase's subtrees in the last one's vector run. */
+/* Searches solve_both() compared, how many ran the vector passes and
+ * how many compared AVX2's with another level; the matrix phase's
+ * subtrees and the window's squeezed ones in the last one's first run
+ * (the best level). */
 static unsigned long both_runs, both_vector, both_avx2;
-static uint64_t mx_last;
+static uint64_t mx_last, sq_last;
 
 /* bbw_solve() on the best kernels, then the same search on each level
  * below (AVX2 where the CPU has it, the portable list passes): the same
@@ -299,6 +301,7 @@ static enum xc_stop solve_both(bbw *b, uint64_t max_nodes,
 	enum xc_stop st = bbw_solve(b, max_nodes, collect, out, nodes);
 	uint64_t dead = bbw_dead_ends(b);
 	mx_last = bbw_matrix_runs(b);
+	bbw_window_runs(b, &sq_last);
 	static const enum bb_kernels below[] = {BB_AVX2, BB_PORTABLE};
 	for (size_t v = 0; v < 2; v++) {
 		if (below[v] >= top || bbw_set_kernels(b, below[v]) != below[v])
@@ -1142,7 +1145,8 @@ static bbw *window_board(uint64_t *s, unsigned w, unsigned h, bool edges)
 	return b;
 }
 
-/* The window (BBW_WINDOW) searches the same tree on fewer words: the
+/* The window (BBW_WINDOW, with BBW_SQUEEZE two times in three: it runs
+ * where the CPU has a fast PEXT) searches the same tree on fewer words: the
  * same stop, nodes, dead ends and covers in the same order as without
  * it, on boards of 65 to 320 cells with and without the rule against
  * holes; and split into tasks, replayed forwards, backwards and each
@@ -1153,7 +1157,7 @@ static void test_bbw_window(void **state)
 	(void)state;
 	uint64_t s = 0x77696e646f77u; /* "window" */
 	int compared = 0, split = 0, wider = 0;
-	uint64_t runs = 0, nodes_all = 0;
+	uint64_t runs = 0, nodes_all = 0, squeezed = 0;
 	for (int trial = 0; trial < 60; trial++) {
 		/* the last 20 small, to be searched whole and split */
 		unsigned w = 3 + below(&s, 6);
@@ -1167,12 +1171,13 @@ static void test_bbw_window(void **state)
 		bbw *a = window_board(&s, w, h, edges);
 		bbw *b = window_board(&s2, w, h, edges);
 		bbw_set_flags(a, flags);
-		bbw_set_flags(b, flags | BBW_WINDOW);
+		bbw_set_flags(b, flags | BBW_WINDOW | (trial % 3 ? BBW_SQUEEZE : 0));
 		struct covers ca = {0}, cb = {0};
 		uint64_t na, nb, budget = 60000;
 		enum xc_stop sa = solve_both(a, budget, &ca, &na);
 		enum xc_stop sb = solve_both(b, budget, &cb, &nb);
-		uint64_t wr = bbw_window_runs(b);
+		uint64_t wr = bbw_window_runs(b, NULL);
+		squeezed += sq_last;
 		if (sa != sb || na != nb || bbw_dead_ends(a) != bbw_dead_ends(b) ||
 		    ca.n != cb.n || covers_diff(&ca, &cb) != 0)
 			fail_msg("trial %d (%u x %u): without the window stop %d, "
@@ -1182,7 +1187,7 @@ static void test_bbw_window(void **state)
 			         (unsigned long long)nb, cb.n);
 		for (size_t i = 0; i < ca.n; i++)
 			assert_int_equal(cover_cmp(&ca.c[i], &cb.c[i]), 0);
-		assert_int_equal(bbw_window_runs(a), 0);
+		assert_int_equal(bbw_window_runs(a, NULL), 0);
 		compared++;
 		wider += w * h > 128;
 		runs += wr;
@@ -1230,10 +1235,13 @@ static void test_bbw_window(void **state)
 		bbw_free(b);
 	}
 	print_message("    window: %d boards (%d past 128 cells), %llu nodes, "
-	              "%llu subtrees on fewer words; %d split into tasks\n",
-	              compared, wider, (unsigned long long)nodes_all,
-	              (unsigned long long)runs, split);
+	              "%llu subtrees on fewer words (portable passes), %llu "
+	              "squeezed (the best level's); %d split into tasks\n", compared, wider,
+	              (unsigned long long)nodes_all, (unsigned long long)runs,
+	              (unsigned long long)squeezed, split);
 	assert_true(compared >= 30 && wider >= 5 && runs >= 1000 && split >= 10);
+	if (bbvec_pext_usable() && bbvec_avx2_usable())
+		assert_true(squeezed >= 1000);
 }
 
 /* ---- random puzzles of 65 to 128 cells ---------------------------------- */
