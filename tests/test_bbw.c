@@ -492,6 +492,18 @@ static void test_bbw_random_differential(void **state)
 	assert_true(nodes_regions <= nodes_plain);
 }
 
+/* b's whole search split into about 'want' tasks, t (empty before), and
+ * a clone of b to replay them on (the caller frees both). */
+static bbw *split_clone(bbw *b, size_t want, struct xc_tasks *t)
+{
+	enum xc_stop st;
+	assert_int_equal(bbw_split(b, want, 0, t, &st), XC_OK);
+	assert_int_equal(st, XC_DONE);
+	bbw *c = bbw_clone(b);
+	assert_non_null(c);
+	return c;
+}
+
 static void drop_bbw(void *b, size_t root, const size_t *rows, size_t n)
 {
 	assert_int_equal(bbw_drop_below(b, root, rows, n), XC_OK);
@@ -554,11 +566,7 @@ static void test_bbw_drop_below(void **state)
 				         (unsigned long long)seed, edges, got.n, want.n);
 			covers_clear(&got);
 			struct xc_tasks t = {0};
-			enum xc_stop st;
-			assert_int_equal(bbw_split(b, 12, 0, &t, &st), XC_OK);
-			assert_int_equal(st, XC_DONE);
-			bbw *c = bbw_clone(b);
-			assert_non_null(c);
+			bbw *c = split_clone(b, 12, &t);
 			for (int back = 0; back < 2; back++) {
 				for (size_t k = 0; k < t.n; k++)
 					assert_int_equal(bbw_solve_task(c, &t,
@@ -1194,11 +1202,7 @@ static void test_bbw_window(void **state)
 		nodes_all += na;
 		if (sb == XC_DONE && wr) {
 			struct xc_tasks t = {0};
-			enum xc_stop st;
-			assert_int_equal(bbw_split(b, 30, 0, &t, &st), XC_OK);
-			assert_int_equal(st, XC_DONE);
-			bbw *c = bbw_clone(b);
-			assert_non_null(c);
+			bbw *c = split_clone(b, 30, &t);
 			for (int way = 0; way < 3; way++) {
 				struct covers got = {0};
 				uint64_t n;
