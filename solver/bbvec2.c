@@ -616,8 +616,12 @@ bool bbvec_pext_usable(void)
 	__builtin_cpu_init();
 	if (!__builtin_cpu_supports("bmi2"))
 		return false;
-	if (!__builtin_cpu_is("amd"))
+	if (!__builtin_cpu_is("amd") || __builtin_cpu_is("amdfam19h"))
 		return true;
+	if (__builtin_cpu_is("amdfam15h") || __builtin_cpu_is("amdfam17h"))
+		return false;
+	/* a family this compiler does not name: ask the CPU (CPUID can trap
+	 * to the hypervisor, microseconds, hence the cheap tests first) */
 	unsigned a, b, c, d;
 	if (!__get_cpuid(1, &a, &b, &c, &d))
 		return false;
