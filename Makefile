@@ -169,42 +169,80 @@ run: deps
 	$(MAKE) $(CUBEGEN)
 	./$(CUBEGEN) generate
 
-check-unit: $(TESTS)
-	@set -e; for t in $(TESTS); do echo "== $$t"; $$t; done
+# The tests run side by side, one a core: every test program, script,
+# replay and part of one is a target of its own (run-NAME), and `make
+# test` runs them with -jJOBS (the number of cores unless given), the
+# slowest first, each one's output kept together (--output-sync). `make
+# run-test_bbw` runs one; `make JOBS=1 test` one after another.
+JOBS      ?= $(shell nproc 2>/dev/null || echo 1)
+# -jJOBS for the make below, unless this make already has -j (a jobserver
+# of its own in the make below would run too many at once)
+PAR        = $$(case " $$MAKEFLAGS" in *" -j"*) ;; *) echo "-j$(JOBS) --output-sync=target --no-print-directory";; esac)
+# tests/fault/cli.sh runs in this many parts (PART=i/n)
+FAULT_PARTS := 4
+# Test programs that run in parts (TEST_PART=i/n, tests/testpart.h):
+# NAME:PARTS
+UNIT_PARTS := test_bbw:4 test_tasks:2 test_prove:2
+split_name  = $(word 1,$(subst :, ,$(1)))
+split_n     = $(word 2,$(subst :, ,$(1)))
+SPLIT_UNITS := $(foreach u,$(UNIT_PARTS),$(call split_name,$(u)))
+UNIT_RUNS  := $(patsubst %,run-%,$(filter-out $(SPLIT_UNITS),$(patsubst $(BUILD)/tests/%,%,$(TESTS)))) \
+              $(foreach u,$(UNIT_PARTS),$(foreach i,$(shell seq 1 $(call split_n,$(u))),run-$(call split_name,$(u)).$(i)))
+CLI_RUNS   := $(patsubst tests/%.sh,run-%,$(TEST_SH))
+FAULT_RUNS := run-test_fault $(foreach i,$(shell seq 1 $(FAULT_PARTS)),run-fault-cli.$(i))
+REPLAY_RUNS := $(patsubst %,run-replay_%,$(FUZZ_NAMES))
+ALL_RUNS   := $(UNIT_RUNS) $(CLI_RUNS) $(FAULT_RUNS) $(REPLAY_RUNS)
+# the slowest (measured), started first so that the last to finish is short
+SLOW_RUNS  := $(foreach r,run-viewer $(filter run-fault-cli.%,$(FAULT_RUNS)) \
+                $(filter run-test_bbw.%,$(UNIT_RUNS)) run-print_check run-cli \
+                $(filter run-test_tasks.% run-test_prove.%,$(UNIT_RUNS)),$(filter $(r),$(ALL_RUNS)))
+.PHONY: $(ALL_RUNS) run-install check-slow
 
-check-cli: $(CUBEGEN) $(PNGPICK)
-	@set -e; for t in $(TEST_SH); do echo "== $$t"; CUBEGEN=$(abspath $(CUBEGEN)) DATA=$(abspath tests/data/classic) \
-	    PNGPICK=$(abspath $(PNGPICK)) bash $$t; done
+check-slow: $(SLOW_RUNS)
+check-unit: $(UNIT_RUNS)
+check-cli: $(CLI_RUNS)
+check-fault: $(FAULT_RUNS)
+check-fuzz: $(REPLAY_RUNS)
+check-install: run-install
 
-check-fault: $(FAULT_TEST) $(FAULT_CUBEGEN)
+$(filter-out $(foreach u,$(SPLIT_UNITS),run-$(u).%),$(filter run-test_%,$(UNIT_RUNS))): run-%: $(BUILD)/tests/%
+	@echo "== $<"; $<
+define unit_part_rule
+run-$(1).$(3): $(BUILD)/tests/$(1)
+	@echo "== $$< (part $(3)/$(2))"; TEST_PART=$(3)/$(2) $$<
+endef
+$(foreach u,$(UNIT_PARTS),$(foreach i,$(shell seq 1 $(call split_n,$(u))),$(eval \
+    $(call unit_part_rule,$(call split_name,$(u)),$(call split_n,$(u)),$(i)))))
+$(CLI_RUNS): run-%: $(CUBEGEN) $(PNGPICK)
+	@echo "== tests/$*.sh"; CUBEGEN=$(abspath $(CUBEGEN)) DATA=$(abspath tests/data/classic) \
+	    PNGPICK=$(abspath $(PNGPICK)) bash tests/$*.sh
+run-test_fault: $(FAULT_TEST)
 	@echo "== $(FAULT_TEST)"; $(FAULT_TEST)
-	@echo "== tests/fault/cli.sh"; CUBEGEN=$(abspath $(FAULT_CUBEGEN)) \
-	    DATA=$(abspath tests/data/classic) bash tests/fault/cli.sh
-
-check-install: $(CUBEGEN)
+$(filter run-fault-cli.%,$(FAULT_RUNS)): run-fault-cli.%: $(FAULT_CUBEGEN)
+	@echo "== tests/fault/cli.sh (part $*/$(FAULT_PARTS))"; PART=$*/$(FAULT_PARTS) \
+	    CUBEGEN=$(abspath $(FAULT_CUBEGEN)) DATA=$(abspath tests/data/classic) bash tests/fault/cli.sh
+$(REPLAY_RUNS): run-replay_%: $(BUILD)/fuzz/replay_%
+	@echo "== replay $*"; $< tests/fuzz/corpus/$* tests/fuzz/regress/$*
+run-install: $(CUBEGEN)
 	@echo "== tests/install.sh"; LC_ALL=C bash tests/install.sh $(BUILD)
 
-check-fuzz: $(REPLAYS)
-	@set -e; for n in $(FUZZ_NAMES); do echo "== replay $$n"; \
-	    $(BUILD)/fuzz/replay_$$n tests/fuzz/corpus/$$n tests/fuzz/regress/$$n; done
-
 test: deps
-	$(MAKE) check-unit check-fuzz check-fault check-cli check-install
+	+$(MAKE) $(PAR) check-slow check-unit check-fuzz check-fault check-cli check-install
 
 # Under the sanitizers the command-line tests leave out tests/viewer.sh:
 # it tests the viewer's JavaScript in Chromium, and the commands that
 # write its pages run under ASan in tests/cli.sh all the same.
 asan:
-	$(MAKE) BUILD=build-asan OPT="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+	+$(MAKE) $(PAR) BUILD=build-asan OPT="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 	        LDFLAGS="-fsanitize=address,undefined" \
-	        TEST_SH="$(filter-out tests/viewer.sh,$(TEST_SH))" check-unit check-fuzz check-fault check-cli
+	        TEST_SH="$(filter-out tests/viewer.sh,$(TEST_SH))" check-slow check-unit check-fuzz check-fault check-cli
 
 # ThreadSanitizer on the split search (solver/tasks.c): the threaded unit
 # test's stress case and a few threaded command lines, in build-tsan/
 # (a minute or so).
 TSAN_OPT := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
 tsan:
-	$(MAKE) BUILD=build-tsan OPT="$(TSAN_OPT)" LDFLAGS="-fsanitize=thread" \
+	+$(MAKE) $(PAR) BUILD=build-tsan OPT="$(TSAN_OPT)" LDFLAGS="-fsanitize=thread" \
 	        build-tsan/tests/test_tasks build-tsan/cubegen
 	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" TASKS_FILTER="*stress*" \
 	    build-tsan/tests/test_tasks
@@ -223,28 +261,34 @@ tsan:
 # tests report as a wrong exit code.
 VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full \
             --errors-for-leak-kinds=definite,indirect
+# cli.sh and disasm.sh under valgrind, side by side
+VG_RUNS := run-valgrind-cli run-valgrind-disasm
+.PHONY: $(VG_RUNS)
 valgrind: $(CUBEGEN)
-	CUBEGEN=$(abspath $(CUBEGEN)) DATA=$(abspath tests/data/classic) WRAP="$(VALGRIND)" \
-	    bash tests/cli.sh
-	CUBEGEN=$(abspath $(CUBEGEN)) DATA=$(abspath tests/data/classic) WRAP="$(VALGRIND)" \
-	    bash tests/disasm.sh
+	+$(MAKE) $(PAR) $(VG_RUNS)
+$(VG_RUNS): run-valgrind-%: $(CUBEGEN)
+	@echo "== tests/$*.sh under valgrind"; CUBEGEN=$(abspath $(CUBEGEN)) \
+	    DATA=$(abspath tests/data/classic) WRAP="$(VALGRIND)" bash tests/$*.sh
 
 fuzz-targets: $(FUZZERS)
 
+# each fuzz target for FUZZ_SECONDS, side by side
+FUZZ_RUNS := $(patsubst %,run-fuzz_%,$(FUZZ_NAMES))
+.PHONY: $(FUZZ_RUNS)
 fuzz:
 	@sh tools/deps.sh fuzz
-	$(MAKE) CC=clang BUILD=build-fuzz fuzz-targets \
-	    OPT="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all"
-	@for n in $(FUZZ_NAMES); do \
-	    echo "== fuzz $$n for $(FUZZ_SECONDS) s"; mkdir -p build-fuzz/corpus/$$n; \
-	    build-fuzz/fuzz/fuzz_$$n -max_total_time=$(FUZZ_SECONDS) -timeout=60 \
-	        -rss_limit_mb=2048 -close_fd_mask=2 -artifact_prefix=build-fuzz/$$n- \
-	        -print_final_stats=1 \
-	        build-fuzz/corpus/$$n tests/fuzz/corpus/$$n tests/fuzz/regress/$$n \
-	        >build-fuzz/$$n.log 2>&1; rc=$$?; \
-	    grep -E "^stat::(number_of_executed_units|peak_rss_mb)|^SUMMARY|ERROR" build-fuzz/$$n.log; \
-	    if [ $$rc -ne 0 ]; then echo "fuzz $$n FAILED (log: build-fuzz/$$n.log; input: build-fuzz/$$n-*)"; \
-	        tail -30 build-fuzz/$$n.log; exit 1; fi; done
+	+$(MAKE) $(PAR) CC=clang BUILD=build-fuzz \
+	    OPT="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all" $(FUZZ_RUNS)
+$(FUZZ_RUNS): run-fuzz_%: $(BUILD)/fuzz/fuzz_%
+	@echo "== fuzz $* for $(FUZZ_SECONDS) s"; mkdir -p $(BUILD)/corpus/$*; \
+	$< -max_total_time=$(FUZZ_SECONDS) -timeout=60 \
+	    -rss_limit_mb=2048 -close_fd_mask=2 -artifact_prefix=$(BUILD)/$*- \
+	    -print_final_stats=1 \
+	    $(BUILD)/corpus/$* tests/fuzz/corpus/$* tests/fuzz/regress/$* \
+	    >$(BUILD)/$*.log 2>&1; rc=$$?; \
+	grep -E "^stat::(number_of_executed_units|peak_rss_mb)|^SUMMARY|ERROR" $(BUILD)/$*.log; \
+	if [ $$rc -ne 0 ]; then echo "fuzz $* FAILED (log: $(BUILD)/$*.log; input: $(BUILD)/$*-*)"; \
+	    tail -30 $(BUILD)/$*.log; exit 1; fi
 
 bench: deps
 	$(MAKE) OPT="-O2 -g -DNDEBUG" BUILD=build-bench build-bench/bench/bench build-bench/cubegen

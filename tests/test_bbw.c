@@ -34,6 +34,7 @@
 #include "tests/polyo.h"
 #include "tests/randpuz.h"
 #include "tests/testload.h"
+#include "tests/testpart.h"
 
 #define DATA "tests/data/classic/"
 #define MAX_ROWS 3000
@@ -1815,5 +1816,5 @@ int main(void)
 	/* BBW_FILTER=pattern runs only the matching tests */
 	if (getenv("BBW_FILTER"))
 		cmocka_set_test_filter(getenv("BBW_FILTER"));
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return run_tests_parts(tests);
 }

@@ -25,6 +25,7 @@
 #include "solver/prove.h"
 #include "solver/solve.h"
 #include "tests/brute.h"
+#include "tests/testpart.h"
 #include "tests/testrand.h"
 
 /* A random goal: a box, or (every other time) a random face-connected
@@ -723,5 +724,5 @@ int main(void)
 		cmocka_unit_test(test_prove_kept_shapes),
 		cmocka_unit_test(test_prove_out_of_memory),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return run_tests_parts(tests);
 }

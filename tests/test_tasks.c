@@ -28,6 +28,7 @@
 #include "solver/xc.h"
 #include "tests/randpuz.h"
 #include "tests/testload.h"
+#include "tests/testpart.h"
 
 #define DATA "tests/data/classic/"
 
@@ -988,5 +989,5 @@ int main(void)
 	 * runs a short selection under ThreadSanitizer) */
 	if (getenv("TASKS_FILTER"))
 		cmocka_set_test_filter(getenv("TASKS_FILTER"));
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return run_tests_parts(tests);
 }
