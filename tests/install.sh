@@ -5,6 +5,8 @@
 # command's --help.
 #
 # Run by `make test` from the repository root as: bash tests/install.sh BUILD
+# (MAKEFLAGS emptied: the make that runs the tests side by side must not
+# hand its jobserver down to these)
 set -u
 build=${1:?give the build folder}
 stage=$(mktemp -d)
@@ -12,7 +14,7 @@ trap 'rm -rf "$stage"' EXIT
 fail=0
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
-make -s install BUILD="$build" DESTDIR="$stage" PREFIX=/usr >/dev/null || bad "make install failed"
+MAKEFLAGS= make -s install BUILD="$build" DESTDIR="$stage" PREFIX=/usr >/dev/null || bad "make install failed"
 bin=$stage/usr/bin/cubegen
 man1=$stage/usr/share/man/man1/cubegen.1
 [ -x "$bin" ] || bad "no $bin"
@@ -30,7 +32,7 @@ for cmd in generate solve check render verify batch; do
 	done
 done
 
-make -s uninstall BUILD="$build" DESTDIR="$stage" PREFIX=/usr >/dev/null
+MAKEFLAGS= make -s uninstall BUILD="$build" DESTDIR="$stage" PREFIX=/usr >/dev/null
 [ -e "$bin" ] && bad "make uninstall left $bin"
 if [ "$fail" -ne 0 ]; then
 	echo "install.sh: $fail failures"
