@@ -84,7 +84,7 @@ CUBEGEN   := $(BUILD)/cubegen
 TESTS     := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 BENCH     := $(BUILD)/bench/bench
 
-.PHONY: all install uninstall run test bands check-unit check-cli check-fuzz check-fault check-install asan tsan valgrind bench deps clean \
+.PHONY: all install uninstall run test ci-checks bands check-unit check-cli check-fuzz check-fault check-install asan tsan valgrind bench deps clean \
         fuzz fuzz-targets
 all: $(CUBEGEN)
 
@@ -261,6 +261,11 @@ tsan:
 # tests report as a wrong exit code.
 VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full \
             --errors-for-leak-kinds=definite,indirect
+# What .ci/run runs after `make test`, side by side: `make -jN ci-checks`
+# (the makes below share this one's N jobs; valgrind's cli.sh, the
+# longest single run, first).
+ci-checks: valgrind asan tsan fuzz
+
 # cli.sh and disasm.sh under valgrind, side by side
 VG_RUNS := run-valgrind-cli run-valgrind-disasm
 .PHONY: $(VG_RUNS)
