@@ -112,16 +112,21 @@ struct holes4 {
 
 /* All ones in the lanes of m that leave no hole by hv's rule. */
 BBVEC2 static inline __attribute__((always_inline)) __m256i
+near4(const struct holes4 *hv, __m256i m, int k)
+{
+	return _mm256_or_si256(
+	    _mm256_andnot_si256(_mm256_sll_epi64(m, hv->sh[k]), hv->up[k]),
+	    _mm256_andnot_si256(_mm256_srl_epi64(m, hv->sh[k]), hv->down[k]));
+}
+
+/* (the three axes written out: GCC at -O2 kept them a loop, reloading
+ * the masks from memory at every block) */
+BBVEC2 static inline __attribute__((always_inline)) __m256i
 no_holes4_of(const struct holes4 *hv, __m256i m)
 {
-	__m256i n = _mm256_setzero_si256();
-	for (int k = 0; k < 3; k++)
-		n = _mm256_or_si256(
-		    n, _mm256_or_si256(
-		           _mm256_andnot_si256(_mm256_sll_epi64(m, hv->sh[k]),
-		                               hv->up[k]),
-		           _mm256_andnot_si256(_mm256_srl_epi64(m, hv->sh[k]),
-		                               hv->down[k])));
+	__m256i n = _mm256_or_si256(_mm256_or_si256(near4(hv, m, 0),
+	                                            near4(hv, m, 1)),
+	                            near4(hv, m, 2));
 	__m256i lone = _mm256_andnot_si256(_mm256_or_si256(n, m), hv->empty);
 	return _mm256_cmpeq_epi64(lone, _mm256_setzero_si256());
 }
