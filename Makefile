@@ -2,7 +2,8 @@
 #
 #   make            build build/cubegen
 #   make run        install what is missing, build, generate a puzzle into out/
-#   make test       install what is missing, build, run every test
+#   make test       install what is missing, build, run every test (side by
+#                   side, one a core; JOBS=N to choose how many at once)
 #   make asan       the same tests, built with ASan + UBSan under build-asan/
 #   make tsan       the threaded solver's tests under ThreadSanitizer
 #   make valgrind   the command-line tests with every run under valgrind
