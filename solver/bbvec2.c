@@ -110,7 +110,7 @@ struct holes4 {
 	__m128i sh[3];
 };
 
-/* All ones in the lanes of m that leave no hole by hv's rule. */
+/* Axis k's two terms of no_holes4_of() below, for rows m. */
 BBVEC2 static inline __attribute__((always_inline)) __m256i
 near4(const struct holes4 *hv, __m256i m, int k)
 {
@@ -119,8 +119,9 @@ near4(const struct holes4 *hv, __m256i m, int k)
 	    _mm256_andnot_si256(_mm256_srl_epi64(m, hv->sh[k]), hv->down[k]));
 }
 
-/* (the three axes written out: GCC at -O2 kept them a loop, reloading
- * the masks from memory at every block) */
+/* All ones in the lanes of m that leave no hole by hv's rule. (The three
+ * axes written out: GCC at -O2 kept them a loop, which reloaded the masks
+ * from memory at every block.) */
 BBVEC2 static inline __attribute__((always_inline)) __m256i
 no_holes4_of(const struct holes4 *hv, __m256i m)
 {
