@@ -96,6 +96,7 @@ struct prove {
 	int nsym;         /* the goal's symmetries, the identity first */
 	int nproper;      /* of them, the proper rotations (they come first) */
 	int *perm;        /* nsym x n: the image of each cell; owned */
+	int *inv;         /* nsym x n: the cell each cell is the image of; owned */
 	struct pv_piece pc[PROVE_MAX_PIECES];
 	/* scratch of prove_count(), grown as needed; owned */
 	uint32_t *ecls;   /* entry -> class */
@@ -103,10 +104,18 @@ struct prove {
 	uint64_t *emask;  /* entry -> mask, W words each */
 	uint64_t *ehalo;  /* entry -> the goal cells next to it, W words each */
 	size_t ecap;      /* entries 'ecls' and 'emask' hold */
+	/* On the bitboards (W <= 2) the entries are not copied: class j's
+	 * are entries seg_at[j] .. seg_at[j + 1], their masks at seg_mask[j]
+	 * (a piece's placements; for the pinned class, its least ones in
+	 * emask), and efree holds the pinned class's alone (nseg classes;
+	 * 0: the arrays above hold every entry) */
+	size_t seg_at[PROVE_MAX_PIECES + 1];
+	const uint64_t *seg_mask[PROVE_MAX_PIECES];
+	int nseg, seg_pin;
 	uint32_t *bstart; /* n + 1 bucket starts */
 	uint32_t *forms;  /* the classes found, n words each */
 	size_t fcap;      /* forms 'forms' holds */
-	uint32_t *img, *best; /* n words each */
+	uint32_t *best;   /* n words: least_form()'s */
 	uint32_t *scratch; /* 24 * n packed cells: a piece's orientations */
 	int (*xyz)[3];     /* n: a piece's cells */
 	int rperm[24][3], rsign[24][3]; /* the proper rotations: coordinate a
@@ -157,11 +166,11 @@ prove *prove_new(const struct grid *goal)
 	p->num = malloc(total * sizeof *p->num);
 	p->at = malloc(n * sizeof *p->at);
 	p->perm = malloc(POLY_NSYM * n * sizeof *p->perm);
+	p->inv = malloc(POLY_NSYM * n * sizeof *p->inv);
 	p->xyz = malloc(n * sizeof *p->xyz);
 	p->tmp = malloc(24 * n * sizeof *p->tmp);
 	p->nbr = calloc(n * (size_t)p->W, sizeof *p->nbr);
 	p->bstart = malloc((n + 1) * sizeof *p->bstart);
-	p->img = malloc(n * sizeof *p->img);
 	p->best = malloc(n * sizeof *p->best);
 	p->scratch = malloc(24 * n * sizeof *p->scratch);
 	p->key[0] = malloc(n * sizeof *p->key[0]);
@@ -170,7 +179,7 @@ prove *prove_new(const struct grid *goal)
 	p->keys = malloc(PV_KEYS * sizeof *p->keys);
 	p->shapes = malloc(PV_KEYS * sizeof *p->shapes);
 	p->ktab = calloc(2 * PV_KEYS, sizeof *p->ktab);
-	if (!p->num || !p->at || !p->perm || !p->bstart || !p->img ||
+	if (!p->num || !p->at || !p->perm || !p->inv || !p->bstart ||
 	    !p->best || !p->scratch || !p->xyz || !p->nbr || !p->tmp ||
 	    !p->key[0] || !p->key[1] || !p->turned || !p->keys || !p->shapes ||
 	    !p->ktab) {
@@ -250,6 +259,9 @@ prove *prove_new(const struct grid *goal)
 			p->nproper += ok && pass == 0;
 		}
 	}
+	for (int s = 0; s < p->nsym; s++)
+		for (size_t k = 0; k < n; k++)
+			p->inv[(size_t)s * n + (size_t)p->perm[(size_t)s * n + k]] = (int)k;
 	return p;
 }
 
@@ -291,12 +303,12 @@ void prove_free(prove *p)
 	free(p->num);
 	free(p->at);
 	free(p->perm);
+	free(p->inv);
 	free(p->ecls);
 	free(p->efree);
 	free(p->emask);
 	free(p->bstart);
 	free(p->forms);
-	free(p->img);
 	free(p->best);
 	free(p->scratch);
 	free(p);
@@ -864,29 +876,68 @@ static void least_form(struct run *r, const uint64_t *const *masks,
 	prove *p = r->p;
 	size_t n = p->n;
 	const int W = p->W;
-	/* The form of the filling turned by symmetry s: each cell's image
-	 * holds (class, the least image of its piece's cells), so that two
-	 * copies of a class that fill their cells in two ways differ. */
+	unsigned char of[PROVE_MAX_CELLS]; /* cell -> its piece */
+	for (size_t d = 0; d < len; d++)
+		for (int w = 0; w < W; w++)
+			for (uint64_t x = masks[d][w]; x; x &= x - 1)
+				of[w * 64 + __builtin_ctzll(x)] = (unsigned char)d;
+	/* The form of the filling turned by symmetry s: each cell of the
+	 * image, in order, holds (class, the piece's rank among the pieces
+	 * by their first cell in the image), so that two copies of a class
+	 * that fill their cells in two ways differ. Read in cell order, an
+	 * image stops at its first cell above the least form so far. */
+	uint32_t *best = p->best;
 	for (int s = 0; s < r->nsym; s++) {
-		const int *perm = p->perm + (size_t)s * n;
-		uint32_t *img = s ? p->img : p->best;
-		for (size_t d = 0; d < len; d++) {
-			const uint64_t *m = masks[d];
-			uint32_t c0 = cls[d], low = UINT32_MAX;
+		const int *inv = p->inv + (size_t)s * n;
+		unsigned char rank[PROVE_MAX_PIECES];
+		memset(rank, 0, len);
+		unsigned next = 0;
+		bool below = s == 0; /* writing: below the least so far */
+		for (size_t c = 0; c < n; c++) {
+			size_t d = of[inv[c]];
+			if (!rank[d])
+				rank[d] = (unsigned char)++next;
+			uint32_t c0 = cls[d];
 			if (s >= p->nproper) /* a mirror image: its mirror's class */
 				c0 = r->mirror[c0];
-			for (int w = 0; w < W; w++)
-				for (uint64_t x = m[w]; x; x &= x - 1) {
-					uint32_t c = (uint32_t)perm[w * 64 + __builtin_ctzll(x)];
-					low = c < low ? c : low;
-				}
-			for (int w = 0; w < W; w++)
-				for (uint64_t x = m[w]; x; x &= x - 1)
-					img[perm[w * 64 + __builtin_ctzll(x)]] = c0 << 16 | low;
+			uint32_t v = c0 << 16 | rank[d];
+			if (!below) {
+				if (v > best[c])
+					break;
+				below = v < best[c];
+			}
+			best[c] = v;
 		}
-		if (s && memcmp(img, p->best, n * sizeof *img) < 0)
-			memcpy(p->best, img, n * sizeof *img);
 	}
+}
+
+/* Entry e's class (its segment when the entries are in segments). */
+static inline uint32_t entry_cls(const prove *p, size_t e)
+{
+	if (!p->nseg)
+		return p->ecls[e];
+	uint32_t j = 0;
+	while (e >= p->seg_at[j + 1])
+		j++;
+	return j;
+}
+
+static inline const uint64_t *entry_mask(const prove *p, size_t e)
+{
+	if (!p->nseg)
+		return p->emask + e * (size_t)p->W;
+	uint32_t j = entry_cls(p, e);
+	return p->seg_mask[j] + (e - p->seg_at[j]) * (size_t)p->W;
+}
+
+/* Whether entry e is a pinned placement no symmetry keeps. */
+static inline bool entry_free(const prove *p, size_t e)
+{
+	if (!p->nseg)
+		return p->efree[e];
+	int j = p->seg_pin;
+	return j >= 0 && e >= p->seg_at[j] && e < p->seg_at[j + 1] &&
+	       p->efree[e - p->seg_at[j]];
 }
 
 /* least_form() of the filling of entries idx[0..len) (or rows[]). */
@@ -897,9 +948,9 @@ static void entries_form(struct run *r, const uint32_t *idx, const size_t *rows,
 	const uint64_t *masks[PROVE_MAX_PIECES];
 	uint32_t cls[PROVE_MAX_PIECES];
 	for (size_t d = 0; d < len; d++) {
-		uint32_t e = idx ? idx[d] : (uint32_t)rows[d];
-		masks[d] = p->emask + (size_t)e * (size_t)p->W;
-		cls[d] = p->ecls[e];
+		size_t e = idx ? idx[d] : rows[d];
+		masks[d] = entry_mask(p, e);
+		cls[d] = entry_cls(p, e);
 	}
 	least_form(r, masks, cls, len);
 }
@@ -913,7 +964,7 @@ static bool filling_of(struct run *r, const uint32_t *idx, const size_t *rows,
 	size_t n = p->n;
 	bool alone = false; /* a class of its own (prove_count) */
 	for (size_t d = 0; d < len && !alone; d++)
-		alone = p->efree[idx ? idx[d] : (uint32_t)rows[d]];
+		alone = entry_free(p, idx ? idx[d] : rows[d]);
 	if (alone && !r->known_left) {
 		if (r->stage == 0) { /* for near_poll(): the cap is 2 */
 			for (size_t d = 0; d < len; d++)
@@ -1351,14 +1402,12 @@ static int run_bb(prove *p, struct run *r, size_t ne, int ncls, int pin)
 		bb_free(b);
 		return PROVE_ENOMEM;
 	}
-	for (size_t e = 0, f; e < ne; e = f) {
-		for (f = e + 1; f < ne && p->ecls[f] == p->ecls[e]; f++)
-			;
-		if (bb_add_rows(b, p->emask + e, f - e, p->ecls[e]) != XC_OK) {
+	for (int j = 0; j < ncls; j++)
+		if (bb_add_rows(b, p->seg_mask[j], p->seg_at[j + 1] - p->seg_at[j],
+		                (size_t)j) != XC_OK) {
 			bb_free(b);
 			return PROVE_ENOMEM;
 		}
-	}
 	if (p->box) {
 		bb_set_grid(b, (unsigned)p->nx, (unsigned)p->ny, (unsigned)p->nz);
 		if (r->joined)
@@ -1376,7 +1425,7 @@ static int run_bb(prove *p, struct run *r, size_t ne, int ncls, int pin)
 }
 
 /* The same on the wide engine (bbw.h, two words), with the goal's faces. */
-static int run_bbw(prove *p, struct run *r, size_t ne, int ncls, int pin)
+static int run_bbw(prove *p, struct run *r, int ncls, int pin)
 {
 	unsigned rank[128], counts[PROVE_MAX_PIECES];
 	for (size_t c = 0; c < p->n; c++)
@@ -1386,11 +1435,13 @@ static int run_bbw(prove *p, struct run *r, size_t ne, int ncls, int pin)
 	bbw *b = bbw_new(p->n, rank, (size_t)ncls, counts);
 	if (!b)
 		return PROVE_ENOMEM;
-	for (size_t e = 0; e < ne; e++)
-		if (bbw_add_row(b, p->emask + 2 * e, p->ecls[e]) != XC_OK) {
-			bbw_free(b);
-			return PROVE_ENOMEM;
-		}
+	for (int j = 0; j < ncls; j++)
+		for (size_t e = p->seg_at[j]; e < p->seg_at[j + 1]; e++)
+			if (bbw_add_row(b, p->seg_mask[j] + 2 * (e - p->seg_at[j]),
+			                (size_t)j) != XC_OK) {
+				bbw_free(b);
+				return PROVE_ENOMEM;
+			}
 	for (size_t c = 0; c < p->n; c++)
 		for (int w = 0; w < 2; w++)
 			for (uint64_t x = p->nbr[2 * c + (size_t)w]; x; x &= x - 1) {
@@ -1631,25 +1682,36 @@ int prove_count(prove *p, const int *piece, int k, uint64_t cap,
 	if (r.stage == 0 && r.limit > near_steps[0].after)
 		r.limit = near_steps[0].after;
 	if (W <= 2) {
-		/* the bitboard engines: rows in class order */
+		/* the bitboard engines: rows in class order, each class's
+		 * straight from its placements (the pinned one's least ones
+		 * copied) */
 		size_t e = 0;
 		for (int j = 0; j < ncls; j++) {
 			const struct pv_piece *pc = &p->pc[rep[j]];
-			for (size_t i = 0; i < pc->n; i++) {
-				if (j == pin && !(pc->least[i] & pinbit))
-					continue;
-				p->ecls[e] = (uint32_t)j;
-				p->efree[e] = j == pin && (pc->least[i] & freebit);
-				if (W == 1)
-					p->emask[e] = pc->place[i];
-				else
-					memcpy(p->emask + 2 * e, pc->place + 2 * i,
-					       2 * sizeof *pc->place);
-				e++;
+			p->seg_at[j] = e;
+			if (j != pin) {
+				p->seg_mask[j] = pc->place;
+				e += pc->n;
+				continue;
 			}
+			size_t np = 0;
+			for (size_t i = 0; i < pc->n; i++) {
+				if (!(pc->least[i] & pinbit))
+					continue;
+				p->efree[np] = pc->least[i] & freebit;
+				memcpy(p->emask + np * (size_t)W, pc->place + i * (size_t)W,
+				       (size_t)W * sizeof *pc->place);
+				np++;
+			}
+			p->seg_mask[j] = p->emask;
+			e += np;
 		}
+		p->seg_at[ncls] = e;
+		p->nseg = ncls;
+		p->seg_pin = pin;
 		int rc = W == 1 ? run_bb(p, &r, e, ncls, pin)
-		                : run_bbw(p, &r, e, ncls, pin);
+		                : run_bbw(p, &r, ncls, pin);
+		p->nseg = 0;
 		if (rc != PROVE_OK)
 			return rc;
 	} else {
