@@ -66,16 +66,19 @@ bb *bb_new(size_t ncells, const unsigned *rank, size_t ntypes,
 	b->inorder = true;
 	bb_set_kernels(b, BB_MATRIX);
 	size_t nt = ntypes ? ntypes : 1;
+	b->tcap = nt;
 	b->rem = malloc(nt * sizeof *b->rem);
 	b->count = malloc(nt * sizeof *b->count);
 	size_t depth = 1;
 	for (size_t t = 0; t < ntypes; t++)
 		depth += counts[t];
 	b->depth = depth;
+	b->dcap = depth;
 	b->path = malloc(depth * sizeof *b->path);
 	b->pmask = malloc(depth * sizeof *b->pmask);
 	b->ptype = malloc(depth * sizeof *b->ptype);
-	b->goff = malloc((depth + 1) * (ntypes + 1) * sizeof *b->goff);
+	b->gcap = (depth + 1) * (ntypes + 1);
+	b->goff = malloc(b->gcap * sizeof *b->goff);
 	b->rfill = malloc(depth * sizeof *b->rfill);
 	b->rany = malloc(depth * sizeof *b->rany);
 	b->rtype = malloc(depth * sizeof *b->rtype);
@@ -155,6 +158,7 @@ static int grow(bb *b, size_t cap)
 	free(b->li);
 	b->lm = lm;
 	b->li = li;
+	b->ldepth = b->depth;
 	b->cap = cap;
 	b->stride = stride;
 	b->level0 = false;
@@ -164,6 +168,74 @@ static int grow(bb *b, size_t cap)
 int bb_reserve(bb *b, size_t rows)
 {
 	return rows > b->cap ? grow(b, rows) : XC_OK;
+}
+
+/* realloc() of p to n items of 'size' bytes; p itself, with '*ok'
+ * cleared, when out of memory. */
+static void *resized(void *p, size_t n, size_t size, bool *ok)
+{
+	void *q = realloc(p, n * size);
+	if (!q)
+		*ok = false;
+	return q ? q : p;
+}
+
+int bb_reset(bb *b, size_t ntypes, const unsigned *counts)
+{
+	size_t depth = 1, nt = ntypes ? ntypes : 1;
+	for (size_t t = 0; t < ntypes; t++)
+		depth += counts[t];
+	bool ok = true;
+	if (nt > b->tcap) {
+		b->rem = resized(b->rem, nt, sizeof *b->rem, &ok);
+		b->count = resized(b->count, nt, sizeof *b->count, &ok);
+		if (!ok)
+			return XC_ENOMEM;
+		b->tcap = nt;
+	}
+	if (depth > b->dcap) {
+		b->path = resized(b->path, depth, sizeof *b->path, &ok);
+		b->pmask = resized(b->pmask, depth, sizeof *b->pmask, &ok);
+		b->ptype = resized(b->ptype, depth, sizeof *b->ptype, &ok);
+		b->rfill = resized(b->rfill, depth, sizeof *b->rfill, &ok);
+		b->rany = resized(b->rany, depth, sizeof *b->rany, &ok);
+		b->rtype = resized(b->rtype, depth, sizeof *b->rtype, &ok);
+		if (!ok)
+			return XC_ENOMEM;
+		b->dcap = depth;
+	}
+	size_t go = (depth + 1) * (ntypes + 1);
+	if (go > b->gcap) {
+		b->goff = resized(b->goff, go, sizeof *b->goff, &ok);
+		if (!ok)
+			return XC_ENOMEM;
+		b->gcap = go;
+	}
+	b->depth = depth;
+	/* the lists: a level for each piece */
+	if (b->cap && depth > b->ldepth && grow(b, b->cap) != XC_OK)
+		return XC_ENOMEM;
+	memcpy(b->rem, counts, ntypes * sizeof *counts);
+	memcpy(b->count, counts, ntypes * sizeof *counts);
+	b->ntypes = ntypes;
+	b->nrows = 0;
+	b->first = ntypes;
+	b->cut = SIZE_MAX;
+	b->cut_hits = 0;
+	b->tasks = NULL;
+	b->split_oom = false;
+	b->inorder = true;
+	b->level0 = false;
+	b->vouched = false;
+	b->holes = false;
+	b->ids = false;
+	b->poll = NULL;
+	b->pctx = NULL;
+	b->rlen = 0;
+	b->rbl = 0;
+	b->nodes = b->covers = b->dead = 0;
+	drops_clear(&b->drops);
+	return XC_OK;
 }
 
 int bb_add_rows(bb *b, const uint64_t *cells, size_t n, size_t type)
@@ -1072,6 +1144,9 @@ bb *bb_clone(const bb *b)
 	c->rtype = malloc(b->depth * sizeof *c->rtype);
 	int dr = drops_copy(&c->drops, &b->drops);
 	c->tasks = NULL;
+	c->tcap = nt;
+	c->dcap = c->ldepth = b->depth;
+	c->gcap = (b->depth + 1) * (b->ntypes + 1);
 	c->level0 = false;
 	c->rlen = 0;
 	c->rbl = 0;

@@ -35,6 +35,12 @@ typedef struct bb bb;
 bb *bb_new(size_t ncells, const unsigned *rank, size_t ntypes,
            const unsigned *counts);
 void bb_free(bb *b);
+/* Empty 'b' for another search on the same cells and ranks: 'ntypes'
+ * types with their counts, no rows, no first type, no drops and no poll,
+ * as bb_new() makes it, but with its kernels, its grid (bb_set_grid())
+ * and its room for rows kept, so that a run of small searches allocates
+ * little. XC_OK, or XC_ENOMEM when 'b' can only be freed. */
+int bb_reset(bb *b, size_t ntypes, const unsigned *counts);
 /* Room for 'rows' rows in all, so that adding them allocates nothing
  * more (optional). XC_OK, or XC_ENOMEM / XC_ETOOBIG with nothing
  * changed. */

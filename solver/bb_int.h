@@ -39,6 +39,10 @@ struct bb {
 	size_t first; /* type placed at the root; ntypes if none */
 	struct drops drops; /* rows left out below a root row (bb_drop_below) */
 	size_t depth; /* pieces in a cover + 1: levels of lists */
+	size_t tcap, dcap, gcap; /* room in rem and count, in the arrays
+	                          * of depth entries below, in goff
+	                          * (bb_reset()) */
+	size_t ldepth;     /* the depth lm and li were made for */
 	enum bb_kernels kern; /* what the list passes run on (bbvec.h) */
 	bool matrix;          /* the matrix phase below small lists (bbmx.c) */
 	/* the rule against holes (bb_set_grid(), bbvec.h): 'grid' its

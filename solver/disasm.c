@@ -232,7 +232,7 @@ struct disasm {
 	uint32_t *shtab;       /* shape + 1, 0 empty */
 	size_t shmask;
 	struct cache cache;
-	struct level lv[DIS_MAX_PIECES];
+	struct level *lv[DIS_MAX_PIECES]; /* per depth, made on first use; owned */
 	struct expand ex;    /* expand()'s state */
 	struct dis_move *mv; /* the moves found so far */
 	size_t nmv, mvcap;
@@ -302,7 +302,10 @@ void dis_free(disasm *d)
 	if (!d)
 		return;
 	for (size_t i = 0; i < DIS_MAX_PIECES; i++)
-		level_free(&d->lv[i]);
+		if (d->lv[i]) {
+			level_free(d->lv[i]);
+			free(d->lv[i]);
+		}
 	for (size_t i = 0; i < DIS_MAX_PIECES; i++)
 		free(d->pc[i].c);
 	for (size_t i = 0; i < d->nshapes; i++) {
@@ -610,6 +613,15 @@ static void table_clear(struct level *l)
 			h = (h + 1) & l->tmask;
 		l->tab[h] = 0;
 	}
+}
+
+/* The level of 'depth', made on first use (a run of few pieces needs
+ * few). NULL when out of memory. */
+static struct level *level_at(disasm *d, size_t depth)
+{
+	if (!d->lv[depth])
+		d->lv[depth] = calloc(1, sizeof *d->lv[depth]);
+	return d->lv[depth];
 }
 
 /* Room for the search of a part of k pieces at this level. */
@@ -1181,7 +1193,7 @@ static int try_separation(disasm *d, size_t depth, const uint8_t *pcs,
                           size_t u, uint64_t g, int D, int L,
                           struct outcome *out)
 {
-	struct level *l = &d->lv[depth];
+	struct level *l = d->lv[depth];
 	size_t k = l->k;
 	/* The group found is removed (at most half the pieces), unless it
 	 * holds the heaviest piece (BurrTools' weights). */
@@ -1260,7 +1272,7 @@ static int separations(disasm *d, size_t depth, const uint8_t *pcs, size_t u,
                        int L, const bool *tie1, bool *found, bool *bound,
                        struct outcome *out)
 {
-	struct level *l = &d->lv[depth];
+	struct level *l = d->lv[depth];
 	size_t k = l->k;
 	uint64_t seen[NDIR][DIS_MAX_PIECES];
 	size_t nseen[NDIR] = {0};
@@ -1622,8 +1634,8 @@ static int search(disasm *d, size_t depth, size_t k, const uint8_t *pcs,
                   const int16_t *start, struct outcome *out)
 {
 	assert(depth < DIS_MAX_PIECES && k >= 2);
-	struct level *l = &d->lv[depth];
-	if (!level_init(l, k))
+	struct level *l = level_at(d, depth);
+	if (!l || !level_init(l, k))
 		return DIS_ENOMEM;
 	if (!add_start(l, d->zr, start))
 		return DIS_ENOMEM;
@@ -1909,12 +1921,12 @@ static int walk_start(disasm *d, size_t np, bool *stuck, uint64_t *nodes)
 	*stuck = false;
 	if (np < 2)
 		return DIS_OK;
-	struct level *l = &d->lv[0];
+	struct level *l = level_at(d, 0);
 	int16_t start[3 * DIS_MAX_PIECES] = {0};
 	uint8_t pcs[DIS_MAX_PIECES];
 	for (size_t i = 0; i < np; i++)
 		pcs[i] = (uint8_t)i;
-	if (!level_init(l, np) || !add_start(l, d->zr, start))
+	if (!l || !level_init(l, np) || !add_start(l, d->zr, start))
 		return DIS_ENOMEM;
 	d->nodes++;
 	int never = never_free(d, l, pcs);

@@ -93,6 +93,7 @@ struct prove {
 	int *num;         /* grid index -> cell, -1 off the goal; owned */
 	int (*at)[3];     /* cell -> x, y, z; owned */
 	uint64_t *nbr;    /* cell -> its face neighbours in the goal, W words */
+	bb *bb;           /* the 64-cell engine of the last proof; owned */
 	int nsym;         /* the goal's symmetries, the identity first */
 	int nproper;      /* of them, the proper rotations (they come first) */
 	int *perm;        /* nsym x n: the image of each cell; owned */
@@ -302,6 +303,7 @@ void prove_free(prove *p)
 	free(p->ehalo);
 	free(p->num);
 	free(p->at);
+	bb_free(p->bb);
 	free(p->perm);
 	free(p->inv);
 	free(p->ecls);
@@ -1397,19 +1399,25 @@ static int run_bb(prove *p, struct run *r, size_t ne, int ncls, int pin)
 		rank[c] = (unsigned)c;
 	for (int j = 0; j < ncls; j++)
 		counts[j] = r->rem[j];
-	bb *b = bb_new(p->n, rank, (size_t)ncls, counts);
-	if (!b || bb_reserve(b, ne) != XC_OK) {
+	/* one engine for every proof, emptied for each */
+	bb *b = p->bb;
+	bool made = !b;
+	if (made)
+		b = bb_new(p->n, rank, (size_t)ncls, counts);
+	else if (bb_reset(b, (size_t)ncls, counts) != XC_OK) {
 		bb_free(b);
-		return PROVE_ENOMEM;
+		b = NULL;
 	}
+	p->bb = b;
+	if (!b || bb_reserve(b, ne) != XC_OK)
+		return PROVE_ENOMEM;
 	for (int j = 0; j < ncls; j++)
 		if (bb_add_rows(b, p->seg_mask[j], p->seg_at[j + 1] - p->seg_at[j],
-		                (size_t)j) != XC_OK) {
-			bb_free(b);
+		                (size_t)j) != XC_OK)
 			return PROVE_ENOMEM;
-		}
 	if (p->box) {
-		bb_set_grid(b, (unsigned)p->nx, (unsigned)p->ny, (unsigned)p->nz);
+		if (made) /* (bb_reset() keeps it) */
+			bb_set_grid(b, (unsigned)p->nx, (unsigned)p->ny, (unsigned)p->nz);
 		if (r->joined)
 			bb_rows_connected(b);
 	}
@@ -1419,7 +1427,6 @@ static int run_bb(prove *p, struct run *r, size_t ne, int ncls, int pin)
 		bb_set_poll(b, near_poll, r);
 	enum xc_stop st = bb_solve(b, r->stage < NEAR_DONE ? r->limit : r->max_nodes,
 	                           bb_filling, r, &r->nodes);
-	bb_free(b);
 	r->stopped = st != XC_DONE;
 	return PROVE_OK;
 }

@@ -900,6 +900,79 @@ static void test_bb_random_differential(void **state)
 	free(half);
 }
 
+/* A poll that gives no more nodes. */
+static uint64_t no_more(void *ctx)
+{
+	(void)ctx;
+	return 0;
+}
+
+/* One bb emptied by bb_reset() between random instances of one board
+ * (types and copies, so the levels of lists, going up and down; a pinned
+ * type or none), each left with rows dropped below a root and a poll
+ * that stops at once, which the reset must forget: the brute force's
+ * covers, and the nodes of a fresh bb. */
+static void test_bb_reset(void **state)
+{
+	(void)state;
+	uint64_t s = 0x7265736574u; /* "reset" */
+	struct inst *in = malloc(sizeof *in);
+	assert_non_null(in);
+	unsigned rank[64], one = 1;
+	for (unsigned c = 0; c < 64; c++)
+		rank[c] = c;
+	bb *b = bb_new(24, rank, 1, &one);
+	assert_non_null(b);
+	size_t done = 0, many = 0, deep = 0;
+	for (int trial = 0; done < 150; trial++) {
+		assert_true(trial < 600);
+		gen_planted(in, &s, 24, 24, trial % 5 != 0);
+		identity_rank(in);
+		struct covers want = {0};
+		if (!brute(in, &want)) {
+			covers_clear(&want);
+			continue;
+		}
+		done++;
+		size_t f = trial % 3 ? rnd(&s, in->ntypes) : NO_FIRST;
+		assert_int_equal(bb_reset(b, in->ntypes, in->counts), XC_OK);
+		for (size_t r = 0; r < in->nrows; r++)
+			assert_int_equal(bb_add_row(b, in->mask[r], in->type[r]),
+			                 XC_OK);
+		if (f != NO_FIRST)
+			bb_set_first(b, f);
+		struct covers got = {0}, fresh = {0};
+		uint64_t nodes, fresh_nodes;
+		assert_int_equal(bb_solve(b, 0, collect, &got, &nodes), XC_DONE);
+		if (covers_diff(&want, &got) != 0) {
+			dump(in, f);
+			fail_msg("trial %d: a bb reset finds other covers", trial);
+		}
+		bb *c = bb_of(in, in->nrows, f);
+		assert_int_equal(bb_solve(c, 0, collect, &fresh, &fresh_nodes),
+		                 XC_DONE);
+		bb_free(c);
+		assert_int_equal(nodes, fresh_nodes);
+		many += want.n > 1;
+		unsigned copies = 0;
+		for (size_t t = 0; t < in->ntypes; t++)
+			copies += in->counts[t];
+		deep += copies >= 8;
+		covers_clear(&got);
+		covers_clear(&fresh);
+		covers_clear(&want);
+		/* left for the reset to clear */
+		size_t drop = in->nrows - 1;
+		assert_int_equal(bb_drop_below(b, 0, &drop, 1), XC_OK);
+		bb_set_poll(b, no_more, NULL);
+	}
+	bb_free(b);
+	free(in);
+	/* instances with several covers, and deep ones after shallow */
+	assert_true(many > 30);
+	assert_true(deep > 30);
+}
+
 /* ---- rows left out below a root row ---- */
 
 static void drop_bb(void *b, size_t root, const size_t *rows, size_t n)
@@ -1502,6 +1575,7 @@ int main(void)
 		cmocka_unit_test(test_bb_all_subsets),
 		cmocka_unit_test(test_bb_zero_count_fills_board),
 		cmocka_unit_test(test_bb_random_differential),
+		cmocka_unit_test(test_bb_reset),
 		cmocka_unit_test(test_bb_drop_below),
 		cmocka_unit_test(test_bb_holes),
 		cmocka_unit_test(test_bb_node_budget),
