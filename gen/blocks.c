@@ -375,13 +375,9 @@ int blk_lies_flat(const struct blk_work *w, int i)
 int blk_final_ok(struct blk_work *w, const struct blk_spec *s, int i)
 {
 	w->final[i] = true;
-	for (int k = 0; k < w->np; k++) {
-		if (k == i || !w->final[k])
-			continue;
-		int rc = prove_congruent(w->pv, w->pc, i, k);
-		if (rc != 0)
-			return rc < 0 ? -1 : 0;
-	}
+	int rc = prove_congruent(w->pv, w->pc, w->np, i, w->final);
+	if (rc != 0)
+		return rc < 0 ? -1 : 0;
 	int ok = s->support_free ? blk_lies_flat(w, i) : 1;
 	if (ok != 1 || !s->piece_ok)
 		return ok;

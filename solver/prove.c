@@ -1467,19 +1467,6 @@ static int run_bbw(prove *p, struct run *r, int ncls, int pin)
 	return PROVE_OK;
 }
 
-/* The cells of piece i of 'piece' into m; false when it has none. */
-static bool piece_mask(const prove *p, const int *piece, int i, uint64_t *m)
-{
-	memset(m, 0, (size_t)p->W * sizeof *m);
-	bool any = false;
-	for (size_t c = 0; c < p->n; c++)
-		if (piece[c] == i) {
-			m[c / 64] |= (uint64_t)1 << (c % 64);
-			any = true;
-		}
-	return any;
-}
-
 /* What rotations keep of the cells m: how many, their box's sides in
  * order, how many cells have 0..6 face neighbours among them; equal for
  * congruent pieces, and cheaper than their placements. */
@@ -1531,20 +1518,40 @@ static uint64_t piece_sig(prove *p, int i, const uint64_t *m)
 	return pc->sig;
 }
 
-int prove_congruent(prove *p, const int *piece, int a, int b)
+int prove_congruent(prove *p, const int *piece, int k, int a,
+                    const bool *others)
 {
-	uint64_t ma[PV_MAXW], mb[PV_MAXW];
-	if (a < 0 || a >= PROVE_MAX_PIECES || b < 0 || !piece_mask(p, piece, a, ma) ||
-	    !piece_mask(p, piece, b, mb))
+	const int W = p->W;
+	if (k < 1 || k > PROVE_MAX_PIECES || a < 0 || a >= k)
 		return -2;
-	uint64_t sb = b < PROVE_MAX_PIECES ? piece_sig(p, b, mb) : shape_sig(p, mb);
-	if (piece_sig(p, a, ma) != sb)
-		return 0;
+	/* every piece's cells, in one pass */
+	uint64_t m[PROVE_MAX_PIECES][PV_MAXW];
+	memset(m, 0, (size_t)k * sizeof m[0]);
+	for (size_t c = 0; c < p->n; c++)
+		if (piece[c] >= 0 && piece[c] < k)
+			m[piece[c]][c / 64] |= (uint64_t)1 << (c % 64);
+	uint64_t any[PROVE_MAX_PIECES] = {0};
+	for (int i = 0; i < k; i++)
+		for (int w = 0; w < W; w++)
+			any[i] |= m[i][w];
+	if (!any[a])
+		return -2;
+	uint64_t sa = piece_sig(p, a, m[a]);
 	struct pv_piece *pc = &p->pc[a];
-	if (!(pc->valid && !mask_cmp(pc->cells, ma, p->W)) &&
-	    !make_placements(p, ma, pc))
-		return -1;
-	return has_placement(p, pc, mb);
+	for (int b = 0; b < k; b++) {
+		if (b == a || !others[b])
+			continue;
+		if (!any[b])
+			return -2;
+		if (piece_sig(p, b, m[b]) != sa)
+			continue;
+		if (!(pc->valid && !mask_cmp(pc->cells, m[a], W)) &&
+		    !make_placements(p, m[a], pc))
+			return -1;
+		if (has_placement(p, pc, m[b]))
+			return 1;
+	}
+	return 0;
 }
 
 int prove_count(prove *p, const int *piece, int k, uint64_t cap,

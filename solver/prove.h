@@ -78,10 +78,12 @@ size_t prove_cells(const prove *p);
 int prove_count(prove *p, const int *piece, int k, uint64_t cap,
                 uint64_t max_nodes, struct prove_result *out);
 
-/* Whether pieces a and b of 'piece' (as prove_count()'s, a below
- * PROVE_MAX_PIECES) are congruent under rotation: 1 yes, 0 no, -1 out of
- * memory, -2 when either has no cell. Piece a's placements are kept for
- * the next count. */
-int prove_congruent(prove *p, const int *piece, int a, int b);
+/* Whether piece a of 'piece' (as prove_count()'s, of k pieces; labels
+ * outside 0..k-1 are cells of none) is congruent under rotation to one
+ * of the pieces b != a with others[b] (k of them): 1 yes, 0 no, -1 out
+ * of memory, -2 for a bad k or a, or a piece looked at with no cell.
+ * Piece a's placements are kept for the next count. */
+int prove_congruent(prove *p, const int *piece, int k, int a,
+                    const bool *others);
 
 #endif
