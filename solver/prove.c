@@ -1401,10 +1401,12 @@ static int run_bb(prove *p, struct run *r, size_t ne, int ncls, int pin)
 		counts[j] = r->rem[j];
 	/* one engine for every proof, emptied for each */
 	bb *b = p->bb;
-	bool made = !b;
-	if (made)
+	if (!b) {
 		b = bb_new(p->n, rank, (size_t)ncls, counts);
-	else if (bb_reset(b, (size_t)ncls, counts) != XC_OK) {
+		if (b && p->box) /* (bb_reset() keeps it) */
+			bb_set_grid(b, (unsigned)p->nx, (unsigned)p->ny,
+			            (unsigned)p->nz);
+	} else if (bb_reset(b, (size_t)ncls, counts) != XC_OK) {
 		bb_free(b);
 		b = NULL;
 	}
@@ -1415,12 +1417,8 @@ static int run_bb(prove *p, struct run *r, size_t ne, int ncls, int pin)
 		if (bb_add_rows(b, p->seg_mask[j], p->seg_at[j + 1] - p->seg_at[j],
 		                (size_t)j) != XC_OK)
 			return PROVE_ENOMEM;
-	if (p->box) {
-		if (made) /* (bb_reset() keeps it) */
-			bb_set_grid(b, (unsigned)p->nx, (unsigned)p->ny, (unsigned)p->nz);
-		if (r->joined)
-			bb_rows_connected(b);
-	}
+	if (p->box && r->joined)
+		bb_rows_connected(b);
 	if (pin >= 0)
 		bb_set_first(b, (size_t)pin);
 	if (r->stage < NEAR_DONE)

@@ -15,7 +15,8 @@
  * generic search); check a generated size-5 cube and a 4x5x6 box as generate does; the
  * whole size-4 generate pipeline up to the bytes of puzzle.puz and
  * solution.txt; the meshes, STLs and OpenSCAD files of its pieces and the
- * STL check; the pictures; BurrTools files with their solutions.
+ * STL check; the pictures; BurrTools files with their solutions; the block
+ * generator's prover over a run of dissections.
  *
  * Runs from the repository root (reads tests/data/classic/).
  */
@@ -32,9 +33,11 @@
 #include <unistd.h>
 
 #include "gen/gen.h"
+#include "gen/rng.h"
 #include "draw/draw.h"
 #include "mesh/mesh.h"
 #include "formats/puz.h"
+#include "solver/prove.h"
 #include "solver/solve.h"
 #include "tests/fault/fault.h"
 
@@ -911,6 +914,102 @@ static void test_fault_xmpuzzle(void **state)
 	bytes_clear(&j.want);
 }
 
+/* ---- the block generator's prover --------------------------------------- */
+
+#define PROVE_RUN 6
+
+/* A dissection of the 4 x 4 x 4 box into k face-connected pieces grown
+ * from k random cells. */
+static void dissect(struct rng *r, int k, int *piece)
+{
+	for (int c = 0; c < 64; c++)
+		piece[c] = -1;
+	for (int i = 0; i < k; i++) {
+		int c;
+		do
+			c = (int)rng_below(r, 64);
+		while (piece[c] >= 0);
+		piece[c] = i;
+	}
+	for (int left = 64 - k; left > 0;) {
+		int c = (int)rng_below(r, 64), cand[6], nc = 0;
+		if (piece[c] >= 0)
+			continue;
+		int p[3] = {c % 4, c / 4 % 4, c / 16};
+		for (int d = 0; d < 6; d++) {
+			int q[3] = {p[0], p[1], p[2]};
+			q[d / 2] += d % 2 ? -1 : 1;
+			if (q[d / 2] >= 0 && q[d / 2] < 4 &&
+			    piece[q[0] + 4 * (q[1] + 4 * q[2])] >= 0)
+				cand[nc++] = piece[q[0] + 4 * (q[1] + 4 * q[2])];
+		}
+		if (nc) {
+			piece[c] = cand[rng_below(r, (uint64_t)nc)];
+			left--;
+		}
+	}
+}
+
+struct prove_job {
+	struct grid goal;
+	int k[PROVE_RUN];
+	int piece[PROVE_RUN][64];
+	struct prove_result want[PROVE_RUN];
+};
+
+/* One prover for a run of dissections, their piece counts (so the levels
+ * of its engine, which it empties for each proof) going up and down: a
+ * proof out of memory says so, and every later one still gives the
+ * reference answer. */
+static bool job_prove(void *ctx, bool ref)
+{
+	struct prove_job *j = ctx;
+	prove *p = prove_new(&j->goal);
+	if (!p)
+		return false;
+	bool whole = true;
+	for (int t = 0; t < PROVE_RUN; t++) {
+		struct prove_result got;
+		int rc = prove_count(p, j->piece[t], j->k[t], 2, 0, &got);
+		if (rc != PROVE_OK) {
+			assert_int_equal(rc, PROVE_ENOMEM);
+			whole = false;
+			continue;
+		}
+		if (ref) {
+			j->want[t] = got;
+			continue;
+		}
+		assert_int_equal(got.solutions, j->want[t].solutions);
+		assert_int_equal(got.nodes, j->want[t].nodes);
+		assert_int_equal(got.complete, j->want[t].complete);
+	}
+	prove_free(p);
+	return whole;
+}
+
+static void test_fault_prove(void **state)
+{
+	(void)state;
+	struct prove_job j = {0};
+	assert_int_equal(puz_grid_init(&j.goal, 4, 4, 4), PUZ_OK);
+	memset(j.goal.cells, PUZ_CELL, 64);
+	static const int ks[PROVE_RUN] = {5, 9, 4, 12, 7, 10};
+	struct rng r;
+	rng_seed(&r, 29);
+	for (int t = 0; t < PROVE_RUN; t++) {
+		j.k[t] = ks[t];
+		dissect(&r, ks[t], j.piece[t]);
+	}
+	every_fault("prove a run of dissections", job_prove, &j);
+	int unique = 0;
+	for (int t = 0; t < PROVE_RUN; t++)
+		unique += j.want[t].complete && j.want[t].solutions == 1;
+	/* unique ones, proved to the end, and others */
+	assert_true(unique >= 1 && unique < PROVE_RUN);
+	puz_grid_clear(&j.goal);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -925,6 +1024,7 @@ int main(void)
 		cmocka_unit_test(test_fault_print),
 		cmocka_unit_test(test_fault_draw),
 		cmocka_unit_test(test_fault_xmpuzzle),
+		cmocka_unit_test(test_fault_prove),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
