@@ -122,7 +122,7 @@ struct prove {
 	int rperm[24][3], rsign[24][3]; /* the proper rotations: coordinate a
 	                   * of a cell's image is rsign[a] * its coordinate
 	                   * rperm[a] */
-	uint64_t *tmp;     /* 24 * n words: room to sort placements */
+	uint64_t *tmp;     /* 24 * n masks: room to sort placements */
 	uint32_t *key[2];  /* n each: a piece's keys, as it lies and least */
 	uint32_t *turned;  /* 24 * n: the keys of its 24 rotations */
 	struct pv_key *keys;     /* PV_KEYS, the first nkeys in use */
@@ -169,7 +169,7 @@ prove *prove_new(const struct grid *goal)
 	p->perm = malloc(POLY_NSYM * n * sizeof *p->perm);
 	p->inv = malloc(POLY_NSYM * n * sizeof *p->inv);
 	p->xyz = malloc(n * sizeof *p->xyz);
-	p->tmp = malloc(24 * n * sizeof *p->tmp);
+	p->tmp = malloc(24 * n * (size_t)p->W * sizeof *p->tmp);
 	p->nbr = calloc(n * (size_t)p->W, sizeof *p->nbr);
 	p->bstart = malloc((n + 1) * sizeof *p->bstart);
 	p->best = malloc(n * sizeof *p->best);
@@ -321,15 +321,22 @@ size_t prove_cells(const prove *p)
 	return p->n;
 }
 
-/* Sort n masks of W words. With one word, v holds nrun ascending runs
- * (run r ends before end[r]: one per orientation, since a larger move
- * gives a larger top cell) and they are merged, pairs at a time, through
- * 'tmp' (room for n); else a shell sort (a piece has at most 24 * 512
- * placements, and qsort() takes no width). */
+/* Whether two-word mask x is below y, word 0 first. */
+static inline bool pair_below(const uint64_t *x, const uint64_t *y)
+{
+	return x[0] < y[0] || (x[0] == y[0] && x[1] < y[1]);
+}
+
+/* Sort n masks of W words, word 0 first, through 'tmp' (room for n
+ * masks). With one word, v holds nrun ascending runs (run r ends before
+ * end[r]: one per orientation, since a larger move gives a larger top
+ * cell) and they are merged, pairs at a time; with more, a merge sort
+ * from runs of one (a move may carry cells from one word into the next,
+ * so the orientations' runs are not in this order; qsort() takes no
+ * width). */
 static void sort_masks(uint64_t *v, size_t n, int W, uint64_t *tmp,
                        size_t *end, size_t nrun)
 {
-	static const size_t gaps[] = {1750, 701, 301, 132, 57, 23, 10, 4, 1};
 	if (W == 1) {
 		uint64_t *a = v, *b = tmp;
 		while (nrun > 1) {
@@ -355,17 +362,50 @@ static void sort_masks(uint64_t *v, size_t n, int W, uint64_t *tmp,
 			memcpy(v, a, n * sizeof *v);
 		return;
 	}
-	uint64_t t[PV_MAXW];
-	for (size_t gi = 0; gi < sizeof gaps / sizeof gaps[0]; gi++) {
-		size_t h = gaps[gi];
-		for (size_t i = h; i < n; i++) {
-			memcpy(t, v + i * (size_t)W, (size_t)W * sizeof *t);
-			size_t j = i;
-			for (; j >= h && mask_cmp(t, v + (j - h) * (size_t)W, W) < 0; j -= h)
-				memcpy(v + j * (size_t)W, v + (j - h) * (size_t)W,
-				       (size_t)W * sizeof *t);
-			memcpy(v + j * (size_t)W, t, (size_t)W * sizeof *t);
+	/* two words or more: merged a run of 1, 2, 4, ... at a time */
+	uint64_t *a = v, *b = tmp;
+	size_t ws = (size_t)W;
+	for (size_t len = 1; len < n; len *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * len) {
+			size_t mid = lo + len < n ? lo + len : n;
+			size_t hi = mid + len < n ? mid + len : n;
+			size_t i = lo, j = mid, o = lo;
+			while (i < mid || j < hi) {
+				bool left = j == hi ||
+				            (i < mid && (W == 2 ? !pair_below(a + 2 * j, a + 2 * i)
+				                                : mask_cmp(a + i * ws, a + j * ws,
+				                                           W) <= 0));
+				size_t f = left ? i++ : j++;
+				if (W == 2) { /* (the usual width: no call to copy) */
+					b[2 * o] = a[2 * f];
+					b[2 * o + 1] = a[2 * f + 1];
+				} else {
+					memcpy(b + o * ws, a + f * ws, ws * sizeof *a);
+				}
+				o++;
+			}
 		}
+		uint64_t *t = a;
+		a = b;
+		b = t;
+	}
+	if (a != v)
+		memcpy(v, a, n * ws * sizeof *v);
+}
+
+/* 'm' moved up by s cells (W words), into 'out'. */
+static void mask_shift(const uint64_t *m, size_t s, int W, uint64_t *out)
+{
+	size_t q = s / 64;
+	unsigned r = (unsigned)(s % 64);
+	for (size_t w = 0; w < (size_t)W; w++) {
+		uint64_t v = 0;
+		if (w >= q) {
+			v = m[w - q] << r;
+			if (r && w > q)
+				v |= m[w - q - 1] >> (64 - r);
+		}
+		out[w] = v;
 	}
 }
 
@@ -422,6 +462,22 @@ static bool placements(prove *p, const int (*xyz)[3], size_t sz,
 				for (int ty = 0; ty + ext[j][1] <= p->ny; ty++)
 					for (int tx = 0; tx + ext[j][0] <= p->nx; tx++)
 						place[np++] = base << puz_grid_index(&g, tx, ty, tz);
+			run[j] = np;
+			continue;
+		}
+		if (p->box) {
+			/* the same on W words: a move shifts every word */
+			uint64_t base[PV_MAXW] = {0};
+			for (size_t k = 0; k < sz; k++) {
+				size_t c = puz_grid_index(&g, poly_x(o[k]), poly_y(o[k]),
+				                          poly_z(o[k]));
+				base[c / 64] |= (uint64_t)1 << (c % 64);
+			}
+			for (int tz = 0; tz + ext[j][2] <= p->nz; tz++)
+				for (int ty = 0; ty + ext[j][1] <= p->ny; ty++)
+					for (int tx = 0; tx + ext[j][0] <= p->nx; tx++)
+						mask_shift(base, puz_grid_index(&g, tx, ty, tz), W,
+						           place + np++ * (size_t)W);
 			run[j] = np;
 			continue;
 		}
