@@ -126,8 +126,11 @@ bbw *bbw_new(size_t ncells, const unsigned *rank, size_t ntypes,
 	}
 	memcpy(b->rem, counts, ntypes * sizeof *counts);
 	memcpy(b->count, counts, ntypes * sizeof *counts);
-	for (size_t c = 0; c < ncells; c++)
+	b->ranked = true;
+	for (size_t c = 0; c < ncells; c++) {
 		b->rank[c] = rank[c];
+		b->ranked &= rank[c] == c;
+	}
 	return b;
 }
 
@@ -220,6 +223,18 @@ int bbw_add_row(bbw *b, const uint64_t *cells, size_t type)
 	}
 	int W = b->W;
 	uint64_t *m = b->rowm + (size_t)W * b->nrows;
+	if (b->ranked) {
+		/* the cells as they are, less the caller's padding */
+		for (int w = 0; w < W; w++) {
+			size_t lo = 64 * (size_t)w;
+			m[w] = lo + 64 <= b->ncells ? cells[w]
+			     : lo >= b->ncells ? 0
+			     : cells[w] & (((uint64_t)1 << (b->ncells - lo)) - 1);
+		}
+		b->rows[b->nrows] = (struct brow){(uint32_t)type, (uint32_t)b->nrows};
+		b->nrows++;
+		return XC_OK;
+	}
 	memset(m, 0, (size_t)W * sizeof *m);
 	for (int w = 0; w < W; w++)
 		for (uint64_t c = cells[w]; c; c &= c - 1) {

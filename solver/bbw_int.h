@@ -42,6 +42,7 @@ struct bbw {
 	size_t filler;       /* the fillers' type (bbw_add_filler), not
 	                      * counted in nodes; ntypes if none */
 	unsigned rank[BBW_MAX_CELLS];
+	bool ranked;         /* rank[] is the identity: rows are kept as given */
 	size_t ntypes;
 	unsigned *rem;    /* copies left per type */
 	unsigned *count;  /* copies per type */
