@@ -327,7 +327,7 @@ filter_n(const uint64_t *const *p, const uint32_t *pi, const uint32_t *g,
          uint64_t *const *o, uint32_t *oi, uint32_t *og, uint64_t *any,
          int W)
 {
-	__m512i rv[8], a[8];
+	__m512i rv[BBVEC_MAX_WORDS], a[BBVEC_MAX_WORDS];
 	for (int w = 0; w < W; w++) {
 		rv[w] = _mm512_set1_epi64((long long)rm[w]);
 		a[w] = _mm512_setzero_si512();
@@ -340,7 +340,7 @@ filter_n(const uint64_t *const *p, const uint32_t *pi, const uint32_t *g,
 		uint32_t i = g[t], end = g[t + 1];
 		for (;; i += 8) {
 			__mmask8 in = lanes(i, end);
-			__m512i m[8];
+			__m512i m[BBVEC_MAX_WORDS];
 			__mmask8 keep = in;
 			for (int w = 0; w < W; w++) {
 				m[w] = _mm512_maskz_loadu_epi64(in, p[w] + i);
@@ -375,7 +375,8 @@ BBVEC void bbvec_filterw(const uint64_t *const *p, const uint32_t *pi,
 	case 5: filter_n(p, pi, g, rem, T, rm, o, oi, og, any, 5); break;
 	case 6: filter_n(p, pi, g, rem, T, rm, o, oi, og, any, 6); break;
 	case 7: filter_n(p, pi, g, rem, T, rm, o, oi, og, any, 7); break;
-	default: filter_n(p, pi, g, rem, T, rm, o, oi, og, any, 8); break;
+	case 8: filter_n(p, pi, g, rem, T, rm, o, oi, og, any, 8); break;
+	default: filter_n(p, pi, g, rem, T, rm, o, oi, og, any, W); break;
 	}
 }
 
@@ -388,7 +389,7 @@ BBVEC static inline __attribute__((always_inline)) void
 cover_block_n(const uint64_t *const *p, uint32_t i, __mmask8 in,
               const __m512i *rv, __m512i *c, unsigned tw, unsigned aw, int W)
 {
-	__m512i m[8];
+	__m512i m[BBVEC_MAX_WORDS];
 	__mmask8 ok = in;
 	for (int w = 0; w < W; w++)
 		if ((tw | aw) >> w & 1)
@@ -409,7 +410,7 @@ cover_n(const uint64_t *const *p, uint32_t i, uint32_t end,
 	 * words with a cell still to find are collected: the others are
 	 * not loaded (a row placed on a goal of eight words meets three or
 	 * four, and some words are done: a third of the loads go) */
-	__m512i rv[8], c[8];
+	__m512i rv[BBVEC_MAX_WORDS], c[BBVEC_MAX_WORDS];
 	unsigned tw = 0, aw = 0;
 	for (int w = 0; w < W; w++) {
 		rv[w] = _mm512_set1_epi64((long long)rm[w]);
@@ -454,7 +455,8 @@ BBVEC bool bbvec_coverw(const uint64_t *const *p, uint32_t i, uint32_t end,
 	case 5: return cover_n(p, i, end, rm, empty, any, 5);
 	case 6: return cover_n(p, i, end, rm, empty, any, 6);
 	case 7: return cover_n(p, i, end, rm, empty, any, 7);
-	default: return cover_n(p, i, end, rm, empty, any, 8);
+	case 8: return cover_n(p, i, end, rm, empty, any, 8);
+	default: return cover_n(p, i, end, rm, empty, any, W);
 	}
 }
 

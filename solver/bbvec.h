@@ -6,8 +6,10 @@
  * A level's list is an array of row masks (uint64_t, one bit per cell) and
  * a parallel array of row numbers (uint32_t), grouped by type: type t's
  * rows are [g[t], g[t + 1]). bbw.c's rows of W words are W such mask
- * arrays (structure of arrays): filter and cover have versions for two words and for
- * three to eight, count and gather run on one word's array at a time. Every kernel gives
+ * arrays (structure of arrays): filter and cover have versions for two
+ * words and for three to BBVEC_MAX_WORDS (each width compiled to eight,
+ * past it one loop), count and gather run on one word's array at a
+ * time. Every kernel gives
  * exactly what the engines' portable loops give, in the same order, so a
  * search visits the same nodes whichever runs; the engines take the
  * AVX-512 set when bbvec_usable() says the CPU has the instructions
@@ -29,6 +31,9 @@
  * ones, bbvec_avx2_usable() the AVX2 ones (asked once per call; cheap). */
 bool bbvec_usable(void);
 bool bbvec_avx2_usable(void);
+
+/* The most words a row of bbw.c has (its BBW_MAX_WORDS). */
+#define BBVEC_MAX_WORDS 16
 
 /* bb.c's rule against holes: its cells, in fill order, are an X x Y x Z
  * box (cell (x, y, z) at (z * Y + y) * X + x), and no row kept may leave
@@ -122,8 +127,8 @@ bool bbvec_cover2(const uint64_t *p0, const uint64_t *p1, uint32_t i,
                   uint32_t end, const uint64_t rm[2], const uint64_t empty[2],
                   uint64_t any[2]);
 
-/* The filter and the cover check on rows of W words (bbw.c: 3 to 8, goals
- * of 129 to 512 cells), a list per word: p[w] word w of each row, o[w]
+/* The filter and the cover check on rows of W words (bbw.c: 3 to 16,
+ * goals of 129 to 1024 cells), a list per word: p[w] word w of each row, o[w]
  * likewise; 'rm', 'empty' and 'any' have W words. No rule against holes
  * at these widths. */
 void bbvec_filterw(const uint64_t *const *p, const uint32_t *pi,
@@ -187,7 +192,7 @@ bool bbvec_avx2_types(const uint32_t *g, const unsigned *rem,
  * is microcode taking tens to hundreds of cycles): bbvec_squeeze() runs
  * only then. */
 bool bbvec_pext_usable(void);
-#define BB_SQUEEZE_WORDS 8 /* W at most */
+#define BB_SQUEEZE_WORDS BBVEC_MAX_WORDS /* W at most */
 /* Rows i < n of W words (word w of row i at lm[w][i]), each of them
  * within the cells e (W words), renumbered as the cells of e in order
  * (e's first cell becomes cell 0), in place: word v < W2 of each row

@@ -349,7 +349,7 @@ filterw4(const uint64_t *const *p, const uint32_t *pi, const uint32_t *g,
          const struct holes4w *hv, uint64_t *const *o, uint32_t *oi,
          uint32_t *og, uint64_t *any, int W)
 {
-	__m256i rv[8], acc[8], m[8];
+	__m256i rv[BBVEC_MAX_WORDS], acc[BBVEC_MAX_WORDS], m[BBVEC_MAX_WORDS];
 	for (int w = 0; w < W; w++) {
 		rv[w] = _mm256_set1_epi64x((long long)rm[w]);
 		acc[w] = _mm256_setzero_si256();
@@ -414,7 +414,8 @@ BBVEC2 void bbvec_avx2_filterw(const uint64_t *const *p, const uint32_t *pi,
 	case 5: filterw4(p, pi, g, rem, T, rm, NULL, o, oi, og, any, 5); break;
 	case 6: filterw4(p, pi, g, rem, T, rm, NULL, o, oi, og, any, 6); break;
 	case 7: filterw4(p, pi, g, rem, T, rm, NULL, o, oi, og, any, 7); break;
-	default: filterw4(p, pi, g, rem, T, rm, NULL, o, oi, og, any, 8); break;
+	case 8: filterw4(p, pi, g, rem, T, rm, NULL, o, oi, og, any, 8); break;
+	default: filterw4(p, pi, g, rem, T, rm, NULL, o, oi, og, any, W); break;
 	}
 }
 
@@ -436,7 +437,7 @@ BBVEC2 static inline __attribute__((always_inline)) bool
 coverw4(const uint64_t *const *p, uint32_t i, uint32_t end,
         const uint64_t *rm, const uint64_t *empty, uint64_t *any, int W)
 {
-	__m256i rv[8], acc[8], m[8];
+	__m256i rv[BBVEC_MAX_WORDS], acc[BBVEC_MAX_WORDS], m[BBVEC_MAX_WORDS];
 	for (int w = 0; w < W; w++) {
 		rv[w] = _mm256_set1_epi64x((long long)rm[w]);
 		acc[w] = _mm256_setzero_si256();
@@ -484,7 +485,8 @@ BBVEC2 bool bbvec_avx2_coverw(const uint64_t *const *p, uint32_t i,
 	case 5: return coverw4(p, i, end, rm, empty, any, 5);
 	case 6: return coverw4(p, i, end, rm, empty, any, 6);
 	case 7: return coverw4(p, i, end, rm, empty, any, 7);
-	default: return coverw4(p, i, end, rm, empty, any, 8);
+	case 8: return coverw4(p, i, end, rm, empty, any, 8);
+	default: return coverw4(p, i, end, rm, empty, any, W);
 	}
 }
 

@@ -1,19 +1,21 @@
 /*
- * bbw.c: the wide bitboard engine, for goals of up to 512 cells.
+ * bbw.c: the wide bitboard engine, for goals of up to 1024 cells.
  *
  * Workload: pentacube boxes (60 to 125 cells), the Y-pentacube cube (125),
- * BurrTools designs of up to 512 cells (burrs, boxes in frames: 150 to
- * 400, often with optional cells made required by fillers, solve.c): a
- * few dozen pieces, up to some 10^5 rows, 10^6 to 10^9 nodes.
+ * BurrTools designs of up to 1024 cells (burrs, boxes in frames: 150 to
+ * 400, Moira's Cube 729, often with optional cells made required by
+ * fillers, solve.c): a few dozen pieces, up to some 10^5 rows, 10^6 to
+ * 10^9 nodes.
  *
- * Data layout. A row's cells are W 64-bit words (1 to 8: as many as
+ * Data layout. A row's cells are W 64-bit words (1 to 16: as many as
  * the goal needs), renumbered by the fill order. Every search level keeps the rows still placeable (no
  * cell filled, copies of the type left) as plain arrays, one per word
  * (structure of arrays, so that the loops over a list run two rows per
  * SSE2 instruction, eight on AVX-512), plus the row numbers, grouped by
  * type. Every hot function takes W as a compile-time constant (node_1 to
  * node_8 below), so a 64-cell goal pays nothing for a second word and a
- * 269-cell one runs five words, not eight.
+ * 269-cell one runs five words, not eight; past eight words (node_n) W
+ * is counted at run time.
  *
  * At a node (Algorithm X with MRV, as bb.c):
  *   - count the rows covering each empty cell with bit-sliced counters,
@@ -665,7 +667,7 @@ BB_INLINE bool covered(const bbw *b, size_t d, const uint64_t *rm, size_t rt,
 	return cover_any(b, d, lo, g[T], rm, empty, a, W);
 }
 
-/* Words of the volumes a set of pieces can make (0 to 512 cells). */
+/* Words of the volumes a set of pieces can make (0 to BBW_MAX_CELLS cells). */
 #define REACH_WORDS (BBW_MAX_CELLS / 64 + 1)
 
 /* Whether every connected region of the empty cells 'empty' has a volume
@@ -943,6 +945,8 @@ static void node_7(bbw *b, size_t d, const uint64_t *filled,
                    const uint64_t *any);
 static void node_8(bbw *b, size_t d, const uint64_t *filled,
                    const uint64_t *any);
+static void node_n(bbw *b, size_t d, const uint64_t *filled,
+                   const uint64_t *any, int W);
 
 /* node() at level d on W words (a constant where it is inlined, so the
  * switch goes). */
@@ -957,7 +961,8 @@ BB_INLINE void node_w(bbw *b, size_t d, const uint64_t *filled,
 	case 5: node_5(b, d, filled, any); break;
 	case 6: node_6(b, d, filled, any); break;
 	case 7: node_7(b, d, filled, any); break;
-	default: node_8(b, d, filled, any); break;
+	case 8: node_8(b, d, filled, any); break;
+	default: node_n(b, d, filled, any, W); break;
 	}
 }
 
@@ -1256,6 +1261,18 @@ NODE_OF(6)
 NODE_OF(7)
 NODE_OF(8)
 
+/* Past eight words (goals of 513 to BBW_MAX_CELLS cells), one loop with
+ * the words counted at run time: such goals are rare, and the window
+ * takes most of their nodes to eight words or fewer. */
+_Static_assert(BBW_MAX_WORDS <= BBVEC_MAX_WORDS,
+               "the vector kernels take every word of a row");
+
+static NOINLINE void node_n(bbw *b, size_t d, const uint64_t *filled,
+                            const uint64_t *any, int W)
+{
+	node(b, d, filled, any, W);
+}
+
 /* The window: level d's node searched on W2 < W words. Every row in its
  * list lies on empty cells, so the search below sees nothing of the
  * filled ones: renumbering the empty cells 0, 1, ... in their order and
@@ -1356,7 +1373,8 @@ static void place_root(bbw *b, uint32_t i, size_t t)
 	case 5: place(b, 0, none, i, t, 5); break;
 	case 6: place(b, 0, none, i, t, 6); break;
 	case 7: place(b, 0, none, i, t, 7); break;
-	default: place(b, 0, none, i, t, 8); break;
+	case 8: place(b, 0, none, i, t, 8); break;
+	default: place(b, 0, none, i, t, b->W); break;
 	}
 }
 

@@ -1,6 +1,6 @@
 /*
- * bbw.h: exact cover on a wide bitboard: goals of up to 512 cells, one to
- * eight 64-bit words (as many as the goal needs).
+ * bbw.h: exact cover on a wide bitboard: goals of up to 1024 cells, one
+ * to sixteen 64-bit words (as many as the goal needs).
  *
  * The contract is bb.h's: every row is a set of cells (word w holds cells
  * 64w..64w+63, in the goal's numbering) and a type; type t is used
@@ -51,7 +51,7 @@
 #include "solver/bb.h" /* enum bb_kernels */
 #include "solver/xc.h"
 
-#define BBW_MAX_CELLS 512
+#define BBW_MAX_CELLS 1024
 #define BBW_MAX_WORDS (BBW_MAX_CELLS / 64)
 
 typedef struct bbw bbw;
@@ -67,7 +67,7 @@ enum {
 	BBW_SQUEEZE = 32,    /* ... wherever they lie (with BBW_WINDOW) */
 };
 
-/* 'ncells' (1..512) cells, 'rank[c]' cell c's place in the fill order (a
+/* 'ncells' (1..1024) cells, 'rank[c]' cell c's place in the fill order (a
  * permutation of 0..ncells-1), 'ntypes' types with their counts. NULL
  * when out of memory or 'ncells' is out of range. */
 bbw *bbw_new(size_t ncells, const unsigned *rank, size_t ntypes,

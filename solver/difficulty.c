@@ -711,7 +711,7 @@ static int cells_search(struct cells *c, uint64_t max_nodes,
 	 * links (the scores measured there stay as they were): all
 	 * branch on the most constrained cell with ties to the lowest
 	 * canonical number, so the tree is a function of the canonical
-	 * form. Optional cells alone (up to 512 cells): the wide board with
+	 * form. Optional cells alone (up to 1024 cells): the wide board with
 	 * fillers, branched on last and neither nodes nor dead ends, which
 	 * finds the phased search's dead ends (difficulty.h). Ranges or
 	 * distinct regions: dancing links with its phased search, at any

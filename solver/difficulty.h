@@ -53,7 +53,7 @@
  * that also keep the regions. A placement of the pinned type is compared
  * with its images as a list of (cell, colour) pairs. Without optional
  * cells, ranges or distinct regions the engines are a plain puzzle's.
- * With optional cells alone (up to 512 cells), the wide bitboard with the
+ * With optional cells alone (up to 1024 cells), the wide bitboard with the
  * solver's fillers (solve.c: a monomino type for the cells left empty,
  * its placements neither nodes nor dead ends, optional cells branched on
  * only when no required cell is empty): on every design we hold it finds

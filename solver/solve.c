@@ -1427,7 +1427,7 @@ static int build_bits(struct solver *s, bb **out)
 	return rc;
 }
 
-/* The same on bbw (up to 512 cells), with the goal's adjacency for its
+/* The same on bbw (up to 1024 cells), with the goal's adjacency for its
  * region pruning. */
 static int build_wide(struct solver *s, bbw **out)
 {

@@ -77,7 +77,7 @@ struct solve_opts {
 	uint64_t max_nodes;     /* search nodes at most; 0: no limit */
 	bool generic;           /* never take the shell fast path (tests) */
 	enum solve_engine {
-		SOLVE_AUTO,     /* bitboard up to 512 goal cells (bb.h up
+		SOLVE_AUTO,     /* bitboard up to 1024 goal cells (bb.h up
 		                 * to 64, bbw.h beyond, and for optional
 		                 * cells), else DLX */
 		SOLVE_DLX,      /* dancing links always (tests) */

@@ -537,10 +537,11 @@ int randpuz_box_sized(uint64_t seed, int vmin, int vmax, bool optional,
 	struct puzzle p;
 	memset(&p, 0, sizeof p);
 	memset(out, 0, sizeof *out);
-	if (vmin < 8 || vmin > vmax || vmax > 512)
+	if (vmin < 8 || vmin > vmax || vmax > 1024)
 		return -1;
-	/* sides 2 to 6 up to 128 cells (randpuz_box's draws), else to 8 */
-	unsigned sides = vmax <= 128 ? 5 : 7;
+	/* sides 2 to 6 up to 128 cells (randpuz_box's draws), else to 8,
+	 * past 512 to 10 */
+	unsigned sides = vmax <= 128 ? 5 : vmax <= 512 ? 7 : 9;
 	int d[3];
 	do {
 		for (int k = 0; k < 3; k++)
@@ -558,9 +559,10 @@ int randpuz_box_sized(uint64_t seed, int vmin, int vmax, bool optional,
 			p.goal.cells[c] = 0;
 	}
 	/* pieces of about 8 to 13 cells, as randpuz_box's; past 128 cells
-	 * 16 to 23, so that the searches stay small; 6 to 9 with optional
-	 * cells up to 128, so that there are pieces to leave out */
-	int piece[512], size = vmax > 128 ? 16 : optional ? 6 : 8;
+	 * 16 to 23 (past 512, 24 to 31), so that the searches stay small; 6
+	 * to 9 with optional cells up to 128, so that there are pieces to
+	 * leave out */
+	int piece[1024], size = vmax > 512 ? 24 : vmax > 128 ? 16 : optional ? 6 : 8;
 	int made = grow_pieces(&r, d, p.goal.cells, piece, size,
 	                       vmax > 128 ? 8 : optional ? 4 : 6);
 	if (optional && made >= 2) {

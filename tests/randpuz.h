@@ -44,8 +44,8 @@ int randpuz_shell(uint64_t seed, int n, struct puzzle *out);
  * lies, count 1 (congruent pieces are then interchangeable). Always has
  * an assembly. Returns 0, or -1 when out of memory. */
 int randpuz_box(uint64_t seed, struct puzzle *out);
-/* The same with a volume of vmin to vmax cells (8 <= vmin <= vmax <= 512;
- * sides 2 to 8 past 128 cells). With 'optional', one or two of the pieces
+/* The same with a volume of vmin to vmax cells (8 <= vmin <= vmax <=
+ * 1024; sides 2 to 8 past 128 cells, 2 to 10 past 512). With 'optional', one or two of the pieces
  * are left out and their cells made optional, and up to three cells of
  * the others too: more goal cells than the pieces have, still an
  * assembly. randpuz_box() is (65, 128, false). */

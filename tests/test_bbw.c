@@ -1,9 +1,9 @@
 /* test_bbw.c: the wide bitboard engine, cover for cover, against the
  * general engine (xc.h, dancing links) and the 64-cell bitboard (bb.h) on
- * seeded random exact-cover instances of 1 to 512 cells (one to eight
+ * seeded random exact-cover instances of 1 to 1024 cells (one to sixteen
  * words, the word boundaries among them), with random fill orders,
  * pinned types and each pruning on and off; through solve_puzzle()
- * against dancing links on random puzzles of 65 to 384 cells and on
+ * against dancing links on random puzzles of 65 to 1000 cells and on
  * puzzles with optional cells (every cover as a partition of the goal,
  * every assembly with no_pin; on one thread and split on three) and
  * against the independent brute force on small ones; known counts; the
@@ -72,10 +72,12 @@ struct inst {
 	size_t type[MAX_ROWS];
 };
 
-/* One cover: its row numbers, ascending. */
+/* One cover: its row numbers, ascending. Instances past 512 cells have
+ * rows of two cells or more (make_inst()), so no cover has more rows. */
+#define COVER_ROWS (BBW_MAX_CELLS / 2 + 1)
 struct cover {
 	size_t len;
-	uint32_t row[BBW_MAX_CELLS];
+	uint32_t row[COVER_ROWS];
 };
 
 struct covers {
@@ -94,7 +96,7 @@ static void covers_clear(struct covers *cs)
 static bool collect(void *ctx, const size_t *rows, size_t n)
 {
 	struct covers *cs = ctx;
-	if (n > BBW_MAX_CELLS) {
+	if (n > COVER_ROWS) {
 		cs->bad = true;
 		return false;
 	}
@@ -171,16 +173,23 @@ static void set_cell(uint64_t *m, unsigned c)
 /* A random instance with at least one cover (planted): the cells cut
  * into chunks of 1..5 cells (in a random order, or in order for a chain),
  * a chunk's type its size and one of two variants, and for each type a
- * few more random rows of its size. Sizes favour the word boundary. */
-static void make_inst(uint64_t seed, struct inst *in)
+ * few more random rows of its size. Sizes favour the word boundary. With
+ * 'big', 513 to 1024 cells (nine to sixteen words) in chunks of 2..5
+ * cells (the last may be shorter). */
+static void make_inst_sized(uint64_t seed, struct inst *in, bool big)
 {
 	uint64_t s = seed;
 	static const unsigned edge[] = {64, 65, 127, 128, 63, 1, 2, 129,
 	                                192, 193, 256, 320, 448, 511, 512};
+	static const unsigned edge2[] = {513, 575, 576, 577, 640, 704, 767,
+	                                 768, 769, 896, 1023, 1024};
 	memset(in, 0, sizeof *in);
 	unsigned kind = below(&s, 4);
-	in->ncells = kind == 0 ? edge[below(&s, 15)]
-	           : kind == 1 ? 129 + below(&s, 384) : 1 + below(&s, 128);
+	if (big)
+		in->ncells = kind < 2 ? edge2[below(&s, 12)] : 513 + below(&s, 512);
+	else
+		in->ncells = kind == 0 ? edge[below(&s, 15)]
+		           : kind == 1 ? 129 + below(&s, 384) : 1 + below(&s, 128);
 	in->chain = below(&s, 2);
 	unsigned n = (unsigned)in->ncells, perm[BBW_MAX_CELLS];
 	for (unsigned c = 0; c < n; c++)
@@ -195,8 +204,12 @@ static void make_inst(uint64_t seed, struct inst *in)
 	int tid[6][2];
 	memset(tid, -1, sizeof tid);
 	unsigned maxsize = 1 + below(&s, 5);
+	if (big && maxsize < 2)
+		maxsize = 2;
 	for (unsigned c = 0; c < n;) {
 		unsigned sz = 1 + below(&s, maxsize), var = below(&s, 2);
+		if (big && sz < 2)
+			sz = 2;
 		if (sz > n - c)
 			sz = n - c;
 		if (tid[sz][var] < 0) {
@@ -257,6 +270,11 @@ static void make_inst(uint64_t seed, struct inst *in)
 			in->rank[c - 1] = in->rank[j];
 			in->rank[j] = t;
 		}
+}
+
+static void make_inst(uint64_t seed, struct inst *in)
+{
+	make_inst_sized(seed, in, false);
 }
 
 /* Every cover by dancing links; false when there are more than
@@ -1468,6 +1486,115 @@ static void test_bbw_optional_cells(void **state)
 	assert_true(compared >= 24 && wider >= 6 && several >= 3);
 }
 
+/* Goals of 513 to 1024 cells (nine to sixteen words: one loop with the
+ * words counted at run time, and its vector kernels): random instances
+ * against dancing links' covers, each way as in the differential test,
+ * every level of list passes searching the same tree (solve_both()),
+ * and the same tree with and without the window; and random puzzles through solve_puzzle(), with and without optional
+ * cells, against dancing links (same_as_dlx(), small searches). */
+static void test_bbw_past_512(void **state)
+{
+	(void)state;
+	static struct inst in;
+	int compared = 0, several = 0, words[BBW_MAX_WORDS + 1] = {0};
+	uint64_t runs = 0;
+	for (uint64_t seed = 1; seed <= 40; seed++) {
+		make_inst_sized(seed * 2654435761u, &in, true);
+		assert_true(in.ncells > 512 && in.ncells <= BBW_MAX_CELLS);
+		struct covers ref = {0};
+		if (!covers_xc(&in, &ref)) {
+			covers_clear(&ref);
+			continue;
+		}
+		size_t first = (size_t)(seed % (in.ntypes + 1));
+		const struct {
+			size_t first;
+			bool edges;
+			unsigned flags;
+		} ways[] = {
+			{in.ntypes, false, 0},
+			{first, true, BBW_REGIONS | BBW_QUICK_COUNT},
+			{first, false, BBW_QUICK_COUNT | BBW_WINDOW | BBW_SQUEEZE},
+			{in.ntypes, true, BBW_QUICK_COUNT | BBW_HOLES | BBW_WINDOW},
+		};
+		for (size_t w = 0; w < sizeof ways / sizeof *ways; w++) {
+			struct covers got = {0};
+			uint64_t nodes;
+			assert_int_equal(covers_bbw(&in, ways[w].first, ways[w].edges,
+			                              ways[w].flags, &got, &nodes), XC_DONE);
+			size_t d = covers_diff(&ref, &got);
+			if (d)
+				fail_msg("seed %llu (%zu cells, %zu rows), way %zu: %zu "
+				         "covers differ from dancing links' %zu",
+				         (unsigned long long)seed, in.ncells, in.nrows, w, d,
+				         ref.n);
+			covers_clear(&got);
+		}
+		/* the window (with the squeeze every other time) searches the
+		 * same tree as the whole words */
+		bbw *a = bbw_of(&in, in.nrows, first, false, BBW_QUICK_COUNT);
+		bbw *b = bbw_of(&in, in.nrows, first, false,
+		                BBW_QUICK_COUNT | BBW_WINDOW |
+		                    (seed % 2 ? BBW_SQUEEZE : 0));
+		assert_non_null(a);
+		assert_non_null(b);
+		struct covers ca = {0}, cb = {0};
+		uint64_t na, nb;
+		assert_int_equal(solve_both(a, 0, &ca, &na), XC_DONE);
+		assert_int_equal(solve_both(b, 0, &cb, &nb), XC_DONE);
+		if (na != nb || bbw_dead_ends(a) != bbw_dead_ends(b) ||
+		    ca.n != cb.n)
+			fail_msg("seed %llu: without the window %llu nodes, %zu "
+			         "covers; with it %llu, %zu", (unsigned long long)seed,
+			         (unsigned long long)na, ca.n, (unsigned long long)nb,
+			         cb.n);
+		for (size_t i = 0; i < ca.n; i++)
+			assert_int_equal(cover_cmp(&ca.c[i], &cb.c[i]), 0);
+		assert_int_equal(bbw_window_runs(a, NULL), 0);
+		runs += bbw_window_runs(b, NULL);
+		covers_clear(&ca);
+		covers_clear(&cb);
+		bbw_free(a);
+		bbw_free(b);
+		compared++;
+		several += ref.n > 1;
+		words[(in.ncells + 63) / 64]++;
+		covers_clear(&ref);
+	}
+	int kinds = 0;
+	for (int w = 9; w <= BBW_MAX_WORDS; w++)
+		kinds += words[w] > 0;
+	print_message("    %d instances of 513..1024 cells (%d widths of 9 to 16 "
+	              "words), %d with several covers\n", compared, kinds,
+	              several);
+	assert_true(compared >= 30 && kinds >= 6 && several >= 10);
+	assert_true(runs >= 100);
+
+	/* whole puzzles, as solve.c hands them to bbw: random ones of 513 to
+	 * 640 cells are mostly long searches, so these seeds are ones whose
+	 * search is short (one of them with two solutions; the even ones
+	 * with optional cells) */
+	static const uint64_t seeds[] = {1, 26, 37, 40};
+	int puzzles = 0, optional = 0;
+	for (size_t k = 0; k < sizeof seeds / sizeof *seeds; k++) {
+		struct puzzle p;
+		bool opt = seeds[k] % 2 == 0;
+		assert_int_equal(randpuz_box_sized(seeds[k] * 6700417, 513, 640,
+		                                   opt, &p), 0);
+		size_t vol = puz_grid_volume(&p.goal);
+		assert_true(vol > 512 && vol <= BBW_MAX_CELLS);
+		uint64_t sol = 0;
+		assert_true(same_as_dlx(&p, 3000, &sol));
+		assert_true(sol >= 1);
+		puzzles++;
+		optional += opt;
+		puz_clear(&p);
+	}
+	print_message("    %d puzzles of 513..640 cells (%d with optional "
+	              "cells), the same as dancing links; window runs %llu\n",
+	              puzzles, optional, (unsigned long long)runs);
+}
+
 /* Small random puzzles against the independent brute force (counts), and
  * against the 64-cell bitboard (partitions). */
 static void test_bbw_small_puzzles_brute(void **state)
@@ -1655,12 +1782,12 @@ static void test_bbw_visitor_stop(void **state)
 static void test_bbw_sizes(void **state)
 {
 	(void)state;
-	unsigned rank[513], counts[1] = {1};
-	for (unsigned c = 0; c < 513; c++)
+	unsigned rank[BBW_MAX_CELLS + 1], counts[1] = {1};
+	for (unsigned c = 0; c <= BBW_MAX_CELLS; c++)
 		rank[c] = c;
 	assert_null(bbw_new(0, rank, 1, counts));
-	assert_null(bbw_new(513, rank, 1, counts));
-	for (size_t n = 1; n <= 512; n += n < 130 ? 1 : 63) {
+	assert_null(bbw_new(BBW_MAX_CELLS + 1, rank, 1, counts));
+	for (size_t n = 1; n <= BBW_MAX_CELLS; n += n < 130 ? 1 : 63) {
 		bbw *b = bbw_new(n, rank, 1, counts);
 		assert_non_null(b);
 		uint64_t m[BBW_MAX_WORDS], covers = 0, nodes;
@@ -1805,6 +1932,7 @@ int main(void)
 		cmocka_unit_test(test_bbw_puzzles_65_to_128),
 		cmocka_unit_test(test_bbw_puzzles_129_to_384),
 		cmocka_unit_test(test_bbw_optional_cells),
+		cmocka_unit_test(test_bbw_past_512),
 		cmocka_unit_test(test_bbw_small_puzzles_brute),
 		cmocka_unit_test(test_bbw_comparison_can_fail),
 		cmocka_unit_test(test_bbw_known_counts),
