@@ -1807,20 +1807,17 @@ static void test_bbw_sizes(void **state)
 
 /* ---- allocation failures -------------------------------------------------- */
 
-static void test_bbw_out_of_memory(void **state)
+#ifndef HAVE_ASAN
+/* test_bbw_out_of_memory() on one instance: building (each allocation
+ * failed in turn), splitting and cloning. */
+static void oom_instance(const struct inst *in)
 {
-	(void)state;
-#ifdef HAVE_ASAN
-	skip();
-#else
-	static struct inst in;
-	make_inst(12345, &in);
 	struct covers want = {0};
-	assert_true(covers_xc(&in, &want));
+	assert_true(covers_xc(in, &want));
 	for (long k = 0;; k++) {
 		long before = live;
 		fail_after = k;
-		bbw *b = bbw_of(&in, in.nrows, in.ntypes, true,
+		bbw *b = bbw_of(in, in->nrows, in->ntypes, true,
 		                    BBW_REGIONS | BBW_QUICK_COUNT);
 		fail_after = -1;
 		if (!b) {
@@ -1847,7 +1844,7 @@ static void test_bbw_out_of_memory(void **state)
 	}
 	/* bbw_split and bbw_clone: XC_ENOMEM or NULL, nothing leaked,
 	 * the engine as it was; or tasks that add up to the whole */
-	bbw *b = bbw_of(&in, in.nrows, in.ntypes, true,
+	bbw *b = bbw_of(in, in->nrows, in->ntypes, true,
 	                    BBW_REGIONS | BBW_QUICK_COUNT);
 	assert_non_null(b);
 	uint64_t all = 0, full;
@@ -1891,6 +1888,22 @@ static void test_bbw_out_of_memory(void **state)
 	bbw_free(b);
 	assert_true(failed >= 12); /* the task lists, the clone's arrays */
 	covers_clear(&want);
+}
+#endif
+
+static void test_bbw_out_of_memory(void **state)
+{
+	(void)state;
+#ifdef HAVE_ASAN
+	skip();
+#else
+	static struct inst in;
+	make_inst(12345, &in);
+	oom_instance(&in);
+	/* past eight words */
+	make_inst_sized(11 * 2654435761u, &in, true);
+	assert_true(in.ncells > 512);
+	oom_instance(&in);
 	/* through solve_puzzle: out of memory, or the right counts */
 	struct puzzle p;
 	test_load_puzzle(DATA "soma.puz", &p);
