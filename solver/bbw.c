@@ -559,9 +559,9 @@ BB_INLINE bool same(const uint64_t *a, const uint64_t *e, int W)
 /* Whether some row of the list [i, end) that does not clash with 'rm'
  * covers each cell of 'empty' not in 'a' (which collects the rows'
  * union); stops as soon as it does. */
-BB_INLINE bool cover_range(const bbw *b, size_t d, uint32_t i, uint32_t end,
-                           const uint64_t *rm, const uint64_t *empty,
-                           uint64_t *a, int W)
+static NOINLINE bool cover_range(const bbw *b, size_t d, uint32_t i,
+                                 uint32_t end, const uint64_t *rm,
+                                 const uint64_t *empty, uint64_t *a, int W)
 {
 	const uint64_t *p[MAXW];
 	for (int w = 0; w < W; w++)
@@ -672,7 +672,7 @@ BB_INLINE bool covered(const bbw *b, size_t d, const uint64_t *rm, size_t rt,
 
 /* Whether every connected region of the empty cells 'empty' has a volume
  * that the types left ('rem') can make. */
-BB_INLINE bool regions_ok(const bbw *b, const uint64_t *empty, int W)
+static NOINLINE bool regions_ok(const bbw *b, const uint64_t *empty, int W)
 {
 	uint64_t e[MAXW], reach[REACH_WORDS] = {0};
 	int nr = W + 1; /* words of 'reach' that matter: volumes to 64 * W */
@@ -895,8 +895,8 @@ BB_INLINE unsigned least_vec(const bbw *b, size_t d, uint32_t n,
 /* The empty cell with the fewest rows in level d's list (ties: the first
  * in the fill order): '*cell' its fill-order number, the count returned.
  * Empty cells all have a row (node() checked). */
-BB_INLINE unsigned least(const bbw *b, size_t d, const uint64_t *empty,
-                         unsigned *cell, int W)
+BB_INLINE unsigned least_w(const bbw *b, size_t d, const uint64_t *empty,
+                           unsigned *cell, int W)
 {
 	uint32_t n = b->goff[d * (b->ntypes + 1) + b->ntypes];
 	if (b->kern != BB_PORTABLE)
@@ -927,6 +927,50 @@ BB_INLINE unsigned least(const bbw *b, size_t d, const uint64_t *empty,
 			}
 		}
 	return least_exact(b, d, n, empty, cell, W);
+}
+
+/* least_w() out of line, one function a width as node_1 .. node_8 (and
+ * one for the rest), as are the portable cover check and the regions
+ * pruning: their arrays of BBW_MAX_WORDS words would otherwise sit in
+ * the frame of every level of the recursion, whose depth is the pieces
+ * in a cover (a 1024-cell goal of dominoes: 512 levels). */
+#define LEAST_OF(n)                                                      \
+	static NOINLINE unsigned least_##n(const bbw *b, size_t d,       \
+	                                   const uint64_t *empty,        \
+	                                   unsigned *cell)               \
+	{                                                                \
+		return least_w(b, d, empty, cell, n);                    \
+	}
+LEAST_OF(1)
+LEAST_OF(2)
+LEAST_OF(3)
+LEAST_OF(4)
+LEAST_OF(5)
+LEAST_OF(6)
+LEAST_OF(7)
+LEAST_OF(8)
+
+static NOINLINE unsigned least_n(const bbw *b, size_t d,
+                                 const uint64_t *empty, unsigned *cell,
+                                 int W)
+{
+	return least_w(b, d, empty, cell, W);
+}
+
+BB_INLINE unsigned least(const bbw *b, size_t d, const uint64_t *empty,
+                         unsigned *cell, int W)
+{
+	switch (W) {
+	case 1: return least_1(b, d, empty, cell);
+	case 2: return least_2(b, d, empty, cell);
+	case 3: return least_3(b, d, empty, cell);
+	case 4: return least_4(b, d, empty, cell);
+	case 5: return least_5(b, d, empty, cell);
+	case 6: return least_6(b, d, empty, cell);
+	case 7: return least_7(b, d, empty, cell);
+	case 8: return least_8(b, d, empty, cell);
+	default: return least_n(b, d, empty, cell, W);
+	}
 }
 
 static void node_1(bbw *b, size_t d, const uint64_t *filled,
