@@ -425,6 +425,32 @@ static void same_tree(const struct inst *in, size_t first)
 	bbw_free(w);
 }
 
+/* One way to search an instance: the type placed at the root (ntypes:
+ * none), the chain's edges or none, the flags. */
+struct way {
+	size_t first;
+	bool edges;
+	unsigned flags;
+};
+
+/* bbw's covers of 'in' searched way 'w' (number k of instance 'seed'),
+ * which must be 'ref', dancing links' set; returns the nodes. */
+static uint64_t same_covers(const struct inst *in, struct covers *ref,
+                            uint64_t seed, size_t k, struct way w)
+{
+	struct covers got = {0};
+	uint64_t nodes;
+	assert_int_equal(covers_bbw(in, w.first, w.edges, w.flags, &got, &nodes),
+	                 XC_DONE);
+	size_t d = covers_diff(ref, &got);
+	if (d)
+		fail_msg("seed %llu (%zu cells, %zu rows), way %zu: %zu covers "
+		         "differ from dancing links' %zu", (unsigned long long)seed,
+		         in->ncells, in->nrows, k, d, ref->n);
+	covers_clear(&got);
+	return nodes;
+}
+
 static void test_bbw_random_differential(void **state)
 {
 	(void)state;
@@ -442,11 +468,7 @@ static void test_bbw_random_differential(void **state)
 		}
 		/* each way: pinned type, edges (regions), prunings */
 		size_t first = (size_t)(seed % (in.ntypes + 1));
-		const struct {
-			size_t first;
-			bool edges;
-			unsigned flags;
-		} ways[] = {
+		const struct way ways[] = {
 			{in.ntypes, false, 0},
 			{in.ntypes, true, BBW_REGIONS | BBW_QUICK_COUNT},
 			{first, true, BBW_REGIONS | BBW_QUICK_COUNT},
@@ -456,16 +478,7 @@ static void test_bbw_random_differential(void **state)
 			{in.ntypes, true, BBW_QUICK_COUNT | BBW_HOLES | BBW_MATRIX},
 		};
 		for (size_t w = 0; w < sizeof ways / sizeof *ways; w++) {
-			struct covers got = {0};
-			uint64_t nodes;
-			assert_int_equal(covers_bbw(&in, ways[w].first, ways[w].edges,
-			                              ways[w].flags, &got, &nodes), XC_DONE);
-			size_t d = covers_diff(&ref, &got);
-			if (d)
-				fail_msg("seed %llu (%zu cells, %zu rows), way %zu: %zu "
-				         "covers differ from dancing links' %zu",
-				         (unsigned long long)seed, in.ncells, in.nrows, w, d,
-				         ref.n);
+			uint64_t nodes = same_covers(&in, &ref, seed, w, ways[w]);
 			if (w == 1 && in.chain)
 				nodes_regions += nodes;
 			if (w == 4 && in.chain)
@@ -477,7 +490,6 @@ static void test_bbw_random_differential(void **state)
 				assert_int_equal(nodes, nodes_lists);
 				matrix_runs += mx_last;
 			}
-			covers_clear(&got);
 		}
 		if (in.ncells <= 64) {
 			struct covers got = {0};
@@ -1490,8 +1502,9 @@ static void test_bbw_optional_cells(void **state)
  * words counted at run time, and its vector kernels): random instances
  * against dancing links' covers, each way as in the differential test,
  * every level of list passes searching the same tree (solve_both()),
- * and the same tree with and without the window; and random puzzles through solve_puzzle(), with and without optional
- * cells, against dancing links (same_as_dlx(), small searches). */
+ * and the same tree with and without the window; and random puzzles
+ * through solve_puzzle(), with and without optional cells, against
+ * dancing links (same_as_dlx(), small searches). */
 static void test_bbw_past_512(void **state)
 {
 	(void)state;
@@ -1507,29 +1520,14 @@ static void test_bbw_past_512(void **state)
 			continue;
 		}
 		size_t first = (size_t)(seed % (in.ntypes + 1));
-		const struct {
-			size_t first;
-			bool edges;
-			unsigned flags;
-		} ways[] = {
+		const struct way ways[] = {
 			{in.ntypes, false, 0},
 			{first, true, BBW_REGIONS | BBW_QUICK_COUNT},
 			{first, false, BBW_QUICK_COUNT | BBW_WINDOW | BBW_SQUEEZE},
 			{in.ntypes, true, BBW_QUICK_COUNT | BBW_HOLES | BBW_WINDOW},
 		};
-		for (size_t w = 0; w < sizeof ways / sizeof *ways; w++) {
-			struct covers got = {0};
-			uint64_t nodes;
-			assert_int_equal(covers_bbw(&in, ways[w].first, ways[w].edges,
-			                              ways[w].flags, &got, &nodes), XC_DONE);
-			size_t d = covers_diff(&ref, &got);
-			if (d)
-				fail_msg("seed %llu (%zu cells, %zu rows), way %zu: %zu "
-				         "covers differ from dancing links' %zu",
-				         (unsigned long long)seed, in.ncells, in.nrows, w, d,
-				         ref.n);
-			covers_clear(&got);
-		}
+		for (size_t w = 0; w < sizeof ways / sizeof *ways; w++)
+			same_covers(&in, &ref, seed, w, ways[w]);
 		/* the window (with the squeeze every other time) searches the
 		 * same tree as the whole words */
 		bbw *a = bbw_of(&in, in.nrows, first, false, BBW_QUICK_COUNT);
