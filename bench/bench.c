@@ -1022,6 +1022,12 @@ static void bench_wide(void)
 	                   "solve: Gargamel, dancing links", SOLVE_DLX);
 	bench_dissections((const int[3]){6, 6, 6}, 24, 28, 5, 200000, true,
 	                  "6x6x6 cut into 24-28");
+	/* past 512 cells: ten words */
+	bench_solve_engine("tests/data/bench/box-600.puz",
+	                   "solve: 600-cell box in 20 pieces (10 words)",
+	                   SOLVE_AUTO);
+	bench_solve_engine("tests/data/bench/box-600.puz",
+	                   "solve: 600-cell box, dancing links", SOLVE_DLX);
 }
 
 int main(int argc, char **argv)
