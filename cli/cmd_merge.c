@@ -176,13 +176,22 @@ static bool whole_set(const struct shard *s, size_t n)
 			          (unsigned long long)a->count);
 			return false;
 		}
-		if (strcmp(s[i].fingerprint, a->fingerprint) != 0 ||
-		    s[i].tasks != a->tasks || s[i].divisor != a->divisor ||
-		    s[i].split_nodes != a->split_nodes) {
+		if (strcmp(s[i].fingerprint, a->fingerprint) != 0) {
 			cli_error("merge: %s and %s are parts of different searches "
 			          "(another puzzle, other options or another cubegen: "
 			          "fingerprints %s and %s)", a->path, s[i].path,
 			          a->fingerprint, s[i].fingerprint);
+			return false;
+		}
+		if (s[i].tasks != a->tasks || s[i].divisor != a->divisor ||
+		    s[i].split_nodes != a->split_nodes) {
+			/* the same puzzle, options and version, split otherwise:
+			 * builds of one version that search differently */
+			cli_error("merge: %s and %s are parts of different searches "
+			          "(the same puzzle and options, split into %llu and "
+			          "%llu tasks: shards from two builds of cubegen)",
+			          a->path, s[i].path, (unsigned long long)a->tasks,
+			          (unsigned long long)s[i].tasks);
 			return false;
 		}
 	}

@@ -936,6 +936,10 @@ usage_error merge "$tmp/soma-1.json" "$tmp/somarc-2.json" "$tmp/soma-3.json" &&
 	contains "$err" "different searches" "mixed options"
 usage_error merge "$tmp/soma-1.json" "$tmp/soma-2of4.json" "$tmp/soma-3.json" &&
 	contains "$err" "same K" "mixed K"
+# the same puzzle and options split otherwise: shards of two builds
+sed 's/"tasks": \([0-9]*\)/"tasks": 1\1/' "$tmp/soma-2.json" >"$tmp/soma-2t.json"
+usage_error merge "$tmp/soma-1.json" "$tmp/soma-2t.json" "$tmp/soma-3.json" &&
+	contains "$err" "two builds of cubegen" "shards of two builds"
 usage_error merge "$tmp/soma-1.json" "$tmp/soma-2.json" "$tmp/soma-3max.json" &&
 	contains "$err" "did not run to its end" "incomplete shard"
 sed 's/"numerator": [0-9]*/"numerator": 1/' "$tmp/soma-2.json" >"$tmp/soma-2x.json"
