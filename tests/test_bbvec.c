@@ -508,14 +508,15 @@ static void test_cover2(void **state)
 	cover_trials(2, NULL, 0x636f7632u); /* "cov2" */
 }
 
-/* The cover check on 2 to 8 words (bbvec_coverw, bbvec_avx2_coverw)
+/* The cover check on 2 to 16 words (bbvec_coverw, bbvec_avx2_coverw:
+ * each width to eight compiled alone, past it one loop)
  * against the plain loop: rows within a few words of a random stretch,
  * a row placed on one to three words (the kernels test only those), and
  * a start 'any' that often holds whole words already (the kernels then
  * neither load nor collect them). */
 static void coverw_trials(int W, bool avx2, uint64_t s)
 {
-	uint64_t *p[8];
+	uint64_t *p[BBVEC_MAX_WORDS];
 	for (int w = 0; w < W; w++) {
 		p[w] = malloc(MAXN * sizeof *p[w]);
 		assert_true(p[w]);
@@ -530,7 +531,8 @@ static void coverw_trials(int W, bool avx2, uint64_t s)
 				          ? row(&s, 1 + (unsigned)draw(&s, 3), 64) : 0;
 		}
 		uint32_t i = n ? (uint32_t)draw(&s, n + 1) : 0;
-		uint64_t rm[8] = {0}, all[8] = {0}, any0[8] = {0}, empty[8];
+		uint64_t rm[BBVEC_MAX_WORDS] = {0}, all[BBVEC_MAX_WORDS] = {0};
+		uint64_t any0[BBVEC_MAX_WORDS] = {0}, empty[BBVEC_MAX_WORDS];
 		int r0 = (int)draw(&s, (size_t)W), rn = 1 + (int)draw(&s, 3);
 		for (int w = r0; w < W && w < r0 + rn; w++)
 			rm[w] = row(&s, 1 + (unsigned)draw(&s, 4), 64);
@@ -556,7 +558,7 @@ static void coverw_trials(int W, bool avx2, uint64_t s)
 		bool want = true;
 		for (int w = 0; w < W; w++)
 			want &= (all[w] | any0[w]) == empty[w];
-		uint64_t any[8];
+		uint64_t any[BBVEC_MAX_WORDS];
 		memcpy(any, any0, sizeof any);
 		const uint64_t *const *pp = (const uint64_t *const *)p;
 		bool got = avx2 ? bbvec_avx2_coverw(pp, i, n, rm, empty, any, W)
@@ -578,7 +580,7 @@ static void coverw_trials(int W, bool avx2, uint64_t s)
 static void test_coverw(void **state)
 {
 	(void)state;
-	for (int W = 2; W <= 8; W++) {
+	for (int W = 2; W <= BBVEC_MAX_WORDS; W++) {
 		if (W > 2 && bbvec_usable())
 			coverw_trials(W, false, 0x636f7677u + (uint64_t)W);
 		if (bbvec_avx2_usable())
