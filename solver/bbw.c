@@ -1307,7 +1307,7 @@ NODE_OF(8)
 
 /* Past eight words (goals of 513 to BBW_MAX_CELLS cells), one loop with
  * the words counted at run time: such goals are rare, and the window
- * takes most of their nodes to eight words or fewer. */
+ * takes their subtrees to fewer words as the goal fills. */
 _Static_assert(BBW_MAX_WORDS <= BBVEC_MAX_WORDS,
                "the vector kernels take every word of a row");
 
