@@ -425,6 +425,20 @@ static void same_tree(const struct inst *in, size_t first)
 	bbw_free(w);
 }
 
+/* Instance 'seed' (make_inst_sized()) and dancing links' covers of it
+ * into '*ref'; false, with nothing in '*ref', when it has too many covers
+ * or nodes to compare (covers_xc()). */
+static bool inst_with_covers(uint64_t seed, bool big, struct inst *in,
+                             struct covers *ref)
+{
+	make_inst_sized(seed, in, big);
+	*ref = (struct covers){0};
+	if (covers_xc(in, ref))
+		return true;
+	covers_clear(ref);
+	return false;
+}
+
 /* One way to search an instance: the type placed at the root (ntypes:
  * none), the chain's edges or none, the flags. */
 struct way {
@@ -460,12 +474,9 @@ static void test_bbw_random_differential(void **state)
 	uint64_t nodes_regions = 0, nodes_plain = 0, nodes_lists = 0;
 	uint64_t matrix_runs = 0;
 	for (uint64_t seed = 1; seed <= 320; seed++) {
-		make_inst(seed * 1000003, &in);
-		struct covers ref = {0};
-		if (!covers_xc(&in, &ref)) {
-			covers_clear(&ref);
+		struct covers ref;
+		if (!inst_with_covers(seed * 1000003, false, &in, &ref))
 			continue;
-		}
 		/* each way: pinned type, edges (regions), prunings */
 		size_t first = (size_t)(seed % (in.ntypes + 1));
 		const struct way ways[] = {
@@ -1512,13 +1523,11 @@ static void test_bbw_past_512(void **state)
 	int compared = 0, several = 0, words[BBW_MAX_WORDS + 1] = {0};
 	uint64_t runs = 0;
 	for (uint64_t seed = 1; seed <= 40; seed++) {
-		make_inst_sized(seed * 2654435761u, &in, true);
+		struct covers ref;
+		bool skip = !inst_with_covers(seed * 2654435761u, true, &in, &ref);
 		assert_true(in.ncells > 512 && in.ncells <= BBW_MAX_CELLS);
-		struct covers ref = {0};
-		if (!covers_xc(&in, &ref)) {
-			covers_clear(&ref);
+		if (skip)
 			continue;
-		}
 		size_t first = (size_t)(seed % (in.ntypes + 1));
 		const struct way ways[] = {
 			{in.ntypes, false, 0},
