@@ -442,18 +442,22 @@ static bool line_figures(const struct dshape *pa, const struct dshape *pb,
 					continue;
 				a <<= sa[ax];
 				b <<= sb[ax];
-				/* a moving +ax meets a cell of b above one of its
-				 * own, -ax one below */
-				for (unsigned d = 1; d <= up && d < 64; d++)
-					if (a << d & b) {
-						up = d - 1;
-						break;
+				/* a moving +ax meets the next cell of b above
+				 * one of its own, -ax the next one below */
+				for (uint64_t t = a; t; t &= t - 1) {
+					unsigned i = (unsigned)__builtin_ctzll(t);
+					uint64_t above = i < 63 ? b >> (i + 1) : 0;
+					uint64_t below = b & (((uint64_t)1 << i) - 1);
+					if (above) { /* the gap: cells i+1 .. next - 1 */
+						unsigned gap = (unsigned)__builtin_ctzll(above);
+						up = gap < up ? gap : up;
 					}
-				for (unsigned d = 1; d <= down && d < 64; d++)
-					if (a >> d & b) {
-						down = d - 1;
-						break;
+					if (below) { /* next + 1 .. i - 1 */
+						unsigned next = 63u - (unsigned)__builtin_clzll(below);
+						unsigned gap = i - 1 - next;
+						down = gap < down ? gap : down;
 					}
+				}
 			}
 		m[2 * ax] = (uint16_t)up;
 		m[2 * ax + 1] = (uint16_t)down;
@@ -716,11 +720,18 @@ static bool table_grow(struct level *l)
 }
 
 /* Room for one more node; false when out of memory. */
-static bool node_room(struct level *l)
+static bool node_grow(struct level *l)
 {
 	if (2 * (l->n + 1) > (l->tab ? l->tmask + 1 : 0) && !table_grow(l))
 		return false;
 	return l->n < l->cap || level_grow(l);
+}
+
+static inline bool node_room(struct level *l)
+{
+	/* (a table's slots are never fewer than TAB_MIN) */
+	return (l->tab && 2 * (l->n + 1) <= l->tmask + 1 && l->n < l->cap) ||
+	       node_grow(l);
 }
 
 /* Node l->n, whose offsets are written, is added: its hash h, in table
@@ -750,42 +761,6 @@ static bool add_start(struct level *l, const uint64_t *zr,
 		h += (uint64_t)(int64_t)start[e] * zr[e];
 	memcpy(l->pos, start, w * sizeof *start); /* the table is empty */
 	node_put(l, hslot(h, l->tmask), h, 0, 0, 0, 0);
-	return true;
-}
-
-/* A move's change of offsets, four offsets to a word as they lie in
- * memory (offset e in lane e % 4 of word e / 4), so that positions are
- * compared a word at a time. */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-#define LANE_SHIFT(e) (16 * (3 - ((e) & 3)))
-#else
-#define LANE_SHIFT(e) (16 * ((e) & 3))
-#endif
-#define MOVE_WORDS ((3 * DIS_MAX_PIECES + 3) / 4)
-
-/* Four 16-bit lanes added, each modulo 2^16 (no carry between them). */
-static inline uint64_t add16x4(uint64_t a, uint64_t b)
-{
-	const uint64_t hi = 0x8000800080008000u;
-	return ((a & ~hi) + (b & ~hi)) ^ ((a ^ b) & hi);
-}
-
-/* Whether the w offsets c are the offsets b changed by dv. */
-static bool same_moved(const int16_t *c, const int16_t *b, size_t w,
-                       const uint64_t *dv)
-{
-	size_t e = 0;
-	for (; e + 4 <= w; e += 4) {
-		uint64_t cw, bw;
-		memcpy(&cw, c + e, sizeof cw);
-		memcpy(&bw, b + e, sizeof bw);
-		if (cw != add16x4(bw, dv[e / 4]))
-			return false;
-	}
-	for (; e < w; e++)
-		if ((uint16_t)c[e] !=
-		    (uint16_t)((uint16_t)b[e] + (uint16_t)(dv[e / 4] >> LANE_SHIFT(e))))
-			return false;
 	return true;
 }
 
@@ -1372,30 +1347,21 @@ static void add_move(struct expand *x, uint64_t g, int D, unsigned s)
 		x->err = DIS_ENOMEM;
 		return;
 	}
+	/* the new position is written where it would go, then looked up:
+	 * equal hashes are compared whole (nearly every lookup finds its
+	 * position, and most moves lead to one known) */
 	size_t w = 3 * k;
-	const int16_t *from = l->pos + x->u * w;
-	size_t slot = hslot(h, l->tmask);
-	uint64_t dv[MOVE_WORDS];
-	bool have_dv = false;
-	for (; l->tab[slot]; slot = (slot + 1) & l->tmask) {
-		size_t v = l->tab[slot] - 1;
-		if (l->hash[v] != h)
-			continue;
-		if (!have_dv) { /* the move as words, once */
-			memset(dv, 0, (w + 3) / 4 * sizeof *dv);
-			for (uint64_t t = g; t; t &= t - 1) {
-				size_t e = 3 * (size_t)__builtin_ctzll(t) + (size_t)ax;
-				dv[e / 4] |= (uint64_t)(uint16_t)delta << LANE_SHIFT(e);
-			}
-			have_dv = true;
-		}
-		if (same_moved(l->pos + v * w, from, w, dv))
-			return; /* known */
-	}
 	int16_t *to = l->pos + l->n * w;
-	memcpy(to, from, w * sizeof *to);
+	memcpy(to, l->pos + x->u * w, w * sizeof *to);
 	for (uint64_t t = g; t; t &= t - 1)
 		to[3 * (size_t)__builtin_ctzll(t) + (size_t)ax] += (int16_t)delta;
+	size_t slot = hslot(h, l->tmask);
+	for (; l->tab[slot]; slot = (slot + 1) & l->tmask) {
+		size_t v = l->tab[slot] - 1;
+		if (l->hash[v] == h &&
+		    memcmp(l->pos + v * w, to, w * sizeof *to) == 0)
+			return; /* known */
+	}
 	node_put(l, slot, h, (uint32_t)x->u, g, D, s);
 	x->d->nodes++;
 }
