@@ -602,6 +602,33 @@ static void sort_cells(uint32_t *a, size_t n)
 	}
 }
 
+/* Sort a row image's n cells, all different: as bits of a set of the
+ * goal's cells, when it can be had, for all but the fewest cells (a
+ * piece of 32 cells: a tenth of the instructions of sort_cells()). */
+static void sort_image(struct solver *s, uint32_t *a, size_t n)
+{
+	if (n > 8 && !s->image_bits)
+		s->image_bits = calloc((s->ncells + 63) / 64, sizeof *s->image_bits);
+	if (n <= 8 || !s->image_bits) {
+		sort_cells(a, n);
+		return;
+	}
+	uint64_t *bits = s->image_bits;
+	uint32_t lo = UINT32_MAX, hi = 0;
+	for (size_t i = 0; i < n; i++) {
+		bits[a[i] >> 6] |= (uint64_t)1 << (a[i] & 63);
+		lo = a[i] < lo ? a[i] : lo;
+		hi = a[i] > hi ? a[i] : hi;
+	}
+	size_t at = 0;
+	for (size_t w = lo >> 6; w <= hi >> 6; w++) {
+		for (uint64_t x = bits[w]; x; x &= x - 1)
+			a[at++] = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(x));
+		bits[w] = 0;
+	}
+	assert(at == n);
+}
+
 static size_t row_image(struct solver *s, int k, size_t r)
 {
 	size_t n = s->roff[r + 1] - s->roff[r];
@@ -626,7 +653,7 @@ static size_t row_image(struct solver *s, int k, size_t r)
 	if (!s->rcol) {
 		for (size_t i = 0; i < n; i++)
 			s->image[i] = (uint32_t)map[c[i]];
-		sort_cells(s->image, n);
+		sort_image(s, s->image, n);
 		img = find_row(s, t, s->image, NULL, n);
 	} else {
 		/* each colour goes with its cell: sort (cell, colour) pairs */
@@ -1709,6 +1736,7 @@ static void solver_free(struct solver *s)
 	free(s->dreg);
 	free(s->rcol);
 	free(s->image_col);
+	free(s->image_bits);
 	recolour_free(s);
 	sdis_thread_free(s);
 	free(s->piece_type);

@@ -164,6 +164,8 @@ struct solver {
 	uint32_t *image;      /* a row's image cells (row_image) */
 	unsigned char *image_col; /* and their colours */
 	size_t image_cap;
+	uint64_t *image_bits; /* ncells bits, all 0 between row_image()s;
+	                       * made on first use (NULL: sort_cells()) */
 	unsigned char *labels; /* goal-grid labels of a cover (visitor) */
 	unsigned char *colours; /* goal-grid colours of a cover, with rcol */
 	xc *dlx;              /* the engine searching, when dancing links */

@@ -423,6 +423,7 @@ static void worker_clear(struct worker *w)
 	free(c->stamp);
 	free(c->image);
 	free(c->image_col);
+	free(c->image_bits);
 	free(c->labels);
 	free(c->colours);
 	free(c->copies_used);
@@ -452,6 +453,7 @@ static int worker_init(struct worker *w, struct solver *s, struct pool *pl,
 	c->image = malloc(maxrow * sizeof *c->image);
 	c->image_col = malloc(maxrow);
 	c->image_cap = maxrow;
+	c->image_bits = NULL;
 	c->labels = malloc(total);
 	c->colours = s->colours ? malloc(total) : NULL;
 	c->copies_used = malloc((s->ntypes ? s->ntypes : 1) * sizeof *c->copies_used);
