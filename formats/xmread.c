@@ -421,8 +421,8 @@ static void voxel_text(struct xparse *x, const char *s, size_t len)
 				return;
 			}
 			x->colour = x->colour * 10 + (unsigned)(c - '0');
-			voxel_xyz(sh, sh->n - 1, where, sizeof(where));
 			if (x->colour > XMP_MAX_INDEX) {
+				voxel_xyz(sh, sh->n - 1, where, sizeof(where));
 				FAIL(x, "<voxel> (shape S%llu): colour index "
 				        "above %d at %s",
 				     SHAPE_ID(x->d->nshapes - 1),
@@ -431,6 +431,7 @@ static void voxel_text(struct xparse *x, const char *s, size_t len)
 			}
 			if (x->colour != 0 &&
 			    XV_STATE(sh->v[sh->n - 1]) == XV_EMPTY) {
+				voxel_xyz(sh, sh->n - 1, where, sizeof(where));
 				FAIL(x, "<voxel> (shape S%llu): a colour on "
 				        "an empty voxel (%s)",
 				     SHAPE_ID(x->d->nshapes - 1), where);
