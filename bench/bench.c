@@ -1149,6 +1149,8 @@ int main(int argc, char **argv)
 	bench_difficulty_file("tests/data/classic/soma.puz", "difficulty: Soma cube");
 	bench_difficulty_file("tests/data/classic/pentacubes-2x3x10.puz",
 	                      "difficulty: 12 pentacubes in 2x3x10");
+	bench_difficulty_file("tests/data/bench/box-600.puz",
+	                      "difficulty: 600-cell box, 20 pieces");
 	bench_mesh(5);
 	bench_mesh(20);
 	bench_labels_3mf(5);

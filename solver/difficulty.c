@@ -706,11 +706,11 @@ static int cells_search(struct cells *c, uint64_t max_nodes,
 			best = n;
 		}
 	}
-	/* Up to 64 cells the 64-bit board, up to 128 the wide one on two
-	 * words (its region pruning off: no edges), beyond them dancing
-	 * links (the scores measured there stay as they were): all
+	/* Up to 64 cells the 64-bit board, up to 1024 the wide one (its
+	 * region pruning off: no edges), beyond them dancing links: all
 	 * branch on the most constrained cell with ties to the lowest
-	 * canonical number, so the tree is a function of the canonical
+	 * canonical number (the bitboards on a single-copy type with
+	 * fewer rows still), so the tree is a function of the canonical
 	 * form. Optional cells alone (up to 1024 cells): the wide board with
 	 * fillers, branched on last and neither nodes nor dead ends, which
 	 * finds the phased search's dead ends (difficulty.h). Ranges or
@@ -726,7 +726,7 @@ static int cells_search(struct cells *c, uint64_t max_nodes,
 	            vol <= n;
 	bool phased = (c->ranges && !fill) || c->ndreg;
 	bool bits = !phased && !fill && n <= 64;
-	bool wide = !phased && !bits && (n <= 128 || fill);
+	bool wide = !phased && !bits && (n <= BBW_MAX_CELLS || fill);
 	unsigned rank[BBW_MAX_CELLS], *counts = malloc((nt + 1) * sizeof *counts);
 	for (size_t k = 0; k < n && (bits || wide); k++)
 		rank[k] = (unsigned)k;

@@ -28,6 +28,7 @@
 
 #include "gen/gen.h"
 #include "solver/difficulty.h"
+#include "solver/poly.h"
 #include "solver/solve.h"
 #include "tests/brute.h"
 #include "tests/diffref.h"
@@ -656,6 +657,84 @@ static void test_difficulty_cells_known(void **state)
 	puz_clear(&p);
 }
 
+/* Whether every piece of 'p' congruent to no other has 24 distinct
+ * orientations (no rotation keeps it): then the piece difficulty.h pins
+ * (one of them) has an orbit of |G| placements under a goal's rotations
+ * for each placement. */
+static bool single_pieces_asymmetric(const struct puzzle *p)
+{
+	size_t n = p->npieces;
+	struct shape *canon = calloc(n, sizeof *canon);
+	size_t *norient = calloc(n, sizeof *norient);
+	assert_non_null(canon);
+	assert_non_null(norient);
+	for (size_t k = 0; k < n; k++) {
+		struct shape sh, *or;
+		assert_int_equal(poly_from_grid(&p->pieces[k].shape, &sh), POLY_OK);
+		assert_int_equal(poly_canonical(&sh, &canon[k]), POLY_OK);
+		assert_int_equal(poly_orientations(&sh, &or, &norient[k]), POLY_OK);
+		poly_shapes_free(or, norient[k]);
+		poly_shape_clear(&sh);
+	}
+	bool ok = true;
+	for (size_t k = 0; k < n && ok; k++) {
+		bool single = p->pieces[k].count == 1;
+		for (size_t j = 0; j < n && single; j++)
+			single = j == k || !poly_equal(&canon[j], &canon[k]);
+		ok = !single || norient[k] == 24;
+	}
+	for (size_t k = 0; k < n; k++)
+		poly_shape_clear(&canon[k]);
+	free(canon);
+	free(norient);
+	return ok;
+}
+
+/* Goals of 129 to 1024 plain cells are measured on the wide bitboard, as
+ * goals of 65 to 128 are (dancing links, with no branching on pieces, took
+ * hours where this takes a second). Random boxes of 129 to 300 cells: the
+ * search completes, finds every assembly once per orbit of the pinned
+ * piece's placements (the solver's own count, with another pinning, over
+ * the goal's rotations), and measures every presentation alike; the
+ * 600-cell box of the bench completes within the command's default
+ * budget. */
+static void test_difficulty_cells_wide(void **state)
+{
+	(void)state;
+	int checked = 0;
+	for (uint64_t seed = 0; seed < 60; seed++) {
+		struct puzzle p;
+		assert_int_equal(randpuz_box_sized(4100 + seed, 129, 300, false, &p), 0);
+		struct diff_result r = measure(&p, 0);
+		if (r.method != DIFF_CELLS || !r.complete || r.wins == 0)
+			fail_msg("%s: " RES_FMT, p.name, RES_ARGS(r));
+		struct solve_result s;
+		assert_int_equal(solve_puzzle(&p, &(struct solve_opts){.max_nodes = 0}, &s),
+		                 SOLVE_OK);
+		assert_true(s.complete && s.assemblies > 0);
+		uint64_t proper = (uint64_t)s.group_order / (s.mirror_closed ? 2 : 1);
+		if (single_pieces_asymmetric(&p)) {
+			if (r.wins * proper != s.assemblies)
+				fail_msg("%s: wins %llu x %llu rotations, but %llu assemblies",
+				         p.name, (unsigned long long)r.wins,
+				         (unsigned long long)proper,
+				         (unsigned long long)s.assemblies);
+			checked++;
+		}
+		if (seed < 6)
+			expect_invariant(&p, 9100 + seed, 4, DIFF_CELLS);
+		solve_result_clear(&s);
+		puz_clear(&p);
+	}
+	assert_true(checked >= 10);
+	struct puzzle p;
+	test_load_puzzle("tests/data/bench/box-600.puz", &p);
+	struct diff_result r = measure(&p, 5000000);
+	if (r.method != DIFF_CELLS || !r.complete || r.wins == 0)
+		fail_msg("%s: " RES_FMT, p.name, RES_ARGS(r));
+	puz_clear(&p);
+}
+
 /* ---- budgets, scores, impossible puzzles ------------------------------ */
 
 static void expect_budget(const struct puzzle *p)
@@ -890,6 +969,7 @@ int main(void)
 		cmocka_unit_test(test_difficulty_plates_given_equals_puzzle),
 		cmocka_unit_test(test_difficulty_cells_against_brute_force),
 		cmocka_unit_test(test_difficulty_cells_known),
+		cmocka_unit_test(test_difficulty_cells_wide),
 		cmocka_unit_test(test_difficulty_budget_stops_incomplete),
 		cmocka_unit_test(test_difficulty_score),
 		cmocka_unit_test(test_difficulty_method_names),
