@@ -33,9 +33,9 @@
  * the fewest fitting placements, or on a single-copy type with fewer;
  * ties to the lowest number), up to 1024 the wide one (bbw.h, the same
  * rule), beyond them dancing links (xc.h: the cell with the fewest, ties
- * to the lowest number; never a type, so another tree, and thousands of
- * times slower with big pieces, which is why the wide board takes goals
- * up to its limit). To keep the cost near one
+ * to the lowest number; never a type, so another tree, with big pieces
+ * a far bigger one, which is why the wide board takes goals up to its
+ * limit). To keep the cost near one
  * solve, one single-copy type (the one with the most placements; ties:
  * the least canonical shape) is kept at only the least placement of each
  * orbit under the goal's rotations. 'wins' counts the covers found. A

@@ -691,8 +691,9 @@ static bool single_pieces_asymmetric(const struct puzzle *p)
 }
 
 /* Goals of 129 to 1024 plain cells are measured on the wide bitboard, as
- * goals of 65 to 128 are (dancing links, with no branching on pieces, took
- * hours where this takes a second). Random boxes of 129 to 300 cells: the
+ * goals of 65 to 128 are (dancing links, with no branching on pieces, had
+ * not finished the 600-cell box after 100,000 placements and 99 s; its
+ * whole tree here is 324 placements). Random boxes of 129 to 300 cells: the
  * search completes, finds every assembly once per orbit of the pinned
  * piece's placements (the solver's own count, with another pinning, over
  * the goal's rotations), and measures every presentation alike; the
