@@ -578,6 +578,11 @@ static uint64_t row_key(const struct cells *c, size_t i, size_t j, uint32_t cell
 	return (uint64_t)cell << 8 | (c->rcol ? c->rcol[c->roff[i] + j] : 0);
 }
 
+/* Rows of at most this many cells are compared with their images by
+ * taking the image's keys least first, stopping at the first that
+ * differs (nearly always the first); longer ones are sorted whole. */
+#define ORBIT_SELECT 32
+
 /* Whether row i is the least of its orbit under the goal's rotations
  * (rows compared as ascending lists of (cell, colour)); 'buf' holds a
  * row. */
@@ -589,6 +594,22 @@ static bool least_of_orbit(const struct cells *c, size_t i, uint64_t *buf)
 		for (size_t j = 0; j < k; j++)
 			buf[j] = row_key(c, i, j,
 			                 (uint32_t)c->rotmap[(size_t)r * n + cells[j]]);
+		if (k <= ORBIT_SELECT) {
+			for (size_t j = 0; j < k; j++) {
+				size_t m = j;
+				for (size_t t = j + 1; t < k; t++)
+					m = buf[t] < buf[m] ? t : m;
+				uint64_t least = buf[m], own = row_key(c, i, j, cells[j]);
+				buf[m] = buf[j];
+				buf[j] = least;
+				if (least != own) {
+					if (least < own)
+						return false;
+					break;
+				}
+			}
+			continue;
+		}
 		qsort(buf, k, sizeof *buf, cmp_u64);
 		for (size_t j = 0; j < k; j++) {
 			uint64_t own = row_key(c, i, j, cells[j]);
