@@ -750,7 +750,7 @@ static void bench_blocks(const int dim[3], int pmin, int pmax, int cmin,
 	                     .cells_min = cmin, .cells_max = cmax,
 	                     .max_attempts = max_attempts, .level_min = level};
 	double *t = malloc((size_t)seeds * sizeof *t);
-	uint64_t attempts = 0, proofs = 0;
+	uint64_t attempts = 0, proofs = 0, repeats = 0;
 	int found = 0;
 	for (int i = 0; t && i < seeds; i++) {
 		struct rng r;
@@ -763,6 +763,7 @@ static void bench_blocks(const int dim[3], int pmin, int pmax, int cmin,
 		t[i] = bench_now() - t0;
 		attempts += f.attempts;
 		proofs += f.solver_calls;
+		repeats += f.repeats;
 		if (f.found) {
 			found++;
 			blk_puzzle_clear(&b);
@@ -772,8 +773,9 @@ static void bench_blocks(const int dim[3], int pmin, int pmax, int cmin,
 		char label[120], note[120];
 		snprintf(label, sizeof label, "%s, median", what);
 		qsort(t, (size_t)seeds, sizeof *t, cmp_double);
-		snprintf(note, sizeof note, "%d of %d seeds; %.0f attempts, %.0f proofs",
-		         found, seeds, (double)attempts / seeds, (double)proofs / seeds);
+		snprintf(note, sizeof note, "%d of %d seeds; %.0f attempts, %.0f proofs "
+		         "(+%.0f again)", found, seeds, (double)attempts / seeds,
+		         (double)proofs / seeds, (double)repeats / seeds);
 		bench_time_row(label, seeds % 2 ? t[seeds / 2]
 		                                : (t[seeds / 2 - 1] + t[seeds / 2]) / 2,
 		               note);

@@ -12,6 +12,20 @@
 #include "solver/disasm.h"
 #include "solver/prove.h"
 
+/* The proofs a search has run (blocks.c), by the dissection's labels
+ * (entry e: labels[e * n ...], a piece per goal cell) and their answers:
+ * a cut drawn again (a small piece has few ways to be cut, and a failed
+ * cut is drawn anew up to BLK_TRIES times) is answered without a
+ * search. */
+struct blk_memo {
+	unsigned char *labels;
+	uint64_t *hash;
+	unsigned char *answer; /* unique() of entry e: 0 or 1 */
+	size_t len, cap;
+	uint32_t *tab;         /* entry + 1, 0 empty; tmask + 1 slots */
+	size_t tmask;
+};
+
 /* One search: the goal's cells and the dissection being refined. */
 struct blk_work {
 	const struct grid *goal;
@@ -33,6 +47,7 @@ struct blk_work {
 	unsigned char *labels; /* scratch, goal-grid sized */
 	disasm *dis;
 	prove *pv; /* the uniqueness proofs, set up once for the goal */
+	struct blk_memo memo;
 	struct blk_found *info;
 };
 

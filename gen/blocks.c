@@ -26,6 +26,10 @@ static void work_clear(struct blk_work *w)
 	free(w->labels);
 	dis_free(w->dis);
 	prove_free(w->pv);
+	free(w->memo.labels);
+	free(w->memo.hash);
+	free(w->memo.answer);
+	free(w->memo.tab);
 }
 
 static size_t grid_cells(const struct grid *g)
@@ -324,10 +328,95 @@ bool blk_make_puzzle(const struct blk_work *w, const int *a, const int *rot,
 	return true;
 }
 
+/* The memo's hash of the dissection's labels. */
+static uint64_t labels_hash(const struct blk_work *w)
+{
+	uint64_t h = (uint64_t)w->n;
+	for (int c = 0; c < w->n; c++)
+		h = (h ^ (uint64_t)w->pc[c]) * 0x100000001b3u;
+	return h ^ h >> 29;
+}
+
+/* The slot of the dissection (hash h) in the memo's table: its entry + 1
+ * there, or the empty slot where it would go. */
+static size_t memo_slot(const struct blk_work *w, uint64_t h)
+{
+	const struct blk_memo *m = &w->memo;
+	size_t i = (size_t)(h * 0x9E3779B97F4A7C15u >> 32) & m->tmask;
+	for (;; i = (i + 1) & m->tmask) {
+		uint32_t e = m->tab[i];
+		if (!e)
+			return i;
+		const unsigned char *l = m->labels + (size_t)(e - 1) * (size_t)w->n;
+		if (m->hash[e - 1] != h)
+			continue;
+		int c = 0;
+		while (c < w->n && l[c] == (unsigned char)w->pc[c])
+			c++;
+		if (c == w->n)
+			return i;
+	}
+}
+
+/* Remember the answer of the dissection (hash h) the memo lacks; when
+ * out of memory, or past BLK_MEMO_MAX entries, it is not kept (the memo
+ * only saves work). */
+static void memo_keep(struct blk_work *w, uint64_t h, int answer)
+{
+	struct blk_memo *m = &w->memo;
+	if (m->len == BLK_MEMO_MAX)
+		return;
+	if (m->len == m->cap) {
+		size_t cap = m->cap ? 2 * m->cap : 64, n = (size_t)w->n;
+		unsigned char *l = realloc(m->labels, cap * n);
+		if (l)
+			m->labels = l;
+		uint64_t *hs = l ? realloc(m->hash, cap * sizeof *hs) : NULL;
+		if (hs)
+			m->hash = hs;
+		unsigned char *a = hs ? realloc(m->answer, cap) : NULL;
+		if (a)
+			m->answer = a;
+		/* a table of twice the entries, rebuilt */
+		uint32_t *t = a ? calloc(2 * cap, sizeof *t) : NULL;
+		if (!t)
+			return;
+		free(m->tab);
+		m->tab = t;
+		m->tmask = 2 * cap - 1;
+		m->cap = cap;
+		for (size_t e = 0; e < m->len; e++) {
+			size_t i = (size_t)(m->hash[e] * 0x9E3779B97F4A7C15u >> 32) &
+			           m->tmask;
+			while (m->tab[i])
+				i = (i + 1) & m->tmask;
+			m->tab[i] = (uint32_t)e + 1;
+		}
+	}
+	size_t slot = memo_slot(w, h);
+	unsigned char *l = m->labels + m->len * (size_t)w->n;
+	for (int c = 0; c < w->n; c++)
+		l[c] = (unsigned char)w->pc[c];
+	m->hash[m->len] = h;
+	m->answer[m->len] = (unsigned char)answer;
+	m->tab[slot] = (uint32_t)++m->len;
+}
+
 /* Whether the dissection is proved unique: 1 yes, 0 no (or not within
- * the node budget), -1 out of memory. */
+ * the node budget), -1 out of memory. A dissection proved before in this
+ * search gets the answer it got then: the proof is a function of the
+ * labels and the budget alone. */
 static int unique(struct blk_work *w, const struct blk_spec *s)
 {
+	_Static_assert(BLK_MAX_PIECES <= 256, "a label is a byte");
+	uint64_t h = labels_hash(w);
+	if (w->memo.tab) {
+		uint32_t e = w->memo.tab[memo_slot(w, h)];
+		if (e) {
+			w->info->repeats++;
+			return w->memo.answer[e - 1];
+		}
+	}
 	struct prove_result r;
 	int rc = prove_count(w->pv, w->pc, w->np, 2,
 	                     s->proof_nodes ? s->proof_nodes : BLK_PROOF_NODES, &r);
@@ -336,7 +425,9 @@ static int unique(struct blk_work *w, const struct blk_spec *s)
 	w->info->solver_calls++;
 	w->info->nodes += r.nodes;
 	w->info->cut_short += !r.complete && r.solutions < 2;
-	return r.complete && r.solutions == 1;
+	int answer = r.complete && r.solutions == 1;
+	memo_keep(w, h, answer);
+	return answer;
 }
 
 /* Whether shape 'sh' has a rotation with no overhanging cell: 1 yes, 0

@@ -37,7 +37,10 @@
  * 3 in 6 pieces: 80 ms a puzzle proving every cut, 40 ms proving the last
  * two; make bench). A cut that fails is drawn again, at most BLK_TRIES
  * times, and then the attempt is given up and a new one starts from one
- * piece. A finished dissection that does not come apart is given up too.
+ * piece. A search remembers the dissections it has proved (at most
+ * BLK_MEMO_MAX), by the piece of every cell: one met again, a small
+ * piece cut the same way once more, gets its answer without a proof
+ * (blk_found.repeats; the same answer, so the same puzzle). A finished dissection that does not come apart is given up too.
  *
  * With level_min above 1 no cut is proved; the finished dissection is
  * reshaped by the climb of lock.c, a cell at a time: a cell goes to a
@@ -114,6 +117,7 @@
 #define BLK_MAX_CELLS 512   /* goal cells, at most */
 #define BLK_MAX_LEVEL 100   /* level_min, at most */
 #define BLK_TRIES 10       /* cuts drawn per step before an attempt is given up */
+#define BLK_MEMO_MAX 65536 /* proofs a search remembers, at most */
 #define BLK_PROOF_NODES 2000000u /* search nodes a proof may take (the default) */
 #define BLK_LOCK_STEPS 20000 /* draws of an interlocking climb per attempt */
 #define BLK_LOCK_NODES 2000u /* positions a climb's disassembly may keep */
@@ -156,6 +160,8 @@ struct blk_found {
 	bool found;
 	uint64_t attempts;     /* attempts started */
 	uint64_t solver_calls; /* uniqueness proofs run (cuts tested) */
+	uint64_t repeats;      /* cuts tested again: a dissection proved
+	                        * before in this search, its answer reused */
 	uint64_t cut_short;    /* of them, stopped by proof_nodes */
 	uint64_t nodes;        /* their search nodes */
 	uint64_t tries;        /* cuts drawn */
