@@ -774,7 +774,7 @@ static void bench_blocks(const int dim[3], int pmin, int pmax, int cmin,
 		snprintf(label, sizeof label, "%s, median", what);
 		qsort(t, (size_t)seeds, sizeof *t, cmp_double);
 		snprintf(note, sizeof note, "%d of %d seeds; %.0f attempts, %.0f proofs "
-		         "(+%.0f again)", found, seeds, (double)attempts / seeds,
+		         "(+%.1f again)", found, seeds, (double)attempts / seeds,
 		         (double)proofs / seeds, (double)repeats / seeds);
 		bench_time_row(label, seeds % 2 ? t[seeds / 2]
 		                                : (t[seeds / 2 - 1] + t[seeds / 2]) / 2,
