@@ -113,12 +113,35 @@ bool blk_connected(struct blk_work *w, int i, int start, int want)
 	return tail == want;
 }
 
-/* The k-th cell (from 0) of mask m, in cell order. */
+/* The bytes' counts of set bits, each in its byte (without POPCNT,
+ * which plain x86-64 lacks: the builtin would call libgcc). */
+static uint64_t byte_counts(uint64_t m)
+{
+	m -= (m >> 1) & 0x5555555555555555u;
+	m = (m & 0x3333333333333333u) + ((m >> 2) & 0x3333333333333333u);
+	return (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+}
+
+static int pop64(uint64_t m)
+{
+	return (int)(byte_counts(m) * 0x0101010101010101u >> 56);
+}
+
+/* The k-th cell (from 0, k below the count) of mask m, in cell order:
+ * the byte it lies in by the running counts of the bytes, then the bit. */
 static int kth_cell(uint64_t m, uint64_t k)
 {
-	for (; k; k--)
-		m &= m - 1;
-	return __builtin_ctzll(m);
+	uint64_t run = byte_counts(m) * 0x0101010101010101u; /* byte b: bytes 0..b */
+	int at = 0;
+	uint64_t before = 0;
+	while ((run >> at & 0xff) <= k) {
+		before = run >> at & 0xff;
+		at += 8;
+	}
+	uint64_t x = m >> at & 0xff;
+	for (k -= before; k; k--)
+		x &= x - 1;
+	return at + __builtin_ctzll(x);
 }
 
 /* The grown cut (stream step 2 of blocks.h), on a goal of at most 64
@@ -130,7 +153,7 @@ static bool grow_cut(struct blk_work *w, struct rng *r, int i, int s1, int j)
 	uint64_t piece = 0;
 	for (int c = 0; c < w->n; c++)
 		piece |= (uint64_t)(w->pc[c] == i) << c;
-	int s = __builtin_popcountll(piece);
+	int s = pop64(piece);
 	/* front: the cells of piece i, not in the part, next to it */
 	uint64_t part = 0, front = 0;
 	int c = kth_cell(piece, rng_below(r, (uint64_t)s));
@@ -140,7 +163,7 @@ static bool grow_cut(struct blk_work *w, struct rng *r, int i, int s1, int j)
 		if (got == s1)
 			break;
 		front |= w->nbm[c] & piece & ~part;
-		c = kth_cell(front, rng_below(r, (uint64_t)__builtin_popcountll(front)));
+		c = kth_cell(front, rng_below(r, (uint64_t)pop64(front)));
 	}
 	/* the rest face-connected: flood it from its first cell */
 	uint64_t rest = piece & ~part, seen = rest & -rest, todo = seen;
