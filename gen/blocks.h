@@ -40,7 +40,8 @@
  * piece. A search remembers the dissections it has proved (at most
  * BLK_MEMO_MAX), by the piece of every cell: one met again, a small
  * piece cut the same way once more, gets its answer without a proof
- * (blk_found.repeats; the same answer, so the same puzzle). A finished dissection that does not come apart is given up too.
+ * (blk_found.repeats; the same answer, so the same puzzle). A finished
+ * dissection that does not come apart is given up too.
  *
  * With level_min above 1 no cut is proved; the finished dissection is
  * reshaped by the climb of lock.c, a cell at a time: a cell goes to a

@@ -487,7 +487,8 @@ static void test_prove_known(void **state)
 				}
 			}
 		}
-		print_message("    case %zu: %d unique and %d not, past 500 nodes\n", i, one, two);
+		print_message("    case %zu: %d unique and %d not, past 500 "
+		              "nodes\n", i, one, two);
 		assert_true(one >= cases[i].min_one);
 		assert_true(two >= cases[i].min_two);
 		assert_true(budget);
