@@ -858,7 +858,12 @@ static int choose_cell(struct solver *s)
  * cells, the least pin_size() (Tetris cube: 18 million nodes instead of
  * 43; with optional cells it was as often wrong as right: Arne's cube
  * 14.2 million instead of 10.7, 3D Onat 1.5 instead of 2.1), then the
- * first. Find its orbits. */
+ * first. Without optional cells, before all that, the type of the most
+ * cells (below each of its placements the fewest fillings are left: the
+ * 90th percentile of `check` on random dissections of 4x4x4 into 10 to
+ * 13 pieces, bench --proofs, 7.3 ms to 2.9 ms; the block generator's
+ * prover pins so too; Soma, Bedlam and the Tetris cube pin the same
+ * piece as before). Find its orbits. */
 static int choose_pin(struct solver *s)
 {
 	s->pin = s->ntypes;
@@ -879,6 +884,15 @@ static int choose_pin(struct solver *s)
 			return SOLVE_ENOMEM;
 		poly_shapes_free(or, nor);
 		double score = (double)ty->nrows / nh * (24.0 / (double)nor);
+		if (!s->nopt && s->pin < s->ntypes &&
+		    ty->shape.n != s->types[s->pin].shape.n) {
+			if (ty->shape.n < s->types[s->pin].shape.n)
+				continue;
+			best = score; /* more cells: pinned, whatever its orbits */
+			bsize = (struct big){0, 0};
+			s->pin = t;
+			continue;
+		}
 		if (s->pin < s->ntypes && (score > best ||
 		    (score == best && ty->nrows > s->types[s->pin].nrows)))
 			continue;
