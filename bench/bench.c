@@ -750,7 +750,7 @@ static void bench_blocks(const int dim[3], int pmin, int pmax, int cmin,
 	                     .cells_min = cmin, .cells_max = cmax,
 	                     .max_attempts = max_attempts, .level_min = level};
 	double *t = malloc((size_t)seeds * sizeof *t);
-	uint64_t attempts = 0, proofs = 0, repeats = 0;
+	uint64_t attempts = 0, proofs = 0, repeats = 0, open = 0;
 	int found = 0;
 	for (int i = 0; t && i < seeds; i++) {
 		struct rng r;
@@ -764,6 +764,7 @@ static void bench_blocks(const int dim[3], int pmin, int pmax, int cmin,
 		attempts += f.attempts;
 		proofs += f.solver_calls;
 		repeats += f.repeats;
+		open += f.scouts_open;
 		if (f.found) {
 			found++;
 			blk_puzzle_clear(&b);
@@ -774,8 +775,9 @@ static void bench_blocks(const int dim[3], int pmin, int pmax, int cmin,
 		snprintf(label, sizeof label, "%s, median", what);
 		qsort(t, (size_t)seeds, sizeof *t, cmp_double);
 		snprintf(note, sizeof note, "%d of %d seeds; %.0f attempts, %.0f proofs "
-		         "(+%.1f again)", found, seeds, (double)attempts / seeds,
-		         (double)proofs / seeds, (double)repeats / seeds);
+		         "(+%.1f again, %.1f open)", found, seeds,
+		         (double)attempts / seeds, (double)proofs / seeds,
+		         (double)repeats / seeds, (double)open / seeds);
 		bench_time_row(label, seeds % 2 ? t[seeds / 2]
 		                                : (t[seeds / 2 - 1] + t[seeds / 2]) / 2,
 		               note);

@@ -20,7 +20,8 @@
 struct blk_memo {
 	unsigned char *labels;
 	uint64_t *hash;
-	unsigned char *answer; /* unique() of entry e: 0 or 1 */
+	unsigned char *answer; /* unique() of entry e: 0 or 1, 2 a scout
+	                        * cut short (blocks.h) */
 	size_t len, cap;
 	uint32_t *tab;         /* entry + 1, 0 empty; tmask + 1 slots */
 	size_t tmask;

@@ -36,6 +36,7 @@ int blk_find_band(struct rng *r, const struct grid *goal,
 		sum.attempts += f.attempts;
 		sum.solver_calls += f.solver_calls;
 		sum.cut_short += f.cut_short;
+		sum.scouts_open += f.scouts_open;
 		sum.repeats += f.repeats;
 		sum.nodes += f.nodes;
 		sum.tries += f.tries;

@@ -426,31 +426,43 @@ static void memo_keep(struct blk_work *w, uint64_t h, int answer)
 }
 
 /* Whether the dissection is proved unique: 1 yes, 0 no (or not within
- * the node budget), -1 out of memory. A dissection proved before in this
- * search gets the answer it got then: the proof is a function of the
- * labels and the budget alone. */
-static int unique(struct blk_work *w, const struct blk_spec *s)
+ * the node budget), -1 out of memory. A scout (the dissection before
+ * its last cut: the cut can only add solutions, so one that is not
+ * unique is dropped early) has a smaller budget, and a scout cut short
+ * passes (2 in the memo): only the last cut's proof decides. A
+ * dissection proved before in this search gets the answer it got then:
+ * the proof is a function of the labels and the budget alone; one a
+ * scout left open is proved again when it is a last cut. */
+static int unique(struct blk_work *w, const struct blk_spec *s, bool scout)
 {
 	_Static_assert(BLK_MAX_PIECES <= 256, "a label is a byte");
 	uint64_t h = labels_hash(w);
+	uint32_t e = 0;
 	if (w->memo.tab) {
-		uint32_t e = w->memo.tab[memo_slot(w, h)];
-		if (e) {
+		e = w->memo.tab[memo_slot(w, h)];
+		if (e && (scout || w->memo.answer[e - 1] != 2)) {
 			w->info->repeats++;
-			return w->memo.answer[e - 1];
+			return w->memo.answer[e - 1] != 0;
 		}
 	}
+	uint64_t budget = s->proof_nodes ? s->proof_nodes : BLK_PROOF_NODES;
+	if (scout && budget > BLK_SCOUT_NODES)
+		budget = BLK_SCOUT_NODES;
 	struct prove_result r;
-	int rc = prove_count(w->pv, w->pc, w->np, 2,
-	                     s->proof_nodes ? s->proof_nodes : BLK_PROOF_NODES, &r);
+	int rc = prove_count(w->pv, w->pc, w->np, 2, budget, &r);
 	if (rc != PROVE_OK)
 		return -1;
 	w->info->solver_calls++;
 	w->info->nodes += r.nodes;
-	w->info->cut_short += !r.complete && r.solutions < 2;
-	int answer = r.complete && r.solutions == 1;
-	memo_keep(w, h, answer);
-	return answer;
+	bool open = !r.complete && r.solutions < 2;
+	w->info->cut_short += open && !scout;
+	w->info->scouts_open += open && scout;
+	int answer = open && scout ? 2 : r.complete && r.solutions == 1;
+	if (e)
+		w->memo.answer[e - 1] = (unsigned char)answer;
+	else
+		memo_keep(w, h, answer);
+	return answer != 0;
 }
 
 /* Whether shape 'sh' has a rotation with no overhanging cell: 1 yes, 0
@@ -554,7 +566,7 @@ static int step(struct blk_work *w, struct rng *r, const struct blk_spec *s)
 			ok = blk_final_ok(w, s, i);
 		/* (an interlocking climb proves its own end) */
 		if (ok == 1 && !w->hollow && w->np >= k_of(w) - 1)
-			ok = unique(w, s);
+			ok = unique(w, s, w->np < k_of(w));
 		if (ok == 1)
 			return 1;
 		blk_drop_final(w, i);

@@ -32,16 +32,25 @@
  * or k pieces, when the solver proves it unique (prove.h, at most 2
  * solutions, within proof_nodes search nodes: a proof cut short keeps
  * nothing; the same count as solve_puzzle(), with the goal set up once
- * per search and a piece's placements kept while it is unchanged). Coarser dissections are not proved: they are almost always
- * unique, and proving them cost more than the attempts it saved (3 x 3 x
- * 3 in 6 pieces: 80 ms a puzzle proving every cut, 40 ms proving the last
- * two; make bench). A cut that fails is drawn again, at most BLK_TRIES
- * times, and then the attempt is given up and a new one starts from one
- * piece. A search remembers the dissections it has proved (at most
- * BLK_MEMO_MAX), by the piece of every cell: one met again, a small
- * piece cut the same way once more, gets its answer without a proof
- * (blk_found.repeats; the same answer, so the same puzzle). A finished
- * dissection that does not come apart is given up too.
+ * per search and a piece's placements kept while it is unchanged).
+ * Coarser dissections are not proved: they are almost always unique, and
+ * proving them cost more than the attempts it saved (3 x 3 x 3 in 6
+ * pieces: 80 ms a puzzle proving every cut, 40 ms proving the last two;
+ * make bench). The proof at k - 1 pieces is a scout: the last cut can
+ * only add solutions, so a dissection that is not unique there is dropped
+ * before its last cut is drawn; but a scout gets at most BLK_SCOUT_NODES
+ * nodes, and one cut short passes, the proof of the last cut (with the
+ * whole budget) deciding alone: a scout that long was as often of a
+ * unique dissection, whose proof was then made twice (4 x 4 x 4 in 8 to
+ * 12 pieces: a quarter fewer nodes). A cut that fails is drawn again, at
+ * most BLK_TRIES times, and then the attempt is given up and a new one
+ * starts from one piece. A search remembers the dissections it has
+ * proved (at most BLK_MEMO_MAX), by the piece of every cell: one met
+ * again, a small piece cut the same way once more, gets its answer
+ * without a proof (blk_found.repeats; the same answer, so the same
+ * puzzle; a scout's open answer is proved again when the same
+ * dissection is a last cut). A finished dissection that does not come
+ * apart is given up too.
  *
  * With level_min above 1 no cut is proved; the finished dissection is
  * reshaped by the climb of lock.c, a cell at a time: a cell goes to a
@@ -120,6 +129,7 @@
 #define BLK_TRIES 10       /* cuts drawn per step before an attempt is given up */
 #define BLK_MEMO_MAX 65536 /* proofs a search remembers, at most */
 #define BLK_PROOF_NODES 2000000u /* search nodes a proof may take (the default) */
+#define BLK_SCOUT_NODES 5000u   /* ... a proof of k - 1 pieces, at most */
 #define BLK_LOCK_STEPS 20000 /* draws of an interlocking climb per attempt */
 #define BLK_LOCK_NODES 2000u /* positions a climb's disassembly may keep */
 
@@ -164,6 +174,8 @@ struct blk_found {
 	uint64_t repeats;      /* cuts tested again: a dissection proved
 	                        * before in this search, its answer reused */
 	uint64_t cut_short;    /* of them, stopped by proof_nodes */
+	uint64_t scouts_open;  /* of them, proofs of k - 1 pieces stopped by
+	                        * BLK_SCOUT_NODES (passed) */
 	uint64_t nodes;        /* their search nodes */
 	uint64_t tries;        /* cuts drawn */
 };

@@ -166,11 +166,12 @@ static void check_rules(const struct grid *goal, const struct blk_spec *s,
 }
 
 /* Seeds 1..seeds on 'goal': each finds a puzzle, every rule checked.
- * Returns the cuts answered from the memo of proofs (blk_found.repeats). */
+ * Returns the cuts answered from the memo of proofs (blk_found.repeats);
+ * '*open' (when not NULL) gets the scouts cut short. */
 static uint64_t run_goal_seeds(const struct grid *goal, struct blk_spec s,
-                               uint64_t seeds, bool brute)
+                               uint64_t seeds, bool brute, uint64_t *open)
 {
-	uint64_t repeats = 0;
+	uint64_t repeats = 0, scouts = 0;
 	char why[200];
 	assert_int_equal(blk_check(goal, &s, why, sizeof why), GEN_OK);
 	for (uint64_t seed = 1; seed <= seeds; seed++) {
@@ -185,9 +186,12 @@ static uint64_t run_goal_seeds(const struct grid *goal, struct blk_spec s,
 		assert_true(f.attempts >= 1 && f.solver_calls >= 1 &&
 		            f.solver_calls + f.repeats >= 2);
 		repeats += f.repeats;
+		scouts += f.scouts_open;
 		check_rules(goal, &s, &b, brute);
 		blk_puzzle_clear(&b);
 	}
+	if (open)
+		*open = scouts;
 	return repeats;
 }
 
@@ -196,7 +200,7 @@ static uint64_t run_seeds(int x, int y, int z, struct blk_spec s,
 {
 	struct grid goal;
 	box_goal(&goal, x, y, z);
-	uint64_t repeats = run_goal_seeds(&goal, s, seeds, brute);
+	uint64_t repeats = run_goal_seeds(&goal, s, seeds, brute, NULL);
 	puz_grid_clear(&goal);
 	return repeats;
 }
@@ -222,6 +226,24 @@ static void test_blocks_four_cube(void **state)
 	run_seeds(4, 4, 4, (struct blk_spec){.pieces_min = 8, .pieces_max = 10,
 	                                     .cells_min = 4, .cells_max = 8,
 	                                     .max_attempts = 1000}, 12, false);
+}
+
+/* 4 x 4 x 4 in 8 to 12 pieces: some proofs of the dissection before its
+ * last cut run past BLK_SCOUT_NODES and pass; the last cut's proof
+ * decides, and dancing links proves every puzzle unique again
+ * (check_rules). */
+static void test_blocks_scouts(void **state)
+{
+	(void)state;
+	struct grid goal;
+	box_goal(&goal, 4, 4, 4);
+	uint64_t open = 0;
+	run_goal_seeds(&goal, (struct blk_spec){.pieces_min = 8, .pieces_max = 12,
+	                                        .cells_min = 4, .cells_max = 8,
+	                                        .max_attempts = 1000},
+	               5, false, &open);
+	assert_true(open > 0);
+	puz_grid_clear(&goal);
 }
 
 static void test_blocks_box(void **state)
@@ -261,7 +283,7 @@ static void test_blocks_big_goals(void **state)
 		g.cells[puz_grid_index(&g, 2, 2, z)] = 0;
 	run_goal_seeds(&g, (struct blk_spec){.pieces_min = 8, .pieces_max = 10,
 	                                     .cells_min = 4, .cells_max = 15,
-	                                     .max_attempts = 1000}, 3, false);
+	                                     .max_attempts = 1000}, 3, false, NULL);
 	puz_grid_clear(&g);
 }
 
@@ -278,7 +300,7 @@ static void test_blocks_any_goal(void **state)
 				g.cells[puz_grid_index(&g, x, 2, z)] = 0;
 	run_goal_seeds(&g, (struct blk_spec){.pieces_min = 4, .pieces_max = 5,
 	                                     .cells_min = 4, .cells_max = 6,
-	                                     .max_attempts = 1000}, 6, true);
+	                                     .max_attempts = 1000}, 6, true, NULL);
 	puz_grid_clear(&g);
 }
 
@@ -877,6 +899,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_blocks_three_cube),
 		cmocka_unit_test(test_blocks_four_cube),
+		cmocka_unit_test(test_blocks_scouts),
 		cmocka_unit_test(test_blocks_box),
 		cmocka_unit_test(test_blocks_big_goals),
 		cmocka_unit_test(test_blocks_any_goal),
