@@ -875,6 +875,10 @@ static int choose_pin(struct solver *s)
 		if (ty->count != 1 || ty->lo != 1 || ty->nrows == 0 ||
 		    (ty->cmask & s->twin_colours) || s->o->no_pin)
 			continue;
+		/* without optional cells, fewer cells than the pin: never */
+		bool sized = !s->nopt && s->pin < s->ntypes;
+		if (sized && ty->shape.n < s->types[s->pin].shape.n)
+			continue;
 		int nh = 0;
 		for (int k = 0; k < s->group_order; k++)
 			nh += keeps_type(s, t, k);
@@ -884,10 +888,7 @@ static int choose_pin(struct solver *s)
 			return SOLVE_ENOMEM;
 		poly_shapes_free(or, nor);
 		double score = (double)ty->nrows / nh * (24.0 / (double)nor);
-		if (!s->nopt && s->pin < s->ntypes &&
-		    ty->shape.n != s->types[s->pin].shape.n) {
-			if (ty->shape.n < s->types[s->pin].shape.n)
-				continue;
+		if (sized && ty->shape.n > s->types[s->pin].shape.n) {
 			best = score; /* more cells: pinned, whatever its orbits */
 			bsize = (struct big){0, 0};
 			s->pin = t;
