@@ -83,6 +83,7 @@ struct pv_shape {
 };
 #define PV_KEYS 16384                /* keys kept, at most */
 #define PV_SHAPE_WORDS ((size_t)1 << 18) /* placements' words kept, at most (2 MB) */
+#define PV_SIGS 4096                 /* signatures of shapes met once (a power of two) */
 
 struct prove {
 	int nx, ny, nz;   /* the goal's grid */
@@ -132,6 +133,12 @@ struct prove {
 	size_t nkeys, nshapes, shape_words;
 	uint32_t shape_gen; /* one more each time the shapes are forgotten */
 	uint32_t *ktab;    /* 2 * PV_KEYS slots: key + 1, 0 empty */
+	/* shape_sig()s of the shapes met and not kept (a shape is kept the
+	 * second time its signature is met: most shapes a block generator
+	 * proves are met once, a piece it cuts again), PV_SIGS slots, sig
+	 * | 1, 0 empty; nsigs in use */
+	uint64_t *sigs;
+	size_t nsigs;
 };
 
 /* The lexicographic order of masks, word 0 first. */
@@ -180,10 +187,11 @@ prove *prove_new(const struct grid *goal)
 	p->keys = malloc(PV_KEYS * sizeof *p->keys);
 	p->shapes = malloc(PV_KEYS * sizeof *p->shapes);
 	p->ktab = calloc(2 * PV_KEYS, sizeof *p->ktab);
+	p->sigs = calloc(PV_SIGS, sizeof *p->sigs);
 	if (!p->num || !p->at || !p->perm || !p->inv || !p->bstart ||
 	    !p->best || !p->scratch || !p->xyz || !p->nbr || !p->tmp ||
 	    !p->key[0] || !p->key[1] || !p->turned || !p->keys || !p->shapes ||
-	    !p->ktab) {
+	    !p->ktab || !p->sigs) {
 		prove_free(p);
 		return NULL;
 	}
@@ -276,6 +284,9 @@ static void shapes_clear(prove *p)
 	p->nkeys = p->nshapes = p->shape_words = p->kcells_n = 0;
 	p->shape_gen++;
 	memset(p->ktab, 0, 2 * PV_KEYS * sizeof *p->ktab);
+	if (p->sigs)
+		memset(p->sigs, 0, PV_SIGS * sizeof *p->sigs);
+	p->nsigs = 0;
 }
 
 void prove_free(prove *p)
@@ -287,6 +298,7 @@ void prove_free(prove *p)
 	free(p->keys);
 	free(p->shapes);
 	free(p->ktab);
+	free(p->sigs);
 	free(p->key[0]);
 	free(p->key[1]);
 	free(p->turned);
@@ -421,17 +433,22 @@ static bool placements(prove *p, const int (*xyz)[3], size_t sz,
 	uint32_t *orient = p->scratch;
 	int ext[24][3];
 	size_t no = 24, total = 0;
+	/* the cells' box; a rotation's image box is its corners turned */
+	int lo[3] = {1 << 20, 1 << 20, 1 << 20},
+	    hi[3] = {-(1 << 20), -(1 << 20), -(1 << 20)};
+	for (size_t k = 0; k < sz; k++)
+		for (int a = 0; a < 3; a++) {
+			lo[a] = xyz[k][a] < lo[a] ? xyz[k][a] : lo[a];
+			hi[a] = xyz[k][a] > hi[a] ? xyz[k][a] : hi[a];
+		}
 	for (size_t j = 0; j < 24; j++) {
 		uint32_t *o = orient + j * sz;
 		const int *rp = p->rperm[j], *rs = p->rsign[j];
-		int rlo[3] = {1 << 20, 1 << 20, 1 << 20},
-		    rhi[3] = {-(1 << 20), -(1 << 20), -(1 << 20)};
-		for (size_t k = 0; k < sz; k++)
-			for (int a = 0; a < 3; a++) {
-				int v = rs[a] * xyz[k][rp[a]];
-				rlo[a] = v < rlo[a] ? v : rlo[a];
-				rhi[a] = v > rhi[a] ? v : rhi[a];
-			}
+		int rlo[3], rhi[3];
+		for (int a = 0; a < 3; a++) {
+			rlo[a] = rs[a] > 0 ? lo[rp[a]] : -hi[rp[a]];
+			rhi[a] = rs[a] > 0 ? hi[rp[a]] : -lo[rp[a]];
+		}
 		for (size_t k = 0; k < sz; k++)
 			o[k] = poly_pack(rs[0] * xyz[k][rp[0]] - rlo[0],
 			                 rs[1] * xyz[k][rp[1]] - rlo[1],
@@ -665,8 +682,32 @@ static void turned_keep(prove *p, size_t sz, uint32_t s)
 	}
 }
 
+static uint64_t shape_sig(const prove *p, const uint64_t *m);
+
+/* Whether a shape of signature 'sig' (shape_sig()) has been met before
+ * (p->sigs) without being kept; it is remembered as met when not. */
+static bool sig_met(prove *p, uint64_t sig)
+{
+	sig |= 1;
+	size_t mask = PV_SIGS - 1;
+	size_t i = (size_t)(sig ^ sig >> 31) & mask;
+	for (; p->sigs[i]; i = (i + 1) & mask)
+		if (p->sigs[i] == sig)
+			return true;
+	if (2 * (p->nsigs + 1) > PV_SIGS) { /* half full: forget them all */
+		memset(p->sigs, 0, PV_SIGS * sizeof *p->sigs);
+		p->nsigs = 0;
+		i = (size_t)(sig ^ sig >> 31) & mask;
+	}
+	p->sigs[i] = sig;
+	p->nsigs++;
+	return false;
+}
+
 /* The placements of the piece with cells 'm' into '*pc': those of its
- * shape kept from before, else made (and kept). false: out of memory,
+ * shape kept from before, else made, and kept when its signature was met
+ * before (a shape met once costs no turned keys: the block generator's
+ * pieces that it cuts again are mostly met once). false: out of memory,
  * '*pc' unchanged. */
 static bool make_placements(prove *p, const uint64_t *m, struct pv_piece *pc)
 {
@@ -698,7 +739,7 @@ static bool make_placements(prove *p, const uint64_t *m, struct pv_piece *pc)
 			e = &p->shapes[shape];
 		}
 	}
-	if (keyed && !e) {
+	if (keyed && !e && sig_met(p, shape_sig(p, m))) {
 		uint32_t *t = p->turned;
 		memcpy(t, p->key[0], sz * sizeof *t);
 		const uint32_t *least = t;
