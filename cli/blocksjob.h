@@ -23,6 +23,8 @@ struct blocks_job {
 	bool from_file;
 	int dim[3];
 	char size[80]; /* "4", "3x3x4", or the goal file's name */
+	bool show;     /* blocks_job_run() shows a long search's progress on
+	                * stderr (set by the caller; only on a terminal) */
 };
 
 /* Read the goal (the box 'size', or the goal of 'goalfile') and check it
@@ -38,7 +40,9 @@ int blocks_job_init(struct blocks_job *j, const char *cmd, const int size[3],
 void blocks_job_clear(struct blocks_job *j);
 
 /* The puzzle of 'seed': blk_find_band() from the seed's own stream,
- * named and proved unique again by dancing links. CLI_OK with '*f'
+ * named and proved unique again by dancing links; with j->show and
+ * stderr a terminal, a search past a second shows its attempts, proofs
+ * and time there, rewritten in place and blanked at the end. CLI_OK with '*f'
  * written and, when f->found, '*b' (the caller clears it) and its
  * '*score'; else the error printed and CLI_FAIL. */
 int blocks_job_run(struct blocks_job *j, const char *cmd, uint64_t seed,

@@ -60,6 +60,23 @@ int cli_read_puzzle_at(const char *path, uint64_t problem, struct puzzle *out,
 /* The same for a goal: a .puz file may have no piece. */
 int cli_read_goal(const char *path, struct puzzle *out);
 
+/* Seconds on a monotonic clock. */
+double cli_now(void);
+
+/* A status line on stderr rewritten in place (progress on a terminal):
+ * shown only once 'after' seconds have passed since t0 and 'every'
+ * seconds since it was last shown; cli_status_end() blanks it. */
+struct cli_status {
+	double t0, last;
+	double after, every;
+	int width; /* of the line shown, 0 none */
+};
+/* Whether it is time to show the line ('*elapsed' the seconds since t0). */
+bool cli_status_due(struct cli_status *s, double *elapsed);
+void cli_status_show(struct cli_status *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void cli_status_end(struct cli_status *s);
+
 /* The default folder of a command run on a puzzle file: "out/PREFIX-NAME",
  * NAME the file's name without its folders and from its first dot on. */
 void cli_default_out(const char *prefix, const char *file, char *buf,

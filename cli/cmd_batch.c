@@ -73,13 +73,6 @@ static const char help[] =
 	"Exit 0 when every seed has its line (found or not), 1 when out of memory\n"
 	"or the lines cannot be written, 2 on bad usage.\n";
 
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 /* Progress on stderr when it is a terminal: "batch: 12 of 100 seeds,
  * 3.2 s" rewritten in place at most five times a second. */
 struct progress {
@@ -91,7 +84,7 @@ struct progress {
 
 static void progress_show(struct progress *p, uint64_t done, bool last)
 {
-	double t = now();
+	double t = cli_now();
 	if (!p->tty || (!last && t - p->shown < 0.2))
 		return;
 	fprintf(stderr, "\rbatch: %llu of %llu seeds, %.1f s ",
@@ -121,7 +114,7 @@ struct seed_result {
 static int run_seed(const struct batch_args *b, const struct gen_bands *bands,
                     uint64_t s, struct progress *p, struct seed_result *out)
 {
-	double t0 = now();
+	double t0 = cli_now();
 	struct rng r;
 	rng_seed(&r, s);
 	struct gen_puzzle g = {0};
@@ -151,7 +144,7 @@ static int run_seed(const struct batch_args *b, const struct gen_bands *bands,
 		}
 	}
 	out->found = f;
-	out->seconds = now() - t0;
+	out->seconds = cli_now() - t0;
 	return CLI_OK;
 }
 
@@ -191,14 +184,14 @@ static int batch_blocks(const struct batch_args *b, struct progress *p)
 		return rc;
 	uint64_t done = 0;
 	for (uint64_t s = b->first;; s++) {
-		double t0 = now();
+		double t0 = cli_now();
 		struct blk_puzzle puz;
 		struct blk_found f;
 		double score = 0;
 		rc = blocks_job_run(&job, "batch", s, &puz, &f, &score);
 		if (rc != CLI_OK)
 			break;
-		double secs = now() - t0;
+		double secs = cli_now() - t0;
 		int n = printf("{\"seed\": %llu, \"kind\": \"blocks\", \"size\": "
 		               "\"%s\", \"attempts\": %llu, \"found\": %s, ",
 		               (unsigned long long)s, job.size,
@@ -256,7 +249,7 @@ int cmd_batch(int argc, char **argv)
 	struct progress p = {.tty = isatty(STDERR_FILENO) == 1,
 	                     .total = b.last - b.first + 1};
 	if (b.kind == KIND_BLOCKS) {
-		p.start = p.shown = now();
+		p.start = p.shown = cli_now();
 		return batch_blocks(&b, &p);
 	}
 	struct gen_bands bands = {0};
@@ -269,7 +262,7 @@ int cmd_batch(int argc, char **argv)
 			return CLI_FAIL;
 		}
 	}
-	p.start = p.shown = now();
+	p.start = p.shown = cli_now();
 	uint64_t done = 0;
 	int rc = CLI_OK;
 	for (uint64_t s = b.first;; s++) {

@@ -74,6 +74,10 @@ static const char help[] =
 	"  --force           replace DIR if it exists (only a folder cubegen\n"
 	"                    wrote, or an empty one)\n"
 	"\n"
+	"A block search that takes more than a second shows its attempts, proofs\n"
+	"and time on stderr when that is a terminal, with at most how much\n"
+	"longer it can take.\n"
+	"\n"
 	"Exit 0 when a unique puzzle was written, 1 when none was found or a\n"
 	"file could not be written, 2 on bad usage.\n";
 

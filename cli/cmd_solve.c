@@ -83,14 +83,6 @@ static const char check_help[] =
 	"Exit 0 when it does, 1 when it has none or several (or the node budget\n"
 	"ran out first), 2 on bad input.\n";
 
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-
 /* The first solution, layer by layer, one symbol per piece of the file
  * (the copies of a piece with count K share its symbol). Pieces named by
  * one character are drawn by their names; otherwise a legend lists the
@@ -287,40 +279,22 @@ static bool fingerprint(const struct puzzle *p, const struct solve_args *c,
 }
 
 /* Progress on stderr (a terminal): after a second, a line overwritten in
- * place about four times a second; cleared by progress_end(). */
-struct progress {
-	double t0, last;
-	int width; /* of the line shown, 0 none */
-};
-
+ * place about four times a second; blanked by cli_status_end(). */
 static void show_progress(void *ctx, const struct solve_progress *pr)
 {
-	struct progress *g = ctx;
-	double t = now(), el = t - g->t0;
-	if (el < 1.0 || t - g->last < 0.25)
+	struct cli_status *g = ctx;
+	double el;
+	if (!cli_status_due(g, &el))
 		return;
-	g->last = t;
 	double share = pr->tasks ? (double)pr->tasks_done / (double)pr->tasks : 0;
 	char left[48] = "";
 	if (pr->tasks_done)
 		snprintf(left, sizeof left, ", about %.0f s left",
 		         el * (1 - share) / share);
-	int n = fprintf(stderr, "\rsolving: %.1f %% of %llu tasks, %llu solutions "
+	cli_status_show(g, "solving: %.1f %% of %llu tasks, %llu solutions "
 	                "so far, %.1f s%s", 100 * share,
 	                (unsigned long long)pr->tasks,
 	                (unsigned long long)pr->solutions, el, left);
-	/* blank what a longer line before left */
-	if (n > 0 && n - 1 < g->width)
-		fprintf(stderr, "%*s", g->width - (n - 1), "");
-	if (n > 0 && n - 1 > g->width)
-		g->width = n - 1;
-	fflush(stderr);
-}
-
-static void progress_end(struct progress *g)
-{
-	if (g->width)
-		fprintf(stderr, "\r%*s\r", g->width, "");
 }
 
 /* Parse; 0 to go on, else the exit code (help printed, or bad usage). */
@@ -371,16 +345,16 @@ int cmd_solve(int argc, char **argv)
 	                       .disassemble = c.disassemble,
 	                       .min_level = c.min_level,
 	                       .dis_max_nodes = c.dis_nodes};
-	double t0 = now();
-	struct progress prog = {.t0 = t0};
+	double t0 = cli_now();
+	struct cli_status prog = {.t0 = t0, .after = 1.0, .every = 0.25};
 	if (!c.json && isatty(STDERR_FILENO)) {
 		o.progress = show_progress;
 		o.progress_ctx = &prog;
 	}
 	struct solve_result r;
 	int rc = solve_puzzle(&p, &o, &r);
-	double secs = now() - t0;
-	progress_end(&prog);
+	double secs = cli_now() - t0;
+	cli_status_end(&prog);
 	if (rc != SOLVE_OK) {
 		cli_error("%s: %s", c.file, solve_strerror(rc));
 		puz_clear(&p);

@@ -176,13 +176,55 @@ void blocks_job_clear(struct blocks_job *j)
 	puz_grid_clear(&j->goal);
 }
 
+/* A long search's progress (blocks_job.show): after a second, about four
+ * times a second. With no puzzle found, the attempts left take about as
+ * long as those made, which bounds the time still to wait. */
+struct search_status {
+	struct cli_status line;
+	uint64_t max_attempts;
+};
+
+static void show_search(void *ctx, const struct blk_found *f)
+{
+	struct search_status *g = ctx;
+	double el;
+	if (!cli_status_due(&g->line, &el))
+		return;
+	char left[64] = "";
+	if (f->attempts && f->attempts < g->max_attempts) {
+		double more = el * (double)(g->max_attempts - f->attempts) /
+		              (double)f->attempts;
+		if (more < 120)
+			snprintf(left, sizeof left, ", at most about %.0f s more", more);
+		else if (more < 7200)
+			snprintf(left, sizeof left, ", at most about %.0f min more",
+			         more / 60);
+		else
+			snprintf(left, sizeof left, ", at most about %.0f h more",
+			         more / 3600);
+	}
+	cli_status_show(&g->line, "searching: %" PRIu64 " of %" PRIu64
+	                " attempts, %" PRIu64 " proofs, %.1f s%s", f->attempts,
+	                g->max_attempts, f->solver_calls, el, left);
+}
+
 int blocks_job_run(struct blocks_job *j, const char *cmd, uint64_t seed,
                    struct blk_puzzle *b, struct blk_found *f, double *score)
 {
 	struct rng r;
 	rng_seed(&r, seed);
-	if (blk_find_band(&r, &j->goal, &j->spec, j->band, &j->bands, b, f,
-	                  score) != GEN_OK) {
+	struct search_status st = {
+	    {.t0 = cli_now(), .after = 1.0, .every = 0.25},
+	    j->spec.max_attempts};
+	struct blk_spec s = j->spec;
+	if (j->show && isatty(STDERR_FILENO)) {
+		s.progress = show_search;
+		s.progress_ctx = &st;
+	}
+	int grc = blk_find_band(&r, &j->goal, &s, j->band, &j->bands, b, f,
+	                        score);
+	cli_status_end(&st.line);
+	if (grc != GEN_OK) {
 		cli_error("%s: out of memory", cmd);
 		return CLI_FAIL;
 	}
@@ -240,6 +282,7 @@ int generate_blocks(const struct generate_args *ga, uint64_t seed)
 	struct blk_puzzle b = {0};
 	struct blk_found found;
 	double score = 0;
+	job.show = true;
 	code = blocks_job_run(&job, "generate", seed, &b, &found, &score);
 	char band[160];
 	blocks_band_text(&job, band, sizeof band);

@@ -28,7 +28,47 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
+
+double cli_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+bool cli_status_due(struct cli_status *s, double *elapsed)
+{
+	double t = cli_now();
+	*elapsed = t - s->t0;
+	if (*elapsed < s->after || t - s->last < s->every)
+		return false;
+	s->last = t;
+	return true;
+}
+
+void cli_status_show(struct cli_status *s, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputc('\r', stderr);
+	int n = vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	/* blank what a longer line before left */
+	if (n >= 0 && n < s->width)
+		fprintf(stderr, "%*s", s->width - n, "");
+	if (n > s->width)
+		s->width = n;
+	fflush(stderr);
+}
+
+void cli_status_end(struct cli_status *s)
+{
+	if (s->width)
+		fprintf(stderr, "\r%*s\r", s->width, "");
+	s->width = 0;
+}
 
 void cli_error(const char *fmt, ...)
 {

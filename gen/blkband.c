@@ -20,6 +20,32 @@ int blk_score(const struct blk_puzzle *b, double *score)
 	return GEN_OK;
 }
 
+/* The figures of the searches before this one, and the caller's
+ * progress function, to which blk_find_band() reports their sums. */
+struct band_progress {
+	const struct blk_found *before;
+	const struct blk_spec *s;
+};
+
+static void add_found(struct blk_found *sum, const struct blk_found *f)
+{
+	sum->attempts += f->attempts;
+	sum->solver_calls += f->solver_calls;
+	sum->cut_short += f->cut_short;
+	sum->scouts_open += f->scouts_open;
+	sum->repeats += f->repeats;
+	sum->nodes += f->nodes;
+	sum->tries += f->tries;
+}
+
+static void band_progress(void *ctx, const struct blk_found *f)
+{
+	const struct band_progress *b = ctx;
+	struct blk_found sum = *b->before;
+	add_found(&sum, f);
+	b->s->progress(b->s->progress_ctx, &sum);
+}
+
 int blk_find_band(struct rng *r, const struct grid *goal,
                   const struct blk_spec *s, enum gen_band band,
                   const struct gen_bands *bands, struct blk_puzzle *out,
@@ -27,19 +53,18 @@ int blk_find_band(struct rng *r, const struct grid *goal,
 {
 	struct blk_found sum = {0};
 	struct blk_spec t = *s;
+	struct band_progress bp = {&sum, s};
+	if (s->progress) {
+		t.progress = band_progress;
+		t.progress_ctx = &bp;
+	}
 	while (sum.attempts < s->max_attempts) {
 		t.max_attempts = s->max_attempts - sum.attempts;
 		struct blk_puzzle b;
 		struct blk_found f;
 		if (blk_find(r, goal, &t, &b, &f) != GEN_OK)
 			return GEN_ENOMEM;
-		sum.attempts += f.attempts;
-		sum.solver_calls += f.solver_calls;
-		sum.cut_short += f.cut_short;
-		sum.scouts_open += f.scouts_open;
-		sum.repeats += f.repeats;
-		sum.nodes += f.nodes;
-		sum.tries += f.tries;
+		add_found(&sum, &f);
 		if (!f.found)
 			break;
 		double d;
@@ -67,11 +92,14 @@ int blk_bands(const struct grid *goal, const struct blk_spec *s, int want,
 		return GEN_ENOMEM;
 	struct rng r;
 	rng_seed(&r, GEN_CALIB_SEED);
+	/* (the caller's progress is its search's, not these) */
+	struct blk_spec t = *s;
+	t.progress = NULL;
 	int n = 0, rc = GEN_OK;
 	for (int tries = 0; n < want && tries < 2 * want; tries++) {
 		struct blk_puzzle b;
 		struct blk_found f;
-		if (blk_find(&r, goal, s, &b, &f) != GEN_OK) {
+		if (blk_find(&r, goal, &t, &b, &f) != GEN_OK) {
 			rc = GEN_ENOMEM;
 			break;
 		}

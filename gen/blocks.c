@@ -462,6 +462,8 @@ static int unique(struct blk_work *w, const struct blk_spec *s, bool scout)
 		w->memo.answer[e - 1] = (unsigned char)answer;
 	else
 		memo_keep(w, h, answer);
+	if (s->progress)
+		s->progress(s->progress_ctx, w->info);
 	return answer != 0;
 }
 
@@ -795,6 +797,8 @@ int blk_find(struct rng *r, const struct grid *goal, const struct blk_spec *s,
 	while (f.attempts < s->max_attempts && rc == 0) {
 		f.attempts++;
 		rc = attempt(&w, r, s, out);
+		if (rc == 0 && s->progress)
+			s->progress(s->progress_ctx, &f);
 	}
 	work_clear(&w);
 	if (rc < 0)

@@ -133,6 +133,8 @@
 #define BLK_LOCK_STEPS 20000 /* draws of an interlocking climb per attempt */
 #define BLK_LOCK_NODES 2000u /* positions a climb's disassembly may keep */
 
+struct blk_found;
+
 struct blk_spec {
 	int pieces_min, pieces_max; /* 2..BLK_MAX_PIECES */
 	int cells_min, cells_max;   /* 1..BLK_MAX_CELLS */
@@ -151,6 +153,12 @@ struct blk_spec {
 	int (*piece_ok)(void *ctx, const unsigned char *cells, int nx, int ny,
 	                int nz);
 	void *ctx;
+	/* When set, called with the search's figures so far (blk_found,
+	 * 'found' false) after each attempt and each proof, for a caller
+	 * that shows progress; it must not touch the search, which goes on
+	 * the same with it or without it. */
+	void (*progress)(void *progress_ctx, const struct blk_found *so_far);
+	void *progress_ctx;
 };
 
 struct blk_puzzle {

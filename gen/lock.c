@@ -127,6 +127,8 @@ static int rules_kept(struct blk_work *w, const struct blk_spec *s)
 	w->info->cut_short += !r.complete && r.solutions < 2;
 	bool one = r.complete && r.solutions == 1;
 	solve_result_clear(&r);
+	if (s->progress)
+		s->progress(s->progress_ctx, w->info);
 	return one;
 }
 

@@ -904,6 +904,37 @@ run 0 solve "$DATA/soma.puz" --shard 1/3 --json && contains "$out" '"numerator":
 run 0 solve "$DATA/soma.puz" --print --threads 8 && contains "$out" "first solution:" "--print with threads"
 # progress goes to a terminal only: nothing on stderr in a pipe
 run 0 solve "$DATA/pentacubes-2x3x10.puz" && [ -z "$err" ] && ok || bad "progress in a pipe: $err"
+# On a terminal (script(1) gives the command one), a search past a second
+# shows its progress on one line rewritten in place, blanked before what
+# follows: a solve of the Bedlam cube on one thread, and a block search
+# that finds nothing (4x4x4 in 13 pieces of 4 to 6 cells: none in 1000000
+# attempts, docs/puzzles.md). A few seconds each: not under valgrind.
+if [ -z "${WRAP:-}" ] && command -v script >/dev/null; then
+	tty_run() { # tty_run ARGS...: the terminal's transcript in $tty, exit in $tty_rc
+		local cmd
+		cmd=$(printf '%q ' "$CUBEGEN" "$@")
+		script -qec "$cmd" /dev/null </dev/null >"$tmp/tty"
+		tty_rc=$?
+		tty=$(tr '\r' '\n' <"$tmp/tty")
+	}
+	tty_run solve "$DATA/bedlam.puz" --threads 1 --difficulty-nodes 1
+	contains "$tty" "solving: " "solve shows progress on a terminal"
+	[ "$tty_rc" = 0 ] && printf '%s\n' "$tty" | grep -q '^solutions: 19186' && ok ||
+		bad "solve on a terminal (exit $tty_rc): no line of its own for the count: $tty"
+	blocks_slow=(generate --kind blocks --size 4 --pieces 13..13 --cells 4..6 --seed 1
+		--max-attempts 60000 --out "$tmp/slow-blocks")
+	tty_run "${blocks_slow[@]}"
+	[ "$tty_rc" = 1 ] && ok || bad "a block search that finds nothing exited $tty_rc on a terminal"
+	contains "$tty" "searching: " "generate --kind blocks shows progress on a terminal"
+	contains "$tty" " of 60000 attempts, " "the progress line counts attempts"
+	contains "$tty" "at most about " "the progress line bounds the time left"
+	# the error line starts a line of its own, after the blanked progress
+	printf '%s\n' "$tty" | grep -q '^cubegen: generate: no block puzzle of 4 in 60000 attempts' &&
+		ok || bad "no error line of its own after the progress: $tty"
+	[ ! -e "$tmp/slow-blocks" ] && ok || bad "a failed block search left a folder"
+	run 1 "${blocks_slow[@]}" && [ "$(printf '%s\n' "$err" | wc -l)" = 1 ] &&
+		[[ "$err" != *searching* ]] && ok || bad "block search progress in a pipe: $err"
+fi
 
 for v in 0 513 -1 abc 1x ""; do usage_error solve "$DATA/soma.puz" --threads "$v"; done
 for v in 0/4 5/4 a/b 1/0 0/0 1/ /4 1/4x 4 1//4 -1/4 1/1000001; do

@@ -338,6 +338,84 @@ static void test_blocks_deterministic(void **state)
 	puz_grid_clear(&goal);
 }
 
+/* What a progress function saw: its calls, and the figures of the last. */
+struct seen {
+	int calls;
+	bool monotone;
+	struct blk_found last;
+};
+
+static void note_progress(void *ctx, const struct blk_found *f)
+{
+	struct seen *v = ctx;
+	if (v->calls)
+		v->monotone &= f->attempts >= v->last.attempts &&
+		               f->solver_calls >= v->last.solver_calls &&
+		               f->nodes >= v->last.nodes && !f->found;
+	v->last = *f;
+	v->calls++;
+}
+
+/* A progress function sees the search's figures grow, from attempt to
+ * attempt and proof to proof, summed over the puzzles of a band search,
+ * and the search finds the same puzzle with it as without it: 4x4x4 in
+ * 8 to 12 pieces (proofs, scouts), in the medium band (several finds
+ * summed), and interlocking at level 2 (the climb's proofs). */
+static void test_blocks_progress(void **state)
+{
+	(void)state;
+	struct grid goal;
+	box_goal(&goal, 4, 4, 4);
+	struct blk_spec plain = {.pieces_min = 8, .pieces_max = 12, .cells_min = 4,
+	                         .cells_max = 8, .max_attempts = 1000};
+	struct gen_bands bands;
+	assert_int_equal(blk_bands(&goal, &plain, 40, &bands), GEN_OK);
+	struct blk_spec lock = plain;
+	lock.pieces_max = 10;
+	lock.cells_max = 12;
+	lock.level_min = 2;
+	const struct {
+		const struct blk_spec *s;
+		enum gen_band band;
+	} runs[] = {{&plain, GEN_BAND_ANY}, {&plain, GEN_BAND_MEDIUM},
+	            {&lock, GEN_BAND_ANY}};
+	for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++)
+		for (uint64_t seed = 1; seed <= 3; seed++) {
+			struct blk_puzzle b[2];
+			struct blk_found f[2];
+			double d[2];
+			struct seen v = {0, true, {0}};
+			for (int with = 0; with < 2; with++) {
+				struct blk_spec s = *runs[k].s;
+				if (with) {
+					s.progress = note_progress;
+					s.progress_ctx = &v;
+				}
+				struct rng r;
+				rng_seed(&r, seed);
+				assert_int_equal(blk_find_band(&r, &goal, &s, runs[k].band,
+				                               &bands, &b[with], &f[with],
+				                               &d[with]), GEN_OK);
+				assert_true(f[with].found);
+			}
+			assert_memory_equal(b[0].answer, b[1].answer, 64);
+			assert_memory_equal(&f[0], &f[1], sizeof f[0]);
+			assert_true(d[0] == d[1]);
+			/* a call per proof at least, figures that only grow, the
+			 * last no further than the end */
+			assert_true(v.calls >= (int)f[1].solver_calls && v.calls > 0);
+			assert_true(v.monotone);
+			assert_true(v.last.attempts <= f[1].attempts &&
+			            v.last.solver_calls <= f[1].solver_calls &&
+			            v.last.nodes <= f[1].nodes);
+			if (runs[k].band == GEN_BAND_MEDIUM)
+				assert_true(v.last.attempts > 0);
+			blk_puzzle_clear(&b[0]);
+			blk_puzzle_clear(&b[1]);
+		}
+	puz_grid_clear(&goal);
+}
+
 /* Interlocking puzzles: four pieces whose first needs 5 moves, and
  * eight whose first needs 2, every rule checked (uniqueness by dancing
  * links with the inner cells optional, the level by the reference
@@ -904,6 +982,7 @@ int main(void)
 		cmocka_unit_test(test_blocks_big_goals),
 		cmocka_unit_test(test_blocks_any_goal),
 		cmocka_unit_test(test_blocks_deterministic),
+		cmocka_unit_test(test_blocks_progress),
 		cmocka_unit_test(test_blocks_interlocking),
 		cmocka_unit_test(test_blocks_solid_box_is_level_1),
 		cmocka_unit_test(test_blocks_refused),
