@@ -1407,18 +1407,22 @@ static void add_group(struct expand *x, uint64_t g, int D, unsigned s)
 	if (!found_new(x, g, s))
 		return;
 	add_move(x, g, D, s);
-	/* each new group (this one, then the unions it makes) joined with
-	 * every group found: each union once */
-	for (size_t j = at; j < x->nfound && !x->full && !x->err; j++) {
-		for (size_t i = 0; i < x->nfound && !x->full && !x->err; i++) {
-			if (x->found[i].s != s || i == j)
-				continue;
-			uint64_t un = x->found[i].g | x->found[j].g;
-			if (un == x->found[i].g || un == x->found[j].g || un == all)
-				continue;
-			if (found_new(x, un, s))
-				add_move(x, un, D, s);
-		}
+	/* BurrTools' merges (movementanalysator.cpp, find()'s state 99): the
+	 * new group joined with each group found before it along D, the
+	 * newest first (its list of them puts each one found, unions too, at
+	 * its head), each new union a move at once. A union made here is
+	 * joined with the groups found after it, not with the others made
+	 * now. Every union of groups found is made all the same; the order
+	 * decides which position comes first, and so which separation of a
+	 * level a part meets first: its later level numbers. */
+	for (size_t i = at; i-- > 0 && !x->full && !x->err;) {
+		if (x->found[i].s != s)
+			continue;
+		uint64_t un = g | x->found[i].g;
+		if (un == g || un == x->found[i].g || un == all)
+			continue;
+		if (found_new(x, un, s))
+			add_move(x, un, D, s);
 	}
 }
 

@@ -855,7 +855,10 @@ static void test_disasm_solve_pelikan(void **state)
  * turns it) gives 98.2.4.2. Groups: CubeInCage, key-trap. Weights:
  * AlPackino, PelikanBurr, key-trap, misused-key. Colour constraints:
  * Dracula's. Demirhan's burrloop has congruent shapes, which BurrTools
- * counts apart (192 and 12 there); cubegen's own counts here. */
+ * counts apart (192 and 12 there); cubegen's own counts here.
+ * pelikan-optional-53: burrTxt -d gives 53.6.7.2.3.3 on the assembly as
+ * it turns it, and its disassembler gives 53.6.7.2.1.3 on the solution
+ * as cubegen writes it (convert --solutions). */
 static void test_disasm_burrtools_designs(void **state)
 {
 	(void)state;
@@ -883,6 +886,11 @@ static void test_disasm_burrtools_designs(void **state)
 		{"lohe.misused-key", 1, 470, 8, 4, {7, 21, 8, 2, 5, 2}, 6},
 		{"lohe.misused-key", 2, 376, 6, 4, {6, 21, 8, 2, 5, 2}, 6},
 		{"magic-drawer", 0, 35, 6, 1, {12}, 1},
+		/* Pelikan's burr with every goal cell optional and a cell
+		 * less: BurrTools' own level on the solution as cubegen turns
+		 * it, where it makes a union of groups before the groups it
+		 * joins (53.6.6.2.1.3 when unions were made oldest first) */
+		{"pelikan-optional-53", 0, 12, 1, 1, {53, 6, 7, 2, 1, 3}, 6},
 	};
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
 		char path[128];
