@@ -39,7 +39,12 @@ LDLIBS  += $(PKG_LIBS) -lm -pthread
 # library.
 GD_A    := $(shell pkg-config --variable=libdir gdlib 2>/dev/null)/libgd.a
 CLI_GD  := $(if $(wildcard $(GD_A)),$(GD_A) -lz,$(shell pkg-config --libs gdlib 2>/dev/null))
-CLI_LIBS := $(CLI_GD) $(shell pkg-config --libs libpng16 libadmesh libzip expat zlib json-c 2>/dev/null) -lm -pthread
+# libzip (and libcrypto, which it links) cost 3.6 ms at every start, so
+# cubegen opens it only when it writes a 3MF (mesh/threemf.c), by the name
+# of the one the build finds.
+LIBZIP_SO := $(shell objdump -p $$(pkg-config --variable=libdir libzip 2>/dev/null)/libzip.so 2>/dev/null | sed -n 's/^ *SONAME *//p')
+CFLAGS  += $(if $(LIBZIP_SO),-DCUBEGEN_LIBZIP='"$(LIBZIP_SO)"')
+CLI_LIBS := $(CLI_GD) $(shell pkg-config --libs libpng16 libadmesh expat zlib json-c 2>/dev/null) -ldl -lm -pthread
 
 SOLVER_SRC := $(wildcard solver/*.c)
 FORMATS_SRC := $(wildcard formats/*.c)

@@ -153,6 +153,8 @@ const char *mesh_strerror(int status)
 		       "float32 coordinates";
 	case MESH_EBADMESH:
 		return "the STL is not a clean closed solid";
+	case MESH_ENOLIB:
+		return "libzip could not be loaded (3MF files need it installed)";
 	}
 	return "unknown mesh error";
 }

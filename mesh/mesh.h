@@ -77,6 +77,7 @@ enum mesh_status {
 			       triangles), or unit/clearance give coordinates
 			       that float32 cannot keep apart */
 	MESH_EBADMESH,      /* mesh_verify_stl(): the file is not a clean solid */
+	MESH_ENOLIB,        /* mesh_3mf(): libzip could not be loaded */
 };
 
 /* A static English sentence for a status; never NULL. */
@@ -355,7 +356,8 @@ struct mesh_object {
  * build plate by a translation to its origin. Deterministic: the same
  * objects give the same bytes (fixed timestamps, fixed order).
  * '*buf' is malloc'ed (the caller frees it). MESH_EINVAL (count 0),
- * MESH_ENOMEM, MESH_EIO (the ZIP library failed).
+ * MESH_ENOMEM, MESH_EIO (the ZIP library failed), MESH_ENOLIB (libzip,
+ * loaded at the first call, could not be).
  */
 int mesh_3mf(const struct mesh_object *obj, size_t count, const char *title,
 	     unsigned char **buf, size_t *len);

@@ -63,6 +63,15 @@
  * MESH_ENOMEM too, its other failures as MESH_EIO. (libzip 1.7.3 itself
  * leaks a 56-byte block when one of its allocations fails inside
  * zip_close(): libzip issue #512, fixed upstream after 1.11.4.)
+ *
+ * Loading: libzip is opened (dlopen()) when a package is written, not
+ * linked into the program. It links libcrypto, and loading the two took
+ * 3.6 ms of every cubegen start on the machine of docs/figures.md (a
+ * program linked with libzip alone 6.8 ms, without it 3.2 ms), a quarter
+ * of a Soma solve, for the one command in ten that writes a 3MF. The
+ * functions are looked up by name into struct zipfn, typed from zip.h's
+ * own declarations; the library stays loaded once opened (RTLD_NODELETE),
+ * so a batch of puzzles opens it once. It cannot be opened: MESH_ENOLIB.
  */
 #include <assert.h>
 #include <math.h>
@@ -73,6 +82,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <dlfcn.h>
 #include <zip.h>
 
 #include "mesh/mesh.h"
@@ -464,6 +474,53 @@ struct part {
 	size_t len;
 };
 
+/* The libzip functions we call, looked up in the library (see the top of
+ * this file); each pointer has the type of zip.h's declaration. */
+#define ZIP_FUNCTIONS(X) \
+	X(close) X(discard) X(error_code_system) X(error_code_zip) \
+	X(error_fini) X(error_init) X(file_add) X(file_set_mtime) \
+	X(get_error) X(open_from_source) X(set_file_compression) \
+	X(source_buffer) X(source_buffer_create) X(source_close) \
+	X(source_error) X(source_free) X(source_keep) X(source_open) \
+	X(source_read) X(source_stat) X(stat_init)
+
+struct zipfn {
+	void *lib;
+#define ZIP_POINTER(f) __typeof__(zip_##f) *f;
+	ZIP_FUNCTIONS(ZIP_POINTER)
+#undef ZIP_POINTER
+};
+
+/* libzip's file name at run time (the Makefile passes the one the build
+ * linked against). */
+#ifndef CUBEGEN_LIBZIP
+#define CUBEGEN_LIBZIP "libzip.so.4"
+#endif
+
+/* Open libzip into 'z'; MESH_ENOLIB when it or one of its functions
+ * cannot be found. A failed dlopen() may be a failed allocation too: it
+ * cannot say which, so both are MESH_ENOLIB. */
+static int zipfn_open(struct zipfn *z)
+{
+	z->lib = dlopen(CUBEGEN_LIBZIP, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+	if (!z->lib)
+		return MESH_ENOLIB;
+	void *sym;
+	/* (a function pointer from dlsym()'s void *: copied, as POSIX
+	 * allows, since ISO C has no conversion between the two) */
+#define ZIP_LOOKUP(f) \
+	_Static_assert(sizeof z->f == sizeof sym, "dlsym() gives " #f); \
+	sym = dlsym(z->lib, "zip_" #f); \
+	if (!sym) { \
+		dlclose(z->lib); \
+		return MESH_ENOLIB; \
+	} \
+	memcpy(&z->f, &sym, sizeof sym);
+	ZIP_FUNCTIONS(ZIP_LOOKUP)
+#undef ZIP_LOOKUP
+	return MESH_OK;
+}
+
 /* zlib's Z_MEM_ERROR: libzip reports a failed deflateInit2() as
  * ZIP_ER_ZLIB with zlib's code, and we do not include zlib.h for one
  * constant. */
@@ -473,11 +530,11 @@ struct part {
  * and still upstream: buffer_new() in zip_source_buffer.c, the second
  * malloc() of _zip_string_new()) fail without recording any error, so a
  * failure with ZIP_ER_OK is out of memory too. */
-static int zip_status(zip_error_t *e)
+static int zip_status(const struct zipfn *z, zip_error_t *e)
 {
-	int code = zip_error_code_zip(e);
+	int code = z->error_code_zip(e);
 	if (code == ZIP_ER_OK || code == ZIP_ER_MEMORY ||
-	    (code == ZIP_ER_ZLIB && zip_error_code_system(e) == ZLIB_MEM_ERROR))
+	    (code == ZIP_ER_ZLIB && z->error_code_system(e) == ZLIB_MEM_ERROR))
 		return MESH_ENOMEM;
 	return MESH_EIO;
 }
@@ -500,31 +557,33 @@ static time_t fixed_mtime(void)
  * 0.6 ms of it the XML) for an archive 10% smaller (6.4 KB against 7.2). */
 #define DEFLATE_LEVEL 6
 
-static int add_part(zip_t *za, const struct part *p, time_t mtime)
+static int add_part(const struct zipfn *z, zip_t *za, const struct part *p,
+		    time_t mtime)
 {
-	zip_source_t *src = zip_source_buffer(za, p->data, p->len, 0);
+	zip_source_t *src = z->source_buffer(za, p->data, p->len, 0);
 	if (!src)
-		return zip_status(zip_get_error(za));
-	zip_int64_t i = zip_file_add(za, p->name, src, ZIP_FL_ENC_UTF_8);
+		return zip_status(z, z->get_error(za));
+	zip_int64_t i = z->file_add(za, p->name, src, ZIP_FL_ENC_UTF_8);
 	if (i < 0) {
-		zip_source_free(src); /* not taken by the archive */
-		return zip_status(zip_get_error(za));
+		z->source_free(src); /* not taken by the archive */
+		return zip_status(z, z->get_error(za));
 	}
-	if (zip_set_file_compression(za, (zip_uint64_t)i, ZIP_CM_DEFLATE,
+	if (z->set_file_compression(za, (zip_uint64_t)i, ZIP_CM_DEFLATE,
 				     DEFLATE_LEVEL) < 0 ||
-	    zip_file_set_mtime(za, (zip_uint64_t)i, mtime, 0) < 0)
-		return zip_status(zip_get_error(za));
+	    z->file_set_mtime(za, (zip_uint64_t)i, mtime, 0) < 0)
+		return zip_status(z, z->get_error(za));
 	return MESH_OK;
 }
 
 /* Copy the finished archive out of libzip's buffer source into memory of
  * ours. */
-static int copy_out(zip_source_t *src, unsigned char **buf, size_t *len)
+static int copy_out(const struct zipfn *z, zip_source_t *src,
+		    unsigned char **buf, size_t *len)
 {
 	zip_stat_t st;
-	zip_stat_init(&st);
-	if (zip_source_stat(src, &st) < 0)
-		return zip_status(zip_source_error(src));
+	z->stat_init(&st);
+	if (z->source_stat(src, &st) < 0)
+		return zip_status(z, z->source_error(src));
 	if (!(st.valid & ZIP_STAT_SIZE) || st.size == 0)
 		return MESH_EIO;
 	if (st.size > SIZE_MAX)
@@ -532,19 +591,19 @@ static int copy_out(zip_source_t *src, unsigned char **buf, size_t *len)
 	unsigned char *p = malloc((size_t)st.size);
 	if (!p)
 		return MESH_ENOMEM;
-	if (zip_source_open(src) < 0) {
+	if (z->source_open(src) < 0) {
 		free(p);
-		return zip_status(zip_source_error(src));
+		return zip_status(z, z->source_error(src));
 	}
 	zip_uint64_t got = 0;
 	while (got < st.size) {
-		zip_int64_t n = zip_source_read(src, p + got, st.size - got);
+		zip_int64_t n = z->source_read(src, p + got, st.size - got);
 		if (n <= 0)
 			break;
 		got += (zip_uint64_t)n;
 	}
-	int rc = got == st.size ? MESH_OK : zip_status(zip_source_error(src));
-	zip_source_close(src);
+	int rc = got == st.size ? MESH_OK : zip_status(z, z->source_error(src));
+	z->source_close(src);
 	if (rc != MESH_OK) {
 		free(p);
 		return rc;
@@ -560,42 +619,55 @@ static int copy_out(zip_source_t *src, unsigned char **buf, size_t *len)
  * writes the archive into it; on any failure zip_discard() drops the
  * archive and the sources it took.
  */
-static int zip_parts(const struct part *parts, size_t n, unsigned char **buf,
-		     size_t *len)
+static int zip_parts_with(const struct zipfn *z, const struct part *parts,
+			  size_t n, unsigned char **buf, size_t *len)
 {
 	zip_error_t err;
-	zip_error_init(&err);
-	zip_source_t *out = zip_source_buffer_create(NULL, 0, 0, &err);
+	z->error_init(&err);
+	zip_source_t *out = z->source_buffer_create(NULL, 0, 0, &err);
 	if (!out) {
-		int rc = zip_status(&err);
-		zip_error_fini(&err);
+		int rc = zip_status(z, &err);
+		z->error_fini(&err);
 		return rc;
 	}
-	zip_t *za = zip_open_from_source(out, ZIP_CREATE | ZIP_TRUNCATE, &err);
+	zip_t *za = z->open_from_source(out, ZIP_CREATE | ZIP_TRUNCATE, &err);
 	if (!za) {
-		int rc = zip_status(&err);
-		zip_error_fini(&err);
-		zip_source_free(out);
+		int rc = zip_status(z, &err);
+		z->error_fini(&err);
+		z->source_free(out);
 		return rc;
 	}
-	zip_error_fini(&err);
-	zip_source_keep(out);
+	z->error_fini(&err);
+	z->source_keep(out);
 
 	int rc = MESH_OK;
 	time_t mtime = fixed_mtime();
 	for (size_t i = 0; i < n && rc == MESH_OK; i++)
-		rc = add_part(za, &parts[i], mtime);
+		rc = add_part(z, za, &parts[i], mtime);
 	if (rc == MESH_OK) {
-		if (zip_close(za) == 0)
+		if (z->close(za) == 0)
 			za = NULL; /* written, and freed */
 		else
-			rc = zip_status(zip_get_error(za));
+			rc = zip_status(z, z->get_error(za));
 	}
 	if (za)
-		zip_discard(za);
+		z->discard(za);
 	if (rc == MESH_OK)
-		rc = copy_out(out, buf, len);
-	zip_source_free(out);
+		rc = copy_out(z, out, buf, len);
+	z->source_free(out);
+	return rc;
+}
+
+/* zip_parts_with() on libzip, opened for it. */
+static int zip_parts(const struct part *parts, size_t n, unsigned char **buf,
+		     size_t *len)
+{
+	struct zipfn z;
+	int rc = zipfn_open(&z);
+	if (rc != MESH_OK)
+		return rc;
+	rc = zip_parts_with(&z, parts, n, buf, len);
+	dlclose(z.lib); /* (it stays loaded: RTLD_NODELETE) */
 	return rc;
 }
 

@@ -213,6 +213,11 @@ static int grow(bbw *b, size_t cap)
 	return XC_OK;
 }
 
+int bbw_reserve(bbw *b, size_t rows)
+{
+	return rows > b->cap ? grow(b, rows) : XC_OK;
+}
+
 int bbw_add_row(bbw *b, const uint64_t *cells, size_t type)
 {
 	invalidate(b);

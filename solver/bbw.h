@@ -76,6 +76,11 @@ void bbw_free(bbw *b);
 /* Add a row over 'cells' ((ncells + 63) / 64 words, as above); its number
  * is the count of rows added before it. XC_ENOMEM leaves 'b' as it was. */
 int bbw_add_row(bbw *b, const uint64_t *cells, size_t type);
+/* Room for 'rows' rows in all (fillers included) at once, so that adding
+ * them copies nothing and the tables are no larger than they need: a
+ * fresh page costs more than the row written on it. Optional: without
+ * it the tables double as rows come. XC_ENOMEM leaves 'b' as it was. */
+int bbw_reserve(bbw *b, size_t rows);
 /* Cells 'a' and 'b' are face neighbours (either order, duplicates
  * harmless): the regions pruning uses these. Should the neighbours form
  * more than a few distinct gaps in the fill order (a goal far from a

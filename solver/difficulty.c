@@ -770,6 +770,11 @@ static int cells_search(struct cells *c, uint64_t max_nodes,
 		bbw_set_flags(w, BBW_QUICK_COUNT | BBW_MATRIX | BBW_WINDOW |
 		                     BBW_SQUEEZE);
 	rc = SOLVE_OK;
+	if (w) { /* at most every row and a filler per cell: made once */
+		size_t most = c->nrows + (wt > nt ? n : 0);
+		if (bbw_reserve(w, most) != XC_OK)
+			rc = SOLVE_ENOMEM;
+	}
 	for (size_t i = 0; i < c->nrows && rc == SOLVE_OK; i++) {
 		if (c->rtype[i] == pin && !least_of_orbit(c, i, buf))
 			continue;

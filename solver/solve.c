@@ -1439,7 +1439,11 @@ static int build_bits(struct solver *s, bb **out)
 	free(counts);
 	if (!b)
 		return SOLVE_ENOMEM;
-	int rc = SOLVE_OK;
+	/* the rows, counted first: the tables made once */
+	size_t want = 0;
+	for (size_t r = 0; r < s->nrows; r++)
+		want += searched(s, r);
+	int rc = bb_reserve(b, want) == XC_OK ? SOLVE_OK : SOLVE_ENOMEM;
 	for (size_t r = 0; r < s->nrows && rc == SOLVE_OK; r++) {
 		if (!searched(s, r))
 			continue;
@@ -1495,7 +1499,13 @@ static int build_wide(struct solver *s, bbw **out)
 				bbw_add_edge(b, i, (size_t)j);
 		}
 	}
-	int rc = SOLVE_OK;
+	/* the rows and fillers, counted first: the tables made once */
+	size_t want = 0;
+	for (size_t r = 0; r < s->nrows; r++)
+		want += searched(s, r);
+	for (size_t c = 0; c < s->ncells && nt > s->ntypes; c++)
+		want += optional(s, c);
+	int rc = wide_rc(bbw_reserve(b, want));
 	for (size_t r = 0; r < s->nrows && rc == SOLVE_OK; r++) {
 		if (!searched(s, r))
 			continue;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # install.sh: `make install` into a staging folder (DESTDIR, PREFIX=/usr)
-# gives a cubegen that runs, links no test library, and a man page that
+# gives a cubegen that runs, links no test library (nor libzip, opened
+# only to write a 3MF: which it does), and a man page that
 # `man` finds and that names every command and every option of every
 # command's --help.
 #
@@ -21,6 +22,11 @@ man1=$stage/usr/share/man/man1/cubegen.1
 [ -f "$man1" ] || bad "no $man1"
 "$bin" --version | grep -q '^cubegen ' || bad "installed cubegen --version"
 if ldd "$bin" | grep -q cmocka; then bad "cubegen links libcmocka"; fi
+# libzip is opened when a 3MF is written (mesh/threemf.c), not at start
+if ldd "$bin" | grep -q libzip; then bad "cubegen links libzip at start"; fi
+"$bin" generate --seed 1 --out "$stage/puzzle" >/dev/null 2>&1 || bad "installed cubegen generate"
+unzip -l "$stage/puzzle/plate.3mf" 2>/dev/null | grep -q 3D/3dmodel.model ||
+	bad "installed cubegen wrote no 3MF package"
 
 page=$(MANPATH="$stage/usr/share/man" MANWIDTH=100 man -P cat cubegen 2>/dev/null)
 [[ "$page" == *"cubegen generate"* ]] || bad "man cubegen does not show the page"

@@ -359,6 +359,14 @@ static bbw *bbw_of(const struct inst *in, size_t nrows, size_t first,
 	bbw *b = bbw_new(in->ncells, in->rank, in->ntypes, in->counts);
 	if (!b)
 		return NULL;
+	/* the tables made at once for two instances in three (for all the
+	 * rows, or half of them and then doubling), else grown row by row:
+	 * every test of the covers sees both */
+	size_t room = nrows % 3 == 1 ? nrows : nrows % 3 == 2 ? nrows / 2 + 1 : 0;
+	if (room && bbw_reserve(b, room) != XC_OK) {
+		bbw_free(b);
+		return NULL;
+	}
 	for (size_t r = 0; r < nrows; r++)
 		if (bbw_add_row(b, in->m[r], in->type[r]) != XC_OK) {
 			bbw_free(b);
