@@ -115,14 +115,15 @@ bbw *bbw_new(size_t ncells, const unsigned *rank, size_t ntypes,
 	b->depth = depth;
 	if (depth < SIZE_MAX / sizeof *b->path / MAXW) {
 		b->path = malloc(depth * sizeof *b->path);
+		b->lbase = calloc(depth + 2, sizeof *b->lbase);
 		b->rfill = malloc((size_t)b->W * depth * sizeof *b->rfill);
 		b->rany = malloc((size_t)b->W * depth * sizeof *b->rany);
 		b->rtype = malloc(depth * sizeof *b->rtype);
 	}
 	if (depth < SIZE_MAX / sizeof *b->goff / 2 / (ntypes + 1))
 		b->goff = malloc((depth + 1) * (ntypes + 1) * sizeof *b->goff);
-	if (!b->rem || !b->count || !b->vol || !b->path || !b->goff ||
-	    !b->rfill || !b->rany || !b->rtype) {
+	if (!b->rem || !b->count || !b->vol || !b->path || !b->lbase ||
+	    !b->goff || !b->rfill || !b->rany || !b->rtype) {
 		bbw_free(b);
 		return NULL;
 	}
@@ -150,6 +151,7 @@ void bbw_free(bbw *b)
 	free(b->li);
 	free(b->goff);
 	free(b->path);
+	free(b->lbase);
 	free(b->rfill);
 	free(b->rany);
 	free(b->rtype);
@@ -167,15 +169,32 @@ static void invalidate(bbw *b)
 	b->level0 = false;
 }
 
+/* Entries a level's list has past its rows: the vector filters' last
+ * block (bbvec.h: up to 8 past the rows they read) and more. */
+#define LIST_SPARE 40
+
+/* Where level d + 1's list starts, level d's holding n rows: after
+ * them and LIST_SPARE entries, on a 64-byte line, and not 4 KB (512
+ * entries) or a few lines more after level d's start, so that the
+ * loads of one level and the stores of the next do not alias in the
+ * cache (4K aliasing). At most LIST_STEP more than n. */
+#define LIST_STEP (LIST_SPARE + 8 + 32)
+static inline size_t next_base(size_t base, size_t n)
+{
+	size_t step = (n + LIST_SPARE + 7) & ~(size_t)7;
+	if (step % 512 < 32)
+		step += 32;
+	return base + step;
+}
+
 /* Grow the row table and the search lists to 'cap' rows; nothing changes
  * on failure. */
 static int grow(bbw *b, size_t cap)
 {
 	size_t W = (size_t)b->W;
-	/* Levels are 'stride' apart, not a power of two, so that the loads
-	 * of one level and the stores of the next do not alias in the cache
-	 * (4K aliasing). */
-	size_t stride = cap + 40;
+	/* room for every level of a path: each at most LIST_STEP entries
+	 * more than the rows of the level before (next_base()) */
+	size_t stride = cap + LIST_STEP;
 	if (cap > UINT32_MAX / 2 ||
 	    stride > SIZE_MAX / 16 / (b->depth + 1) / (W + 1))
 		return XC_ETOOBIG;
@@ -448,8 +467,10 @@ static bool isolates2(const struct bb_holes2 *h, uint64_t m0, uint64_t m1)
 BB_INLINE void filter(bbw *b, size_t d, const uint64_t *rm,
                       const uint64_t *empty, uint64_t *any, int W)
 {
-	size_t T = b->ntypes, s = b->stride;
+	size_t T = b->ntypes;
 	const uint32_t *restrict g = b->goff + d * (T + 1);
+	size_t at = b->lbase[d], to = next_base(at, g[T]);
+	b->lbase[d + 1] = to;
 	struct bb_holes2 *h = NULL;
 	if (W == 2 && b->holes && g[T] > HOLES_ROWS) {
 		h = &b->hv;
@@ -460,11 +481,11 @@ BB_INLINE void filter(bbw *b, size_t d, const uint64_t *rm,
 	const uint64_t *p[MAXW];
 	uint64_t *o[MAXW];
 	for (int w = 0; w < W; w++) {
-		p[w] = b->lm[w] + d * s;
-		o[w] = b->lm[w] + (d + 1) * s;
+		p[w] = b->lm[w] + at;
+		o[w] = b->lm[w] + to;
 	}
-	const uint32_t *restrict pi = b->li + d * s;
-	uint32_t *restrict oi = b->li + (d + 1) * s;
+	const uint32_t *restrict pi = b->li + at;
+	uint32_t *restrict oi = b->li + to;
 	const unsigned *restrict rem = b->rem;
 	if (b->kern == BB_AVX512) {
 		if (W == 1)
@@ -526,7 +547,7 @@ static void drop_below(bbw *b, size_t root, uint64_t *any)
 	const uint64_t *bits = drops_of(&b->drops, root);
 	if (!bits)
 		return;
-	size_t T = b->ntypes, s = b->stride;
+	size_t T = b->ntypes, s = b->lbase[1];
 	int W = b->W;
 	uint32_t *g = b->goff + (T + 1);
 	uint64_t *m[MAXW];
@@ -570,7 +591,7 @@ static NOINLINE bool cover_range(const bbw *b, size_t d, uint32_t i,
 {
 	const uint64_t *p[MAXW];
 	for (int w = 0; w < W; w++)
-		p[w] = b->lm[w] + d * b->stride;
+		p[w] = b->lm[w] + b->lbase[d];
 #ifdef BB_VEC
 	v2 z = {0, 0}, rv[MAXW], u[MAXW];
 	for (int w = 0; w < W; w++) {
@@ -621,7 +642,7 @@ BB_INLINE bool cover_any(const bbw *b, size_t d, uint32_t i, uint32_t end,
 		return cover_range(b, d, i, end, rm, empty, a, W);
 	const uint64_t *p[MAXW];
 	for (int w = 0; w < W; w++)
-		p[w] = b->lm[w] + d * b->stride;
+		p[w] = b->lm[w] + b->lbase[d];
 	if (b->kern == BB_AVX2)
 		return W == 1 ? bbvec_avx2_cover(p[0], i, end, rm[0], empty[0], a)
 		              : bbvec_avx2_coverw(p, i, end, rm, empty, a, W);
@@ -834,7 +855,7 @@ static unsigned NOINLINE least_exact(const bbw *b, size_t d, uint32_t n,
 	uint64_t c[MAXW][24];
 	memset(c, 0, sizeof c);
 	for (int w = 0; w < W; w++) {
-		const uint64_t *lm = b->lm[w] + d * b->stride;
+		const uint64_t *lm = b->lm[w] + b->lbase[d];
 		for (uint32_t i = 0; i < n; i++)
 			for (uint64_t k = lm[i], j = 0; k && j < 24; j++) {
 				uint64_t t = c[w][j] & k;
@@ -869,9 +890,9 @@ BB_INLINE unsigned least_vec(const bbw *b, size_t d, uint32_t n,
 	uint64_t c[MAXW][6], cand[MAXW] = {0}, any = 0;
 	for (int w = 0; w < W; w++) {
 		if (b->kern == BB_AVX512)
-			bbvec_count(b->lm[w] + d * b->stride, n, c[w]);
+			bbvec_count(b->lm[w] + b->lbase[d], n, c[w]);
 		else
-			bbvec_avx2_count(b->lm[w] + d * b->stride, n, c[w]);
+			bbvec_avx2_count(b->lm[w] + b->lbase[d], n, c[w]);
 		cand[w] = empty[w] & ~c[w][5];
 		any |= cand[w];
 	}
@@ -910,7 +931,7 @@ BB_INLINE unsigned least_w(const bbw *b, size_t d, const uint64_t *empty,
 	int nbits = 5;
 	if (b->flags & BBW_QUICK_COUNT) {
 		for (int w = 0; w < W; w++)
-			cn[w] = count(b->lm[w] + d * b->stride, n, 2);
+			cn[w] = count(b->lm[w] + b->lbase[d], n, 2);
 		for (unsigned v = 1; v < 4; v++)
 			for (int w = 0; w < W; w++) {
 				uint64_t m = count_is(&cn[w], empty[w], v, 2);
@@ -922,7 +943,7 @@ BB_INLINE unsigned least_w(const bbw *b, size_t d, const uint64_t *empty,
 			}
 	}
 	for (int w = 0; w < W; w++)
-		cn[w] = count(b->lm[w] + d * b->stride, n, nbits);
+		cn[w] = count(b->lm[w] + b->lbase[d], n, nbits);
 	for (unsigned v = 1; v < 32; v++)
 		for (int w = 0; w < W; w++) {
 			uint64_t m = count_is(&cn[w], empty[w], v, nbits);
@@ -1051,7 +1072,7 @@ BB_INLINE void place(bbw *b, size_t d, const uint64_t *filled, uint32_t i,
 	if (t != b->filler && b->nodes >= b->limit && bbw_spent(b))
 		return;
 	b->nodes += t != b->filler;
-	size_t at = d * b->stride + i;
+	size_t at = b->lbase[d] + i;
 	uint64_t m[MAXW], nf[MAXW], empty[MAXW], left = 0;
 	for (int w = 0; w < W; w++) {
 		m[w] = b->lm[w][at];
@@ -1110,7 +1131,7 @@ BB_INLINE bool last_type(bbw *b, size_t d, const uint64_t *empty, int W)
 	 * as there are: disjoint. The fillers are distinct single cells
 	 * (bbw_add_filler), all empty (the list holds no row over a filled
 	 * cell): disjoint, and covering when there are as many. */
-	size_t at = d * b->stride + g[t];
+	size_t at = b->lbase[d] + g[t];
 	unsigned want = 0;
 	for (int w = 0; w < W; w++)
 		want += (unsigned)__builtin_popcountll(empty[w]);
@@ -1260,7 +1281,7 @@ BB_INLINE void node(bbw *b, size_t d, const uint64_t *filled,
 		}
 		return;
 	}
-	const uint64_t *lm = b->lm[cell / 64] + d * b->stride;
+	const uint64_t *lm = b->lm[cell / 64] + b->lbase[d];
 	unsigned c = cell % 64;
 	if (best < 32) {
 		/* Gather the rows covering 'cell' first: fewer than 32
@@ -1337,7 +1358,7 @@ static NOINLINE void window(bbw *b, size_t d, const uint64_t *filled,
                             const uint64_t *any, const uint64_t *empty,
                             unsigned off, int W, int W2)
 {
-	size_t T = b->ntypes, at = d * b->stride;
+	size_t T = b->ntypes, at = b->lbase[d];
 	uint32_t n = b->goff[d * (T + 1) + T];
 	uint64_t full[MAXW], late[MAXW], f2[MAXW], a2[MAXW];
 	memcpy(full, b->full, sizeof full);
@@ -1705,7 +1726,7 @@ int bbw_split(bbw *b, size_t want, uint64_t max_nodes, struct xc_tasks *out,
 static uint32_t find_in_level(const bbw *b, size_t d, size_t id, size_t *type)
 {
 	const uint32_t *g = b->goff + d * (b->ntypes + 1);
-	const uint32_t *li = b->li + d * b->stride;
+	const uint32_t *li = b->li + b->lbase[d];
 	uint32_t i = 0;
 	while (li[i] != id)
 		i++;
@@ -1800,7 +1821,7 @@ enum xc_stop bbw_solve_task(bbw *b, const struct xc_tasks *t, size_t k,
 			return b->stop;
 		}
 		i = find_in_level(b, d, path[d], &type);
-		size_t at = d * b->stride + i;
+		size_t at = b->lbase[d] + i;
 		uint64_t m[MAXW], empty[MAXW], left = 0;
 		for (int w = 0; w < W; w++) {
 			m[w] = b->lm[w][at];
@@ -1864,6 +1885,9 @@ bbw *bbw_clone(const bbw *b)
 	c->li = malloc(lists * sizeof *c->li);
 	c->goff = malloc((b->depth + 1) * (b->ntypes + 1) * sizeof *c->goff);
 	c->path = malloc(b->depth * sizeof *c->path);
+	c->lbase = malloc((b->depth + 2) * sizeof *c->lbase);
+	if (c->lbase)
+		memcpy(c->lbase, b->lbase, (b->depth + 2) * sizeof *c->lbase);
 	c->rfill = malloc(W * b->depth * sizeof *c->rfill);
 	c->rany = malloc(W * b->depth * sizeof *c->rany);
 	c->rtype = malloc(b->depth * sizeof *c->rtype);
@@ -1874,8 +1898,8 @@ bbw *bbw_clone(const bbw *b)
 	c->rlen = 0;
 	c->rbl = 0;
 	if (!c->rem || !c->count || !c->vol || !c->rows || !c->rowm ||
-	    !lists_ok || !c->li || !c->goff || !c->path || !c->rfill ||
-	    !c->rany || !c->rtype || dr != XC_OK) {
+	    !lists_ok || !c->li || !c->goff || !c->path || !c->lbase ||
+	    !c->rfill || !c->rany || !c->rtype || dr != XC_OK) {
 		bbw_free(c);
 		return NULL;
 	}

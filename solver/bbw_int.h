@@ -73,11 +73,18 @@ struct bbw {
 	size_t ngaps;
 	bool gaps_overflow; /* more gaps than MAX_GAPS */
 
-	/* search: level d's list is lm[w][d * stride ..] (word w of the
-	 * masks) and li[d * stride ..] (row numbers); type t's group in it
-	 * is [goff[d * (ntypes + 1) + t], goff[d * (ntypes + 1) + t + 1]) */
+	/* search: level d's list is lm[w][lbase[d] ..] (word w of the
+	 * masks) and li[lbase[d] ..] (row numbers); type t's group in it
+	 * is [goff[d * (ntypes + 1) + t], goff[d * (ntypes + 1) + t + 1]).
+	 * Level 0 starts at 0, and each level right after the one it is
+	 * filtered from, room for that one's rows and LIST_SPARE more:
+	 * the lists of a path lie one after the other, and a level touches
+	 * memory for the rows it has, not for every row there is (a page
+	 * first written costs more than a short list's whole pass). Levels
+	 * are allocated 'stride' entries each. */
 	uint64_t *lm[MAXW];
 	uint32_t *li;
+	size_t *lbase;    /* depth + 1 levels */
 	uint32_t *goff;
 	size_t *path;
 	uint64_t nodes, max_nodes;

@@ -203,10 +203,10 @@ MX void bbwmx_node(bbw *b, size_t d, const uint64_t *filled)
 	b->mx_runs++;
 	x.ntypes = T;
 	for (int h = 0; h < 2; h++) {
-		x.rows[h] = b->lm[h] + d * b->stride;
+		x.rows[h] = b->lm[h] + b->lbase[d];
 		mx_load(x.rows[h], n, W, x.l[h], x.z[h]);
 	}
-	x.ids = b->li + d * b->stride;
+	x.ids = b->li + b->lbase[d];
 	mx_types_of(g, T, b->count, &x.ty, x.type);
 	struct rows live = mx_all(n);
 	if (W == 1)
