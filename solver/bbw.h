@@ -39,7 +39,7 @@
  * Ownership: bbw_new() returns a struct the caller frees with bbw_free().
  * Errors: XC_ENOMEM, XC_ETOOBIG (xc.h); the search itself allocates
  * nothing, so it cannot fail (bbw_split allocates the task list,
- * bbw_clone a whole copy).
+ * bbw_clone its own search state).
  */
 #ifndef CUBEGEN_BBW_H
 #define CUBEGEN_BBW_H
@@ -130,8 +130,10 @@ int bbw_split(bbw *b, size_t want, uint64_t max_nodes, struct xc_tasks *out,
 enum xc_stop bbw_solve_task(bbw *b, const struct xc_tasks *t, size_t k,
                             uint64_t max_nodes, xc_visit visit, void *ctx,
                             uint64_t *nodes);
-/* An independent copy with its rows, edges, flags, first type and poll
- * (one per thread), NULL when out of memory. */
+/* A copy with the rows, edges, flags, first type and poll of 'b' (one
+ * per thread), searching on its own, NULL when out of memory. It reads
+ * b's rows (they are not copied): 'b' must outlive it and get no more
+ * rows while it lives; rows added to the clone are its own. */
 bbw *bbw_clone(const bbw *b);
 /* Of the rows the last bbw_solve() placed, how many led to no cover (as
  * xc_dead_ends()). */

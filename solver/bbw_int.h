@@ -49,6 +49,8 @@ struct bbw {
 	unsigned *vol;    /* cells per row of each type, 0 when they differ */
 	struct brow *rows;
 	uint64_t *rowm;   /* row i's cells, renumbered: rowm[W * i ..] */
+	bool shared_rows; /* rows and rowm are the original's (a clone's,
+	                   * until it gets rows of its own: grow()) */
 	size_t nrows, cap, stride;
 	size_t first;     /* type placed at the root; ntypes if none */
 	struct drops drops; /* rows left out below a root row */

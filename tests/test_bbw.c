@@ -554,6 +554,54 @@ static bbw *split_clone(bbw *b, size_t want, struct xc_tasks *t)
 	return c;
 }
 
+/* A clone reads its original's rows and keeps rows added to it for
+ * itself: over random instances, the original holding all rows but the
+ * last and its clone given the last one, the clone finds dancing links'
+ * covers of all the rows and the original, searched after the clone is
+ * freed, those of the rows it has (a row written into the shared table,
+ * or the table freed with the clone, shows here or under ASan). */
+static void test_bbw_clone_rows(void **state)
+{
+	(void)state;
+	size_t tested = 0, differ = 0;
+	for (uint64_t seed = 1; seed <= 400 && tested < 40; seed++) {
+		struct inst in;
+		struct covers all, fewer = {0};
+		if (!inst_with_covers(seed, seed % 2 == 0, &in, &all))
+			continue;
+		in.nrows--;
+		bool ok = covers_xc(&in, &fewer);
+		in.nrows++;
+		if (!ok || in.nrows < 2) {
+			covers_clear(&all);
+			covers_clear(&fewer);
+			continue;
+		}
+		bbw *b = bbw_of(&in, in.nrows - 1, in.ntypes, false, BBW_QUICK_COUNT);
+		assert_non_null(b);
+		bbw *c = bbw_clone(b);
+		assert_non_null(c);
+		assert_int_equal(bbw_add_row(c, in.m[in.nrows - 1],
+		                             in.type[in.nrows - 1]), XC_OK);
+		struct covers got = {0};
+		uint64_t nodes;
+		assert_int_equal(solve_both(c, 0, &got, &nodes), XC_DONE);
+		assert_int_equal(covers_diff(&all, &got), 0);
+		covers_clear(&got);
+		bbw_free(c);
+		assert_int_equal(solve_both(b, 0, &got, &nodes), XC_DONE);
+		assert_int_equal(covers_diff(&fewer, &got), 0);
+		differ += all.n != fewer.n;
+		covers_clear(&got);
+		bbw_free(b);
+		covers_clear(&all);
+		covers_clear(&fewer);
+		tested++;
+	}
+	assert_true(tested >= 20);
+	assert_true(differ >= 3); /* the last row mattered somewhere */
+}
+
 static void drop_bbw(void *b, size_t root, const size_t *rows, size_t n)
 {
 	assert_int_equal(bbw_drop_below(b, root, rows, n), XC_OK);
@@ -1951,6 +1999,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bbw_random_differential),
 		cmocka_unit_test(test_bbw_drop_below),
+		cmocka_unit_test(test_bbw_clone_rows),
 		cmocka_unit_test(test_bbw_ladder),
 		cmocka_unit_test(test_bbw_dense_same_tree),
 		cmocka_unit_test(test_bbw_regions_prune),
