@@ -186,16 +186,20 @@ struct expand {
 	bool full;                       /* the node budget ran out */
 	bool tie1[3];                    /* per axis: tied for one cell */
 	int err;
-	/* the groups found along the direction at hand */
+	/* the groups found along the direction at hand (DIS_MAX_FOUND;
+	 * these three arrays are allocated apart from the struct: written
+	 * only as far as they are used, they cost few fresh pages, where a
+	 * zeroed struct of 115 KB costs 28 in every thread) */
 	struct found {
 		uint64_t g;   /* the group */
 		unsigned s;   /* the cells it moves */
-	} found[DIS_MAX_FOUND];
+	} *found;
 	size_t nfound;
 	/* found's index by (g, s): slot i in use when ftab_at[i] is the
-	 * stamp of the direction at hand */
-	uint16_t ftab[DIS_FOUND_TAB];
-	uint32_t ftab_at[DIS_FOUND_TAB];
+	 * stamp of the direction at hand (DIS_FOUND_TAB each, ftab_at
+	 * zeroed) */
+	uint16_t *ftab;
+	uint32_t *ftab_at;
 	uint32_t ftab_stamp;
 };
 
@@ -272,6 +276,13 @@ disasm *dis_new(void)
 	disasm *d = calloc(1, sizeof *d);
 	if (!d)
 		return NULL;
+	d->ex.found = malloc(DIS_MAX_FOUND * sizeof *d->ex.found);
+	d->ex.ftab = malloc(DIS_FOUND_TAB * sizeof *d->ex.ftab);
+	d->ex.ftab_at = calloc(DIS_FOUND_TAB, sizeof *d->ex.ftab_at);
+	if (!d->ex.found || !d->ex.ftab || !d->ex.ftab_at) {
+		dis_free(d);
+		return NULL;
+	}
 	d->max_nodes = DIS_MAX_NODES;
 	uint64_t x = 0x243F6A8885A308D3u; /* splitmix64's sequence */
 	for (size_t e = 0; e < 3 * DIS_MAX_PIECES; e++) {
@@ -320,6 +331,9 @@ void dis_free(disasm *d)
 	free(d->bad.e);
 	free(d->bad.off);
 	free(d->bad.tab);
+	free(d->ex.found);
+	free(d->ex.ftab);
+	free(d->ex.ftab_at);
 	free(d);
 }
 
@@ -1462,7 +1476,7 @@ static void expand(struct expand *x)
 			continue;
 		x->nfound = 0;
 		if (++x->ftab_stamp == 0) { /* every 4 billion directions */
-			memset(x->ftab_at, 0, sizeof x->ftab_at);
+			memset(x->ftab_at, 0, DIS_FOUND_TAB * sizeof *x->ftab_at);
 			x->ftab_stamp = 1;
 		}
 		struct clmemo cm; /* the closures along D */

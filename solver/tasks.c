@@ -612,14 +612,15 @@ int tasks_run(struct solver *s, struct engine e)
 			rc = SOLVE_ENOMEM;
 	}
 	/* The caller's worker searches with 'e' itself, the others with
-	 * clones, made before any search starts. The bitboards leave their
-	 * split as a clone starts (level 0 made, no path kept, nothing
-	 * blanked), and a clone's tables are fresh pages: Pelikan's burr
-	 * (a 512-cell board, 3,817 rows) 140 page faults fewer, a tenth of
-	 * its solve. Dancing links keeps its clone. */
+	 * clones, made before any search starts. Every engine leaves its
+	 * split as a clone starts (the bitboards: level 0 made, no path
+	 * kept, nothing blanked; dancing links: its lists whole again, a
+	 * clone being a copy of them), and a clone's tables are fresh
+	 * pages: Pelikan's burr (a 512-cell board, 3,817 rows) 140 page
+	 * faults fewer, a tenth of its solve; Dracula's Dental Disaster
+	 * (dancing links) 54. */
 	for (; ready < n && rc == SOLVE_OK; ready++)
-		rc = worker_init(&w[ready], s, &pl, e, maxrow,
-		                 ready == 0 && e.kind != ENGINE_XC);
+		rc = worker_init(&w[ready], s, &pl, e, maxrow, ready == 0);
 	if (rc == SOLVE_OK && pthread_mutex_init(&pl.lock, NULL) != 0)
 		rc = SOLVE_ENOMEM;
 	if (rc == SOLVE_OK) {
