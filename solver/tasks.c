@@ -618,7 +618,7 @@ int tasks_run(struct solver *s, struct engine e)
 	 * clone being a copy of them), and a clone's tables are fresh
 	 * pages: Pelikan's burr (a 512-cell board, 3,817 rows) 140 page
 	 * faults fewer, a tenth of its solve; Dracula's Dental Disaster
-	 * (dancing links) 54. */
+	 * (dancing links) 63. */
 	for (; ready < n && rc == SOLVE_OK; ready++)
 		rc = worker_init(&w[ready], s, &pl, e, maxrow, ready == 0);
 	if (rc == SOLVE_OK && pthread_mutex_init(&pl.lock, NULL) != 0)
