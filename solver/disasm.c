@@ -63,10 +63,15 @@
 
 #define INF 0xffffu
 #define NDIR 6
-/* Pair figures kept at most (32 bytes each), and shapes: past these the
- * caches start again. */
+/* Pair figures kept at most (16 bytes each), and shapes: past these the
+ * caches start again. (A test, tests/test_disasm_bounds.c, makes both
+ * small, so that every restart happens in a short run.) */
+#ifndef CACHE_MAX
 #define CACHE_MAX ((size_t)1 << 20)
+#endif
+#ifndef SHAPES_MAX
 #define SHAPES_MAX ((size_t)1 << 16)
+#endif
 /* Positions the look for a part with no separation (never_free()) makes
  * at most before it leaves the part to the whole search: a stuck part's
  * positions are mostly a few pieces wiggling (tens of them), while a part

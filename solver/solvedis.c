@@ -37,8 +37,11 @@
  * DIS_MAX_PIECES. */
 #define FORM_RANKS (DIS_MAX_PIECES + 1)
 
-/* Bytes the memo keeps at most (it starts again past them). */
+/* Bytes the memo keeps at most (it starts again past them; small in
+ * tests/test_disasm_bounds.c). */
+#ifndef MEMO_BYTES
 #define MEMO_BYTES ((size_t)64 << 20)
+#endif
 
 static void memo_reset(struct sdis *sd);
 
