@@ -956,6 +956,23 @@ const char *disref_check(int nx, int ny, int nz, const unsigned char *labels,
 	return NULL;
 }
 
+const char *disref_agrees(int nx, int ny, int nz, const unsigned char *labels,
+                          size_t npieces, const struct dis_result *r)
+{
+	int v, first;
+	if (disref_solve(nx, ny, nz, labels, npieces, NULL, 0, &v, &first) != 0)
+		return fail("the reference is out of memory");
+	if ((int)r->verdict != v)
+		return fail("verdict %d, brute force %d", (int)r->verdict, v);
+	if (r->verdict != DIS_APART || npieces < 2)
+		return NULL;
+	if (r->nlevel < 1 || r->level[0] != first)
+		return fail("first number %d, brute force %d",
+		            r->nlevel ? r->level[0] : 0, first);
+	return disref_check(nx, ny, nz, labels, npieces, NULL, r->moves, r->nmoves,
+	                    r->level, r->nlevel);
+}
+
 /* ---- random assemblies -------------------------------------------------- */
 
 /* Candidate cells for the piece labelled 'l' to grow into: the cells of

@@ -121,6 +121,15 @@ const char *disref_check(int nx, int ny, int nz, const unsigned char *labels,
                          const int *level, size_t nlevel);
 
 /*
+ * NULL when 'r', a disassembler's answer for the assembly, has the
+ * reference's verdict and, for DIS_APART of two pieces or more, its first
+ * number and a disassembly disref_check() accepts; else a short message
+ * (in disref_check()'s buffer). No weights, the default bound.
+ */
+const char *disref_agrees(int nx, int ny, int nz, const unsigned char *labels,
+                          size_t npieces, const struct dis_result *r);
+
+/*
  * A small random assembly drawn from '*state' (splitmix64, advanced), one
  * of two kinds, half each. Packed: a box of 2..4 cells a side, 2..7
  * pieces grown over it, full or with up to a quarter of it empty. Caged:
