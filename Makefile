@@ -30,7 +30,7 @@ PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CFLAGS  += $(CSTD) $(OPT) -I. $(PKG_CFLAGS) -MMD -MP -pthread
 # Tests link cmocka; the cubegen binary links only what it uses.
-LDLIBS  += $(PKG_LIBS) -lm -pthread
+LDLIBS  += $(PKG_LIBS) -ldl -lm -pthread
 # The shared libgd loads some fifty libraries (HEIF, AVIF, TIFF, WebP,
 # fontconfig...) that cubegen never calls: 13 ms at every start, more than
 # a whole Soma solve. So cubegen links libgd's archive when Debian's

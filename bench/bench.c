@@ -514,10 +514,14 @@ static void bench_labels_3mf(int n)
 		struct mesh_object obj[6];
 		for (int i = 0; i < 6; i++)
 			obj[i] = (struct mesh_object){m[i], labels[i], 0x336699, {i * 60.0, 0, 0}};
-		unsigned char *buf;
+		unsigned char *buf = NULL;
 		double t0 = bench_now();
-		mesh_3mf(obj, 6, "bench", &buf, &bytes);
+		int rc3 = mesh_3mf(obj, 6, "bench", &buf, &bytes);
 		t[2][k] = bench_now() - t0;
+		if (rc3 != MESH_OK) {
+			fprintf(stderr, "bench: plate.3mf: %s\n", mesh_strerror(rc3));
+			exit(1);
+		}
 		free(buf);
 		/* both viewer pages: the pieces, and the answer's six steps */
 		size_t order[6] = {0, 1, 2, 3, 4, 5};

@@ -239,8 +239,12 @@ static int grow(bbw *b, size_t cap)
 
 int bbw_reserve(bbw *b, size_t rows)
 {
-	return rows > b->cap || b->shared_rows
-	       ? grow(b, rows > b->cap ? rows : b->cap) : XC_OK;
+	if (rows <= b->cap && !b->shared_rows)
+		return XC_OK;
+	/* grow() makes the lists anew: level 0 and a kept replay with
+	 * them (as for a row added) */
+	invalidate(b);
+	return grow(b, rows > b->cap ? rows : b->cap);
 }
 
 int bbw_add_row(bbw *b, const uint64_t *cells, size_t type)

@@ -133,7 +133,8 @@ enum xc_stop bbw_solve_task(bbw *b, const struct xc_tasks *t, size_t k,
 /* A copy with the rows, edges, flags, first type and poll of 'b' (one
  * per thread), searching on its own, NULL when out of memory. It reads
  * b's rows (they are not copied): 'b' must outlive it and get no more
- * rows while it lives; rows added to the clone are its own. */
+ * rows and no bbw_reserve() while it lives; rows added to the clone (or
+ * room reserved in it) are its own. */
 bbw *bbw_clone(const bbw *b);
 /* Of the rows the last bbw_solve() placed, how many led to no cover (as
  * xc_dead_ends()). */

@@ -772,8 +772,9 @@ static int cells_search(struct cells *c, uint64_t max_nodes,
 	rc = SOLVE_OK;
 	if (w) { /* at most every row and a filler per cell: made once */
 		size_t most = c->nrows + (wt > nt ? n : 0);
-		if (bbw_reserve(w, most) != XC_OK)
-			rc = SOLVE_ENOMEM;
+		int er = bbw_reserve(w, most);
+		if (er != XC_OK)
+			rc = er == XC_ENOMEM ? SOLVE_ENOMEM : SOLVE_ETOOBIG;
 	}
 	for (size_t i = 0; i < c->nrows && rc == SOLVE_OK; i++) {
 		if (c->rtype[i] == pin && !least_of_orbit(c, i, buf))

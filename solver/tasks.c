@@ -435,6 +435,8 @@ static void worker_clear(struct worker *w)
 	sdis_thread_free(c);
 	if (w->own_e)
 		tasks_engine_free(w->e);
+	else /* the caller's engine: nothing of this worker left in it */
+		engine_set_poll(w->e, NULL, NULL);
 }
 
 /* A thread's copy of 's': the tables shared, its own search state and

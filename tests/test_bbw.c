@@ -602,6 +602,44 @@ static void test_bbw_clone_rows(void **state)
 	assert_true(differ >= 3); /* the last row mattered somewhere */
 }
 
+/* bbw_reserve() after a search, on a clone that reads its board's rows
+ * (which it then copies) and then on the board: the lists are made anew,
+ * and the next search finds the same covers (it searched unset lists
+ * before). */
+static void test_bbw_reserve_after_search(void **state)
+{
+	(void)state;
+	size_t tested = 0;
+	for (uint64_t seed = 1; seed <= 200 && tested < 20; seed++) {
+		struct inst in;
+		struct covers all;
+		if (!inst_with_covers(seed, seed % 2 == 0, &in, &all))
+			continue;
+		bbw *b = bbw_of(&in, in.nrows, in.ntypes, false, BBW_QUICK_COUNT);
+		assert_non_null(b);
+		bbw *c = bbw_clone(b);
+		assert_non_null(c);
+		struct covers got = {0};
+		uint64_t nodes;
+		for (int k = 0; k < 2; k++) {
+			bbw *e = k ? b : c; /* the clone first: see bbw_clone() */
+			assert_int_equal(solve_both(e, 0, &got, &nodes), XC_DONE);
+			covers_clear(&got);
+			/* the clone grows by any reservation: its rows copied */
+			assert_int_equal(bbw_reserve(e, k ? 4 * in.nrows + 64 : 1),
+			                 XC_OK);
+			assert_int_equal(solve_both(e, 0, &got, &nodes), XC_DONE);
+			assert_int_equal(covers_diff(&all, &got), 0);
+			covers_clear(&got);
+		}
+		bbw_free(c);
+		bbw_free(b);
+		covers_clear(&all);
+		tested++;
+	}
+	assert_int_equal(tested, 20);
+}
+
 static void drop_bbw(void *b, size_t root, const size_t *rows, size_t n)
 {
 	assert_int_equal(bbw_drop_below(b, root, rows, n), XC_OK);
@@ -2000,6 +2038,7 @@ int main(void)
 		cmocka_unit_test(test_bbw_random_differential),
 		cmocka_unit_test(test_bbw_drop_below),
 		cmocka_unit_test(test_bbw_clone_rows),
+		cmocka_unit_test(test_bbw_reserve_after_search),
 		cmocka_unit_test(test_bbw_ladder),
 		cmocka_unit_test(test_bbw_dense_same_tree),
 		cmocka_unit_test(test_bbw_regions_prune),
