@@ -832,6 +832,42 @@ static void test_disasm_solve_pelikan(void **state)
 	puz_clear(&p);
 }
 
+/* Where several solutions share the highest level (Misused Key's
+ * second problem: 4 of 8), the hardest solution shown is the same on any
+ * number of threads: each thread keeps its first in task order, and the
+ * earliest task wins. */
+static void test_disasm_hardest_on_threads(void **state)
+{
+	(void)state;
+	struct puzzle p;
+	struct puz_error e;
+	struct xmp_info xi;
+	assert_int_equal(xmp_read_file("tests/data/burr/lohe.misused-key.xmpuzzle",
+	                               1, &p, &xi, &e), PUZ_OK);
+	struct solve_result first;
+	for (unsigned th = 0; th <= 2; th++) {
+		struct solve_opts o = {.disassemble = true, .threads = th};
+		struct solve_result r;
+		assert_int_equal(solve_puzzle(&p, &o, &r), SOLVE_OK);
+		assert_int_equal(r.max_level_solutions, 4);
+		if (th == 0) {
+			first = r;
+			continue;
+		}
+		const struct solve_moves *a = &first.hardest_moves,
+		                         *b = &r.hardest_moves;
+		assert_int_equal(a->nlevel, b->nlevel);
+		assert_memory_equal(a->level, b->level, a->nlevel * sizeof *a->level);
+		assert_int_equal(a->npieces, b->npieces);
+		assert_memory_equal(a->piece, b->piece, a->npieces * sizeof *a->piece);
+		assert_int_equal(a->nmoves, b->nmoves);
+		assert_memory_equal(a->moves, b->moves, a->nmoves * sizeof *a->moves);
+		solve_result_clear(&r);
+	}
+	solve_result_clear(&first);
+	puz_clear(&p);
+}
+
 /* BurrTools' own answers (tests/data/burr/SOURCE.md: burrTxt -d built
  * from BurrTools' source): per file and problem its assemblies (cubegen's
  * solutions + stuck) and solutions (those that come apart), and the
@@ -1114,6 +1150,7 @@ int main(void)
 		cmocka_unit_test(test_disasm_out_of_memory),
 		cmocka_unit_test(test_disasm_solve_pelikan),
 		cmocka_unit_test(test_disasm_burrtools_designs),
+		cmocka_unit_test(test_disasm_hardest_on_threads),
 		cmocka_unit_test(test_disasm_one_piece_assembly),
 		cmocka_unit_test(test_disasm_colour_puzzles),
 		cmocka_unit_test(test_disasm_shown_solution_is_an_assembly),
