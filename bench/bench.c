@@ -1058,6 +1058,12 @@ int main(int argc, char **argv)
 	bool wide_only = argc > 1 && strcmp(argv[1], "--wide") == 0;
 	/* --blocks: the block generator's rows alone */
 	bool blocks_only = argc > 1 && strcmp(argv[1], "--blocks") == 0;
+	if (argc > 2 || (argc == 2 && !quick && !dis_only && !climb_only &&
+	                 !proofs_only && !wide_only && !blocks_only)) {
+		fprintf(stderr, "usage: bench [--quick | --disassemble | --climb | "
+		                "--proofs | --wide | --blocks]\n");
+		return 2;
+	}
 	printf("cubegen bench: %ld cores online; medians of repeated runs; "
 	       "list passes on %s\n\n", sysconf(_SC_NPROCESSORS_ONLN),
 	       bench_kernels());

@@ -351,6 +351,7 @@ enum bb_kernels bbw_set_kernels(bbw *b, enum bb_kernels k)
 	if (k == BB_AVX2 && !bbvec_avx2_usable())
 		k = BB_PORTABLE;
 	b->kern = k;
+	b->pext = k != BB_PORTABLE && bbvec_pext_usable();
 	return k;
 }
 
@@ -1586,7 +1587,7 @@ static void start(bbw *b, uint64_t max_nodes, xc_visit visit, void *ctx)
 	b->window = (b->flags & BBW_WINDOW) && b->W > 1 && !b->matrix &&
 	            !b->regions;
 	b->squeeze = b->window && (b->flags & BBW_SQUEEZE) &&
-	             b->kern != BB_PORTABLE && bbvec_pext_usable();
+	             b->pext;
 }
 
 /* Level 0 and what depends only on the rows, edges and flags: the

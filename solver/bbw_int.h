@@ -61,6 +61,9 @@ struct bbw {
 	struct bb_holes2 hv; /* its gaps (two words); 'empty' set by filter() */
 	enum bb_kernels kern; /* the list passes: BB_PORTABLE, BB_AVX2 or
 	                       * BB_AVX512 (bbvec.h) */
+	bool pext;        /* the CPU runs PEXT fast: asked once, with kern
+	                   * (bbvec_pext_usable() may ask CPUID, which traps
+	                   * to a hypervisor) */
 	bool matrix;      /* the matrix phase below short lists (bbwmx.c):
 	                   * asked for (BBW_MATRIX), kern BB_AVX512, and the
 	                   * CPU has it */
