@@ -181,6 +181,8 @@ run: deps
 # slowest first, each one's output kept together (--output-sync). `make
 # run-test_bbw` runs one; `make JOBS=1 test` one after another.
 JOBS      ?= $(shell nproc 2>/dev/null || echo 1)
+# each run-NAME prints how long it took (== run-NAME: 12.3 s)
+TIMED     := bash tools/timed.sh
 # -jJOBS for the make below, unless this make already has -j (a jobserver
 # of its own in the make below would run too many at once)
 PAR        = $$(case " $$MAKEFLAGS" in *" -j"*) ;; *) echo "-j$(JOBS) --output-sync=target --no-print-directory";; esac)
@@ -212,25 +214,25 @@ check-fuzz: $(REPLAY_RUNS)
 check-install: run-install
 
 $(filter-out $(foreach u,$(SPLIT_UNITS),run-$(u).%),$(filter run-test_%,$(UNIT_RUNS))): run-%: $(BUILD)/tests/%
-	@echo "== $<"; $<
+	@echo "== $<"; $(TIMED) $@ $<
 define unit_part_rule
 run-$(1).$(3): $(BUILD)/tests/$(1)
-	@echo "== $$< (part $(3)/$(2))"; TEST_PART=$(3)/$(2) $$<
+	@echo "== $$< (part $(3)/$(2))"; $(TIMED) $$@ env TEST_PART=$(3)/$(2) $$<
 endef
 $(foreach u,$(UNIT_PARTS),$(foreach i,$(shell seq 1 $(call split_n,$(u))),$(eval \
     $(call unit_part_rule,$(call split_name,$(u)),$(call split_n,$(u)),$(i)))))
 $(CLI_RUNS): run-%: $(CUBEGEN) $(PNGPICK)
-	@echo "== tests/$*.sh"; CUBEGEN=$(abspath $(CUBEGEN)) DATA=$(abspath tests/data/classic) \
-	    PNGPICK=$(abspath $(PNGPICK)) bash tests/$*.sh
+	@echo "== tests/$*.sh"; $(TIMED) $@ env CUBEGEN=$(abspath $(CUBEGEN)) \
+	    DATA=$(abspath tests/data/classic) PNGPICK=$(abspath $(PNGPICK)) bash tests/$*.sh
 run-test_fault: $(FAULT_TEST)
-	@echo "== $(FAULT_TEST)"; $(FAULT_TEST)
+	@echo "== $(FAULT_TEST)"; $(TIMED) $@ $(FAULT_TEST)
 $(filter run-fault-cli.%,$(FAULT_RUNS)): run-fault-cli.%: $(FAULT_CUBEGEN)
-	@echo "== tests/fault/cli.sh (part $*/$(FAULT_PARTS))"; PART=$*/$(FAULT_PARTS) \
+	@echo "== tests/fault/cli.sh (part $*/$(FAULT_PARTS))"; $(TIMED) $@ env PART=$*/$(FAULT_PARTS) \
 	    CUBEGEN=$(abspath $(FAULT_CUBEGEN)) DATA=$(abspath tests/data/classic) bash tests/fault/cli.sh
 $(REPLAY_RUNS): run-replay_%: $(BUILD)/fuzz/replay_%
-	@echo "== replay $*"; $< tests/fuzz/corpus/$* tests/fuzz/regress/$*
+	@echo "== replay $*"; $(TIMED) $@ $< tests/fuzz/corpus/$* tests/fuzz/regress/$*
 run-install: $(CUBEGEN)
-	@echo "== tests/install.sh"; LC_ALL=C bash tests/install.sh $(BUILD)
+	@echo "== tests/install.sh"; $(TIMED) $@ env LC_ALL=C bash tests/install.sh $(BUILD)
 
 test: deps
 	+$(MAKE) $(PAR) check-slow check-unit check-fuzz check-fault check-cli check-install
@@ -278,7 +280,7 @@ VG_RUNS := run-valgrind-cli run-valgrind-disasm
 valgrind: $(CUBEGEN)
 	+$(MAKE) $(PAR) $(VG_RUNS)
 $(VG_RUNS): run-valgrind-%: $(CUBEGEN)
-	@echo "== tests/$*.sh under valgrind"; CUBEGEN=$(abspath $(CUBEGEN)) \
+	@echo "== tests/$*.sh under valgrind"; $(TIMED) $@ env CUBEGEN=$(abspath $(CUBEGEN)) \
 	    DATA=$(abspath tests/data/classic) WRAP="$(VALGRIND)" bash tests/$*.sh
 
 fuzz-targets: $(FUZZERS)
