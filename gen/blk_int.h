@@ -50,7 +50,6 @@ struct blk_work {
 	prove *pv; /* the uniqueness proofs, set up once for the goal */
 	struct blk_memo memo;
 	struct blk_found *info;
-	int backtracks; /* cuts this attempt may still undo (blocks.h) */
 };
 
 /* Whether the cells of piece i, of which 'start' is one, are

@@ -531,13 +531,14 @@ static int k_of(const struct blk_work *w)
 	return k;
 }
 
-/* Cut piece i (planned as m) into the rest, i, planned as m - m/2, and a
- * new piece j = w->np planned as m/2, drawn as blocks.h says; then the
- * rules of a cut kept (congruence, the caller's tests, the proof or the
- * scout). 1 kept; 0 not, or -1 out of memory, w as before either way. */
-static int cut(struct blk_work *w, struct rng *r, const struct blk_spec *s,
-               int i)
+/* One step: cut the piece planned as most pieces. 1 done, 0 no cut kept
+ * in BLK_TRIES, -1 out of memory. */
+static int step(struct blk_work *w, struct rng *r, const struct blk_spec *s)
 {
+	int i = 0;
+	for (int k = 1; k < w->np; k++)
+		if (w->m[k] > w->m[i])
+			i = k;
 	int m = w->m[i], m1 = m / 2, m2 = m - m1, sz = w->size[i];
 	int lo = m1 * s->cells_min, hi = m1 * s->cells_max;
 	if (sz - m2 * s->cells_max > lo)
@@ -545,83 +546,41 @@ static int cut(struct blk_work *w, struct rng *r, const struct blk_spec *s,
 	if (sz - m2 * s->cells_min < hi)
 		hi = sz - m2 * s->cells_min;
 	int j = w->np;
-	w->info->tries++;
-	int s1;
-	if (w->nbm) {
-		s1 = lo + (int)rng_below(r, (uint64_t)(hi - lo + 1));
-		if (!grow_cut(w, r, i, s1, j))
-			return 0;
-	} else if ((s1 = tree_cut(w, r, i, lo, hi, j)) == 0) {
-		return 0;
-	}
-	w->np = j + 1;
-	w->m[i] = m2;
-	w->m[j] = m1;
-	w->size[i] = sz - s1;
-	w->size[j] = s1;
-	int ok = 1;
-	if (m1 == 1)
-		ok = blk_final_ok(w, s, j);
-	if (ok == 1 && m2 == 1)
-		ok = blk_final_ok(w, s, i);
-	/* (an interlocking climb proves its own end) */
-	int k = k_of(w);
-	if (ok == 1 && !w->hollow && w->np >= k - 1)
-		ok = unique(w, s, w->np < k);
-	if (ok == 1)
-		return 1;
-	blk_drop_final(w, i);
-	blk_drop_final(w, j);
-	for (int c = 0; c < w->n; c++)
-		if (w->pc[c] == j)
-			w->pc[c] = i;
-	w->np = j;
-	w->m[i] = m;
-	w->size[i] = sz;
-	return ok < 0 ? -1 : 0;
-}
-
-/* Undo the cut that made piece j = w->np - 1 out of piece i. */
-static void uncut(struct blk_work *w, int i)
-{
-	int j = w->np - 1;
-	blk_drop_final(w, i);
-	blk_drop_final(w, j);
-	for (int c = 0; c < w->n; c++)
-		if (w->pc[c] == j)
-			w->pc[c] = i;
-	w->m[i] += w->m[j];
-	w->size[i] += w->size[j];
-	w->np = j;
-}
-
-/* Cut until the dissection has k pieces, the piece planned as most
- * pieces first (the first of them), each cut drawn at most BLK_TRIES
- * times. With no backtracks left (w->backtracks) the attempt ends when
- * no draw of a cut is kept; with some, the cut before it is undone and
- * drawn again (its tries going on), one backtrack spent. 1 done, 0 not,
- * -1 out of memory. */
-static int cuts(struct blk_work *w, struct rng *r, const struct blk_spec *s,
-                int k)
-{
-	if (w->np >= k)
-		return 1;
-	int i = 0;
-	for (int q = 1; q < w->np; q++)
-		if (w->m[q] > w->m[i])
-			i = q;
 	for (int t = 0; t < BLK_TRIES; t++) {
-		int rc = cut(w, r, s, i);
-		if (rc < 0)
-			return -1;
-		if (rc == 0)
+		w->info->tries++;
+		int s1;
+		if (w->nbm) {
+			s1 = lo + (int)rng_below(r, (uint64_t)(hi - lo + 1));
+			if (!grow_cut(w, r, i, s1, j))
+				continue;
+		} else if ((s1 = tree_cut(w, r, i, lo, hi, j)) == 0) {
 			continue;
-		rc = cuts(w, r, s, k);
-		if (rc != 0 || w->backtracks == 0)
-			return rc;
-		w->backtracks--;
-		w->info->backtracks++;
-		uncut(w, i);
+		}
+		w->np = j + 1;
+		w->m[i] = m2;
+		w->m[j] = m1;
+		w->size[i] = sz - s1;
+		w->size[j] = s1;
+		int ok = 1;
+		if (m1 == 1)
+			ok = blk_final_ok(w, s, j);
+		if (ok == 1 && m2 == 1)
+			ok = blk_final_ok(w, s, i);
+		/* (an interlocking climb proves its own end) */
+		if (ok == 1 && !w->hollow && w->np >= k_of(w) - 1)
+			ok = unique(w, s, w->np < k_of(w));
+		if (ok == 1)
+			return 1;
+		blk_drop_final(w, i);
+		blk_drop_final(w, j);
+		for (int c = 0; c < w->n; c++)
+			if (w->pc[c] == j)
+				w->pc[c] = i;
+		w->np = j;
+		w->m[i] = m;
+		w->size[i] = sz;
+		if (ok < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -788,12 +747,11 @@ static int attempt(struct blk_work *w, struct rng *r, const struct blk_spec *s,
 	w->np = 1;
 	w->m[0] = k;
 	w->size[0] = w->n;
-	/* (attempts counts this one) */
-	w->backtracks = !w->hollow && k >= BLK_BACKTRACK_PIECES &&
-	                w->info->attempts > BLK_PLAIN_ATTEMPTS ? BLK_BACKTRACKS : 0;
-	int done = cuts(w, r, s, k);
-	if (done <= 0)
-		return done;
+	while (w->np < k) {
+		int rc = step(w, r, s);
+		if (rc <= 0)
+			return rc;
+	}
 	struct dis_result d;
 	if (w->hollow) {
 		int rc = blk_lock(w, r, s, &d);

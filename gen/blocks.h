@@ -44,18 +44,7 @@
  * unique dissection, whose proof was then made twice (4 x 4 x 4 in 8 to
  * 12 pieces: a quarter fewer nodes). A cut that fails is drawn again, at
  * most BLK_TRIES times, and then the attempt is given up and a new one
- * starts from one piece. Attempts of BLK_BACKTRACK_PIECES pieces or more
- * after the first BLK_PLAIN_ATTEMPTS (and not for an interlocking climb)
- * backtrack instead: when no draw of a cut is kept, the cut before it is
- * undone and drawn again (the rest of its BLK_TRIES draws), each attempt
- * at most BLK_BACKTRACKS times, and only then is it given up. With many
- * pieces the last cuts fail again and again on a dissection that passed
- * one cut before (4 x 4 x 4 in 11 or 12 pieces of 4 to 6 cells: 9 of 20
- * seeds found a puzzle in 1,000 attempts, 20 of 20 with backtracking
- * after the 200th); with few, a fresh attempt is cheaper (3 x 3 x 3 in
- * six pieces, backtracking after the 200th: 12,803 -> 18,764 proof nodes
- * a puzzle at the 99th percentile; from the first: 2,539 -> 4,348 at
- * the median). A search remembers the dissections it has
+ * starts from one piece. A search remembers the dissections it has
  * proved (at most BLK_MEMO_MAX), by the piece of every cell: one met
  * again, a small piece cut the same way once more, gets its answer
  * without a proof (blk_found.repeats; the same answer, so the same
@@ -83,8 +72,8 @@
  *   1. k = the feasible piece counts (k in pieces_min..pieces_max with
  *      k * cells_min <= cells <= k * cells_max), ascending, one picked by
  *      rng_below(count);
- *   2. per cut tried, in the order the search draws them (backtracking
- *      included; lo..hi the part sizes that keep both sides feasible), on a goal of at most 64 cells (a grown cut):
+ *   2. per cut tried (lo..hi the part sizes that keep both sides
+ *      feasible), on a goal of at most 64 cells (a grown cut):
  *      the part's size s1 = lo + rng_below(hi - lo + 1); its first
  *      cell, rng_below(s) among the piece's s cells in order; then
  *      s1 - 1 times, rng_below(f) among the f cells of the piece outside
@@ -138,9 +127,6 @@
 #define BLK_MAX_CELLS 512   /* goal cells, at most */
 #define BLK_MAX_LEVEL 100   /* level_min, at most */
 #define BLK_TRIES 10       /* cuts drawn per step before an attempt is given up */
-#define BLK_PLAIN_ATTEMPTS 200 /* attempts before they backtrack */
-#define BLK_BACKTRACK_PIECES 11 /* ... when of this many pieces or more */
-#define BLK_BACKTRACKS 20  /* cuts such an attempt may undo */
 #define BLK_MEMO_MAX 65536 /* proofs a search remembers, at most */
 #define BLK_PROOF_NODES 2000000u /* search nodes a proof may take (the default) */
 #define BLK_SCOUT_NODES 5000u   /* ... a proof of k - 1 pieces, at most */
@@ -200,7 +186,6 @@ struct blk_found {
 	                        * BLK_SCOUT_NODES (passed) */
 	uint64_t nodes;        /* their search nodes */
 	uint64_t tries;        /* cuts drawn */
-	uint64_t backtracks;   /* kept cuts undone to be drawn again */
 };
 
 /* Whether 'goal' (its nonzero cells) and the ranges of 's' can make a

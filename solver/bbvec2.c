@@ -628,6 +628,10 @@ bool bbvec_pext_usable(void)
 		return true;
 	if (__builtin_cpu_is("amdfam15h") || __builtin_cpu_is("amdfam17h"))
 		return false;
+	/* every AMD core with AVX-512 is Zen 4 or later (Zen 5 is a family
+	 * gcc 12 does not name) */
+	if (__builtin_cpu_supports("avx512f"))
+		return true;
 	/* a family this compiler does not name: ask the CPU (CPUID can trap
 	 * to the hypervisor, microseconds, hence the cheap tests first) */
 	unsigned a, b, c, d;

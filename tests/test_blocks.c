@@ -246,42 +246,6 @@ static void test_blocks_scouts(void **state)
 	puz_grid_clear(&goal);
 }
 
-/* 4 x 4 x 4 in 11 or 12 pieces of 4 to 6 cells, seed 3: its first
- * BLK_PLAIN_ATTEMPTS attempts find nothing, the later ones backtrack
- * (cuts undone and drawn again: every piece and label put back as it
- * was), and the puzzle found keeps every rule, proved unique again by
- * dancing links. */
-static void test_blocks_backtracking(void **state)
-{
-	(void)state;
-	struct grid goal;
-	box_goal(&goal, 4, 4, 4);
-	struct blk_spec s = {.pieces_min = 11, .pieces_max = 12, .cells_min = 4,
-	                     .cells_max = 6, .max_attempts = 1000};
-	struct rng r;
-	rng_seed(&r, 3);
-	struct blk_puzzle b;
-	struct blk_found f;
-	assert_int_equal(blk_find(&r, &goal, &s, &b, &f), GEN_OK);
-	assert_true(f.found);
-	assert_true(f.attempts > BLK_PLAIN_ATTEMPTS);
-	assert_true(f.backtracks > 0);
-	check_rules(&goal, &s, &b, false);
-	blk_puzzle_clear(&b);
-	/* with fewer pieces, no backtracking, however many attempts */
-	s = (struct blk_spec){.pieces_min = 7, .pieces_max = 7, .cells_min = 3,
-	                      .cells_max = 4, .max_attempts = 300};
-	struct grid three;
-	box_goal(&three, 3, 3, 3);
-	rng_seed(&r, 1);
-	assert_int_equal(blk_find(&r, &three, &s, &b, &f), GEN_OK);
-	assert_false(f.found);
-	assert_int_equal(f.attempts, 300);
-	assert_int_equal(f.backtracks, 0);
-	puz_grid_clear(&three);
-	puz_grid_clear(&goal);
-}
-
 static void test_blocks_box(void **state)
 {
 	(void)state;
@@ -1014,7 +978,6 @@ int main(void)
 		cmocka_unit_test(test_blocks_three_cube),
 		cmocka_unit_test(test_blocks_four_cube),
 		cmocka_unit_test(test_blocks_scouts),
-		cmocka_unit_test(test_blocks_backtracking),
 		cmocka_unit_test(test_blocks_box),
 		cmocka_unit_test(test_blocks_big_goals),
 		cmocka_unit_test(test_blocks_any_goal),
