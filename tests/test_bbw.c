@@ -26,6 +26,7 @@
 #include "solver/bb.h"
 #include "solver/bbw.h"
 #include "solver/bbw_int.h" /* bbwmx_usable() */
+#include "solver/poly.h"
 #include "solver/solve.h"
 #include "solver/xc.h"
 #include "tests/brute.h"
@@ -1387,14 +1388,41 @@ static void test_bbw_window(void **state)
 /* ---- random puzzles of 65 to 128 cells ---------------------------------- */
 
 /* The covers a solver run reports, each as a partition of the goal grid:
- * pieces renumbered in order of first appearance, so that swapping two
- * interchangeable pieces gives the same record. */
+ * each entry's label taken to its type's (the first entry congruent to
+ * it: the engines may hand a type's copies to congruent entries in any
+ * order), then renumbered in order of first appearance, so that
+ * swapping two interchangeable pieces gives the same record. */
 struct parts {
 	size_t n, cap, len;
 	unsigned char *rec;
+	unsigned char type[256]; /* label -> its type's label */
 	bool bad;
 	bool tamper; /* change the third record (the tests that can fail) */
 };
+
+/* ps->type for the entries of p: congruent entries (same cells under a
+ * rotation, tags included) share the least label among them. */
+static void parts_types(struct parts *ps, const struct puzzle *p)
+{
+	assert_true(p->npieces < 256);
+	struct shape *canon = calloc(p->npieces ? p->npieces : 1, sizeof *canon);
+	assert_non_null(canon);
+	for (size_t i = 0; i < p->npieces; i++) {
+		struct shape s;
+		assert_int_equal(poly_from_grid(&p->pieces[i].shape, &s), 0);
+		assert_int_equal(poly_canonical(&s, &canon[i]), 0);
+		poly_shape_clear(&s);
+	}
+	for (int l = 0; l < 256; l++)
+		ps->type[l] = (unsigned char)l;
+	for (size_t i = 0; i < p->npieces; i++)
+		for (size_t j = 0; j < i; j++)
+			if (poly_equal(&canon[i], &canon[j])) {
+				ps->type[i + 1] = ps->type[j + 1];
+				break;
+			}
+	poly_shapes_free(canon, p->npieces);
+}
 
 static void parts_cover(void *ctx, const unsigned char *labels,
                         const unsigned char *colours)
@@ -1414,7 +1442,7 @@ static void parts_cover(void *ctx, const unsigned char *labels,
 	unsigned char map[256] = {0}, next = 1;
 	unsigned char *out = ps->rec + ps->n * ps->len;
 	for (size_t i = 0; i < ps->len; i++) {
-		unsigned char l = labels[i];
+		unsigned char l = ps->type[labels[i]];
 		if (l && !map[l])
 			map[l] = next++;
 		out[i] = l ? map[l] : 0;
@@ -1448,6 +1476,7 @@ static struct solve_result run_parts(const struct puzzle *p,
 {
 	memset(ps, 0, sizeof *ps);
 	ps->len = (size_t)p->goal.nx * p->goal.ny * p->goal.nz;
+	parts_types(ps, p);
 	o.on_cover = parts_cover;
 	o.ctx = ps;
 	struct solve_result r;
@@ -1743,6 +1772,7 @@ static void test_bbw_comparison_can_fail(void **state)
 	o.engine = SOLVE_BITS; /* the same covers: both drop rows alike */
 	memset(&b, 0, sizeof b);
 	b.len = a.len;
+	parts_types(&b, &p);
 	b.tamper = true;
 	o.on_cover = parts_cover;
 	o.ctx = &b;
