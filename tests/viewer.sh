@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# viewer.sh: the 3D viewer (web/) in a real browser. Headless Chromium
-# opens each page; the page's own report on <body> (data-drawn, -pieces,
+# viewer.sh: the 3D viewer (web/) in a real browser. One headless
+# Chromium, driven over its DevTools pipe (tests/tools/browser.py), opens
+# each page in a tab of its own; the page's own report on <body> (data-drawn, -pieces,
 # -triangles, -step, -ids, -centres) is checked against its data; a
 # screenshot must show each reported piece at its reported pixel in that
 # piece's colour; the page must log nothing to the console; a pieces page
@@ -192,16 +193,13 @@ json.dump({"page": "solution", "title": title, "pieces": pieces(shell), "steps":
 EOF
 }
 
-# run_chromium URL OUT WINDOW EXTRA...: headless, software GL, the
-# console to OUT.log, a profile of its own so that two can run at once.
-run_chromium() {
-	local url=$1 out=$2 window=$3
-	shift 3
-	timeout 30 "$CHROMIUM" --headless --no-sandbox --use-angle=swiftshader \
-		--enable-unsafe-swiftshader --disable-gpu-sandbox --window-size="$window" \
-		--force-device-scale-factor=1 --hide-scrollbars --no-first-run \
-		--user-data-dir="$out.profile" --virtual-time-budget=4000 \
-		--enable-logging=stderr --v=0 "$@" "$url" > "$out" 2> "$out.log"
+# Pages are opened by tests/tools/browser.py, all in one browser: job
+# OUT URL [OPTION...] adds a page to the list (OUT.dom, OUT.png, OUT.log
+# and OUT.ms once the browser has run); browse runs the list.
+: > "$tmp/jobs"
+job() { (IFS=$'\t'; echo "$*") >> "$tmp/jobs"; }
+browse() {
+	CHROMIUM=$CHROMIUM python3 "$here/tools/browser.py" "$tmp/jobs" "$tmp/browser.log"
 }
 
 # test_page FILE FRAGMENT: one page with one fragment.
@@ -215,14 +213,21 @@ console() {
 }
 
 run=0
+# add_page FILE FRAGMENT: its job, numbered in the order of test_page.
+add_page() {
+	run=$((run + 1))
+	job "$tmp/page$run" "file://$1$2"
+}
+tested=0
 test_page() {
 	local file=$1 frag=$2 name
 	name="$(basename "$(dirname "$file")")/$(basename "$file")$frag"
-	run=$((run + 1))
-	local url="file://$file$frag" dom="$tmp/dom$run.html" png="$tmp/shot$run.png"
-	run_chromium "$url" "$dom" "$dom_window" --dump-dom &
-	run_chromium "$url" "$png.out" 800,600 --screenshot="$png" &
-	wait
+	tested=$((tested + 1))
+	local dom="$tmp/page$tested.dom" png="$tmp/page$tested.png"
+	if [ ! -s "$dom" ]; then
+		fail "$name: opened in the browser ($(grep -F "file://$file$frag:" "$tmp/browse.err" | head -1))"
+		return
+	fi
 	local kind npieces want drawn pieces tris step ncentres steptext_ok stepui points
 	if ! eval "$(helper facts "$file" "$frag" "$dom")"; then
 		fail "$name: the page's data and the DOM readable"
@@ -243,8 +248,7 @@ test_page() {
 		check "$name: step controls" test "$stepui" = 5
 	fi
 	local msgs
-	msgs=$(console "$dom.log" "$png.out.log" | grep -F "$(basename "$file")" |
-		sed 's/^[^]]*] //' | sort -u | head -3 | tr '\n' ' ')
+	msgs=$(console "$tmp/page$tested.log" | sort -u | head -3 | tr '\n' ' ')
 	check "$name: nothing on the console${msgs:+: $msgs}" test -z "$msgs"
 	# every reported pixel in its piece's colour on the screenshot
 	if [ -z "$points" ]; then
@@ -289,24 +293,11 @@ check "viewer.js and viewer.css hold nothing that would end their element" \
 [ $have = 1 ] || { echo "viewer: $passed passed, $failed failed"; exit 1; }
 
 # --- the window -------------------------------------------------------------
-# Headless Chromium's page is smaller than --window-size by a window frame
-# it emulates (143 px high in Chromium 156), except with --screenshot,
-# which resizes the page to the window's size before the shot. So the
-# --dump-dom runs get a window that much taller, found here, and both
-# runs lay the page out at 800x600.
+# Every page is laid out at 800x600: a page that reports its size.
 printf '%s\n' '<!DOCTYPE html><body><script>' \
 	'document.body.setAttribute("data-size", innerWidth + "x" + innerHeight);' \
 	'</script></body>' > "$tmp/probe.html"
-probe() {
-	run_chromium "file://$tmp/probe.html" "$tmp/probe.out" "$1" --dump-dom
-	grep -o 'data-size="[0-9x]*"' "$tmp/probe.out" | tr -dc '0-9x'
-}
-got=$(probe 800,600)
-frame=0
-[[ $got =~ ^800x([0-9]+)$ ]] && frame=$((600 - BASH_REMATCH[1]))
-dom_window=800,$((600 + frame))
-got=$(probe "$dom_window")
-check "a --dump-dom window of $dom_window shows an 800x600 page (got ${got:-nothing})" test "$got" = 800x600
+job "$tmp/probe" "file://$tmp/probe.html" "until:document.body.hasAttribute('data-size')"
 
 # --- the pages --------------------------------------------------------------
 pages=()
@@ -365,11 +356,16 @@ EOF
 	check "the harness catches a pieces page with a step's text" not helper noanswer "$tmp/bad/pieces2.html"
 fi
 
+# each page as a file and a fragment
+files=() frags=()
 for p in "${pages[@]}"; do
-	file=$(cd "$(dirname "${p%%#*}")" 2> /dev/null && pwd)/$(basename "${p%%#*}")
+	files+=("$(cd "$(dirname "${p%%#*}")" 2> /dev/null && pwd)/$(basename "${p%%#*}")")
 	frag=""
 	[[ $p == *#* ]] && frag="#${p#*#}"
-	if [ -f "$file" ]; then test_page "$file" "$frag"; else fail "$p: page exists"; fi
+	frags+=("$frag")
+done
+for i in "${!files[@]}"; do
+	[ -f "${files[$i]}" ] && add_page "${files[$i]}" "${frags[$i]}"
 done
 
 # --- hands and colour scheme -----------------------------------------------
@@ -409,7 +405,28 @@ play = """<script>
 i = src.rindex("</body>")
 open(sys.argv[2], "w", encoding="utf-8").write(src[:i] + play + src[i:])
 EOF
-	run_chromium "file://$hands" "$tmp/hands.dom" "$dom_window" --dump-dom
+	job "$tmp/hands" "file://$hands" "until:document.body.hasAttribute('data-test-reset')"
+	for scheme in light dark; do
+		job "$tmp/$scheme" "file://$g/cube/pieces.html" $scheme
+	done
+fi
+
+# --- the browser, once for every page ------------------------------------------
+browse 2> "$tmp/browse.err"
+rc=$?
+check "the browser ran every page ($(head -c 300 "$tmp/browse.err"))" test "$rc" = 0 -a ! -s "$tmp/browse.err"
+got=$(grep -o 'data-size="[0-9x]*"' "$tmp/probe.dom" 2> /dev/null | tr -dc '0-9x')
+check "pages are laid out at 800x600 (got ${got:-nothing})" test "$got" = 800x600
+
+for i in "${!files[@]}"; do
+	if [ -f "${files[$i]}" ]; then
+		test_page "${files[$i]}" "${frags[$i]}"
+	else
+		fail "${pages[$i]}: page exists"
+	fi
+done
+
+if [ -z "${PAGES:-}" ] && [ -s "${g:-}/cube/solution.html" ]; then
 	home_yaw=$(grep -o 'HOME_YAW = [0-9]*' "$web/viewer.js" | tr -dc 0-9)
 	home_pitch=$(grep -o 'HOME_PITCH = [0-9]*' "$web/viewer.js" | tr -dc 0-9)
 	eval "$(python3 - "$tmp/hands.dom" "$home_yaw" "$home_pitch" <<'EOF'
@@ -434,36 +451,21 @@ EOF
 	check "a drag turns the view, kept in the link ($hands_seen)" test "${drag_ok:-0}" = 1
 	check "a two-finger pinch zooms ($hands_seen)" test "${pinch_ok:-0}" = 1
 	check "reset view takes the view out of the link" test "${reset_ok:-0}" = 1
-	msgs=$(console "$tmp/hands.dom.log" | sed 's/^[^]]*] //' | sort -u | head -3 | tr '\n' ' ')
+	msgs=$(console "$tmp/hands.log" | sort -u | head -3 | tr '\n' ' ')
 	check "pointer events log nothing to the console${msgs:+: $msgs}" test -z "$msgs"
 
 	for scheme in light dark; do
-		flag=--blink-settings=preferredColorScheme=1
 		want=ECEEF1
-		[ $scheme = dark ] && { flag=--blink-settings=preferredColorScheme=0; want=1D1F23; }
-		run_chromium "file://$g/cube/pieces.html" "$tmp/$scheme.out" 800,600 \
-			--screenshot="$tmp/$scheme.png" "$flag"
+		[ $scheme = dark ] && want=1D1F23
 		got=$("$PNGPICK" "$tmp/$scheme.png" 2 300 2> /dev/null | awk '{ printf "%02X%02X%02X", $1, $2, $3 }')
 		check "the $scheme scheme's background (pixel 2,300: ${got:-none}, want $want)" test "$got" = "$want"
 	done
 fi
 
-# How long a page takes to draw, reported (not a timed test): headless
-# Chromium's whole run on a generated cube's solution.html, less its run
-# on an empty page, median of three each.
-if [ -z "${PAGES:-}" ] && [ -s "${g:-}/cube/solution.html" ]; then
-	ms() { # URL: milliseconds of a --dump-dom run, median of three
-		for _ in 1 2 3; do
-			local t0 t1
-			t0=$(date +%s%N)
-			run_chromium "$1" "$tmp/time.out" "$dom_window" --dump-dom
-			t1=$(date +%s%N)
-			echo $(((t1 - t0) / 1000000))
-		done | sort -n | sed -n 2p
-	}
-	empty=$(ms "file://$tmp/probe.html")
-	page=$(ms "file://$g/cube/solution.html")
-	echo "info: a size-4 puzzle's solution.html: headless Chromium runs $page ms, $((page - empty)) ms more than on an empty page ($empty ms)"
+# How long a page takes to draw, reported (not a timed test): from its
+# navigation until it reports its picture, in a browser already running.
+if [ -s "$tmp/page2.ms" ] && [ "${files[1]:-}" = "${g:-}/cube/solution.html" ]; then
+	echo "info: a size-4 puzzle's solution.html draws in $(cat "$tmp/page2.ms") ms (from its navigation, headless Chromium already running)"
 fi
 
 echo "viewer: $passed passed, $failed failed"
