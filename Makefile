@@ -239,10 +239,14 @@ test: deps
 
 # Under the sanitizers the command-line tests leave out tests/viewer.sh:
 # it tests the viewer's JavaScript in Chromium, and the commands that
-# write its pages run under ASan in tests/cli.sh all the same.
+# write its pages run under ASan in tests/cli.sh all the same. The
+# sanitizers' runtimes are linked in and the programs are not position
+# independent: a process then starts without relocating libasan and the
+# UBSan data (4 MB of .data written at start, a fresh page each), about
+# 40 % less time for a short run (docs/development.md).
 asan:
 	+$(MAKE) $(PAR) BUILD=build-asan OPT="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
-	        LDFLAGS="-fsanitize=address,undefined" \
+	        LDFLAGS="-fsanitize=address,undefined -static-libasan -static-libubsan -no-pie" \
 	        TEST_SH="$(filter-out tests/viewer.sh,$(TEST_SH))" check-slow check-unit check-fuzz check-fault check-cli
 
 # ThreadSanitizer on the split search (solver/tasks.c): the threaded unit
