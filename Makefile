@@ -190,7 +190,7 @@ PAR        = $$(case " $$MAKEFLAGS" in *" -j"*) ;; *) echo "-j$(JOBS) --output-s
 FAULT_PARTS := 4
 # Test programs that run in parts (TEST_PART=i/n, tests/testpart.h):
 # NAME:PARTS
-UNIT_PARTS := test_bbw:4 test_tasks:2 test_prove:2
+UNIT_PARTS := test_bbw:3 test_tasks:2 test_prove:2
 split_name  = $(word 1,$(subst :, ,$(1)))
 split_n     = $(word 2,$(subst :, ,$(1)))
 SPLIT_UNITS := $(foreach u,$(UNIT_PARTS),$(call split_name,$(u)))
@@ -244,9 +244,10 @@ test: deps
 # independent: a process then starts without relocating libasan and the
 # UBSan data (4 MB of .data written at start, a fresh page each), about
 # 40 % less time for a short run (docs/development.md).
+ASAN_STATIC = $(if $(findstring clang,$(shell $(CC) --version 2>/dev/null)),-static-libsan,-static-libasan -static-libubsan)
 asan:
 	+$(MAKE) $(PAR) BUILD=build-asan OPT="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
-	        LDFLAGS="-fsanitize=address,undefined -static-libasan -static-libubsan -no-pie" \
+	        LDFLAGS="-fsanitize=address,undefined $(ASAN_STATIC) -no-pie" \
 	        TEST_SH="$(filter-out tests/viewer.sh,$(TEST_SH))" check-slow check-unit check-fuzz check-fault check-cli
 
 # ThreadSanitizer on the split search (solver/tasks.c): the threaded unit

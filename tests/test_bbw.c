@@ -1401,7 +1401,11 @@ struct parts {
 };
 
 /* ps->type for the entries of p: congruent entries (same cells under a
- * rotation, tags included) share the least label among them. */
+ * rotation, tags included) share the least label among them when one of
+ * them has more than one copy (or a range); otherwise each keeps its
+ * own, as renumbering by first appearance already makes single copies
+ * of congruent entries interchangeable, and a finer record compares
+ * more. */
 static void parts_types(struct parts *ps, const struct puzzle *p)
 {
 	assert_true(p->npieces < 256);
@@ -1415,12 +1419,18 @@ static void parts_types(struct parts *ps, const struct puzzle *p)
 	}
 	for (int l = 0; l < 256; l++)
 		ps->type[l] = (unsigned char)l;
-	for (size_t i = 0; i < p->npieces; i++)
-		for (size_t j = 0; j < i; j++)
+	for (size_t i = 0; i < p->npieces; i++) {
+		size_t least = i;
+		bool copies = false;
+		for (size_t j = 0; j < p->npieces; j++)
 			if (poly_equal(&canon[i], &canon[j])) {
-				ps->type[i + 1] = ps->type[j + 1];
-				break;
+				least = j < least ? j : least;
+				copies |= p->pieces[j].count > 1 ||
+				          p->pieces[j].count_max > 0;
 			}
+		if (copies)
+			ps->type[i + 1] = (unsigned char)(least + 1);
+	}
 	poly_shapes_free(canon, p->npieces);
 }
 
@@ -2064,28 +2074,31 @@ static void test_bbw_out_of_memory(void **state)
 
 int main(void)
 {
+	/* In rows of three: `make test` runs the program in three parts
+	 * (TEST_PART=i/3 takes every third test), and the columns take about
+	 * the same time (2026-12-02: the first test alone is a third). */
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bbw_random_differential),
-		cmocka_unit_test(test_bbw_drop_below),
-		cmocka_unit_test(test_bbw_clone_rows),
-		cmocka_unit_test(test_bbw_reserve_after_search),
-		cmocka_unit_test(test_bbw_ladder),
-		cmocka_unit_test(test_bbw_dense_same_tree),
-		cmocka_unit_test(test_bbw_regions_prune),
-		cmocka_unit_test(test_bbw_holes),
-		cmocka_unit_test(test_bbw_vector_long_lists),
-		cmocka_unit_test(test_bbw_window),
-		cmocka_unit_test(test_bbw_puzzles_65_to_128),
-		cmocka_unit_test(test_bbw_puzzles_129_to_384),
-		cmocka_unit_test(test_bbw_optional_cells),
 		cmocka_unit_test(test_bbw_past_512),
-		cmocka_unit_test(test_bbw_small_puzzles_brute),
-		cmocka_unit_test(test_bbw_comparison_can_fail),
+		cmocka_unit_test(test_bbw_drop_below),
+		cmocka_unit_test(test_bbw_regions_prune),
+		cmocka_unit_test(test_bbw_out_of_memory),
+		cmocka_unit_test(test_bbw_optional_cells),
 		cmocka_unit_test(test_bbw_known_counts),
+		cmocka_unit_test(test_bbw_holes),
+		cmocka_unit_test(test_bbw_window),
+		cmocka_unit_test(test_bbw_small_puzzles_brute),
+		cmocka_unit_test(test_bbw_clone_rows),
+		cmocka_unit_test(test_bbw_puzzles_65_to_128),
+		cmocka_unit_test(test_bbw_comparison_can_fail),
+		cmocka_unit_test(test_bbw_reserve_after_search),
+		cmocka_unit_test(test_bbw_dense_same_tree),
 		cmocka_unit_test(test_bbw_node_budget),
+		cmocka_unit_test(test_bbw_ladder),
+		cmocka_unit_test(test_bbw_vector_long_lists),
 		cmocka_unit_test(test_bbw_visitor_stop),
 		cmocka_unit_test(test_bbw_sizes),
-		cmocka_unit_test(test_bbw_out_of_memory),
+		cmocka_unit_test(test_bbw_puzzles_129_to_384),
 	};
 	/* BBW_FILTER=pattern runs only the matching tests */
 	if (getenv("BBW_FILTER"))

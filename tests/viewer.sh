@@ -354,6 +354,17 @@ EOF
 	make_page "$web" "$tmp/bad2.json" "$tmp/bad/pieces2.html"
 	check "the harness catches a pieces page with \"steps\"" not helper noanswer "$tmp/bad/pieces1.html"
 	check "the harness catches a pieces page with a step's text" not helper noanswer "$tmp/bad/pieces2.html"
+	# and a page that logs to the console or throws once it has drawn
+	python3 - "$tmp/made/solution.html" "$tmp/bad/noisy.html" <<'EOF'
+import sys
+src = open(sys.argv[1], encoding="utf-8").read()
+i = src.rindex("</body>")
+noise = ("<script>(function wait() { if (!document.body.hasAttribute('data-drawn'))"
+         " return setTimeout(wait, 10); console.error('harness: logged');"
+         " throw new Error('harness: thrown'); })();</script>\n")
+open(sys.argv[2], "w", encoding="utf-8").write(src[:i] + noise + src[i:])
+EOF
+	job "$tmp/noisy" "file://$tmp/bad/noisy.html"
 fi
 
 # each page as a file and a fragment
@@ -364,8 +375,11 @@ for p in "${pages[@]}"; do
 	[[ $p == *#* ]] && frag="#${p#*#}"
 	frags+=("$frag")
 done
+timed=""  # the job of a generated cube's solution.html, for its time
 for i in "${!files[@]}"; do
-	[ -f "${files[$i]}" ] && add_page "${files[$i]}" "${frags[$i]}"
+	[ -f "${files[$i]}" ] || continue
+	add_page "${files[$i]}" "${frags[$i]}"
+	[ "${files[$i]}${frags[$i]}" = "${g:-}/cube/solution.html" ] && timed=$tmp/page$run
 done
 
 # --- hands and colour scheme -----------------------------------------------
@@ -418,6 +432,13 @@ check "the browser ran every page ($(head -c 300 "$tmp/browse.err"))" test "$rc"
 got=$(grep -o 'data-size="[0-9x]*"' "$tmp/probe.dom" 2> /dev/null | tr -dc '0-9x')
 check "pages are laid out at 800x600 (got ${got:-nothing})" test "$got" = 800x600
 
+if [ -z "${PAGES:-}" ]; then
+	check "the harness catches a page that logs to the console" \
+		grep -q 'CONSOLE error: harness: logged' "$tmp/noisy.log"
+	check "the harness catches a page that throws" \
+		grep -q 'CONSOLE exception: .*harness: thrown' "$tmp/noisy.log"
+fi
+
 for i in "${!files[@]}"; do
 	if [ -f "${files[$i]}" ]; then
 		test_page "${files[$i]}" "${frags[$i]}"
@@ -464,8 +485,8 @@ fi
 
 # How long a page takes to draw, reported (not a timed test): from its
 # navigation until it reports its picture, in a browser already running.
-if [ -s "$tmp/page2.ms" ] && [ "${files[1]:-}" = "${g:-}/cube/solution.html" ]; then
-	echo "info: a size-4 puzzle's solution.html draws in $(cat "$tmp/page2.ms") ms (from its navigation, headless Chromium already running)"
+if [ -n "$timed" ] && [ -s "$timed.ms" ]; then
+	echo "info: a size-4 puzzle's solution.html draws in $(cat "$timed.ms") ms (from its navigation, headless Chromium already running)"
 fi
 
 echo "viewer: $passed passed, $failed failed"

@@ -77,7 +77,8 @@ every_fault() {
 		elif [ "$rc" = 1 ]; then
 			errors=$((errors + 1))
 			errtext=""
-			IFS= read -r -d '' errtext <"$tmp/err"
+			# read succeeds only when it stops at a NUL byte
+			IFS= read -r -d '' errtext <"$tmp/err" && errtext+=" (and a NUL byte)"
 			# exactly one line, "cubegen: ... out of memory ..."
 			if [[ $errtext != "cubegen: "*"out of memory"*$'\n' ||
 			      ${errtext%$'\n'} == *$'\n'* ]]; then

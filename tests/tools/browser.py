@@ -22,8 +22,8 @@ picture settles) and half a second more. Then it writes:
              "CONSOLE LEVEL: TEXT (URL:LINE)"
     OUT.ms   milliseconds from the navigation to EXPR being true
 
-A page that does not finish within 30 s gets none of these files (the
-caller's checks then fail). The browser's own output goes to BROWSER_LOG.
+A page that does not load or get ready within 30 s gets only OUT.log
+(the caller's checks then fail), and the next page is tried. The browser's own output goes to BROWSER_LOG.
 Exit status 0 when the browser ran every job, 1 when it could not be
 started or stopped answering.
 """
@@ -31,6 +31,7 @@ import base64
 import json
 import os
 import select
+import signal
 import subprocess
 import sys
 import time
@@ -140,10 +141,17 @@ def console_lines(events, session):
     return out
 
 
+class PageFailed(Exception):
+    """The page did not load or get ready in time: the next page may."""
+
+
 def run_page(b, out, url, dark, until):
-    target = b.call("Target.createTarget", {"url": "about:blank"})["targetId"]
-    session = b.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+    target = None
+    session = None
     try:
+        target = b.call("Target.createTarget", {"url": "about:blank"})["targetId"]
+        session = b.call("Target.attachToTarget",
+                         {"targetId": target, "flatten": True})["sessionId"]
         for domain in ("Page", "Runtime", "Log"):
             b.call(domain + ".enable", session=session)
         b.call("Emulation.setDeviceMetricsOverride",
@@ -154,22 +162,25 @@ def run_page(b, out, url, dark, until):
                               "value": "dark" if dark else "light"}]}, session=session)
         t0 = time.monotonic()
         deadline = t0 + PAGE_TIMEOUT
-        b.call("Page.navigate", {"url": url}, session=session)
-        b.wait_event("Page.loadEventFired", session, deadline)
-        # then until the page says it is ready, polled in the page
+        nav = b.call("Page.navigate", {"url": url}, session=session)
+        if nav.get("errorText"):
+            raise PageFailed("not loaded: " + nav["errorText"])
+        # the load, then until the page says it is ready (polled in it)
         poll = ("new Promise(function (done) { (function poll() {"
                 " if (%s) done(true); else setTimeout(poll, 20); })(); })" % until)
-        b.call("Runtime.evaluate", {"expression": poll, "awaitPromise": True},
-               session=session, timeout=max(deadline - time.monotonic(), 0.1))
+        try:
+            b.wait_event("Page.loadEventFired", session, deadline)
+            ready = b.call("Runtime.evaluate", {"expression": poll, "awaitPromise": True},
+                           session=session, timeout=max(deadline - time.monotonic(), 0.1))
+        except TimeoutError:
+            raise PageFailed("not ready within %d s" % PAGE_TIMEOUT)
+        if "exceptionDetails" in ready:
+            raise PageFailed("the test for ready threw: %s" % ready["exceptionDetails"].get("text"))
         ms = (time.monotonic() - t0) * 1000
         time.sleep(SETTLE)  # for anything the page does next (it logs nothing)
         dom = b.call("Runtime.evaluate", {"expression": "document.documentElement.outerHTML",
                                           "returnByValue": True}, session=session)
         shot = b.call("Page.captureScreenshot", {"format": "png"}, session=session)
-        mine = [e for e in b.events if e.get("sessionId") == session]
-        b.events = [e for e in b.events if e.get("sessionId") != session]
-        with open(out + ".log", "w", encoding="utf-8") as f:
-            f.writelines(line + "\n" for line in console_lines(mine, session))
         with open(out + ".dom", "w", encoding="utf-8") as f:
             f.write("<!DOCTYPE html>\n" + dom["result"].get("value", ""))
         with open(out + ".png", "wb") as f:
@@ -177,8 +188,14 @@ def run_page(b, out, url, dark, until):
         with open(out + ".ms", "w") as f:
             f.write("%d\n" % round(ms))
     finally:
-        b.call("Target.closeTarget", {"targetId": target})
-        b.events = [e for e in b.events if e.get("sessionId") != session]
+        if target is not None:
+            b.call("Target.closeTarget", {"targetId": target}, timeout=10)
+        # what the page logged, up to its tab's closing (the browser
+        # answers in order: every message of the page came first)
+        mine = [e for e in b.events if session and e.get("sessionId") == session]
+        b.events = [e for e in b.events if not (session and e.get("sessionId") == session)]
+        with open(out + ".log", "w", encoding="utf-8") as f:
+            f.writelines(line + "\n" for line in console_lines(mine, session))
 
 
 def main():
@@ -198,17 +215,19 @@ def main():
     except OSError as e:
         sys.stderr.write("browser.py: cannot start %s: %s\n" % (CHROMIUM, e))
         return 1
+    # killed (a test's timeout): close the browser all the same
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(1))
     status = 0
     try:
         b.call("Target.setDiscoverTargets", {"discover": False}, timeout=60)
         for out, url, dark, until in jobs:
             try:
                 run_page(b, out, url, dark, until)
-            except TimeoutError as e:
-                sys.stderr.write("browser.py: %s: %s\n" % (url, e))
-            except RuntimeError as e:
+            except (PageFailed, RuntimeError) as e:
+                # this page: the browser still answers
                 sys.stderr.write("browser.py: %s: %s\n" % (url, e))
     except (EOFError, TimeoutError, OSError) as e:
+        # the browser stopped answering: no page after this one
         sys.stderr.write("browser.py: %s\n" % e)
         status = 1
     finally:

@@ -10,10 +10,11 @@ bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 # as $(cat FILE) would, without starting a process (a process costs tens
 # of milliseconds on some machines, more than most runs here)
 slurp() {
-	local -n into=$1
-	into=""
-	IFS= read -r -d '' into <"$2"
-	into=${into%"${into##*[!$'\n']}"}
+	local text=""
+	if IFS= read -r -d '' text <"$2"; then
+		text=$(cat "$2") # it holds a NUL byte: as $(cat) has it
+	fi
+	printf -v "$1" '%s' "${text%"${text##*[!$'\n']}"}"
 }
 
 # run EXPECTED_EXIT ARGS...: runs cubegen, keeps stdout/stderr in $out/$err
