@@ -1388,8 +1388,8 @@ static void test_bbw_window(void **state)
 /* ---- random puzzles of 65 to 128 cells ---------------------------------- */
 
 /* The covers a solver run reports, each as a partition of the goal grid:
- * each entry's label taken to its type's (the first entry congruent to
- * it: the engines may hand a type's copies to congruent entries in any
+ * each entry's label taken to its type's where parts_types() says so
+ * (the engines may hand a type's copies to congruent entries in any
  * order), then renumbered in order of first appearance, so that
  * swapping two interchangeable pieces gives the same record. */
 struct parts {
