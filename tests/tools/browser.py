@@ -23,9 +23,10 @@ picture settles) and half a second more. Then it writes:
     OUT.ms   milliseconds from the navigation to EXPR being true
 
 A page that does not load or get ready within 30 s gets only OUT.log
-(the caller's checks then fail), and the next page is tried. The browser's own output goes to BROWSER_LOG.
-Exit status 0 when the browser ran every job, 1 when it could not be
-started or stopped answering.
+(the caller's checks then fail), and the next page is tried. The
+browser's own output goes to BROWSER_LOG. Exit status 0 when the browser
+ran every job, 1 when it could not be started, stopped answering, or a
+file could not be read or written.
 """
 import base64
 import json
@@ -54,6 +55,7 @@ class Browser:
             os.dup2(a, 3)
             os.dup2(b, 4)
 
+        logf = open(log, "w")
         self.proc = subprocess.Popen(
             [CHROMIUM, "--headless", "--no-sandbox", "--use-angle=swiftshader",
              "--enable-unsafe-swiftshader", "--disable-gpu-sandbox",
@@ -62,7 +64,8 @@ class Browser:
              "--no-first-run", "--user-data-dir=" + log + ".profile",
              "--remote-debugging-pipe", "about:blank"],
             preexec_fn=child_fds, close_fds=False, stdin=subprocess.DEVNULL,
-            stdout=open(log, "w"), stderr=subprocess.STDOUT)
+            stdout=logf, stderr=subprocess.STDOUT)
+        logf.close()  # the browser has its own copy
         os.close(to_browser[0])
         os.close(from_browser[1])
         self.w, self.r = to_browser[1], from_browser[0]
@@ -116,11 +119,9 @@ class Browser:
             self.proc.wait()
 
 
-def console_lines(events, session):
+def console_lines(events):
     out = []
     for e in events:
-        if e.get("sessionId") != session:
-            continue
         p = e.get("params", {})
         if e.get("method") == "Runtime.consoleAPICalled":
             text = " ".join(str(a.get("value", a.get("description", "")))
@@ -195,7 +196,7 @@ def run_page(b, out, url, dark, until):
         mine = [e for e in b.events if session and e.get("sessionId") == session]
         b.events = [e for e in b.events if not (session and e.get("sessionId") == session)]
         with open(out + ".log", "w", encoding="utf-8") as f:
-            f.writelines(line + "\n" for line in console_lines(mine, session))
+            f.writelines(line + "\n" for line in console_lines(mine))
 
 
 def main():
@@ -203,13 +204,17 @@ def main():
         sys.stderr.write("usage: browser.py JOBS BROWSER_LOG\n")
         return 2
     jobs = []
-    with open(sys.argv[1], encoding="utf-8") as f:
-        for line in f:
-            fields = line.rstrip("\n").split("\t")
-            if len(fields) >= 2:
-                until = [f[6:] for f in fields[2:] if f.startswith("until:")]
-                jobs.append((fields[0], fields[1], "dark" in fields[2:],
-                             until[0] if until else DRAWN))
+    try:
+        with open(sys.argv[1], encoding="utf-8") as f:
+            for line in f:
+                fields = line.rstrip("\n").split("\t")
+                if len(fields) >= 2:
+                    until = [f[6:] for f in fields[2:] if f.startswith("until:")]
+                    jobs.append((fields[0], fields[1], "dark" in fields[2:],
+                                 until[0] if until else DRAWN))
+    except OSError as e:
+        sys.stderr.write("browser.py: %s\n" % e)
+        return 1
     try:
         b = Browser(sys.argv[2])
     except OSError as e:
