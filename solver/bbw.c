@@ -1223,7 +1223,7 @@ BB_INLINE void node(bbw *b, size_t d, const uint64_t *filled,
 			}
 		}
 	}
-	if (W == 2 && b->matrix && d > 0 && g[T] <= BBWMX_ROWS &&
+	if (W <= 2 && b->matrix && d > 0 && g[T] <= BBWMX_ROWS &&
 	    T <= BBWMX_TYPES && b->cut == SIZE_MAX) {
 		bbwmx_node(b, d, filled);
 		return;
@@ -1567,6 +1567,7 @@ static void start(bbw *b, uint64_t max_nodes, xc_visit visit, void *ctx)
 	b->covers = 0;
 	b->dead = 0;
 	b->mx_runs = 0;
+	b->mx1_runs = 0;
 	b->win_runs = 0;
 	b->sq_runs = 0;
 	b->max_nodes = max_nodes;
@@ -1584,7 +1585,7 @@ static void start(bbw *b, uint64_t max_nodes, xc_visit visit, void *ctx)
 	            b->W == 2 &&
 	            !b->has_late && b->filler == T && !b->regions &&
 	            bbwmx_usable();
-	b->window = (b->flags & BBW_WINDOW) && b->W > 1 && !b->matrix &&
+	b->window = (b->flags & BBW_WINDOW) && b->W > 1 &&
 	            !b->regions;
 	b->squeeze = b->window && (b->flags & BBW_SQUEEZE) &&
 	             b->pext;
@@ -1929,8 +1930,10 @@ bbw *bbw_clone(const bbw *b)
 	return c;
 }
 
-uint64_t bbw_matrix_runs(const bbw *b)
+uint64_t bbw_matrix_runs(const bbw *b, uint64_t *one_word)
 {
+	if (one_word)
+		*one_word = b->mx1_runs;
 	return b->mx_runs;
 }
 

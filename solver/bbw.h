@@ -27,12 +27,13 @@
  *   - the matrix phase (two words, AVX-512 as bb.h's; not with regions
  *     or optional cells): below a node of at most 128 rows the subtree
  *     works on bit sets over that one list instead of copying lists.
- *   - the window (where the matrix phase and regions do not run): once
- *     a node's empty cells fit in fewer words than the goal needs, its
- *     subtree runs on those words alone, the empty cells renumbered in
- *     order: a shift when they lie within a run of that many words,
- *     else (BBW_SQUEEZE, where the CPU has a fast PEXT) each row
- *     squeezed onto them.
+ *   - the window (where regions do not run): once a node's empty cells
+ *     fit in fewer words than the goal needs, its subtree runs on those
+ *     words alone, the empty cells renumbered in order: a shift when
+ *     they lie within a run of that many words, else (BBW_SQUEEZE,
+ *     where the CPU has a fast PEXT) each row squeezed onto them. With
+ *     the matrix phase, a window of one word has it too, on one word of
+ *     cells.
  * On goals of 65 to 128 cells most nodes are on one word then.
  * None changes which covers are found, nor the nodes, only how fast.
  *
@@ -140,8 +141,9 @@ bbw *bbw_clone(const bbw *b);
  * xc_dead_ends()). */
 uint64_t bbw_dead_ends(const bbw *b);
 /* How many subtrees the last search handed to the matrix phase (0 where
- * it does not run; for tests and benchmarks). */
-uint64_t bbw_matrix_runs(const bbw *b);
+ * it does not run), and of them, to '*one_word' when not NULL, how many
+ * in a window of one word; for tests and benchmarks. */
+uint64_t bbw_matrix_runs(const bbw *b, uint64_t *one_word);
 /* How many subtrees the last search ran on fewer words (the window,
  * BBW_WINDOW), and of them, to '*squeezed' when not NULL, how many with
  * their empty cells squeezed (BBW_SQUEEZE); for tests and benchmarks. */

@@ -68,8 +68,9 @@ struct bbw {
 	                   * asked for (BBW_MATRIX), kern BB_AVX512, and the
 	                   * CPU has it */
 	uint64_t mx_runs; /* subtrees the matrix phase searched */
+	uint64_t mx1_runs; /* of them on one word of cells (a window's) */
 	bool window;      /* the window runs in this solve (BBW_WINDOW, and
-	                   * neither the matrix phase nor regions) */
+	                   * no regions) */
 	bool squeeze;     /* and squeezes scattered empty cells (BBW_SQUEEZE,
 	                   * a fast PEXT) */
 	uint64_t win_runs; /* subtrees searched on fewer words */
@@ -131,15 +132,17 @@ struct bbw {
 /* Whether the node budget is spent: more from poll, if any (xc.h). */
 bool bbw_spent(bbw *b);
 
-/* The matrix phase (bbwmx.c) takes over below a node of a two-word board
- * whose list has at most BBWMX_ROWS rows, of at most BBWMX_TYPES types,
- * on plain goals (no fillers, no regions pruning). */
+/* The matrix phase (bbwmx.c) takes over below a node of a two-word board,
+ * or of a window of one word on it, whose list has at most BBWMX_ROWS
+ * rows, of at most BBWMX_TYPES types, on plain goals (no fillers, no
+ * regions pruning). */
 #define BBWMX_ROWS 128
 #define BBWMX_TYPES 64
 /* Whether this CPU runs it (as bbmx_usable()). */
 bool bbwmx_usable(void);
-/* Search the subtree of level d's node (below the root, the cut off, two
- * words, its list within the limits above, 'filled' its cells filled) as
+/* Search the subtree of level d's node (below the root, the cut off, on
+ * b->W words of cells, one or two, its list within the limits above,
+ * 'filled' its cells filled) as
  * bbw.c's node() would: the same nodes, checks and covers in the same
  * order. */
 void bbwmx_node(bbw *b, size_t d, const uint64_t *filled);

@@ -301,10 +301,10 @@ static bool covers_xc(const struct inst *in, struct covers *out)
 
 /* Searches solve_both() compared, how many ran the vector passes and
  * how many compared AVX2's with another level; the matrix phase's
- * subtrees and the window's squeezed ones in the last one's first run
- * (the best level). */
+ * subtrees (and of them those in a window of one word) and the window's
+ * squeezed ones in the last one's first run (the best level). */
 static unsigned long both_runs, both_vector, both_avx2;
-static uint64_t mx_last, sq_last;
+static uint64_t mx_last, mx1_last, sq_last;
 
 /* bbw_solve() on the best kernels, then the same search on each level
  * below (AVX2 where the CPU has it, the portable list passes): the same
@@ -320,7 +320,7 @@ static enum xc_stop solve_both(bbw *b, uint64_t max_nodes,
 	enum bb_kernels top = bbw_set_kernels(b, BB_MATRIX);
 	enum xc_stop st = bbw_solve(b, max_nodes, collect, out, nodes);
 	uint64_t dead = bbw_dead_ends(b);
-	mx_last = bbw_matrix_runs(b);
+	mx_last = bbw_matrix_runs(b, &mx1_last);
 	bbw_window_runs(b, &sq_last);
 	static const enum bb_kernels below[] = {BB_AVX2, BB_PORTABLE};
 	for (size_t v = 0; v < 2; v++) {
@@ -481,7 +481,7 @@ static void test_bbw_random_differential(void **state)
 	int compared = 0, wide = 0, wider = 0, with_covers = 0, several = 0;
 	int chains = 0, same_trees = 0;
 	uint64_t nodes_regions = 0, nodes_plain = 0, nodes_lists = 0;
-	uint64_t matrix_runs = 0;
+	uint64_t matrix_runs = 0, window_matrix = 0;
 	for (uint64_t seed = 1; seed <= 320; seed++) {
 		struct covers ref;
 		if (!inst_with_covers(seed * 1000003, false, &in, &ref))
@@ -496,7 +496,11 @@ static void test_bbw_random_differential(void **state)
 			{in.ntypes, true, 0},
 			{first, false, BBW_MATRIX},
 			{in.ntypes, true, BBW_QUICK_COUNT | BBW_HOLES | BBW_MATRIX},
+			{first, false, BBW_MATRIX | BBW_WINDOW | BBW_SQUEEZE},
+			{in.ntypes, true,
+			 BBW_QUICK_COUNT | BBW_HOLES | BBW_MATRIX | BBW_WINDOW},
 		};
+		uint64_t nodes_holes = 0;
 		for (size_t w = 0; w < sizeof ways / sizeof *ways; w++) {
 			uint64_t nodes = same_covers(&in, &ref, seed, w, ways[w]);
 			if (w == 1 && in.chain)
@@ -505,11 +509,18 @@ static void test_bbw_random_differential(void **state)
 				nodes_plain += nodes;
 			if (w == 3)
 				nodes_lists = nodes;
-			if (w == 5) {
-				/* the matrix phase searches the lists' tree */
+			if (w == 5 || w == 7) {
+				/* the matrix phase searches the lists' tree, in
+				 * a window too */
 				assert_int_equal(nodes, nodes_lists);
 				matrix_runs += mx_last;
 			}
+			if (w == 6)
+				nodes_holes = nodes;
+			if (w == 8)
+				assert_int_equal(nodes, nodes_holes);
+			if (w >= 7)
+				window_matrix += mx1_last;
 		}
 		if (in.ncells <= 64) {
 			struct covers got = {0};
@@ -529,13 +540,15 @@ static void test_bbw_random_differential(void **state)
 	}
 	print_message("    %d instances (%d of 65..512 cells, %d of 129..512, %d "
 	              "chains), %d with covers, %d with several; chain nodes %llu "
-	              "with regions, %llu without; %llu matrix subtrees\n",
+	              "with regions, %llu without; %llu matrix subtrees, %llu "
+	              "of them in a window of one word\n",
 	              compared, wide, wider, chains, with_covers, several,
 	              (unsigned long long)nodes_regions,
 	              (unsigned long long)nodes_plain,
-	              (unsigned long long)matrix_runs);
+	              (unsigned long long)matrix_runs,
+	              (unsigned long long)window_matrix);
 	if (bbvec_usable() && bbwmx_usable())
-		assert_true(matrix_runs >= 1000);
+		assert_true(matrix_runs >= 1000 && window_matrix >= 100);
 	assert_true(compared >= 200 && wide >= 120 && wider >= 80 && chains >= 80);
 	assert_true(with_covers == compared && several >= 100);
 	assert_true(same_trees >= 60);
@@ -1294,15 +1307,17 @@ static bbw *window_board(uint64_t *s, unsigned w, unsigned h, bool edges)
  * where the CPU has a fast PEXT) searches the same tree on fewer words: the
  * same stop, nodes, dead ends and covers in the same order as without
  * it, on boards of 65 to 320 cells with and without the rule against
- * holes; and split into tasks, replayed forwards, backwards and each
- * task twice in a row (a window shifts the list kept for the task's own
- * node, which the next replay must not reuse), the same covers. */
+ * holes, and with the matrix phase too (which then runs in windows of
+ * one word) on those of two words; and split into tasks, replayed
+ * forwards, backwards and each task twice in a row (a window shifts the
+ * list kept for the task's own node, which the next replay must not
+ * reuse), the same covers. */
 static void test_bbw_window(void **state)
 {
 	(void)state;
 	uint64_t s = 0x77696e646f77u; /* "window" */
-	int compared = 0, split = 0, wider = 0;
-	uint64_t runs = 0, nodes_all = 0, squeezed = 0;
+	int compared = 0, split = 0, wider = 0, with_matrix = 0;
+	uint64_t runs = 0, nodes_all = 0, squeezed = 0, mx1 = 0;
 	for (int trial = 0; trial < 60; trial++) {
 		/* the last 20 small, to be searched whole and split */
 		unsigned w = 3 + below(&s, 6);
@@ -1312,7 +1327,7 @@ static void test_bbw_window(void **state)
 		unsigned h = (want + w - 1) / w;
 		bool edges = trial % 2 == 0;
 		unsigned flags = BBW_QUICK_COUNT | (edges ? BBW_HOLES : 0);
-		uint64_t s2 = s;
+		uint64_t s2 = s, s3 = s;
 		bbw *a = window_board(&s, w, h, edges);
 		bbw *b = window_board(&s2, w, h, edges);
 		bbw_set_flags(a, flags);
@@ -1323,6 +1338,27 @@ static void test_bbw_window(void **state)
 		enum xc_stop sb = solve_both(b, budget, &cb, &nb);
 		uint64_t wr = bbw_window_runs(b, NULL);
 		squeezed += sq_last;
+		/* (before covers_diff() below sorts the covers) */
+		if (w * h <= 128) {
+			bbw *m = window_board(&s3, w, h, edges);
+			bbw_set_flags(m, flags | BBW_WINDOW | BBW_MATRIX |
+			                     (trial % 3 ? BBW_SQUEEZE : 0));
+			struct covers cm = {0};
+			uint64_t nm;
+			enum xc_stop sm = solve_both(m, budget, &cm, &nm);
+			if (sm != sa || nm != na || bbw_dead_ends(m) != bbw_dead_ends(a) ||
+			    cm.n != ca.n)
+				fail_msg("trial %d (%u x %u): with the matrix phase stop "
+				         "%d, %llu nodes, %zu covers; %d, %llu, %zu expected",
+				         trial, w, h, (int)sm, (unsigned long long)nm, cm.n,
+				         (int)sa, (unsigned long long)na, ca.n);
+			for (size_t i = 0; i < ca.n; i++)
+				assert_int_equal(cover_cmp(&ca.c[i], &cm.c[i]), 0);
+			mx1 += mx1_last;
+			with_matrix++;
+			covers_clear(&cm);
+			bbw_free(m);
+		}
 		if (sa != sb || na != nb || bbw_dead_ends(a) != bbw_dead_ends(b) ||
 		    ca.n != cb.n || covers_diff(&ca, &cb) != 0)
 			fail_msg("trial %d (%u x %u): without the window stop %d, "
@@ -1377,10 +1413,15 @@ static void test_bbw_window(void **state)
 	}
 	print_message("    window: %d boards (%d past 128 cells), %llu nodes, "
 	              "%llu subtrees on fewer words (portable passes), %llu "
-	              "squeezed (the best level's); %d split into tasks\n", compared, wider,
-	              (unsigned long long)nodes_all, (unsigned long long)runs,
-	              (unsigned long long)squeezed, split);
+	              "squeezed (the best level's); %d split into tasks; %d with "
+	              "the matrix phase, %llu of its subtrees on one word\n",
+	              compared, wider, (unsigned long long)nodes_all,
+	              (unsigned long long)runs, (unsigned long long)squeezed, split,
+	              with_matrix, (unsigned long long)mx1);
 	assert_true(compared >= 30 && wider >= 5 && runs >= 1000 && split >= 10);
+	assert_true(with_matrix >= 20);
+	if (bbvec_usable() && bbwmx_usable())
+		assert_true(mx1 >= 1000);
 	if (bbvec_pext_usable() && bbvec_avx2_usable())
 		assert_true(squeezed >= 1000);
 }
