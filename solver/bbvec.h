@@ -199,5 +199,13 @@ bool bbvec_pext_usable(void);
  * takes the result, W2 = (cells of e + 63) / 64. */
 void bbvec_squeeze(uint64_t *const *lm, uint32_t n, const uint64_t *e,
                    int W, int W2);
+/* The way back for rows of one word squeezed from two (bbvec_squeeze()
+ * with W 2, W2 1, cells e), and on to a shift: each row's cells put back
+ * where they were among e's, then shifted down by 'off' (0 to 127), in
+ * place; every row must lie within cells off to off + 63. */
+void bbvec_unsqueeze(uint64_t *m, uint32_t n, const uint64_t e[2],
+                     unsigned off);
+/* One set of cells x so squeezed, put back among e's: two words. */
+void bbvec_unsqueeze_cells(uint64_t x, const uint64_t e[2], uint64_t out[2]);
 
 #endif

@@ -680,6 +680,28 @@ bbvec_squeeze(uint64_t *const *lm, uint32_t n, const uint64_t *e, int W,
 	}
 }
 
+__attribute__((target("bmi2,popcnt"))) void
+bbvec_unsqueeze_cells(uint64_t x, const uint64_t e[2], uint64_t out[2])
+{
+	unsigned r = (unsigned)__builtin_popcountll(e[0]);
+	out[0] = _pdep_u64(x, e[0]);
+	out[1] = r < 64 ? _pdep_u64(x >> r, e[1]) : 0;
+}
+
+__attribute__((target("bmi2,popcnt"))) void
+bbvec_unsqueeze(uint64_t *m, uint32_t n, const uint64_t e[2], unsigned off)
+{
+	unsigned r = (unsigned)__builtin_popcountll(e[0]);
+	uint64_t e0 = e[0], e1 = e[1];
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t x = m[i], w0 = _pdep_u64(x, e0),
+		         w1 = r < 64 ? _pdep_u64(x >> r, e1) : 0;
+		m[i] = off == 0 ? w0
+		     : off < 64 ? w0 >> off | w1 << (64 - off)
+		                : w1 >> (off - 64);
+	}
+}
+
 #else /* no AVX2 kernels on this compiler or CPU: never called */
 
 bool bbvec_avx2_usable(void)
@@ -755,6 +777,17 @@ void bbvec_squeeze(uint64_t *const *lm, uint32_t n, const uint64_t *e, int W,
                    int W2)
 {
 	(void)lm, (void)n, (void)e, (void)W, (void)W2;
+}
+
+void bbvec_unsqueeze(uint64_t *m, uint32_t n, const uint64_t e[2], unsigned off)
+{
+	(void)m, (void)n, (void)e, (void)off;
+}
+
+void bbvec_unsqueeze_cells(uint64_t x, const uint64_t e[2], uint64_t out[2])
+{
+	(void)x, (void)e;
+	out[0] = out[1] = 0;
 }
 
 #endif

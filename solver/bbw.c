@@ -470,13 +470,29 @@ static bool isolates2(const struct bb_holes2 *h, uint64_t m0, uint64_t m1)
 /* Lists longer than this have the rule against holes applied to what
  * they pass on: on the 70-cell pentacube box, 0.59 s against 0.64 s
  * without the rule; from 128 rows 0.65 s, on every list 0.66 s (28 %
- * fewer nodes, but a two-word filter three times as dear). */
+ * fewer nodes, but a two-word filter three times as dear). Where the
+ * node's empty cells lie within 64 cells in a row it applies from
+ * BBWMX_ROWS rows (hrule), as on the 64-cell board: the window then
+ * runs it on one word. */
 #define HOLES_ROWS 512
+
+/* Whether the cells x (two words, some) lie within 64 cells in a row. */
+static inline bool within64(const uint64_t *x)
+{
+	unsigned lo = x[0] ? (unsigned)__builtin_ctzll(x[0])
+	                   : 64 + (unsigned)__builtin_ctzll(x[1]);
+	unsigned hi = x[1] ? 127 - (unsigned)__builtin_clzll(x[1])
+	                   : 63 - (unsigned)__builtin_clzll(x[0]);
+	return hi - lo < 64;
+}
 
 /* Filter level d's list by the placed row 'rm' (its type already counted
  * down; 'empty' the cells left) into level d + 1; 'any' gets the union of
  * the rows kept. Below a node of more than HOLES_ROWS rows on two words,
- * the rule against holes applies when it does at all. */
+ * or of more than BBWMX_ROWS whose empty cells lie within 64 cells in a
+ * row (hrule; on one word in a shifted window, 'wholes'), the rule
+ * against holes applies when it does at all: the same tree with the
+ * window or without, squeezed or not. */
 BB_INLINE void filter(bbw *b, size_t d, const uint64_t *rm,
                       const uint64_t *empty, uint64_t *any, int W)
 {
@@ -485,10 +501,19 @@ BB_INLINE void filter(bbw *b, size_t d, const uint64_t *rm,
 	size_t at = b->lbase[d], to = next_base(at, g[T]);
 	b->lbase[d + 1] = to;
 	struct bb_holes2 *h = NULL;
-	if (W == 2 && b->holes && g[T] > HOLES_ROWS) {
+	if (W == 2 && b->holes &&
+	    (g[T] > HOLES_ROWS ||
+	     (b->hrule && g[T] > BBWMX_ROWS &&
+	      within64((const uint64_t[2]){empty[0] | rm[0], empty[1] | rm[1]})))) {
 		h = &b->hv;
 		h->empty[0] = empty[0];
 		h->empty[1] = empty[1];
+	}
+	struct bb_holes hw, *h1 = NULL;
+	if (W == 1 && b->wholes && g[T] > BBWMX_ROWS) {
+		hw = b->wh;
+		hw.empty = empty[0];
+		h1 = &hw;
 	}
 	uint32_t *restrict og = b->goff + (d + 1) * (T + 1);
 	const uint64_t *p[MAXW];
@@ -502,7 +527,7 @@ BB_INLINE void filter(bbw *b, size_t d, const uint64_t *rm,
 	const unsigned *restrict rem = b->rem;
 	if (b->kern == BB_AVX512) {
 		if (W == 1)
-			any[0] = bbvec_filter(p[0], pi, g, rem, T, rm[0], NULL, o[0],
+			any[0] = bbvec_filter(p[0], pi, g, rem, T, rm[0], h1, o[0],
 			                      oi, og);
 		else if (W == 2)
 			bbvec_filter2(p[0], p[1], pi, g, rem, T, rm, h, o[0], o[1],
@@ -513,7 +538,7 @@ BB_INLINE void filter(bbw *b, size_t d, const uint64_t *rm,
 	}
 	if (b->kern == BB_AVX2) {
 		if (W == 1)
-			any[0] = bbvec_avx2_filter(p[0], pi, g, rem, T, rm[0], NULL,
+			any[0] = bbvec_avx2_filter(p[0], pi, g, rem, T, rm[0], h1,
 			                           o[0], oi, og);
 		else
 			bbvec_avx2_filterw(p, pi, g, rem, T, rm, h, o, oi, og, any,
@@ -539,7 +564,8 @@ BB_INLINE void filter(bbw *b, size_t d, const uint64_t *rm,
 			}
 			/* no branch on the rule's outcome: it is random */
 			uint64_t keep = (clash == 0) &
-			                (uint64_t)!(h && isolates2(h, m[0], m[1]));
+			                (uint64_t)!(h && isolates2(h, m[0], m[1])) &
+			                (uint64_t)!(h1 && bb_isolates(h1, m[0]));
 			for (int w = 0; w < W; w++) {
 				o[w][k] = m[w];
 				a[w] |= m[w] & -keep;
@@ -1176,6 +1202,8 @@ BB_INLINE bool last_type(bbw *b, size_t d, const uint64_t *empty, int W)
 static void window(bbw *b, size_t d, const uint64_t *filled,
                    const uint64_t *any, const uint64_t *empty, unsigned off,
                    int W, int W2);
+static void reshift(bbw *b, size_t d, const uint64_t *filled,
+                    const uint64_t *any, uint64_t empty);
 
 /* Branch at level d: the list holds the placeable rows, 'any' is their
  * union. */
@@ -1195,10 +1223,11 @@ BB_INLINE void node(bbw *b, size_t d, const uint64_t *filled,
 		return;
 	size_t T = b->ntypes;
 	const uint32_t *g = b->goff + d * (T + 1);
-	/* the window: not where the list passes on the rule against holes
-	 * (two words only), and not at the root (drop_below(), replays) */
-	if (W > 1 && b->window && d > 0 &&
-	    !(b->holes && g[T] > HOLES_ROWS)) {
+	/* The window: not where the list passes on the rule against holes
+	 * on two words (past HOLES_ROWS rows), unless the window takes the
+	 * rule along (hrule: a shift to one word); and not at the root
+	 * (drop_below(), replays). */
+	if (W > 1 && b->window && d > 0) {
 		int w = 0;
 		while (!empty[w])
 			w++;
@@ -1208,11 +1237,12 @@ BB_INLINE void node(bbw *b, size_t d, const uint64_t *filled,
 		unsigned hi = 64 * (unsigned)w + 63 -
 		              (unsigned)__builtin_clzll(empty[w]);
 		int W2 = (int)((hi - lo) / 64 + 1);
-		if (W2 < W) {
+		if (W2 < W && ((b->hrule && W2 == 1) ||
+		               !(b->holes && g[T] > HOLES_ROWS))) {
 			window(b, d, filled, any, empty, lo, W, W2);
 			return;
 		}
-		if (b->squeeze) {
+		if (b->squeeze && !(b->holes && g[T] > HOLES_ROWS)) {
 			unsigned ne = 0;
 			for (w = 0; w < W; w++)
 				ne += (unsigned)__builtin_popcountll(empty[w]);
@@ -1221,6 +1251,17 @@ BB_INLINE void node(bbw *b, size_t d, const uint64_t *filled,
 				window(b, d, filled, any, empty, UINT_MAX, W, W2);
 				return;
 			}
+		}
+	}
+	/* A squeezed window's node whose cells lie within 64 in the goal,
+	 * under a list the rule applies to (hrule): shifted there instead,
+	 * where the rule runs as it would on two words. */
+	if (W == 1 && b->squeezed && g[T] > BBWMX_ROWS) {
+		uint64_t e2[2];
+		bbvec_unsqueeze_cells(empty[0], b->sqcells, e2);
+		if (within64(e2)) {
+			reshift(b, d, filled, any, empty[0]);
+			return;
 		}
 	}
 	if (W <= 2 && b->matrix && d > 0 && g[T] <= BBWMX_ROWS &&
@@ -1356,6 +1397,28 @@ static NOINLINE void node_n(bbw *b, size_t d, const uint64_t *filled,
 	node(b, d, filled, any, W);
 }
 
+/* The rule against holes (hrule) in a window of one word shifted down by
+ * 'off' from two: the gaps' cells shifted alike (a gap of 64 or more
+ * has no pair of cells within the window). */
+static void shifted_holes(bbw *b, unsigned off)
+{
+	struct bb_holes *h = &b->wh;
+	*h = (struct bb_holes){0};
+	for (int k = 0; k < 3; k++) {
+		uint64_t s[2] = {0, 0};
+		unsigned dk = 0;
+		if ((size_t)k < b->hv.ngaps && b->hv.delta[k] < 64) {
+			shr(b->hv.src[k], off, s, 2);
+			dk = b->hv.delta[k];
+		}
+		/* no neighbour along an unused gap: every cell at both ends,
+		 * and a step of 0 */
+		h->hi[k] = ~s[0];
+		h->lo[k] = ~(s[0] << dk);
+		h->sh[k] = dk;
+	}
+}
+
 /* The window: level d's node searched on W2 < W words. Every row in its
  * list lies on empty cells, so the search below sees nothing of the
  * filled ones: renumbering the empty cells 0, 1, ... in their order and
@@ -1428,13 +1491,58 @@ static NOINLINE void window(bbw *b, size_t d, const uint64_t *filled,
 		b->full[w] = b->late[w] = 0;
 	if (d == b->rlen)
 		b->rspoilt = true;
+	/* the rule against holes goes along (hrule, two words to one): on
+	 * a shift's masks, or a squeezed window remembers its cells */
+	bool rule = b->hrule && W == 2 && W2 == 1;
+	if (rule && off != UINT_MAX) {
+		shifted_holes(b, off);
+		b->wholes = true;
+	} else if (rule) {
+		b->sqcells[0] = empty[0];
+		b->sqcells[1] = empty[1];
+		b->squeezed = true;
+	}
 	int oldW = b->W;
 	b->W = W2;
 	b->win_runs++;
 	node_w(b, d, f2, a2, W2);
 	b->W = oldW;
+	b->wholes = b->squeezed = false;
 	memcpy(b->full, full, sizeof full);
 	memcpy(b->late, late, sizeof late);
+}
+
+/* A squeezed window's node (level d, one word) whose empty cells lie
+ * within 64 cells of the goal: searched on them shifted instead, so that
+ * the rule against holes runs (hrule), as it does at that node without
+ * the squeeze. Level d's list is changed where it is, as window() does. */
+static NOINLINE void reshift(bbw *b, size_t d, const uint64_t *filled,
+                             const uint64_t *any, uint64_t empty)
+{
+	size_t T = b->ntypes, at = b->lbase[d];
+	uint32_t n = b->goff[d * (T + 1) + T];
+	uint64_t e2[2], full = b->full[0], late = b->late[0];
+	bbvec_unsqueeze_cells(empty, b->sqcells, e2);
+	unsigned off = e2[0] ? (unsigned)__builtin_ctzll(e2[0])
+	                     : 64 + (unsigned)__builtin_ctzll(e2[1]);
+	/* the rows lie on the empty cells, within 64 of off; the goal's
+	 * cells and the filled ones outside them fall off the word */
+	bbvec_unsqueeze(b->lm[0] + at, n, b->sqcells, off);
+	uint64_t x[4] = {full, late, filled[0], any[0]};
+	bbvec_unsqueeze(x, 4, b->sqcells, off);
+	b->full[0] = x[0];
+	b->late[0] = x[1];
+	if (d == b->rlen)
+		b->rspoilt = true;
+	shifted_holes(b, off);
+	b->wholes = true;
+	b->squeezed = false;
+	b->rs_runs++;
+	node_w(b, d, &x[2], &x[3], 1);
+	b->wholes = false;
+	b->squeezed = true;
+	b->full[0] = full;
+	b->late[0] = late;
 }
 
 /* node() at level d, for the words in use. */
@@ -1568,6 +1676,8 @@ static void start(bbw *b, uint64_t max_nodes, xc_visit visit, void *ctx)
 	b->dead = 0;
 	b->mx_runs = 0;
 	b->mx1_runs = 0;
+	b->rs_runs = 0;
+	b->wholes = b->squeezed = false;
 	b->win_runs = 0;
 	b->sq_runs = 0;
 	b->max_nodes = max_nodes;
@@ -1589,6 +1699,7 @@ static void start(bbw *b, uint64_t max_nodes, xc_visit visit, void *ctx)
 	            !b->regions;
 	b->squeeze = b->window && (b->flags & BBW_SQUEEZE) &&
 	             b->pext;
+	b->hrule = b->holes && b->hv.ngaps <= 3;
 }
 
 /* Level 0 and what depends only on the rows, edges and flags: the
@@ -1937,8 +2048,11 @@ uint64_t bbw_matrix_runs(const bbw *b, uint64_t *one_word)
 	return b->mx_runs;
 }
 
-uint64_t bbw_window_runs(const bbw *b, uint64_t *squeezed)
+uint64_t bbw_window_runs(const bbw *b, uint64_t *squeezed,
+                         uint64_t *reshifted)
 {
+	if (reshifted)
+		*reshifted = b->rs_runs;
 	if (squeezed)
 		*squeezed = b->sq_runs;
 	return b->win_runs;

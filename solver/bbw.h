@@ -146,7 +146,10 @@ uint64_t bbw_dead_ends(const bbw *b);
 uint64_t bbw_matrix_runs(const bbw *b, uint64_t *one_word);
 /* How many subtrees the last search ran on fewer words (the window,
  * BBW_WINDOW), and of them, to '*squeezed' when not NULL, how many with
- * their empty cells squeezed (BBW_SQUEEZE); for tests and benchmarks. */
-uint64_t bbw_window_runs(const bbw *b, uint64_t *squeezed);
+ * their empty cells squeezed (BBW_SQUEEZE), and to '*reshifted' when
+ * not NULL, how many squeezed subtrees went on shifted (for the rule
+ * against holes); for tests and benchmarks. */
+uint64_t bbw_window_runs(const bbw *b, uint64_t *squeezed,
+                         uint64_t *reshifted);
 
 #endif

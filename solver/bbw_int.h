@@ -75,6 +75,18 @@ struct bbw {
 	                   * a fast PEXT) */
 	uint64_t win_runs; /* subtrees searched on fewer words */
 	uint64_t sq_runs;  /* of them squeezed */
+	/* The rule against holes below lists of more than BBWMX_ROWS rows
+	 * too, at nodes whose empty cells lie within 64 cells in a row
+	 * (filter()): on two words with 'holes' and three gaps at most. In
+	 * a window shifted to one word it runs on 'wh' ('wholes'); a
+	 * squeezed window (its cells 'sqcells') is shifted again where it
+	 * must run (node(), reshift()). */
+	bool hrule;
+	bool wholes;
+	struct bb_holes wh;
+	bool squeezed;
+	uint64_t sqcells[2];
+	uint64_t rs_runs;  /* squeezed subtrees shifted again */
 	struct gap gap[MAX_GAPS];
 	size_t ngaps;
 	bool gaps_overflow; /* more gaps than MAX_GAPS */

@@ -302,9 +302,10 @@ static bool covers_xc(const struct inst *in, struct covers *out)
 /* Searches solve_both() compared, how many ran the vector passes and
  * how many compared AVX2's with another level; the matrix phase's
  * subtrees (and of them those in a window of one word) and the window's
- * squeezed ones in the last one's first run (the best level). */
+ * squeezed ones (and of them those shifted again) in the last one's
+ * first run (the best level). */
 static unsigned long both_runs, both_vector, both_avx2;
-static uint64_t mx_last, mx1_last, sq_last;
+static uint64_t mx_last, mx1_last, sq_last, rs_last;
 
 /* bbw_solve() on the best kernels, then the same search on each level
  * below (AVX2 where the CPU has it, the portable list passes): the same
@@ -321,7 +322,7 @@ static enum xc_stop solve_both(bbw *b, uint64_t max_nodes,
 	enum xc_stop st = bbw_solve(b, max_nodes, collect, out, nodes);
 	uint64_t dead = bbw_dead_ends(b);
 	mx_last = bbw_matrix_runs(b, &mx1_last);
-	bbw_window_runs(b, &sq_last);
+	bbw_window_runs(b, &sq_last, &rs_last);
 	static const enum bb_kernels below[] = {BB_AVX2, BB_PORTABLE};
 	for (size_t v = 0; v < 2; v++) {
 		if (below[v] >= top || bbw_set_kernels(b, below[v]) != below[v])
@@ -1307,7 +1308,10 @@ static bbw *window_board(uint64_t *s, unsigned w, unsigned h, bool edges)
  * where the CPU has a fast PEXT) searches the same tree on fewer words: the
  * same stop, nodes, dead ends and covers in the same order as without
  * it, on boards of 65 to 320 cells with and without the rule against
- * holes, and with the matrix phase too (which then runs in windows of
+ * holes (which on two words also runs below lists of more than 128 rows
+ * where the empty cells lie within 64 in a row: on one word in a
+ * shifted window, squeezed windows shifted again for it; it prunes: the
+ * same covers as without the rule, in fewer nodes), and with the matrix phase too (which then runs in windows of
  * one word) on those of two words; and split into tasks, replayed
  * forwards, backwards and each task twice in a row (a window shifts the
  * list kept for the task's own node, which the next replay must not
@@ -1317,7 +1321,8 @@ static void test_bbw_window(void **state)
 	(void)state;
 	uint64_t s = 0x77696e646f77u; /* "window" */
 	int compared = 0, split = 0, wider = 0, with_matrix = 0;
-	uint64_t runs = 0, nodes_all = 0, squeezed = 0, mx1 = 0;
+	uint64_t runs = 0, nodes_all = 0, squeezed = 0, mx1 = 0, reshifted = 0;
+	uint64_t rule_nodes = 0, plain_nodes = 0;
 	for (int trial = 0; trial < 60; trial++) {
 		/* the last 20 small, to be searched whole and split */
 		unsigned w = 3 + below(&s, 6);
@@ -1336,8 +1341,30 @@ static void test_bbw_window(void **state)
 		uint64_t na, nb, budget = 60000;
 		enum xc_stop sa = solve_both(a, budget, &ca, &na);
 		enum xc_stop sb = solve_both(b, budget, &cb, &nb);
-		uint64_t wr = bbw_window_runs(b, NULL);
+		uint64_t wr = bbw_window_runs(b, NULL, NULL);
 		squeezed += sq_last;
+		reshifted += rs_last;
+		if (edges && sb == XC_DONE) {
+			/* the same board without the rule */
+			uint64_t s4 = s3, np;
+			bbw *c = window_board(&s4, w, h, true);
+			bbw_set_flags(c, BBW_QUICK_COUNT | BBW_WINDOW);
+			struct covers cc = {0};
+			assert_int_equal(bbw_solve(c, 0, collect, &cc, &np), XC_DONE);
+			/* (a copy: covers_diff() sorts, cb's order is compared
+			 * below) */
+			struct covers cb2 = {.n = cb.n, .cap = cb.n};
+			cb2.c = malloc((cb.n ? cb.n : 1) * sizeof *cb2.c);
+			assert_non_null(cb2.c);
+			memcpy(cb2.c, cb.c, cb.n * sizeof *cb2.c);
+			assert_int_equal(cc.n, cb2.n);
+			assert_int_equal(covers_diff(&cc, &cb2), 0);
+			rule_nodes += nb;
+			plain_nodes += np;
+			covers_clear(&cc);
+			covers_clear(&cb2);
+			bbw_free(c);
+		}
 		/* (before covers_diff() below sorts the covers) */
 		if (w * h <= 128) {
 			bbw *m = window_board(&s3, w, h, edges);
@@ -1368,7 +1395,7 @@ static void test_bbw_window(void **state)
 			         (unsigned long long)nb, cb.n);
 		for (size_t i = 0; i < ca.n; i++)
 			assert_int_equal(cover_cmp(&ca.c[i], &cb.c[i]), 0);
-		assert_int_equal(bbw_window_runs(a, NULL), 0);
+		assert_int_equal(bbw_window_runs(a, NULL, NULL), 0);
 		compared++;
 		wider += w * h > 128;
 		runs += wr;
@@ -1418,8 +1445,15 @@ static void test_bbw_window(void **state)
 	              compared, wider, (unsigned long long)nodes_all,
 	              (unsigned long long)runs, (unsigned long long)squeezed, split,
 	              with_matrix, (unsigned long long)mx1);
+	print_message("    the rule against holes: %llu nodes with it, %llu "
+	              "without; %llu squeezed subtrees shifted again\n",
+	              (unsigned long long)rule_nodes,
+	              (unsigned long long)plain_nodes,
+	              (unsigned long long)reshifted);
 	assert_true(compared >= 30 && wider >= 5 && runs >= 1000 && split >= 10);
-	assert_true(with_matrix >= 20);
+	assert_true(with_matrix >= 20 && rule_nodes < plain_nodes);
+	if (bbvec_pext_usable() && bbvec_avx2_usable())
+		assert_true(reshifted >= 100);
 	if (bbvec_usable() && bbwmx_usable())
 		assert_true(mx1 >= 1000);
 	if (bbvec_pext_usable() && bbvec_avx2_usable())
@@ -1731,8 +1765,8 @@ static void test_bbw_past_512(void **state)
 			         cb.n);
 		for (size_t i = 0; i < ca.n; i++)
 			assert_int_equal(cover_cmp(&ca.c[i], &cb.c[i]), 0);
-		assert_int_equal(bbw_window_runs(a, NULL), 0);
-		runs += bbw_window_runs(b, NULL);
+		assert_int_equal(bbw_window_runs(a, NULL, NULL), 0);
+		runs += bbw_window_runs(b, NULL, NULL);
 		covers_clear(&ca);
 		covers_clear(&cb);
 		bbw_free(a);
