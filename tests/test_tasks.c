@@ -370,7 +370,7 @@ static void test_tasks_bbw_puzzles(void **state)
 	assert_true(several >= 3 && compared >= 20);
 }
 
-/* The 70-cell pentacube box (1418 solutions, 7.7 million nodes whole):
+/* The 70-cell pentacube box (1418 solutions, 2.6 million nodes whole):
  * node budgets and solution limits stop every thread count with lower
  * bounds, on the wide bitboard. */
 static void test_tasks_bbw_limits(void **state)
