@@ -101,8 +101,8 @@ bbw *bbw_new(size_t ncells, const unsigned *rank, size_t ntypes,
 	b->ntypes = ntypes;
 	b->first = ntypes;
 	b->filler = ntypes;
-	b->flags = BBW_QUICK_COUNT | BBW_HOLES | BBW_MATRIX | BBW_WINDOW |
-	           BBW_SQUEEZE;
+	b->flags = BBW_QUICK_COUNT | BBW_HOLES | BBW_HOLES_MORE | BBW_MATRIX |
+	           BBW_WINDOW | BBW_SQUEEZE;
 	b->cut = SIZE_MAX;
 	bbw_set_vector(b, true);
 	size_t nt = ntypes ? ntypes : 1;
@@ -509,7 +509,7 @@ BB_INLINE void filter(bbw *b, size_t d, const uint64_t *rm,
 	struct bb_holes2 *h = NULL;
 	if (W == 2 && b->holes &&
 	    (g[T] > HOLES_ROWS ||
-	     (g[T] > HOLES_MANY_ROWS &&
+	     (b->hmore && g[T] > HOLES_MANY_ROWS &&
 	      __builtin_popcountll(empty[0] | rm[0]) +
 	      __builtin_popcountll(empty[1] | rm[1]) > 64) ||
 	     (b->hrule && g[T] > BBWMX_ROWS &&
@@ -1708,7 +1708,8 @@ static void start(bbw *b, uint64_t max_nodes, xc_visit visit, void *ctx)
 	            !b->regions;
 	b->squeeze = b->window && (b->flags & BBW_SQUEEZE) &&
 	             b->pext;
-	b->hrule = b->holes && b->hv.ngaps <= 3;
+	b->hmore = b->holes && (b->flags & BBW_HOLES_MORE);
+	b->hrule = b->hmore && b->hv.ngaps <= 3;
 }
 
 /* Level 0 and what depends only on the rows, edges and flags: the

@@ -23,7 +23,11 @@
  *   - holes (bb.h's rule, on the same adjacency, for goals of 65 to 128
  *     cells): when every row's cells each have a neighbour in the row, a
  *     row that would leave an empty cell with no empty neighbour is left
- *     out of the lists filtered below nodes of more than 512 rows.
+ *     out of the lists filtered below nodes of more than 512 rows; with
+ *     BBW_HOLES_MORE also of more than 192 rows with more than 64 empty
+ *     cells, and of more than 128 whose empty cells lie within 64 cells
+ *     in a row (as many rows as the 64-cell board's rule; goals of three
+ *     gaps at most, a box's).
  *   - the matrix phase (two words, AVX-512 as bb.h's; not with regions
  *     or optional cells): below a node of at most 128 rows the subtree
  *     works on bit sets over that one list instead of copying lists.
@@ -66,6 +70,7 @@ enum {
 	BBW_MATRIX = 8,      /* the matrix phase on two words */
 	BBW_WINDOW = 16,     /* fewer words once the empty cells fit */
 	BBW_SQUEEZE = 32,    /* ... wherever they lie (with BBW_WINDOW) */
+	BBW_HOLES_MORE = 64, /* BBW_HOLES below shorter lists too (below) */
 };
 
 /* 'ncells' (1..1024) cells, 'rank[c]' cell c's place in the fill order (a

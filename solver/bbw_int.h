@@ -81,6 +81,7 @@ struct bbw {
 	 * a window shifted to one word it runs on 'wh' ('wholes'); a
 	 * squeezed window (its cells 'sqcells') is shifted again where it
 	 * must run (node(), reshift()). */
+	bool hmore;        /* BBW_HOLES_MORE with 'holes' */
 	bool hrule;
 	bool wholes;
 	struct bb_holes wh;

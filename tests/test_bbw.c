@@ -496,10 +496,12 @@ static void test_bbw_random_differential(void **state)
 			{first, false, BBW_QUICK_COUNT},
 			{in.ntypes, true, 0},
 			{first, false, BBW_MATRIX},
-			{in.ntypes, true, BBW_QUICK_COUNT | BBW_HOLES | BBW_MATRIX},
+			{in.ntypes, true,
+			 BBW_QUICK_COUNT | BBW_HOLES | BBW_HOLES_MORE | BBW_MATRIX},
 			{first, false, BBW_MATRIX | BBW_WINDOW | BBW_SQUEEZE},
 			{in.ntypes, true,
-			 BBW_QUICK_COUNT | BBW_HOLES | BBW_MATRIX | BBW_WINDOW},
+			 BBW_QUICK_COUNT | BBW_HOLES | BBW_HOLES_MORE | BBW_MATRIX |
+			     BBW_WINDOW},
 		};
 		uint64_t nodes_holes = 0;
 		for (size_t w = 0; w < sizeof ways / sizeof *ways; w++) {
@@ -1256,14 +1258,16 @@ static void test_bbw_vector_long_lists(void **state)
 
 /* ---- the window ----------------------------------------------------------- */
 
-/* A board of w x h cells (cell y * w + x, filled in that order) cut
- * along a snake (rows left to right, then right to left) into pieces of
- * 4 to 8 cells, each a type of one copy placed at every translation
- * where it fits (never turned): at least one cover, the cut, and often
- * a few. Edges for the rule against holes when 'edges'. */
-static bbw *window_board(uint64_t *s, unsigned w, unsigned h, bool edges)
+/* A box of w x h x l cells (cell (z * h + y) * w + x, filled in that
+ * order) cut along a snake (rows left to right, then right to left, a
+ * layer's rows up, the next one's down) into pieces of 4 to 8 cells,
+ * each a type of one copy placed at every translation where it fits
+ * (never turned): at least one cover, the cut, and often a few. Edges
+ * for the rule against holes when 'edges'. */
+static bbw *window_box(uint64_t *s, unsigned w, unsigned h, unsigned l,
+                       bool edges)
 {
-	unsigned n = w * h, cut[BBW_MAX_CELLS + 1], np = 0;
+	unsigned n = w * h * l, cut[BBW_MAX_CELLS + 1], np = 0;
 	for (unsigned c = 0; c < n; np++) {
 		cut[np] = c;
 		c += 4 + below(s, 5);
@@ -1279,43 +1283,58 @@ static bbw *window_board(uint64_t *s, unsigned w, unsigned h, bool edges)
 	bbw *b = bbw_new(n, rank, np, counts);
 	assert_non_null(b);
 	for (unsigned t = 0; t < np; t++) {
-		int px[12], py[12], k = 0;
+		int px[12], py[12], pz[12], k = 0;
 		for (unsigned i = cut[t]; i < cut[t + 1]; i++, k++) {
-			unsigned y = i / w, x = i % w;
-			py[k] = (int)y;
-			px[k] = (int)(y % 2 ? w - 1 - x : x);
+			/* the snake: row r = i / w overall, its z and its y */
+			unsigned r = i / w, x = i % w, z = r / h, y = r % h;
+			pz[k] = (int)z;
+			py[k] = (int)(z % 2 ? h - 1 - y : y);
+			px[k] = (int)(r % 2 ? w - 1 - x : x);
 		}
-		for (int dy = -(int)h; dy < (int)h; dy++)
-			for (int dx = -(int)w; dx < (int)w; dx++) {
-				uint64_t m[BBW_MAX_WORDS] = {0};
-				bool fits = true;
-				for (int j = 0; j < k && fits; j++) {
-					int x = px[j] + dx, y = py[j] + dy;
-					fits = x >= 0 && y >= 0 && x < (int)w && y < (int)h;
+		for (int dz = -(int)l; dz < (int)l; dz++)
+			for (int dy = -(int)h; dy < (int)h; dy++)
+				for (int dx = -(int)w; dx < (int)w; dx++) {
+					uint64_t m[BBW_MAX_WORDS] = {0};
+					bool fits = true;
+					for (int j = 0; j < k && fits; j++) {
+						int x = px[j] + dx, y = py[j] + dy, z = pz[j] + dz;
+						fits = x >= 0 && y >= 0 && z >= 0 && x < (int)w &&
+						       y < (int)h && z < (int)l;
+						if (fits)
+							set_cell(m, (unsigned)((z * (int)h + y) * (int)w + x));
+					}
 					if (fits)
-						set_cell(m, (unsigned)(y * (int)w + x));
+						assert_int_equal(bbw_add_row(b, m, t), XC_OK);
 				}
-				if (fits)
-					assert_int_equal(bbw_add_row(b, m, t), XC_OK);
-			}
 	}
 	if (edges)
-		grid_edges(b, w, h);
+		for (unsigned c = 0; c < n; c++) {
+			unsigned x = c % w, y = c / w % h, z = c / (w * h);
+			if (x + 1 < w)
+				bbw_add_edge(b, c, c + 1);
+			if (y + 1 < h)
+				bbw_add_edge(b, c, c + w);
+			if (z + 1 < l)
+				bbw_add_edge(b, c, c + w * h);
+		}
 	return b;
 }
+
 
 /* The window (BBW_WINDOW, with BBW_SQUEEZE two times in three: it runs
  * where the CPU has a fast PEXT) searches the same tree on fewer words: the
  * same stop, nodes, dead ends and covers in the same order as without
  * it, on boards of 65 to 320 cells with and without the rule against
- * holes (which on two words also runs below lists of more than 128 rows
- * where the empty cells lie within 64 in a row: on one word in a
- * shifted window, squeezed windows shifted again for it; it prunes: the
- * same covers as without the rule, in fewer nodes), and with the matrix phase too (which then runs in windows of
- * one word) on those of two words; and split into tasks, replayed
- * forwards, backwards and each task twice in a row (a window shifts the
- * list kept for the task's own node, which the next replay must not
- * reuse), the same covers. */
+ * holes (BBW_HOLES_MORE: on two words also below lists of more than 128
+ * rows where the empty cells lie within 64 in a row, on one word in a
+ * shifted window, squeezed windows shifted again for it; the same covers
+ * as with the rule past 512 rows alone, in another tree), on boards and
+ * on boxes of two to four layers (8 x 8 x 2 among them: a gap of 64),
+ * and with the matrix phase too (which then runs in windows of one
+ * word) on those of two words; and split into tasks, replayed forwards,
+ * backwards and each task twice in a row (a window shifts the list kept
+ * for the task's own node, which the next replay must not reuse), the
+ * same covers, and the same nodes as the whole search. */
 static void test_bbw_window(void **state)
 {
 	(void)state;
@@ -1329,12 +1348,18 @@ static void test_bbw_window(void **state)
 		unsigned want = trial >= 40     ? 65 + below(&s, 8)
 		              : trial % 4 == 3 ? 129 + below(&s, 192)
 		                               : 65 + below(&s, 64);
-		unsigned h = (want + w - 1) / w;
+		/* one in four a box of two to four layers (three gaps, the
+		 * rule's third), one of them 8 x 8 x 2 (a gap of 64) */
+		unsigned l = trial % 4 == 0 ? 2 + below(&s, 3) : 1;
+		if (trial == 8)
+			w = 8, l = 2, want = 128;
+		unsigned h = (want + w * l - 1) / (w * l);
 		bool edges = trial % 2 == 0;
-		unsigned flags = BBW_QUICK_COUNT | (edges ? BBW_HOLES : 0);
+		unsigned flags = BBW_QUICK_COUNT |
+		                 (edges ? BBW_HOLES | BBW_HOLES_MORE : 0);
 		uint64_t s2 = s, s3 = s;
-		bbw *a = window_board(&s, w, h, edges);
-		bbw *b = window_board(&s2, w, h, edges);
+		bbw *a = window_box(&s, w, h, l, edges);
+		bbw *b = window_box(&s2, w, h, l, edges);
 		bbw_set_flags(a, flags);
 		bbw_set_flags(b, flags | BBW_WINDOW | (trial % 3 ? BBW_SQUEEZE : 0));
 		struct covers ca = {0}, cb = {0};
@@ -1345,10 +1370,11 @@ static void test_bbw_window(void **state)
 		squeezed += sq_last;
 		reshifted += rs_last;
 		if (edges && sb == XC_DONE) {
-			/* the same board without the rule */
+			/* the same board with the rule only past 512 rows
+			 * (no BBW_HOLES_MORE) */
 			uint64_t s4 = s3, np;
-			bbw *c = window_board(&s4, w, h, true);
-			bbw_set_flags(c, BBW_QUICK_COUNT | BBW_WINDOW);
+			bbw *c = window_box(&s4, w, h, l, true);
+			bbw_set_flags(c, BBW_QUICK_COUNT | BBW_HOLES | BBW_WINDOW);
 			struct covers cc = {0};
 			assert_int_equal(bbw_solve(c, 0, collect, &cc, &np), XC_DONE);
 			/* (a copy: covers_diff() sorts, cb's order is compared
@@ -1367,7 +1393,7 @@ static void test_bbw_window(void **state)
 		}
 		/* (before covers_diff() below sorts the covers) */
 		if (w * h <= 128) {
-			bbw *m = window_board(&s3, w, h, edges);
+			bbw *m = window_box(&s3, w, h, l, edges);
 			bbw_set_flags(m, flags | BBW_WINDOW | BBW_MATRIX |
 			                     (trial % 3 ? BBW_SQUEEZE : 0));
 			struct covers cm = {0};
@@ -1405,11 +1431,12 @@ static void test_bbw_window(void **state)
 			bbw *c = split_clone(b, 30, &t);
 			for (int way = 0; way < 3; way++) {
 				struct covers got = {0};
-				uint64_t n;
+				uint64_t n, all = t.nodes;
 				for (size_t j = 0; j < t.n; j++) {
 					size_t task = way == 1 ? t.n - 1 - j : j, before = got.n;
 					assert_int_equal(bbw_solve_task(c, &t, task, 0, collect,
 					                                &got, &n), XC_DONE);
+					all += n;
 					if (way == 2) {
 						/* the same task again: its covers once more */
 						size_t once = got.n - before;
@@ -1419,7 +1446,12 @@ static void test_bbw_window(void **state)
 						assert_int_equal(got.n - before, 2 * once);
 					}
 				}
-				(void)n;
+				/* the tasks' trees are the whole search's */
+				if (way < 2 && all != nb)
+					fail_msg("trial %d: %zu tasks, way %d: %llu nodes, "
+					         "%llu whole", trial, t.n, way,
+					         (unsigned long long)all,
+					         (unsigned long long)nb);
 				size_t expect = way == 2 ? 2 * cb.n : cb.n;
 				if (got.n != expect)
 					fail_msg("trial %d: %zu tasks, way %d: %zu covers, "
@@ -1445,13 +1477,16 @@ static void test_bbw_window(void **state)
 	              compared, wider, (unsigned long long)nodes_all,
 	              (unsigned long long)runs, (unsigned long long)squeezed, split,
 	              with_matrix, (unsigned long long)mx1);
-	print_message("    the rule against holes: %llu nodes with it, %llu "
-	              "without; %llu squeezed subtrees shifted again\n",
+	print_message("    the rule against holes: %llu nodes with "
+	              "BBW_HOLES_MORE, %llu without; %llu squeezed subtrees "
+	              "shifted again\n",
 	              (unsigned long long)rule_nodes,
 	              (unsigned long long)plain_nodes,
 	              (unsigned long long)reshifted);
 	assert_true(compared >= 30 && wider >= 5 && runs >= 1000 && split >= 10);
-	assert_true(with_matrix >= 20 && rule_nodes < plain_nodes);
+	/* (the rule changes the fewest-rows cells, so the trees differ,
+	 * with more nodes or fewer: the same tree would mean it never ran) */
+	assert_true(with_matrix >= 20 && rule_nodes != plain_nodes);
 	if (bbvec_pext_usable() && bbvec_avx2_usable())
 		assert_true(reshifted >= 100);
 	if (bbvec_usable() && bbwmx_usable())
