@@ -1212,7 +1212,7 @@ static void window(bbw *b, size_t d, const uint64_t *filled,
                    const uint64_t *any, const uint64_t *empty, unsigned off,
                    int W, int W2);
 static void reshift(bbw *b, size_t d, const uint64_t *filled,
-                    const uint64_t *any, uint64_t empty);
+                    const uint64_t *any, const uint64_t *cells);
 
 /* Branch at level d: the list holds the placeable rows, 'any' is their
  * union. */
@@ -1269,7 +1269,7 @@ BB_INLINE void node(bbw *b, size_t d, const uint64_t *filled,
 		uint64_t e2[2];
 		bbvec_unsqueeze_cells(empty[0], b->sqcells, e2);
 		if (within64(e2)) {
-			reshift(b, d, filled, any, empty[0]);
+			reshift(b, d, filled, any, e2);
 			return;
 		}
 	}
@@ -1521,19 +1521,19 @@ static NOINLINE void window(bbw *b, size_t d, const uint64_t *filled,
 	memcpy(b->late, late, sizeof late);
 }
 
-/* A squeezed window's node (level d, one word) whose empty cells lie
- * within 64 cells of the goal: searched on them shifted instead, so that
- * the rule against holes runs (hrule), as it does at that node without
- * the squeeze. Level d's list is changed where it is, as window() does. */
+/* A squeezed window's node (level d, one word) whose empty cells, 'cells'
+ * as they lie in the goal (two words), lie within 64 cells: searched on
+ * them shifted instead, so that the rule against holes runs (hrule), as
+ * it does at that node without the squeeze. Level d's list is changed
+ * where it is, as window() does. */
 static NOINLINE void reshift(bbw *b, size_t d, const uint64_t *filled,
-                             const uint64_t *any, uint64_t empty)
+                             const uint64_t *any, const uint64_t *cells)
 {
 	size_t T = b->ntypes, at = b->lbase[d];
 	uint32_t n = b->goff[d * (T + 1) + T];
-	uint64_t e2[2], full = b->full[0], late = b->late[0];
-	bbvec_unsqueeze_cells(empty, b->sqcells, e2);
-	unsigned off = e2[0] ? (unsigned)__builtin_ctzll(e2[0])
-	                     : 64 + (unsigned)__builtin_ctzll(e2[1]);
+	uint64_t full = b->full[0], late = b->late[0];
+	unsigned off = cells[0] ? (unsigned)__builtin_ctzll(cells[0])
+	                        : 64 + (unsigned)__builtin_ctzll(cells[1]);
 	/* the rows lie on the empty cells, within 64 of off; the goal's
 	 * cells and the filled ones outside them fall off the word */
 	bbvec_unsqueeze(b->lm[0] + at, n, b->sqcells, off);

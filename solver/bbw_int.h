@@ -75,9 +75,10 @@ struct bbw {
 	                   * a fast PEXT) */
 	uint64_t win_runs; /* subtrees searched on fewer words */
 	uint64_t sq_runs;  /* of them squeezed */
-	/* The rule against holes below lists of more than BBWMX_ROWS rows
-	 * too, at nodes whose empty cells lie within 64 cells in a row
-	 * (filter()): on two words with 'holes' and three gaps at most. In
+	/* BBW_HOLES_MORE: the rule against holes below lists of more than
+	 * HOLES_MANY_ROWS rows at nodes of more than 64 empty cells, and of
+	 * more than BBWMX_ROWS at nodes whose empty cells lie within 64
+	 * cells in a row (filter(); 'hrule': three gaps at most). In
 	 * a window shifted to one word it runs on 'wh' ('wholes'); a
 	 * squeezed window (its cells 'sqcells') is shifted again where it
 	 * must run (node(), reshift()). */
