@@ -1153,6 +1153,11 @@ int main(int argc, char **argv)
 		                  "5x5x5 cut into 19-21");
 	bench_solve_threads("tests/data/bench/pentacubes-2x5x6.puz",
 	                    "solve: 2x5x6 pentacubes", 3, 2);
+	/* a small tree of long lists: split in one round (tasks.c) */
+	bench_solve("tests/data/bench/blocks-6x6x6.puz",
+	            "solve: 6x6x6 cut into 15, one plain search", 5);
+	bench_solve_threads("tests/data/bench/blocks-6x6x6.puz",
+	                    "solve: 6x6x6 cut into 15", 5, 2);
 	if (!quick) {
 		bench_solve_threads("tests/data/bench/pentacubes-3x4x5.puz",
 		                    "solve: 3x4x5 pentacubes", 1, 2);

@@ -1003,7 +1003,7 @@ int bb_split(bb *b, size_t want, uint64_t max_nodes, struct xc_tasks *out,
 	b->poll = NULL;
 	b->tasks = out;
 	drop_replay(b);
-	for (size_t d = 1;; d++) {
+	for (size_t d = want ? 1 : XC_NO_CUT;; d++) {
 		out->n = 0;
 		b->cut = d;
 		b->cut_hits = 0;
@@ -1027,7 +1027,8 @@ int bb_split(bb *b, size_t want, uint64_t max_nodes, struct xc_tasks *out,
 		}
 		out->nodes = b->nodes;
 		*stop = b->stop;
-		if (b->stop != XC_DONE || out->n >= want || b->cut_hits == 0)
+		if (!want || b->stop != XC_DONE || out->n >= want ||
+		    b->cut_hits == 0)
 			break;
 	}
 	b->poll = poll;

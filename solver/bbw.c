@@ -1825,7 +1825,7 @@ int bbw_split(bbw *b, size_t want, uint64_t max_nodes, struct xc_tasks *out,
 	b->tasks = out;
 	drop_replay(b);
 	int rc = XC_OK;
-	for (size_t d = 1;; d++) {
+	for (size_t d = want ? 1 : XC_NO_CUT;; d++) {
 		out->n = 0;
 		b->cut = d;
 		b->cut_hits = 0;
@@ -1849,7 +1849,8 @@ int bbw_split(bbw *b, size_t want, uint64_t max_nodes, struct xc_tasks *out,
 		}
 		out->nodes = b->nodes;
 		*stop = b->stop;
-		if (b->stop != XC_DONE || out->n >= want || b->cut_hits == 0)
+		if (!want || b->stop != XC_DONE || out->n >= want ||
+		    b->cut_hits == 0)
 			break;
 	}
 	b->tasks = NULL;

@@ -7,7 +7,9 @@
  *
  * The split. The engine walks the top of its search tree in its own order
  * (bb_split, bbw_split, xc_split) down to the first depth with SOLVE_TASKS or more
- * open nodes; each is a task, named by its path. The list depends only on
+ * open nodes; each is a task, named by its path. A tree of at most
+ * SOLVE_SPLIT_WHOLE nodes is walked whole once instead, each cover a task. The
+ * list depends only on
  * the puzzle and the options that shape the search, never on threads, so
  * shards agree on it: shard I of K takes the tasks t with t mod K == I
  * (neighbouring subtrees, often alike in size, go to different shards).
@@ -569,8 +571,20 @@ int tasks_run(struct solver *s, struct engine e)
 	               s->gamma_order != (uint64_t)s->group_order
 	             ? s->gamma_order : (uint64_t)s->group_order;
 	struct xc_tasks t = {0};
-	enum xc_stop st;
-	int rc = engine_split(e, SOLVE_TASKS, o->max_nodes, &t, &st);
+	enum xc_stop st = XC_NODES;
+	int rc = XC_OK;
+	/* A tree of at most SOLVE_SPLIT_WHOLE nodes is split in one round over
+	 * all of it, its covers the tasks (xc.h); a larger one, the round
+	 * stopped, by depth as before. */
+	if (!o->split_by_depth) {
+		uint64_t whole = o->max_nodes && o->max_nodes < SOLVE_SPLIT_WHOLE
+		               ? o->max_nodes : SOLVE_SPLIT_WHOLE;
+		rc = engine_split(e, 0, whole, &t, &st);
+		if (rc == XC_OK && st != XC_DONE)
+			xc_tasks_clear(&t);
+	}
+	if (rc == XC_OK && st != XC_DONE)
+		rc = engine_split(e, SOLVE_TASKS, o->max_nodes, &t, &st);
 	if (rc != XC_OK)
 		return SOLVE_ENOMEM;
 	res->tasks = t.n;

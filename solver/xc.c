@@ -672,7 +672,8 @@ void xc_tasks_clear(struct xc_tasks *t)
 /* Iterative deepening: cut at depth 1, 2, ... until enough tasks are open
  * or none reaches the cut. Each round repeats the top of the search, a
  * small share of it (the rounds' sizes grow geometrically); the nodes
- * reported are the last round's, those above its cut. */
+ * reported are the last round's, those above its cut. want 0: one round
+ * with a cut no search reaches. */
 int xc_split(xc *x, size_t want, uint64_t max_nodes, struct xc_tasks *out,
              enum xc_stop *stop)
 {
@@ -680,7 +681,7 @@ int xc_split(xc *x, size_t want, uint64_t max_nodes, struct xc_tasks *out,
 	x->poll = NULL; /* a plain budget here */
 	x->tasks = out;
 	unreplay(x, 0);
-	for (size_t d = 1;; d++) {
+	for (size_t d = want ? 1 : XC_NO_CUT;; d++) {
 		out->n = 0;
 		x->cut = d;
 		x->cut_hits = 0;
@@ -705,7 +706,8 @@ int xc_split(xc *x, size_t want, uint64_t max_nodes, struct xc_tasks *out,
 		}
 		out->nodes = x->nodes_tried;
 		*stop = x->stop;
-		if (x->stop != XC_DONE || out->n >= want || x->cut_hits == 0)
+		if (!want || x->stop != XC_DONE || out->n >= want ||
+		    x->cut_hits == 0)
 			break;
 	}
 	x->poll = poll;

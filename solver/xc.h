@@ -100,6 +100,9 @@ void xc_set_poll(xc *x, xc_poll poll, void *ctx);
  * the first cover of the lowest task that has one is the first cover a
  * whole solve finds. Freed with xc_tasks_clear().
  */
+/* A cut depth no search reaches (want 0 above). */
+#define XC_NO_CUT (SIZE_MAX - 1)
+
 struct xc_tasks {
 	size_t n;        /* tasks */
 	size_t *off;     /* n + 1 offsets into 'step' */
@@ -115,7 +118,15 @@ bool xc_tasks_add(struct xc_tasks *t, const size_t *step, size_t len);
 /* Split the search of 'x' into tasks ('*out', empty on entry). At most
  * 'max_nodes' nodes are tried (0: no limit); '*stop' says XC_NODES when
  * they ran out (the tasks are then incomplete). XC_OK or XC_ENOMEM
- * ('*out' cleared). The xc is left as it was. */
+ * ('*out' cleared). The xc is left as it was.
+ *
+ * want 0: no cut at all. The whole search is walked once and each cover
+ * is a task (no subtree is left open): the split of a tree too small to
+ * open 'want' subtrees at any depth, in one round instead of one per
+ * depth, each repeating the top, where such trees (a few thousand nodes
+ * of long lists: a block puzzle of 216 cells) spend most of their time.
+ * The tasks are as valid as any split's; solve's tasks.c asks for it
+ * first, with a small budget. */
 int xc_split(xc *x, size_t want, uint64_t max_nodes, struct xc_tasks *out,
              enum xc_stop *stop);
 /* Search the subtree of task k of 't' (made by xc_split on this xc or on

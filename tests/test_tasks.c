@@ -53,17 +53,22 @@ static void expect_same(const struct puzzle *p, struct solve_opts o,
 {
 	o.keep_first = true;
 	struct solve_result a = run(p, o);
-	static const unsigned threads[] = {1, 2, 8};
-	for (size_t i = 0; i < 3; i++) {
+	/* split as tasks.c splits (a small tree in one round over all of
+	 * it) on 1, 2 and 8 threads, and by depth, as a larger one is, on 2 */
+	static const unsigned threads[] = {1, 2, 8, 2};
+	for (size_t i = 0; i < 4; i++) {
 		struct solve_opts ot = o;
 		ot.threads = threads[i];
+		ot.split_by_depth = i == 3;
 		struct solve_result b = run(p, ot);
 		if (b.solutions != a.solutions || b.assemblies != a.assemblies ||
 		    b.numerator != a.numerator || b.divisor != a.divisor ||
 		    b.nodes != a.nodes || b.complete != a.complete || !b.complete)
-			fail_msg("%s, %s, %u threads: %llu solutions %llu assemblies "
-			         "%llu nodes, plain %llu %llu %llu", p->name, what,
-			         threads[i], (unsigned long long)b.solutions,
+			fail_msg("%s, %s, %u threads%s: %llu solutions %llu "
+			         "assemblies %llu nodes, plain %llu %llu %llu",
+			         p->name, what, threads[i],
+			         i == 3 ? " (by depth)" : "",
+			         (unsigned long long)b.solutions,
 			         (unsigned long long)b.assemblies,
 			         (unsigned long long)b.nodes,
 			         (unsigned long long)a.solutions,
@@ -130,8 +135,8 @@ static void covers_sort(struct covers *c)
 /* K shards: their numerators, assemblies and nodes add up to the whole
  * search's; their covers are disjoint (no cover twice over all shards,
  * the whole search has none twice either) and together the whole's. */
-static void expect_shards(const struct puzzle *p, struct solve_opts o,
-                          unsigned k, const char *what)
+static void expect_shards_split(const struct puzzle *p, struct solve_opts o,
+                                unsigned k, const char *what)
 {
 	size_t grid = grid_size(p);
 	struct covers whole = {.cell = 2 * grid, .grid = grid};
@@ -180,6 +185,17 @@ static void expect_shards(const struct puzzle *p, struct solve_opts o,
 	free(whole.data);
 	free(parts.data);
 	solve_result_clear(&a);
+}
+
+/* expect_shards_split() with the shards split as tasks.c splits them (a
+ * small tree in one round over all of it) and by depth. */
+static void expect_shards(const struct puzzle *p, struct solve_opts o,
+                          unsigned k, const char *what)
+{
+	o.split_by_depth = false;
+	expect_shards_split(p, o, k, what);
+	o.split_by_depth = true;
+	expect_shards_split(p, o, k, what);
 }
 
 static const struct solve_opts ways[] = {
@@ -339,7 +355,7 @@ static void test_tasks_bbw_puzzles(void **state)
 		assert_int_equal(randpuz_box(seed * 104729, &p), 0);
 		struct solve_result r = run(&p, (struct solve_opts){
 			.generic = true, .engine = SOLVE_WIDE, .no_pin = true,
-			.max_nodes = 75000, .threads = 1});
+			.max_nodes = 75000, .threads = 1, .split_by_depth = true});
 		bool small = r.complete;
 		split += small && r.tasks >= 100;
 		solve_result_clear(&r);
@@ -543,6 +559,74 @@ static void test_tasks_exact_budget(void **state)
 	 * none: the one placement is its only node) */
 	expect_exact_budget("tests/data/puz/filler-budget.puz", SOLVE_AUTO,
 	                    false);
+}
+
+/* A tree of at most SOLVE_SPLIT_WHOLE nodes is split in one round over
+ * all of it (every node above the tasks, its covers the tasks), which is
+ * what the last round by depth makes of a tree that never opens
+ * SOLVE_TASKS subtrees; a larger one by depth, into SOLVE_TASKS or
+ * more. Either way the same counts, nodes and first solution as one
+ * plain search (expect_same() runs both on every puzzle). */
+static void test_tasks_whole_round(void **state)
+{
+	(void)state;
+	static const enum solve_engine engines[] = {SOLVE_AUTO, SOLVE_WIDE,
+	                                            SOLVE_DLX};
+	struct puzzle p;
+	int opened = 0;
+	for (size_t e = 0; e < 3; e++) {
+		test_load_puzzle(DATA "soma.puz", &p);
+		struct solve_opts o = {.generic = true, .engine = engines[e],
+		                       .keep_first = true};
+		struct solve_result a = run(&p, o);
+		assert_true(a.nodes <= SOLVE_SPLIT_WHOLE);
+		o.threads = 2;
+		struct solve_result b = run(&p, o);
+		o.split_by_depth = true;
+		struct solve_result c = run(&p, o);
+		assert_int_equal(b.split_nodes, a.nodes);
+		assert_int_equal(b.nodes, a.nodes);
+		assert_true(b.tasks > 0 && b.tasks <= a.assemblies);
+		/* by depth, a tree that never opens SOLVE_TASKS subtrees ends
+		 * in a round cut below its bottom: the same tasks, after a
+		 * round a depth; dancing links' tree of Soma opens them */
+		if (c.split_nodes == a.nodes) {
+			assert_int_equal(c.tasks, b.tasks);
+		} else {
+			assert_true(c.split_nodes < a.nodes &&
+			            c.tasks >= SOLVE_TASKS);
+			opened++;
+		}
+		assert_int_equal(c.nodes, a.nodes);
+		assert_int_equal(b.solutions, a.solutions);
+		assert_int_equal(c.solutions, a.solutions);
+		assert_memory_equal(b.first, a.first, grid_size(&p));
+		solve_result_clear(&a);
+		solve_result_clear(&b);
+		solve_result_clear(&c);
+		puz_clear(&p);
+		/* past SOLVE_SPLIT_WHOLE nodes: by depth, the round's nodes
+		 * not counted */
+		test_load_puzzle(DATA "pentacubes-2x3x10.puz", &p);
+		o = (struct solve_opts){.generic = true, .engine = engines[e]};
+		a = run(&p, o);
+		assert_true(a.nodes > SOLVE_SPLIT_WHOLE);
+		o.threads = 1;
+		b = run(&p, o);
+		assert_true(b.split_nodes < b.nodes && b.tasks >= SOLVE_TASKS);
+		assert_int_equal(b.nodes, a.nodes);
+		assert_int_equal(b.solutions, a.solutions);
+		solve_result_clear(&a);
+		solve_result_clear(&b);
+		puz_clear(&p);
+	}
+	assert_int_equal(opened, 1);
+	/* 216 cells (four words, the window below): 3,286 nodes of long
+	 * lists, the tree the round was made for */
+	test_load_puzzle("tests/data/bench/blocks-6x6x6.puz", &p);
+	expect_same(&p, (struct solve_opts){0}, "6x6x6 blocks");
+	expect_shards(&p, (struct solve_opts){0}, 3, "6x6x6 blocks");
+	puz_clear(&p);
 }
 
 static void test_tasks_progress(void **state)
@@ -981,6 +1065,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tasks_engine_split),
 		cmocka_unit_test(test_tasks_bbw_split),
+		cmocka_unit_test(test_tasks_whole_round),
 		cmocka_unit_test(test_tasks_soma),
 		cmocka_unit_test(test_tasks_pentacubes),
 		cmocka_unit_test(test_tasks_happy_cubes),
