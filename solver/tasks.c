@@ -575,13 +575,22 @@ int tasks_run(struct solver *s, struct engine e)
 	int rc = XC_OK;
 	/* A tree of at most SOLVE_SPLIT_WHOLE nodes is split in one round over
 	 * all of it, its covers the tasks (xc.h); a larger one, the round
-	 * stopped, by depth as before. */
+	 * stopped, by depth as before. The round's budget is not max_nodes:
+	 * the task list must not depend on it (shards run with other budgets
+	 * are merged). A tree the round walks whole, of more nodes than
+	 * max_nodes, all of them above the tasks, stops as a split that runs
+	 * out of budget does, with max_nodes nodes and nothing counted. */
 	if (!o->split_by_depth) {
-		uint64_t whole = o->max_nodes && o->max_nodes < SOLVE_SPLIT_WHOLE
-		               ? o->max_nodes : SOLVE_SPLIT_WHOLE;
-		rc = engine_split(e, 0, whole, &t, &st);
-		if (rc == XC_OK && st != XC_DONE)
+		rc = engine_split(e, 0, SOLVE_SPLIT_WHOLE, &t, &st);
+		if (rc == XC_OK && st != XC_DONE) {
 			xc_tasks_clear(&t);
+		} else if (rc == XC_OK && o->max_nodes && t.nodes > o->max_nodes) {
+			res->tasks = t.n;
+			res->nodes = res->split_nodes = o->max_nodes;
+			res->stop = SOLVE_MAX_NODES;
+			xc_tasks_clear(&t);
+			return SOLVE_OK;
+		}
 	}
 	if (rc == XC_OK && st != XC_DONE)
 		rc = engine_split(e, SOLVE_TASKS, o->max_nodes, &t, &st);

@@ -121,7 +121,9 @@ bool xc_tasks_add(struct xc_tasks *t, const size_t *step, size_t len);
  * ('*out' cleared). The xc is left as it was.
  *
  * want 0: no cut at all. The whole search is walked once and each cover
- * is a task (no subtree is left open): the split of a tree too small to
+ * is a task (no subtree is left open, but for the bounded and ranged
+ * items' phases below a cover of the primary items, which xc records
+ * as a task as any split does): the split of a tree too small to
  * open 'want' subtrees at any depth, in one round instead of one per
  * depth, each repeating the top, where such trees (a few thousand nodes
  * of long lists: a block puzzle of 216 cells) spend most of their time.

@@ -621,6 +621,37 @@ static void test_tasks_whole_round(void **state)
 		puz_clear(&p);
 	}
 	assert_int_equal(opened, 1);
+	/* The task list does not depend on the budget: a shard run with one
+	 * that ends whole has the tasks of one run without (dancing links'
+	 * Soma, 4,859 nodes, which by depth opens 1000 subtrees: the round
+	 * must not give way to the depth split under a budget), so shards
+	 * with other budgets merge; one too small stops with its budget's
+	 * nodes, nothing counted. */
+	test_load_puzzle(DATA "soma.puz", &p);
+	struct solve_opts so = {.generic = true, .engine = SOLVE_DLX,
+	                        .threads = 1, .shard_index = 1,
+	                        .shard_count = 2};
+	struct solve_result free_run = run(&p, so);
+	assert_true(free_run.complete && free_run.nodes <= SOLVE_SPLIT_WHOLE);
+	uint64_t n = free_run.split_nodes;
+	const uint64_t budgets[] = {n / 3, n / 2, n - 1, n, n + 1,
+	                            SOLVE_SPLIT_WHOLE, SOLVE_SPLIT_WHOLE + 1};
+	for (size_t i = 0; i < sizeof budgets / sizeof *budgets; i++) {
+		so.max_nodes = budgets[i];
+		struct solve_result r = run(&p, so);
+		if (r.complete) {
+			assert_int_equal(r.tasks, free_run.tasks);
+			assert_int_equal(r.split_nodes, free_run.split_nodes);
+			assert_int_equal(r.numerator, free_run.numerator);
+		} else {
+			assert_true(budgets[i] < n);
+			assert_int_equal(r.stop, SOLVE_MAX_NODES);
+			assert_int_equal(r.nodes, budgets[i]);
+		}
+		solve_result_clear(&r);
+	}
+	solve_result_clear(&free_run);
+	puz_clear(&p);
 	/* 216 cells (four words, the window below): 3,286 nodes of long
 	 * lists, the tree the round was made for */
 	test_load_puzzle("tests/data/bench/blocks-6x6x6.puz", &p);
