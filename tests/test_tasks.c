@@ -660,6 +660,47 @@ static void test_tasks_whole_round(void **state)
 	puz_clear(&p);
 }
 
+/* Random puzzles with optional cells (fillers and late cells in
+ * solve.c: their covers are recorded as tasks in the round) of 8 to 400
+ * cells, through threads and shards split both ways. */
+static void test_tasks_optional_cells(void **state)
+{
+	(void)state;
+	int compared = 0, whole = 0, several = 0;
+	for (uint64_t seed = 1; compared < 24 && seed <= 200; seed++) {
+		struct puzzle p;
+		int lo = seed % 3 == 0 ? 8 : seed % 3 == 1 ? 65 : 129;
+		int hi = seed % 3 == 0 ? 64 : seed % 3 == 1 ? 128 : 400;
+		assert_int_equal(randpuz_box_sized(seed * 2654435761u, lo, hi, true,
+		                                   &p), 0);
+		/* small searches only: the run stays short */
+		struct solve_result a = run(&p, (struct solve_opts){
+			.max_nodes = 4 * SOLVE_SPLIT_WHOLE});
+		bool small = a.complete && a.solutions > 0;
+		if (small) {
+			struct solve_result b = run(&p, (struct solve_opts){
+				.threads = 2});
+			whole += b.split_nodes == b.nodes;
+			several += a.solutions > 1;
+			solve_result_clear(&b);
+			expect_same(&p, (struct solve_opts){0}, "optional cells");
+			expect_shards(&p, (struct solve_opts){0}, 3, "optional cells");
+			compared++;
+		}
+		solve_result_clear(&a);
+		puz_clear(&p);
+	}
+	struct puzzle p;
+	test_load_puzzle("tests/data/puz/filler-budget.puz", &p);
+	expect_same(&p, (struct solve_opts){0}, "filler");
+	expect_shards(&p, (struct solve_opts){0}, 3, "filler");
+	puz_clear(&p);
+	print_message("    %d puzzles with optional cells, %d split in one "
+	              "round, %d with several solutions\n", compared, whole,
+	              several);
+	assert_true(compared >= 24 && whole >= 12 && several >= 3);
+}
+
 static void test_tasks_progress(void **state)
 {
 	(void)state;
@@ -794,8 +835,9 @@ static void test_tasks_engine_split(void **state)
 		else
 			xc_solve(e, 0, tally_visit, &whole, &nodes);
 		assert_true(whole.covers > 10);
-		static const size_t wants[] = {1, 2, 10, 100, 1000, 100000};
-		for (size_t wi = 0; wi < 6; wi++) {
+		/* 0: the whole tree, every cover a task (tasks_run()'s round) */
+		static const size_t wants[] = {0, 1, 2, 10, 100, 1000, 100000};
+		for (size_t wi = 0; wi < 7; wi++) {
 			struct xc_tasks t = {0};
 			enum xc_stop st;
 			int rc = engine == 2 ? bbw_split(w, wants[wi], 0, &t, &st)
@@ -803,6 +845,8 @@ static void test_tasks_engine_split(void **state)
 			       : xc_split(e, wants[wi], 0, &t, &st);
 			assert_int_equal(rc, XC_OK);
 			assert_int_equal(st, XC_DONE);
+			if (!wants[wi])
+				assert_int_equal(t.n, whole.covers);
 			struct tally sum = {0};
 			uint64_t total = t.nodes;
 			xc *ec = engine ? NULL : xc_clone(e);
@@ -1008,11 +1052,12 @@ static void test_tasks_bbw_split(void **state)
 					bites += n2 > nodes;
 					bbw_free(np);
 				}
-				static const size_t wants[] = {1, 100, 100000};
-				for (size_t wi = 0; wi < 3; wi++) {
+				/* 0: the whole tree in one walk, every cover a task */
+				static const size_t wants[] = {0, 1, 100, 100000};
+				for (size_t wi = 0; wi < 4; wi++) {
 					/* to the leaves (the split walks the tree once
 					 * per depth): with the root's rule only */
-					if (wi == 2 && first != 1)
+					if (wi == 3 && first != 1)
 						continue;
 					struct xc_tasks t = {0};
 					enum xc_stop st;
@@ -1020,6 +1065,8 @@ static void test_tasks_bbw_split(void **state)
 					                 XC_OK);
 					assert_int_equal(st, XC_DONE);
 					assert_true(t.n >= 1);
+					if (!wants[wi])
+						assert_int_equal(t.n, whole.n);
 					bbw *c = bbw_clone(e);
 					assert_non_null(c);
 					struct seq got = {0};
@@ -1032,7 +1079,7 @@ static void test_tasks_bbw_split(void **state)
 					assert_int_equal(total, nodes);
 					assert_int_equal(got.n, whole.n);
 					assert_memory_equal(got.c, whole.c, whole.n * sizeof whole.c[0]);
-					if (wi == 1) {
+					if (wi == 2) {
 						/* shuffled, with a poll of small allowances */
 						size_t *order = malloc(t.n * sizeof *order);
 						assert_non_null(order);
@@ -1097,6 +1144,7 @@ int main(void)
 		cmocka_unit_test(test_tasks_engine_split),
 		cmocka_unit_test(test_tasks_bbw_split),
 		cmocka_unit_test(test_tasks_whole_round),
+		cmocka_unit_test(test_tasks_optional_cells),
 		cmocka_unit_test(test_tasks_soma),
 		cmocka_unit_test(test_tasks_pentacubes),
 		cmocka_unit_test(test_tasks_happy_cubes),

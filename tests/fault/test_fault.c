@@ -290,6 +290,24 @@ static void test_fault_solve(void **state)
 	solve_every_fault("solve Soma, shard 2/3", DATA "soma.puz",
 	                  (struct solve_opts){.threads = 2, .shard_index = 1,
 	                                      .shard_count = 3}, 80, 3840);
+	/* split by depth, as a tree past the round's budget is: the later
+	 * rounds' tasks (Soma's trees fit the round, which the runs above
+	 * take) */
+	solve_every_fault("solve Soma, 2 threads, by depth", DATA "soma.puz",
+	                  (struct solve_opts){.threads = 2, .keep_first = true,
+	                                      .split_by_depth = true},
+	                  240, 11520);
+	solve_every_fault("solve Soma, dancing links, by depth", DATA "soma.puz",
+	                  (struct solve_opts){.threads = 2, .engine = SOLVE_DLX,
+	                                      .generic = true,
+	                                      .split_by_depth = true},
+	                  240, 11520);
+	solve_every_fault("solve Soma, bbw, shard 2/3, by depth", DATA "soma.puz",
+	                  (struct solve_opts){.threads = 2, .shard_index = 1,
+	                                      .shard_count = 3, .generic = true,
+	                                      .engine = SOLVE_WIDE,
+	                                      .split_by_depth = true},
+	                  80, 3840);
 	/* the wide bitboard's split: its tasks and each thread's clone,
 	 * on one word (Soma) and on two (a strip of 66 cells: its two
 	 * squares and nine plates in any order, C(12, 3) assemblies) */
