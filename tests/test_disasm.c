@@ -940,6 +940,14 @@ static void test_disasm_burrtools_designs(void **state)
 		           want[i].nlevel * sizeof *want[i].level) != 0)
 			fail_msg("%s problem %zu: another level", want[i].file,
 			         want[i].problem + 1);
+		/* Dracula's: a part left stuck by a separation is met again
+		 * by others at other positions of its own (each reaching all
+		 * the others), found stuck once (17,694 positions when only
+		 * the position searched from was remembered) */
+		if (strcmp(want[i].file, "DraculasDentalDesaster") == 0 &&
+		    r.dis_nodes > 10000)
+			fail_msg("Dracula's: %llu positions",
+			         (unsigned long long)r.dis_nodes);
 		solve_result_clear(&r);
 		puz_clear(&p);
 	}

@@ -3,7 +3,8 @@
  * happens here in a second: the pair cache full and started again (and
  * its stamps wrapping, which empties its table), the shapes forgotten
  * between runs and in the middle of a cover's (solvedis.c then makes the
- * cover's shapes again), the memo of solutions started again. Every
+ * cover's shapes again), the memo of solutions started again, the
+ * positions of stuck parts no longer remembered. Every
  * answer must be the one the full caches give: against the brute force
  * of tests/disref.c on random assemblies, and BurrTools' own counts and
  * levels on designs of tests/data/burr.
@@ -18,9 +19,11 @@
 
 #include <stdio.h>
 
-/* 1 << 20 pair figures, 1 << 16 shapes, 64 MB of memo in the product */
+/* 1 << 20 pair figures, 1 << 16 shapes, 1 << 16 stuck parts' positions
+ * a run, 64 MB of memo in the product */
 #define CACHE_MAX ((size_t)40)
 #define SHAPES_MAX ((size_t)24)
+#define BAD_MAX ((size_t)16)
 #define MEMO_BYTES ((size_t)4096)
 #include "solver/disasm.c"
 #include "solver/solvedis.c"
