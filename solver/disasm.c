@@ -79,8 +79,8 @@
  * work is lost (Pelikan's burr: 9 % more instructions than without the
  * look when it has no bound, 7 % fewer with this one). */
 #define NEVER_MAX 1024
-/* Parts known not to come apart that a run remembers at most with every
- * position of theirs (bad_add_all(); about 60 bytes each). */
+/* Positions of parts found stuck that a run remembers at most, beyond
+ * each search's first (bad_add_all(); about 60 bytes each). */
 #ifndef BAD_MAX
 #define BAD_MAX ((size_t)1 << 16)
 #endif
@@ -1631,8 +1631,8 @@ static int never_free(disasm *d, struct level *l, const uint8_t *pcs)
  * (try_separation()): another separation of the part above that leaves
  * this part at another of its positions finds it stuck at once
  * (Dracula's Dental Disaster: 17,694 positions in all before, 8,982).
- * Up to BAD_MAX parts a run; past that only the nodes 0 (remembering
- * never changes a verdict). false: out of memory. */
+ * Up to BAD_MAX positions a run; past that only the nodes 0
+ * (remembering never changes a verdict). false: out of memory. */
 static bool bad_add_all(disasm *d, const struct level *l, const uint8_t *pcs)
 {
 	size_t k = l->k;
