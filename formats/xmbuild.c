@@ -124,8 +124,9 @@ static int make_piece(const struct xdoc *d, size_t id, struct grid *g,
 			return fmt_fail(err, s->line, s->col,
 			                "<voxel> (shape S%zu, a piece): a "
 			                "variable voxel at (%llu, %llu, %llu); "
-			                "BurrTools allows them only in the "
-			                "result",
+			                "cubegen reads them in the result only "
+			                "(BurrTools' solver takes one in a piece "
+			                "as empty)",
 			                id + 1, (unsigned long long)at[0],
 			                (unsigned long long)at[1],
 			                (unsigned long long)at[2]);

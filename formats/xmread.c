@@ -28,6 +28,11 @@
  *       <result id=/>                       exactly once
  *       <bitmap><pair piece= result=/>...   colour pairs, 0-based
  *
+ * Also read, from files BurrTools wrote in 2006: the gridType attributes
+ * axy_ortho, axz_ortho, ayz_ortho, all three (right angles: cubes; a
+ * brick parameter that differs is refused), and an empty <blank/> in a
+ * problem (no BurrTools source reads it; its solver ignores it).
+ *
  * Skipped, with everything inside them, because they carry nothing for
  * counting: <comment> (the designer's note), <solutions> (stored
  * assemblies and disassembly moves), <assembler> (a paused solver's
@@ -86,6 +91,7 @@ enum el {
 	EL_RESULT,
 	EL_BITMAP,
 	EL_PAIR,
+	EL_BLANK,    /* <blank/> in a problem: empty, read by no BurrTools */
 	EL_DOC,      /* above the root element */
 };
 
@@ -100,7 +106,13 @@ struct elrule {
 
 static const char *const no_atts[] = {NULL};
 static const char *const puzzle_atts[] = {"version", NULL};
-static const char *const grid_atts[] = {"type", NULL};
+/* 'type', and BurrTools' brick parameters of 2006 (gone from its files
+ * since January 2007, and from its reader): right angles between each
+ * pair of axes (all three: cubes), sides or angles that differ */
+static const char *const grid_atts[] = {
+	"type", "axy_ortho", "axz_ortho", "ayz_ortho", "x_differs_y",
+	"x_differs_z", "y_differs_z", "axy_differs_axz", "axy_differs_ayz",
+	"axz_differs_ayz", NULL};
 static const char *const color_atts[] = {"red", "green", "blue", NULL};
 static const char *const voxel_atts[] = {"x",      "y",  "z",  "type", "name",
                                          "weight", "hx", "hy", "hz",   NULL};
@@ -126,6 +138,7 @@ static const struct elrule rules[] = {
 	{EL_PROBLEM, "shapes", EL_PSHAPES, no_atts},
 	{EL_PROBLEM, "result", EL_RESULT, result_atts},
 	{EL_PROBLEM, "bitmap", EL_BITMAP, no_atts},
+	{EL_PROBLEM, "blank", EL_BLANK, no_atts},
 	{EL_PROBLEM, "solutions", EL_SKIP, NULL},
 	{EL_PROBLEM, "assembler", EL_SKIP, NULL},
 	{EL_PSHAPES, "shape", EL_PSHAPE, pshape_atts},
@@ -294,6 +307,24 @@ static void start_gridtype(struct xparse *x, const XML_Char **atts)
 	x->grid_seen = true;
 	if (!num(x, atts, "gridType", "type", UINT64_MAX, true, &t))
 		return;
+	/* BurrTools of 2006 wrote its grid of bricks (type 0) with these:
+	 * cubes have all three right angles and nothing that differs */
+	int ortho = 0;
+	for (const XML_Char **a = atts; t == 0 && *a; a += 2) {
+		if (strstr(*a, "_differs_")) {
+			FAIL(x, "<gridType %s>: bricks whose sides or angles "
+			        "differ (BurrTools of 2006); cubegen solves "
+			        "cubes only", *a);
+			return;
+		}
+		ortho += strstr(*a, "_ortho") != NULL;
+	}
+	if (ortho && ortho < 3) {
+		FAIL(x, "<gridType>: bricks without a right angle between each "
+		        "pair of axes (axy_ortho, axz_ortho, ayz_ortho: BurrTools "
+		        "of 2006); cubegen solves cubes only");
+		return;
+	}
 	if (t != 0)
 		FAIL(x, "<gridType type=\"%llu\">: a grid of %s; cubegen "
 		        "solves cube grids (type 0) only",

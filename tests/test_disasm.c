@@ -913,6 +913,10 @@ static void test_disasm_burrtools_designs(void **state)
 		 * it, where it makes a union of groups before the groups it
 		 * joins (53.6.6.2.1.3 when unions were made oldest first) */
 		{"pelikan-optional-53", 0, 12, 1, 1, {53, 6, 7, 2, 1, 3}, 6},
+		/* as BurrTools wrote them in 2006 (gridType's brick angles):
+		 * an earlier Pelikan's burr, 95.2.4.2 in burrTxt */
+		{"PelikanBurr-2006", 0, 12, 1, 1, {95, 2, 4}, 3},
+		{"AlPackino-2006", 0, 1, 1, 1, {1, 1, 1, 1, 1, 2, 1, 3, 1, 2, 1, 2}, 12},
 	};
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
 		char path[128];

@@ -408,6 +408,16 @@ static const struct bad bad[] = {
 	{HEAD " <gridType type=\"9\"/>\n" TAIL, 0, 3, 2,
 	 "a grid of an unknown kind"},
 	{HEAD GRID GRID TAIL, 0, 4, 2, "only one grid type"},
+	/* BurrTools of 2006: bricks other than cubes */
+	{HEAD " <gridType type=\"0\" axy_ortho=\"\" x_differs_y=\"\"/>\n"
+	 TAIL, 0, 3, 2,
+	 "<gridType x_differs_y>: bricks whose sides or angles differ"},
+	{HEAD " <gridType type=\"0\" axy_ortho=\"\" ayz_ortho=\"\"/>\n"
+	 TAIL, 0, 3, 2, "<gridType>: bricks without a right angle"},
+	{HEAD GRID SHAPES PROB(PART1, RES0 "   <blank><pair/></blank>\n") TAIL,
+	 0, 14, 11, "<pair> in <blank>: an element cubegen does not know"},
+	{HEAD GRID SHAPES PROB(PART1, RES0 "   <blank>x</blank>\n") TAIL,
+	 0, 14, 11, "<blank>: unexpected text 'x'"},
 	{HEAD SHAPES GRID TAIL, 0, 7, 2, "only one grid type, before the first"},
 	{HEAD " <colors><color red=\"1\" green=\"2\"/></colors>\n" TAIL, 0, 3,
 	 10, "<color> needs a 'blue' attribute"},
@@ -484,7 +494,9 @@ static const struct bad bad[] = {
 	/* what cubegen cannot represent */
 	{HEAD GRID " <shapes>\n  <voxel x=\"2\" y=\"1\" z=\"1\" type=\"0\">#+"
 	 "</voxel>\n </shapes>\n" PROB("    <shape id=\"0\"/>\n", RES0) TAIL,
-	 0, 5, 3, "(shape S1, a piece): a variable voxel at (1, 0, 0)"},
+	 0, 5, 3, "(shape S1, a piece): a variable voxel at (1, 0, 0); cubegen reads "
+	 "them in the result only (BurrTools' solver takes one in a piece as "
+	 "empty)"},
 	{HEAD GRID " <colors><color red=\"1\" green=\"2\" blue=\"3\"/></colors>\n"
 	 " <shapes>\n  <voxel x=\"2\" y=\"1\" z=\"1\" type=\"0\">#+1</voxel>\n"
 	 "  <voxel x=\"1\" y=\"1\" z=\"1\" type=\"0\">+1</voxel>\n"
@@ -516,6 +528,14 @@ static void test_xmread_errors(void **state)
 	struct xmp_info xi, xsent;
 	struct puz_error e;
 	assert_int_equal(rd(GOOD, 0, &p, &xi, &e), PUZ_OK);
+	assert_int_equal(count(&p, NULL), 1);
+	puz_clear(&p);
+	/* as BurrTools wrote it in 2006: cubes as bricks with three right
+	 * angles, an empty <blank/> in the problem */
+	assert_int_equal(rd(HEAD " <gridType type=\"0\" axy_ortho=\"\" "
+	                    "axz_ortho=\"\" ayz_ortho=\"\"/>\n" SHAPES
+	                    PROB(PART1, RES0 "   <bitmap/>\n   <blank/>\n") TAIL,
+	                    0, &p, &xi, &e), PUZ_OK);
 	assert_int_equal(count(&p, NULL), 1);
 	puz_clear(&p);
 	memset(&sentinel, 0xA5, sizeof sentinel);
