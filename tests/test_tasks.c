@@ -673,6 +673,10 @@ static void test_tasks_optional_cells(void **state)
 		int hi = seed % 3 == 0 ? 64 : seed % 3 == 1 ? 128 : 400;
 		assert_int_equal(randpuz_box_sized(seed * 2654435761u, lo, hi, true,
 		                                   &p), 0);
+		size_t opt = 0;
+		for (size_t i = 0; i < grid_size(&p); i++)
+			opt += puz_cell_optional(p.goal.cells[i]);
+		assert_true(opt > 0);
 		/* small searches only: the run stays short */
 		struct solve_result a = run(&p, (struct solve_opts){
 			.max_nodes = 4 * SOLVE_SPLIT_WHOLE});

@@ -416,6 +416,8 @@ static const struct bad bad[] = {
 	 TAIL, 0, 3, 2, "<gridType>: bricks without a right angle"},
 	{HEAD GRID SHAPES PROB(PART1, RES0 "   <blank><pair/></blank>\n") TAIL,
 	 0, 14, 11, "<pair> in <blank>: an element cubegen does not know"},
+	{HEAD GRID SHAPES PROB(PART1, RES0 "   <blank a=\"1\"/>\n") TAIL,
+	 0, 14, 4, "<blank a=...>: an attribute cubegen does not know"},
 	{HEAD GRID SHAPES PROB(PART1, RES0 "   <blank>x</blank>\n") TAIL,
 	 0, 14, 11, "<blank>: unexpected text 'x'"},
 	{HEAD SHAPES GRID TAIL, 0, 7, 2, "only one grid type, before the first"},
