@@ -656,6 +656,65 @@ static void test_disasm_checker_can_fail(void **state)
 	dis_result_clear(&r);
 }
 
+#ifndef HAVE_ASAN
+/* A 5x5x5 cage 'c' under a slab of 5x5x1 that lifts off: three pieces. */
+static void under_slab(const struct hand *c, struct hand *g)
+{
+	*g = (struct hand){.nx = 5, .ny = 5, .nz = 6, .np = 3};
+	memcpy(g->lab, c->lab, 125);
+	memset(g->lab + 125, 3, 25);
+}
+
+/* Whether r is what g gives: level lv (n numbers), or stuck when n is 0. */
+static void expect_answer(const struct dis_result *r, const int *lv, size_t n)
+{
+	if (n)
+		expect_level(r, lv, n);
+	else
+		assert_int_equal(r->verdict, DIS_STUCK);
+}
+
+/* dis_run() of g with each of its allocations failing in turn: DIS_ENOMEM
+ * and nothing leaked, or the answer (expect_answer()); after a failure
+ * the same disassembler answers right. */
+static void run_every_failure(const struct hand *g, const int *lv, size_t n)
+{
+	long before = live;
+	alloc_calls = 0;
+	disasm *d = dis_new();
+	struct dis_result r;
+	assert_int_equal(dis_run(d, g->nx, g->ny, g->nz, g->lab, g->np, NULL,
+	                         NULL, &r), DIS_OK);
+	expect_answer(&r, lv, n);
+	dis_result_clear(&r);
+	dis_free(d);
+	long total = alloc_calls;
+	for (long k = 0; k < total; k++) {
+		fail_after = k;
+		d = dis_new();
+		int rc = d ? dis_run(d, g->nx, g->ny, g->nz, g->lab, g->np, NULL,
+		                     NULL, &r)
+		           : DIS_ENOMEM;
+		fail_after = -1;
+		if (rc == DIS_OK) {
+			expect_answer(&r, lv, n);
+			dis_result_clear(&r);
+		} else {
+			assert_int_equal(rc, DIS_ENOMEM);
+			/* and the same disassembler recovers */
+			if (d) {
+				assert_int_equal(dis_run(d, g->nx, g->ny, g->nz, g->lab,
+				                         g->np, NULL, NULL, &r), DIS_OK);
+				expect_answer(&r, lv, n);
+				dis_result_clear(&r);
+			}
+		}
+		dis_free(d);
+		assert_int_equal(live, before);
+	}
+}
+#endif
+
 /* Every allocation failure returns DIS_ENOMEM, leaks nothing, and the
  * disassembler still answers right afterwards. */
 static void test_disasm_out_of_memory(void **state)
@@ -666,53 +725,23 @@ static void test_disasm_out_of_memory(void **state)
 #else
 	if (!failmalloc_active())
 		skip(); /* valgrind owns malloc */
-	struct hand h;
+	struct hand h, g;
 	hand_cage(&h, 5, (const int[]){2, 2, 2, 3, 2, 2, 3, 2, 3, 3, 2, 4, -1});
-	struct hand g = {.nx = 5, .ny = 5, .nz = 6, .np = 3};
-	memcpy(g.lab, h.lab, 125);
-	memset(g.lab + 125, 3, 25);
-	long before = live;
-	alloc_calls = 0;
-	disasm *d = dis_new();
-	struct dis_result r;
-	assert_int_equal(dis_run(d, g.nx, g.ny, g.nz, g.lab, 3, NULL, NULL, &r), DIS_OK);
-	dis_result_clear(&r);
-	dis_free(d);
-	long total = alloc_calls;
-	for (long k = 0; k < total; k++) {
-		fail_after = k;
-		d = dis_new();
-		int rc = d ? dis_run(d, g.nx, g.ny, g.nz, g.lab, 3, NULL, NULL, &r)
-		           : DIS_ENOMEM;
-		fail_after = -1;
-		if (rc == DIS_OK) {
-			expect_level(&r, (const int[]){1, 2}, 2);
-			dis_result_clear(&r);
-		} else {
-			assert_int_equal(rc, DIS_ENOMEM);
-			/* and the same disassembler recovers */
-			if (d) {
-				assert_int_equal(dis_run(d, g.nx, g.ny, g.nz, g.lab, 3, NULL,
-				                         NULL, &r), DIS_OK);
-				expect_level(&r, (const int[]){1, 2}, 2);
-				dis_result_clear(&r);
-			}
-		}
-		dis_free(d);
-		assert_int_equal(live, before);
-	}
+	under_slab(&h, &g);
+	run_every_failure(&g, (const int[]){1, 2}, 2);
 	/* the walk alone, on a cube caged in a 3x3x3 box: stuck */
+	long before = live;
 	struct hand c;
 	hand_cage(&c, 3, (const int[]){1, 1, 1, -1});
 	alloc_calls = 0;
-	d = dis_new();
+	disasm *d = dis_new();
 	bool stuck = false;
 	uint64_t nodes = 0;
 	assert_int_equal(never_free_labels(d, c.nx, c.ny, c.nz, c.lab, c.np, &stuck,
 	                                &nodes), DIS_OK);
 	assert_true(stuck);
 	dis_free(d);
-	total = alloc_calls;
+	long total = alloc_calls;
 	for (long k = 0; k < total; k++) {
 		fail_after = k;
 		d = dis_new();
@@ -735,41 +764,11 @@ static void test_disasm_out_of_memory(void **state)
 		assert_int_equal(live, before);
 	}
 	/* a stuck part left behind by a separation, with room inside: a
-	 * cube that slides along x in a closed 5x5x5 cage, under a slab that
-	 * lifts off; the part's three positions remembered (bad_add_all()) */
+	 * cube that slides along x in a closed cage under the slab; the
+	 * part's three positions remembered (bad_add_all()) */
 	hand_cage(&c, 5, (const int[]){2, 2, 2, 1, 2, 2, 3, 2, 2, -1});
-	struct hand s = {.nx = 5, .ny = 5, .nz = 6, .np = 3};
-	memcpy(s.lab, c.lab, 125);
-	memset(s.lab + 125, 3, 25);
-	alloc_calls = 0;
-	d = dis_new();
-	assert_int_equal(dis_run(d, s.nx, s.ny, s.nz, s.lab, 3, NULL, NULL, &r),
-	                 DIS_OK);
-	assert_int_equal(r.verdict, DIS_STUCK);
-	dis_result_clear(&r);
-	dis_free(d);
-	total = alloc_calls;
-	for (long k = 0; k < total; k++) {
-		fail_after = k;
-		d = dis_new();
-		int rc = d ? dis_run(d, s.nx, s.ny, s.nz, s.lab, 3, NULL, NULL, &r)
-		           : DIS_ENOMEM;
-		fail_after = -1;
-		if (rc == DIS_OK) {
-			assert_int_equal(r.verdict, DIS_STUCK);
-			dis_result_clear(&r);
-		} else {
-			assert_int_equal(rc, DIS_ENOMEM);
-			if (d) {
-				assert_int_equal(dis_run(d, s.nx, s.ny, s.nz, s.lab, 3,
-				                         NULL, NULL, &r), DIS_OK);
-				assert_int_equal(r.verdict, DIS_STUCK);
-				dis_result_clear(&r);
-			}
-		}
-		dis_free(d);
-		assert_int_equal(live, before);
-	}
+	under_slab(&c, &g);
+	run_every_failure(&g, NULL, 0);
 #endif
 }
 
