@@ -144,6 +144,8 @@ void bbw_free(bbw *b)
 	free(b->rem);
 	free(b->count);
 	free(b->vol);
+	free(b->slack);
+	free(b->need);
 	if (!b->shared_rows) {
 		free(b->rows);
 		free(b->rowm);
@@ -320,6 +322,55 @@ int bbw_add_filler(bbw *b, size_t type, size_t cell)
 	b->has_late = true;
 	b->filler = type;
 	return XC_OK;
+}
+
+int bbw_set_least(bbw *b, const unsigned *least)
+{
+	size_t nt = b->ntypes ? b->ntypes : 1;
+	unsigned *slack = malloc(nt * sizeof *slack);
+	unsigned *need = malloc(nt * sizeof *need);
+	if (!slack || !need) {
+		free(slack);
+		free(need);
+		return XC_ENOMEM;
+	}
+	bool any = false;
+	for (size_t t = 0; t < b->ntypes; t++) {
+		assert(least[t] <= b->count[t]);
+		slack[t] = b->count[t] - least[t];
+		any |= slack[t] != 0;
+	}
+	invalidate(b);
+	free(b->slack);
+	free(b->need);
+	b->slack = any ? slack : NULL;
+	b->need = any ? need : NULL;
+	if (!any) {
+		free(slack);
+		free(need);
+	}
+	return XC_OK;
+}
+
+/* The copies of each type a node must still place: 'rem', less what a
+ * range lets a type leave out (bbw_set_least). */
+static const unsigned *needed(bbw *b)
+{
+	if (!b->slack)
+		return b->rem;
+	for (size_t t = 0; t < b->ntypes; t++)
+		b->need[t] = b->rem[t] > b->slack[t] ? b->rem[t] - b->slack[t] : 0;
+	return b->need;
+}
+
+/* With ranges: whether placing one more row of type t (cells all
+ * covered then) leaves every type within its range. */
+static bool least_met(const bbw *b, size_t t)
+{
+	for (size_t k = 0; k < b->ntypes; k++)
+		if (b->rem[k] - (k == t) > b->slack[k])
+			return false;
+	return true;
 }
 
 void bbw_set_first(bbw *b, size_t type)
@@ -1130,6 +1181,10 @@ BB_INLINE void place(bbw *b, size_t d, const uint64_t *filled, uint32_t i,
 	}
 	b->path[d] = b->li[at];
 	if (!left) {
+		if (b->slack && !least_met(b, t)) {
+			b->dead += t != b->filler; /* every cell, a type short */
+			return;
+		}
 		if (b->cut != SIZE_MAX) {
 			record(b, d + 1);
 			return;
@@ -1164,6 +1219,8 @@ BB_INLINE void place(bbw *b, size_t d, const uint64_t *filled, uint32_t i,
 BB_INLINE bool last_type(bbw *b, size_t d, const uint64_t *empty, int W)
 {
 	size_t T = b->ntypes, t = T;
+	if (b->slack) /* (no fillers with ranges: not met) */
+		return false;
 	for (size_t k = 0; k < T; k++)
 		if (b->rem[k]) {
 			if (t < T)
@@ -1273,7 +1330,7 @@ BB_INLINE void node(bbw *b, size_t d, const uint64_t *filled,
 			return;
 		}
 	}
-	if (W <= 2 && b->matrix && d > 0 && g[T] <= BBWMX_ROWS &&
+	if (W <= 2 && b->matrix && !b->slack && d > 0 && g[T] <= BBWMX_ROWS &&
 	    T <= BBWMX_TYPES && b->cut == SIZE_MAX) {
 		bbwmx_node(b, d, filled);
 		return;
@@ -1299,11 +1356,12 @@ BB_INLINE void node(bbw *b, size_t d, const uint64_t *filled,
 	 * optional cells: Onega 6.7 M nodes the other way, 0.2 M this way). */
 	unsigned cell = 0, best;
 	size_t bt = T;
+	const unsigned *need = needed(b);
 	if (b->kern != BB_PORTABLE) {
 		/* the same checks and choice as the loops below */
 		unsigned tbest;
-		if (b->kern == BB_AVX512 ? !bbvec_types(g, b->rem, b->count, T, &tbest, &bt)
-		              : !bbvec_avx2_types(g, b->rem, b->count, T, &tbest,
+		if (b->kern == BB_AVX512 ? !bbvec_types(g, need, b->count, T, &tbest, &bt)
+		              : !bbvec_avx2_types(g, need, b->count, T, &tbest,
 		                                  &bt))
 			return;
 		if (late_only && bt < T) {
@@ -1317,12 +1375,12 @@ BB_INLINE void node(bbw *b, size_t d, const uint64_t *filled,
 		}
 	} else {
 		for (size_t t = 0; t < T; t++)
-			if (g[t + 1] - g[t] < b->rem[t])
+			if (g[t + 1] - g[t] < need[t])
 				return;
 		best = UINT32_MAX;
 		for (size_t t = 0; t < T; t++) {
 			unsigned n = g[t + 1] - g[t];
-			if (b->rem[t] && b->count[t] == 1 && n < best) {
+			if (need[t] && b->count[t] == 1 && n < best) {
 				best = n;
 				bt = t;
 			}
@@ -2011,6 +2069,8 @@ bbw *bbw_clone(const bbw *b)
 	c->rem = malloc(nt * sizeof *c->rem);
 	c->count = malloc(nt * sizeof *c->count);
 	c->vol = malloc(nt * sizeof *c->vol);
+	c->slack = b->slack ? malloc(nt * sizeof *c->slack) : NULL;
+	c->need = b->slack ? malloc(nt * sizeof *c->need) : NULL;
 	/* the rows are read only while searching: a clone shares them (a
 	 * clone of a wide board's 3,817 rows: 77 fresh pages fewer) */
 	c->shared_rows = b->rows != NULL;
@@ -2039,6 +2099,7 @@ bbw *bbw_clone(const bbw *b)
 	c->rlen = 0;
 	c->rbl = 0;
 	if (!c->rem || !c->count || !c->vol || !c->rows || !c->rowm ||
+	    (b->slack && (!c->slack || !c->need)) ||
 	    !lists_ok || !c->li || !c->goff || !c->path || !c->lbase ||
 	    !c->rfill || !c->rany || !c->rtype || dr != XC_OK) {
 		bbw_free(c);
@@ -2048,6 +2109,8 @@ bbw *bbw_clone(const bbw *b)
 	memcpy(c->rem, b->count, b->ntypes * sizeof *c->rem);
 	memcpy(c->count, b->count, b->ntypes * sizeof *c->count);
 	memcpy(c->vol, b->vol, b->ntypes * sizeof *c->vol);
+	if (b->slack)
+		memcpy(c->slack, b->slack, b->ntypes * sizeof *c->slack);
 	/* the lists are rebuilt by the first search: nothing to copy */
 	return c;
 }

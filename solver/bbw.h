@@ -101,6 +101,17 @@ void bbw_add_edge(bbw *b, size_t a, size_t c);
  * only fillers are left they fill the rest in one step. Every cell is
  * still covered exactly once. XC_OK, or bbw_add_row()'s error. */
 int bbw_add_filler(bbw *b, size_t type, size_t cell);
+/* Ranges of copies: type t is used least[t]..counts[t] times instead of
+ * exactly counts[t] (least[t] <= counts[t]; BurrTools' piece ranges). A
+ * cover is then any set of rows covering every cell once with each type
+ * in its range: a type must still be placed only while it is short of
+ * its least (the check that each type has rows enough for the copies
+ * left, and the branch on a single-copy type, count those copies), and
+ * a set that covers every cell but leaves a type short is no cover (a
+ * dead end, as dancing links' phased search counts it). Not with
+ * fillers (bbw_add_filler); the matrix phase stands aside. Call before
+ * solving; XC_OK or XC_ENOMEM (nothing changed). */
+int bbw_set_least(bbw *b, const unsigned *least);
 /* Rows of 'type' are placed first, at the root (call before solving). */
 void bbw_set_first(bbw *b, size_t type);
 /* Below row 'root' of that type, the rows drop[0..n) take no part in the

@@ -47,6 +47,10 @@ struct bbw {
 	unsigned *rem;    /* copies left per type */
 	unsigned *count;  /* copies per type */
 	unsigned *vol;    /* cells per row of each type, 0 when they differ */
+	/* Ranges (bbw_set_least): per type, the copies it may leave
+	 * unplaced (count less least), and a node's scratch: the copies it
+	 * must still place. NULL when every type is used up (no ranges). */
+	unsigned *slack, *need;
 	struct brow *rows;
 	uint64_t *rowm;   /* row i's cells, renumbered: rowm[W * i ..] */
 	bool shared_rows; /* rows and rowm are the original's (a clone's,

@@ -738,15 +738,22 @@ static int cells_search(struct cells *c, uint64_t max_nodes,
 	 * distinct regions: dancing links with its phased search, at any
 	 * size. */
 	size_t n = c->goal.n, nt = c->ntypes, vol = 0;
-	bool ranged = false;
+	bool ranged = false, optional = false;
 	for (size_t t = 0; t < nt; t++) {
 		ranged |= c->lo[t] != c->counts[t];
 		vol += (size_t)c->counts[t] * c->types[t].n;
 	}
+	for (size_t k = 0; k < n; k++)
+		optional |= (poly_tag(c->goal.cells[k]) & GOAL_OPTIONAL) != 0;
 	bool fill = c->ranges && !ranged && !c->ndreg && n <= BBW_MAX_CELLS &&
 	            vol <= n;
-	bool phased = (c->ranges && !fill) || c->ndreg;
-	bool bits = !phased && !fill && n <= 64;
+	/* Ranges with every cell required: the wide board with each type's
+	 * least (bbw_set_least), which branches, prunes and counts dead
+	 * ends as the phased search does there (every cell first, then no
+	 * row fits: a cover short of a type is a dead end). */
+	bool least = ranged && !optional && !c->ndreg && n <= BBW_MAX_CELLS;
+	bool phased = (c->ranges && !fill && !least) || c->ndreg;
+	bool bits = !phased && !fill && !least && n <= 64;
 	bool wide = !phased && !bits && (n <= BBW_MAX_CELLS || fill);
 	unsigned rank[BBW_MAX_CELLS], *counts = malloc((nt + 1) * sizeof *counts);
 	for (size_t k = 0; k < n && (bits || wide); k++)
@@ -770,6 +777,8 @@ static int cells_search(struct cells *c, uint64_t max_nodes,
 		bbw_set_flags(w, BBW_QUICK_COUNT | BBW_MATRIX | BBW_WINDOW |
 		                     BBW_SQUEEZE);
 	rc = SOLVE_OK;
+	if (w && least && bbw_set_least(w, c->lo) != XC_OK)
+		rc = SOLVE_ENOMEM;
 	if (w) { /* at most every row and a filler per cell: made once */
 		size_t most = c->nrows + (wt > nt ? n : 0);
 		int er = bbw_reserve(w, most);

@@ -1482,6 +1482,13 @@ static int build_wide(struct solver *s, bbw **out)
 	size_t nt;
 	unsigned *counts = engine_counts(s, &nt);
 	bbw *b = counts ? bbw_new(s->ncells, rank, nt, counts) : NULL;
+	/* ranges (run_search() takes them here with no optional cell) */
+	for (size_t t = 0; b && t < s->ntypes; t++)
+		counts[t] = s->types[t].lo;
+	if (b && bbw_set_least(b, counts) != XC_OK) {
+		bbw_free(b);
+		b = NULL;
+	}
 	free(counts);
 	if (!b)
 		return SOLVE_ENOMEM;
@@ -1691,14 +1698,18 @@ static int run_search(struct solver *s)
 	if (s->o->disassemble && sdis_thread_init(s) != SOLVE_OK)
 		return SOLVE_ENOMEM;
 	/* The bitboard packs exactly: every cell once (optional ones by
-	 * fillers: engine_counts), every type used up. */
+	 * fillers: engine_counts), every type used up, or, on the wide
+	 * board, within its range (bbw_set_least) where no cell is
+	 * optional (the fillers' count would not be known). */
 	bool bits = s->ncells <= BBW_MAX_CELLS && s->o->engine != SOLVE_DLX &&
 	            !s->ndreg && !s->twin_colours;
+	bool ranged = false;
 	for (size_t t = 0; t < s->ntypes; t++)
-		bits &= s->types[t].lo == s->types[t].count;
+		ranged |= s->types[t].lo != s->types[t].count;
+	bits &= !ranged || (!s->nopt && s->o->engine != SOLVE_BITS);
 	/* bbw matches bb up to 64 cells, not faster (bench): bb there, but
-	 * for optional cells (bbw_add_filler). */
-	bool wide = bits && (s->o->engine == SOLVE_WIDE || s->nopt ||
+	 * for optional cells (bbw_add_filler) and ranges. */
+	bool wide = bits && (s->o->engine == SOLVE_WIDE || s->nopt || ranged ||
 	                     (s->ncells > 64 && s->o->engine == SOLVE_AUTO));
 	struct engine e = {.kind = wide ? ENGINE_BBW
 	                         : bits && s->ncells <= 64 ? ENGINE_BB

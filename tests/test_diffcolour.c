@@ -286,6 +286,43 @@ static void test_diffcolour_optional_designs(void **state)
 	}
 }
 
+/* Ranges of copies with every cell required, measured on the wide board
+ * with each type's least (bbw_set_least): the dead ends and covers
+ * dancing links' phased search found on each before the change (it
+ * measured these until 2026-12-03). */
+static void test_diffcolour_range_designs(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *file;
+		uint64_t dead, wins;
+	} known[] = {
+		{"tests/data/burr/SolidSixPieceBurrs.xmpuzzle", 564481, 12597},
+		{"tests/data/puz/ranges-3x3x2.puz", 100697, 11488},
+	};
+	for (size_t k = 0; k < sizeof known / sizeof known[0]; k++) {
+		struct puzzle p;
+		size_t n = strlen(known[k].file);
+		if (strcmp(known[k].file + n - 9, ".xmpuzzle") == 0) {
+			struct xmp_info xi;
+			struct puz_error e;
+			assert_int_equal(xmp_read_file(known[k].file, 0, &p, &xi, &e),
+			                 PUZ_OK);
+		} else {
+			test_load_puzzle(known[k].file, &p);
+		}
+		struct diff_result r = measure(&p, 0);
+		if (!r.complete || r.dead != known[k].dead ||
+		    r.wins != known[k].wins)
+			fail_msg("%s: %llu dead ends / %llu covers, want %llu / %llu",
+			         known[k].file, (unsigned long long)r.dead,
+			         (unsigned long long)r.wins,
+			         (unsigned long long)known[k].dead,
+			         (unsigned long long)known[k].wins);
+		puz_clear(&p);
+	}
+}
+
 /* Given the assemblies, a search sure to pass its budget is not started:
  * the nine-colour cube (no piece comes once, so every one of its
  * 14,515,200 assemblies would be a cover) at once; colour-mix (no
@@ -328,6 +365,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_diffcolour_covers_against_reference),
 		cmocka_unit_test(test_diffcolour_optional_designs),
+		cmocka_unit_test(test_diffcolour_range_designs),
 		cmocka_unit_test(test_diffcolour_presentation_invariance),
 		cmocka_unit_test(test_diffcolour_region_on_symmetric_goal),
 		cmocka_unit_test(test_diffcolour_pin_tells_colourings_apart),

@@ -952,6 +952,9 @@ static void test_disasm_burrtools_designs(void **state)
 		 * an earlier Pelikan's burr, 95.2.4.2 in burrTxt */
 		{"PelikanBurr-2006", 0, 12, 1, 1, {95, 2, 4}, 3},
 		{"AlPackino-2006", 0, 1, 1, 1, {1, 1, 1, 1, 1, 2, 1, 3, 1, 2, 1, 2}, 12},
+		/* 25 sticks with ranges of copies: which six make a solid
+		 * burr (the file stores older counts: SOURCE.md) */
+		{"SolidSixPieceBurrs", 0, 588, 179, 31, {1, 2}, 2},
 	};
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
 		char path[128];

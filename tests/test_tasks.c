@@ -252,6 +252,15 @@ static void test_tasks_happy_cubes(void **state)
 	every_way(DATA "happycube-blue.puz", true);
 }
 
+/* Ranges of copies with every cell required: the wide board with each
+ * type's least (bbw_set_least) by default, dancing links' phased search
+ * where asked, the 64-cell board standing aside (it has no ranges). */
+static void test_tasks_ranges(void **state)
+{
+	(void)state;
+	every_way("tests/data/puz/ranges-3x3x2.puz", true);
+}
+
 static void test_tasks_colours(void **state)
 {
 	(void)state;
@@ -1152,6 +1161,7 @@ int main(void)
 		cmocka_unit_test(test_tasks_soma),
 		cmocka_unit_test(test_tasks_pentacubes),
 		cmocka_unit_test(test_tasks_happy_cubes),
+		cmocka_unit_test(test_tasks_ranges),
 		cmocka_unit_test(test_tasks_colours),
 		cmocka_unit_test(test_tasks_shell_is_one_task),
 		cmocka_unit_test(test_tasks_random),
