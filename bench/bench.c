@@ -713,6 +713,7 @@ static const struct {
 	{"lohe.key-trap.xmpuzzle", "Key Trap (Lohe), 26"},
 	{"chocolate-dip-cutler.xmpuzzle", "Chocolate Dip (Cutler), 13"},
 	{"frames-burr-data.xmpuzzle", "three frames and sticks, 12"},
+	{"SolidSixPieceBurrs.xmpuzzle", "SolidSixPieceBurrs (ranges), 1"},
 };
 
 /* The disassembler's rows (solver/disasm.h), on BurrTools' examples and
@@ -1035,6 +1036,12 @@ static void bench_wide(void)
 	                   "solve: Gargamel (216 cells, 64 optional)", SOLVE_AUTO);
 	bench_solve_engine("tests/data/burr/eyckmans.gargamel.xmpuzzle",
 	                   "solve: Gargamel, dancing links", SOLVE_DLX);
+	/* ranges of copies, every cell required (bbw_set_least) */
+	bench_solve_engine("tests/data/burr/SolidSixPieceBurrs.xmpuzzle",
+	                   "solve: SolidSixPieceBurrs (25 sticks, 0..6 each)",
+	                   SOLVE_AUTO);
+	bench_solve_engine("tests/data/burr/SolidSixPieceBurrs.xmpuzzle",
+	                   "solve: SolidSixPieceBurrs, dancing links", SOLVE_DLX);
 	bench_dissections((const int[3]){6, 6, 6}, 24, 28, 5, 200000, true,
 	                  "6x6x6 cut into 24-28");
 	/* past 512 cells: ten words */
