@@ -308,6 +308,13 @@ static void test_fault_solve(void **state)
 	                                      .engine = SOLVE_WIDE,
 	                                      .split_by_depth = true},
 	                  80, 3840);
+	/* ranges of copies on the wide board (bbw_set_least), alone and
+	 * in each thread's clone */
+	solve_every_fault("solve ranges", "tests/data/puz/ranges-3x3x2.puz",
+	                  (struct solve_opts){.keep_first = true}, 734, 11488);
+	solve_every_fault("solve ranges, 2 threads",
+	                  "tests/data/puz/ranges-3x3x2.puz",
+	                  (struct solve_opts){.threads = 2}, 734, 11488);
 	/* the wide bitboard's split: its tasks and each thread's clone,
 	 * on one word (Soma) and on two (a strip of 66 cells: its two
 	 * squares and nine plates in any order, C(12, 3) assemblies) */
