@@ -368,7 +368,7 @@ static const unsigned *needed(bbw *b)
 static bool least_met(const bbw *b, size_t t)
 {
 	for (size_t k = 0; k < b->ntypes; k++)
-		if (b->rem[k] - (k == t) > b->slack[k])
+		if (b->rem[k] > b->slack[k] + (k == t))
 			return false;
 	return true;
 }

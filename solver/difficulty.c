@@ -734,7 +734,9 @@ static int cells_search(struct cells *c, uint64_t max_nodes,
 	 * fewer rows still), so the tree is a function of the canonical
 	 * form. Optional cells alone (up to 1024 cells): the wide board with
 	 * fillers, branched on last and neither nodes nor dead ends, which
-	 * finds the phased search's dead ends (difficulty.h). Ranges or
+	 * finds the phased search's dead ends (difficulty.h). Ranges with
+	 * every cell required (up to 1024 cells): the wide board with each
+	 * type's least, the same tree. Ranges with optional cells, or
 	 * distinct regions: dancing links with its phased search, at any
 	 * size. */
 	size_t n = c->goal.n, nt = c->ntypes, vol = 0;
@@ -761,6 +763,13 @@ static int cells_search(struct cells *c, uint64_t max_nodes,
 	if (counts) {
 		memcpy(counts, c->counts, nt * sizeof *counts);
 		counts[nt] = (unsigned)(n - vol);
+		/* a range: no more copies than fit (the wide board's depth
+		 * is the copies' sum), none fewer than its least */
+		for (size_t t = 0; least && t < nt; t++) {
+			size_t fit = n / c->types[t].n;
+			if (fit < counts[t])
+				counts[t] = fit > c->lo[t] ? (unsigned)fit : c->lo[t];
+		}
 	}
 	size_t wt = nt + (fill && vol < n);
 	struct phased ph = {0};

@@ -60,10 +60,13 @@
  * its placements neither nodes nor dead ends, optional cells branched on
  * only when no required cell is empty): on every design we hold it finds
  * the dead ends dancing links' phased search finds, 3D Onat's 1,984,668
- * among them, in a third of the time. With ranges or distinct regions,
- * dancing links with the solver's phased search and its numbering of
- * items (required cells, types of exactly one copy; then optional cells,
- * the other types, one item per distinct region and piece colour).
+ * among them, in a third of the time. With ranges and every cell
+ * required, the wide bitboard with each type's least (bbw_set_least),
+ * whose dead ends are the phased search's there, node for node. With
+ * ranges and optional cells, or distinct regions, dancing links with the
+ * solver's phased search and its numbering of items (required cells,
+ * types of exactly one copy; then optional cells, the other types, one
+ * item per distinct region and piece colour).
  *
  * Presentation independence: both searches are functions of the goal up
  * to rotation (with its colours, optional cells and distinct regions) and

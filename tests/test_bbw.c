@@ -559,6 +559,84 @@ static void test_bbw_random_differential(void **state)
 	assert_true(nodes_regions <= nodes_plain);
 }
 
+/* Ranges of copies (bbw_set_least): random instances whose types may be
+ * used least..count times, against dancing links' phased search
+ * (xc_new_ranges) over the same rows: the same covers, on every kernel
+ * (solve_both), with type 0 (kept exact) placed first or not, with the
+ * rule against holes and the window or without. */
+static void test_bbw_ranges_differential(void **state)
+{
+	(void)state;
+	static struct inst in;
+	int compared = 0, several = 0, ranged = 0, firsts = 0;
+	for (uint64_t seed = 1; seed <= 160; seed++) {
+		make_inst(seed * 7919 + 17, &in);
+		uint64_t s = seed * 0x9E3779B97F4A7C15u + 5;
+		unsigned lo[MAX_TYPES];
+		bool any = false;
+		for (size_t t = 0; t < in.ntypes; t++) {
+			s = s * 6364136223846793005u + 1442695040888963407u;
+			lo[t] = t == 0 ? in.counts[t]
+			               : (unsigned)(s >> 33) % (in.counts[t] + 1);
+			s = s * 6364136223846793005u + 1442695040888963407u;
+			if (t > 0)
+				in.counts[t] += (unsigned)(s >> 33) % 3;
+			any |= lo[t] != in.counts[t];
+		}
+		xc *x = xc_new_ranges(in.ncells, in.ntypes, lo, in.counts);
+		assert_non_null(x);
+		for (size_t r = 0; r < in.nrows; r++) {
+			size_t items[BBW_MAX_CELLS + 1], k = 0;
+			for (unsigned c = 0; c < in.ncells; c++)
+				if (in.m[r][c / 64] >> (c % 64) & 1)
+					items[k++] = c;
+			items[k++] = in.ncells + in.type[r];
+			assert_int_equal(xc_add_row(x, items, k), XC_OK);
+		}
+		struct covers ref = {.stop_after = MAX_COVERS + 1};
+		uint64_t nodes;
+		enum xc_stop st = xc_solve(x, 200000, collect, &ref, &nodes);
+		xc_free(x);
+		if (st != XC_DONE || ref.n > MAX_COVERS) {
+			covers_clear(&ref);
+			continue;
+		}
+		size_t first = in.counts[0] ? 0 : in.ntypes;
+		const struct way ways[] = {
+			{in.ntypes, false, BBW_QUICK_COUNT},
+			{first, false, BBW_QUICK_COUNT | BBW_MATRIX},
+			{in.ntypes, true,
+			 BBW_QUICK_COUNT | BBW_HOLES | BBW_HOLES_MORE | BBW_MATRIX |
+			     BBW_WINDOW | BBW_SQUEEZE},
+		};
+		for (size_t w = 0; w < sizeof ways / sizeof *ways; w++) {
+			bbw *b = bbw_of(&in, in.nrows, ways[w].first, ways[w].edges,
+			                ways[w].flags);
+			assert_non_null(b);
+			assert_int_equal(bbw_set_least(b, lo), XC_OK);
+			struct covers got = {.stop_after = MAX_COVERS + 1};
+			solve_both(b, 0, &got, &nodes);
+			bbw_free(b);
+			size_t d = covers_diff(&ref, &got);
+			if (d)
+				fail_msg("seed %llu, way %zu: %zu covers differ (%zu "
+				         "by dancing links, %zu here)",
+				         (unsigned long long)seed, w, d, ref.n, got.n);
+			covers_clear(&got);
+		}
+		compared++;
+		several += ref.n > 1;
+		ranged += any;
+		firsts += first == 0;
+		covers_clear(&ref);
+	}
+	print_message("    %d instances (%d with a range, %d with a type first), "
+	              "%d with several covers\n", compared, ranged, firsts,
+	              several);
+	assert_true(compared >= 100 && ranged >= 90 && several >= 40 &&
+	            firsts >= 80);
+}
+
 /* b's whole search split into about 'want' tasks, t (empty before), and
  * a clone of b to replay them on (the caller frees both). */
 static bbw *split_clone(bbw *b, size_t want, struct xc_tasks *t)
@@ -2189,6 +2267,7 @@ int main(void)
 	 * the same time (2026-12-02: the first test alone is a third). */
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bbw_random_differential),
+		cmocka_unit_test(test_bbw_ranges_differential),
 		cmocka_unit_test(test_bbw_past_512),
 		cmocka_unit_test(test_bbw_drop_below),
 		cmocka_unit_test(test_bbw_regions_prune),

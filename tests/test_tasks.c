@@ -254,11 +254,37 @@ static void test_tasks_happy_cubes(void **state)
 
 /* Ranges of copies with every cell required: the wide board with each
  * type's least (bbw_set_least) by default, dancing links' phased search
- * where asked, the 64-cell board standing aside (it has no ranges). */
+ * where asked, the 64-cell board standing aside (it has no ranges). Each
+ * way agrees with itself split (every_way) and every way gives the counts
+ * dancing links gave before the wide board took ranges; the second
+ * puzzle has two pieces of one copy (the pinned type at the root, and a
+ * second type below its symmetric placements). */
 static void test_tasks_ranges(void **state)
 {
 	(void)state;
-	every_way("tests/data/puz/ranges-3x3x2.puz", true);
+	static const struct {
+		const char *path;
+		uint64_t solutions, assemblies;
+	} known[] = {
+		{"tests/data/puz/ranges-3x3x2.puz", 734, 11488},
+		{"tests/data/puz/ranges-pinned-3x3x2.puz", 319, 5104},
+	};
+	for (size_t k = 0; k < sizeof known / sizeof known[0]; k++) {
+		every_way(known[k].path, true);
+		struct puzzle p;
+		test_load_puzzle(known[k].path, &p);
+		for (size_t w = 0; w < NWAYS; w++) {
+			struct solve_result r = run(&p, ways[w]);
+			if (!r.complete || r.solutions != known[k].solutions ||
+			    r.assemblies != known[k].assemblies)
+				fail_msg("%s, %s: %llu solutions, %llu assemblies",
+				         known[k].path, way_names[w],
+				         (unsigned long long)r.solutions,
+				         (unsigned long long)r.assemblies);
+			solve_result_clear(&r);
+		}
+		puz_clear(&p);
+	}
 }
 
 static void test_tasks_colours(void **state)
