@@ -48,7 +48,9 @@ int randpuz_box(uint64_t seed, struct puzzle *out);
  * 1024; sides 2 to 8 past 128 cells, 2 to 10 past 512). With 'optional', one or two of the pieces
  * are left out and their cells made optional, and up to three cells of
  * the others too: more goal cells than the pieces have, still an
- * assembly. randpuz_box() is (65, 128, false). */
+ * assembly; but a goal that grew a single piece gets no optional cell
+ * (seeds the tests use do not meet that). randpuz_box() is (65, 128,
+ * false). */
 int randpuz_box_sized(uint64_t seed, int vmin, int vmax, bool optional,
                       struct puzzle *out);
 
