@@ -282,43 +282,44 @@ static int32_t cell_at(const struct cells *c, int x, int y, int z)
 	return c->index[x + (size_t)c->dim[0] * (y + (size_t)c->dim[1] * z)];
 }
 
-/* The goal's proper rotations and how each maps the cells. */
+/* The goal's proper rotations and how each maps the cells. A rotation
+ * maps the goal onto itself when it keeps the box's sides and takes
+ * every cell to a goal cell of the same tag (the map is one to one, so
+ * then the cells are the same set); the image is re-anchored at 0 as
+ * poly_transform() would. */
 static int load_rotations(struct cells *c)
 {
+	size_t n = c->goal.n;
 	c->nrot = 0;
+	c->rotmap = malloc(24 * (n ? n : 1) * sizeof *c->rotmap);
+	if (!c->rotmap)
+		return SOLVE_ENOMEM;
 	for (int s = 0; s < POLY_NSYM; s++) {
 		if (!poly_sym_proper(s))
 			continue;
-		struct shape img;
-		if (poly_transform(&c->goal, s, &img) != POLY_OK)
-			return SOLVE_ENOMEM;
-		bool same = poly_equal(&img, &c->goal);
-		poly_shape_clear(&img);
-		if (same)
+		/* the image of the box's far corner gives the sides it keeps
+		 * and, where negative, the shift back to 0 */
+		int far[3] = {c->dim[0] - 1, c->dim[1] - 1, c->dim[2] - 1}, o[3];
+		poly_sym_apply(s, far, o);
+		int lo[3];
+		bool fits = true;
+		for (int a = 0; a < 3; a++) {
+			lo[a] = o[a] < 0 ? o[a] : 0;
+			fits &= (o[a] < 0 ? -o[a] : o[a]) == c->dim[a] - 1;
+		}
+		int32_t *map = c->rotmap + (size_t)c->nrot * n;
+		for (size_t k = 0; k < n && fits; k++) {
+			uint32_t v = c->goal.cells[k];
+			int in[3] = {poly_x(v), poly_y(v), poly_z(v)};
+			poly_sym_apply(s, in, o);
+			int32_t at = c->index[(o[0] - lo[0]) + (size_t)c->dim[0] *
+			                      ((o[1] - lo[1]) + (size_t)c->dim[1] *
+			                       (o[2] - lo[2]))];
+			fits = at >= 0 && poly_tag(c->goal.cells[at]) == poly_tag(v);
+			map[k] = at;
+		}
+		if (fits)
 			c->rot[c->nrot++] = s;
-	}
-	size_t n = c->goal.n;
-	c->rotmap = malloc((size_t)c->nrot * n * sizeof *c->rotmap);
-	if (!c->rotmap)
-		return SOLVE_ENOMEM;
-	for (int r = 0; r < c->nrot; r++) {
-		/* poly_transform re-anchors the image at 0: the same shift here */
-		int lo[3] = {INT32_MAX, INT32_MAX, INT32_MAX};
-		for (size_t k = 0; k < n; k++) {
-			uint32_t v = c->goal.cells[k];
-			int in[3] = {poly_x(v), poly_y(v), poly_z(v)}, o[3];
-			poly_sym_apply(c->rot[r], in, o);
-			for (int a = 0; a < 3; a++)
-				if (o[a] < lo[a])
-					lo[a] = o[a];
-		}
-		for (size_t k = 0; k < n; k++) {
-			uint32_t v = c->goal.cells[k];
-			int in[3] = {poly_x(v), poly_y(v), poly_z(v)}, o[3];
-			poly_sym_apply(c->rot[r], in, o);
-			c->rotmap[(size_t)r * n + k] =
-				cell_at(c, o[0] - lo[0], o[1] - lo[1], o[2] - lo[2]);
-		}
 	}
 	return SOLVE_OK;
 }
@@ -513,8 +514,12 @@ static int load_rows(struct cells *c)
 		c->rcol = malloc(c->ccap);
 	uint32_t *buf = malloc(c->goal.n * sizeof *buf);
 	unsigned char *col = malloc(c->goal.n);
+	size_t most = 1; /* a type's cells, at most */
+	for (size_t t = 0; t < c->ntypes; t++)
+		most = c->types[t].n > most ? c->types[t].n : most;
+	size_t *off = malloc(most * sizeof *off); /* a cell's index in the box */
 	int rc = SOLVE_ENOMEM;
-	if (!c->roff || !c->rtype || !c->rcells || !buf || !col ||
+	if (!c->roff || !c->rtype || !c->rcells || !buf || !col || !off ||
 	    (c->colour && !c->rcol))
 		goto out;
 	c->roff[0] = 0;
@@ -535,15 +540,19 @@ static int load_rows(struct cells *c)
 				for (int a = 0; a < 3; a++)
 					if (xyz[a] > hi[a])
 						hi[a] = xyz[a];
+				off[k] = (size_t)xyz[0] + (size_t)c->dim[0] *
+				         ((size_t)xyz[1] + (size_t)c->dim[1] * (size_t)xyz[2]);
 			}
 			for (int dz = 0; dz + hi[2] < c->dim[2] && rc == SOLVE_OK; dz++)
 				for (int dy = 0; dy + hi[1] < c->dim[1] && rc == SOLVE_OK; dy++)
 					for (int dx = 0; dx + hi[0] < c->dim[0] && rc == SOLVE_OK; dx++) {
+						/* (every cell is inside the box here) */
+						size_t base = (size_t)dx + (size_t)c->dim[0] *
+						              ((size_t)dy + (size_t)c->dim[1] * (size_t)dz);
 						size_t k = 0;
 						for (; k < sh->n; k++) {
 							uint32_t v = sh->cells[k];
-							int32_t at = cell_at(c, poly_x(v) + dx,
-							                     poly_y(v) + dy, poly_z(v) + dz);
+							int32_t at = c->index[base + off[k]];
 							if (at < 0)
 								break;
 							buf[k] = (uint32_t)at;
@@ -561,6 +570,7 @@ static int load_rows(struct cells *c)
 		poly_shapes_free(ors, nor);
 	}
 out:
+	free(off);
 	free(buf);
 	free(col);
 	return rc;
