@@ -324,6 +324,15 @@ int bbw_add_filler(bbw *b, size_t type, size_t cell)
 	return XC_OK;
 }
 
+unsigned bbw_range_count(unsigned least, unsigned most, size_t size,
+                         size_t ncells)
+{
+	size_t fit = size ? ncells / size : 0;
+	if (least == most || fit >= most)
+		return most;
+	return fit > least ? (unsigned)fit : least;
+}
+
 int bbw_set_least(bbw *b, const unsigned *least)
 {
 	size_t nt = b->ntypes ? b->ntypes : 1;

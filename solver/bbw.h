@@ -112,6 +112,13 @@ int bbw_add_filler(bbw *b, size_t type, size_t cell);
  * fillers (bbw_add_filler); the matrix phase stands aside. Call before
  * solving; XC_OK or XC_ENOMEM (nothing changed). */
 int bbw_set_least(bbw *b, const unsigned *least);
+/* The count to give bbw_new() for a type of 'size' cells used least..most
+ * times in a goal of 'ncells' (most when they are equal): no more copies
+ * than fit, since the engine's depth is the copies' sum (12 pentacube
+ * types of 0..80 in a 6x6x6 cube would take 961 levels of lists), and
+ * never fewer than 'least'. */
+unsigned bbw_range_count(unsigned least, unsigned most, size_t size,
+                         size_t ncells);
 /* Rows of 'type' are placed first, at the root (call before solving). */
 void bbw_set_first(bbw *b, size_t type);
 /* Below row 'root' of that type, the rows drop[0..n) take no part in the

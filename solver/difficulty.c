@@ -773,13 +773,10 @@ static int cells_search(struct cells *c, uint64_t max_nodes,
 	if (counts) {
 		memcpy(counts, c->counts, nt * sizeof *counts);
 		counts[nt] = (unsigned)(n - vol);
-		/* a range: no more copies than fit (the wide board's depth
-		 * is the copies' sum), none fewer than its least */
-		for (size_t t = 0; least && t < nt; t++) {
-			size_t fit = n / c->types[t].n;
-			if (fit < counts[t])
-				counts[t] = fit > c->lo[t] ? (unsigned)fit : c->lo[t];
-		}
+		/* a range: as the solver's engine has it */
+		for (size_t t = 0; least && t < nt; t++)
+			counts[t] = bbw_range_count(c->lo[t], c->counts[t],
+			                            c->types[t].n, n);
 	}
 	size_t wt = nt + (fill && vol < n);
 	struct phased ph = {0};

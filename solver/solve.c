@@ -1319,14 +1319,10 @@ static unsigned *engine_counts(const struct solver *s, size_t *nt)
 		return NULL;
 	size_t vol = 0;
 	for (size_t t = 0; t < s->ntypes; t++) {
-		counts[t] = s->types[t].count;
-		vol += (size_t)s->types[t].count * s->types[t].shape.n;
-		/* a range: no more copies than fit (the engine's depth is
-		 * the copies' sum), none fewer than its least */
 		const struct type *ty = &s->types[t];
-		size_t fit = ty->shape.n ? s->ncells / ty->shape.n : 0;
-		if (ty->lo != ty->count && fit < counts[t])
-			counts[t] = fit > ty->lo ? (unsigned)fit : ty->lo;
+		counts[t] = bbw_range_count(ty->lo, ty->count, ty->shape.n,
+		                            s->ncells);
+		vol += (size_t)ty->count * ty->shape.n;
 	}
 	*nt = s->ntypes;
 	if (s->nopt && vol < s->ncells)
