@@ -320,6 +320,9 @@ static int print_merged(const struct shard *s, size_t n, bool json)
 	    !get_string(path, o, "difficulty_text", &r.diff_text))
 		return CLI_USAGE;
 	r.symmetries = u > 48 ? 48 : (int)u;
+	/* solve_result.mirror_some: the divisor is twice the symmetries */
+	r.mirror_some = !r.mirror_closed && !r.rename_colours &&
+	                first->divisor == 2 * u;
 	if (r.rename_colours && !get_u64(path, o, "renamings", &r.renamings))
 		return CLI_USAGE;
 	if (json_object_object_get_ex(o, "why", &v) &&

@@ -24,7 +24,8 @@ static const char solve_help[] =
 	"Happy Cube .hcq file or a BurrTools .xmpuzzle file) and the assemblies\n"
 	"with the goal held fixed.\n"
 	"Solutions that a symmetry of the goal maps onto each other count once\n"
-	"(mirror images too when every piece's mirror image is in the set).\n"
+	"(mirror images too when every piece's mirror image is in the set;\n"
+	"with count ranges, for each solution whose mirror image is one too).\n"
 	"Colour puzzles (coloured cells, optional cells plain or coloured,\n"
 	"count ranges, distinct regions) are counted exactly the same way.\n"
 	"\n"
@@ -382,7 +383,8 @@ int cmd_solve(int argc, char **argv)
 		.stop = r.stop == SOLVE_MAX_SOLUTIONS ? "max"
 		      : r.stop == SOLVE_MAX_NODES ? "max-nodes" : "done",
 		.seconds = secs, .symmetries = r.group_order,
-		.mirror_closed = r.mirror_closed, .why = r.why,
+		.mirror_closed = r.mirror_closed, .mirror_some = r.mirror_some,
+		.why = r.why,
 		.rename_colours = c.rename_colours, .renamings = r.rename_order,
 		.diff_has = d.has, .diff_score = d.score,
 		.diff_method = diff_method_name(d.r.method),

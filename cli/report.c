@@ -127,6 +127,9 @@ void report_text(const struct count_report *r)
 		       ? "--max solutions found" : "--max-nodes reached");
 	printf("symmetries: %d%s\n", r->symmetries,
 	       r->mirror_closed ? " (with mirror images: the pieces are mirror-closed)"
+	       : r->mirror_some ? " (rotations; with mirror images too for the "
+	                          "solutions whose mirror image uses the pieces "
+	                          "within their ranges)"
 	                        : " (rotations only)");
 	if (r->rename_colours)
 		printf("renamings: %llu (symmetries combined with renamings of "

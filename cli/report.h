@@ -19,6 +19,7 @@ struct count_report {
 	double seconds;
 	int symmetries;        /* |G| */
 	bool mirror_closed;
+	bool mirror_some;      /* solve_result.mirror_some */
 	const char *why;       /* why no search was needed, "" none */
 	bool rename_colours;
 	uint64_t renamings;    /* |Γ| with rename_colours */

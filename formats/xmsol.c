@@ -75,6 +75,9 @@ struct coll {
 	size_t *mirror;      /* type -> type of its mirror image (pieces
 	                      * indexes; npieces when there is none) */
 	bool closed;         /* the pieces are mirror-closed */
+	bool ranged;         /* some type's least and most copies differ */
+	unsigned *lo, *hi;   /* per type: least and most copies */
+	unsigned *used;      /* per type: copies in the assembly cut */
 
 	/* G */
 	int nsym;
@@ -148,7 +151,9 @@ static int setup_goal(struct coll *c)
 
 /* Types (the first congruent piece stands for its type), their mirror
  * types and whether the pieces are mirror-closed, as solve.c finds them:
- * a type and its mirror type have the same least and most copies. */
+ * a type and its mirror type have the same least and most copies. When
+ * they are not and some type has a range of copies, an improper g counts
+ * for the assemblies whose mirror image is an assembly too (found()). */
 static int setup_pieces(struct coll *c)
 {
 	const struct puzzle *p = c->p;
@@ -158,10 +163,12 @@ static int setup_pieces(struct coll *c)
 	c->norient = calloc(np, sizeof *c->norient);
 	c->type = malloc(np * sizeof *c->type);
 	c->mirror = malloc(np * sizeof *c->mirror);
-	unsigned *lo = calloc(np, sizeof *lo), *hi = calloc(np, sizeof *hi);
+	unsigned *lo = c->lo = calloc(np, sizeof *lo);
+	unsigned *hi = c->hi = calloc(np, sizeof *hi);
+	c->used = calloc(np, sizeof *c->used);
 	int rc = SOLVE_OK;
 	if (!canon || !c->orient || !c->norient || !c->type || !c->mirror ||
-	    !lo || !hi)
+	    !lo || !hi || !c->used)
 		rc = SOLVE_ENOMEM;
 	for (size_t i = 0; i < p->npieces && rc == SOLVE_OK; i++) {
 		struct shape sh;
@@ -205,12 +212,11 @@ static int setup_pieces(struct coll *c)
 		size_t u = c->mirror[i];
 		if (u == p->npieces || lo[u] != lo[i] || hi[u] != hi[i])
 			c->closed = false;
+		c->ranged |= lo[i] != hi[i];
 	}
 	for (size_t i = 0; canon && i < p->npieces; i++)
 		poly_shape_clear(&canon[i]);
 	free(canon);
-	free(lo);
-	free(hi);
 	if (rc == SOLVE_OK) {
 		c->scratch = malloc((c->scratch_cap ? c->scratch_cap : 1) *
 		                    sizeof *c->scratch);
@@ -242,7 +248,7 @@ static int setup_group(struct coll *c)
 			lo[a] = v[a] < lo[a] ? v[a] : lo[a];
 	}
 	for (int s = 0; s < POLY_NSYM; s++) {
-		if (!poly_sym_proper(s) && !c->closed)
+		if (!poly_sym_proper(s) && !c->closed && !c->ranged)
 			continue;
 		int m[3] = {0, 0, 0};
 		for (size_t k = 0; k < c->ncells; k++) {
@@ -283,6 +289,9 @@ static void coll_free(struct coll *c)
 	free(c->norient);
 	free(c->type);
 	free(c->mirror);
+	free(c->lo);
+	free(c->hi);
+	free(c->used);
 	free(c->cell);
 	free(c->index);
 	free(c->inv);
@@ -557,10 +566,36 @@ static void keep(struct coll *c)
 	c->n++;
 }
 
+/* Whether the mirror image of the assembly cut is an assembly: every
+ * type it uses has a mirror type, whose copies stay within each type's
+ * least and most (solve.c's mirror_allowed). */
+static bool mirror_allowed(struct coll *c)
+{
+	size_t np = c->p->npieces;
+	memset(c->used, 0, np * sizeof *c->used);
+	for (size_t b = 0; b < c->nblocks; b++) {
+		size_t t = c->type[c->blocks[b].piece];
+		if (c->mirror[t] == np)
+			return false;
+		c->used[t]++;
+	}
+	for (size_t t = 0; t < np; t++) {
+		if (c->type[t] != t)
+			continue;
+		unsigned got = c->mirror[t] == np ? 0 : c->used[c->mirror[t]];
+		if (got < c->lo[t] || got > c->hi[t])
+			return false;
+	}
+	return true;
+}
+
 /* An assembly is cut: keep it if its solution is new. */
 static void found(struct coll *c)
 {
+	bool mirror = c->closed || mirror_allowed(c);
 	for (int k = 0; k < c->nsym; k++) {
+		if (!c->proper[k] && !mirror)
+			continue;
 		encode(c, k, c->code);
 		if (k == 0 || cmp_codes(c->code, c->key, c->ncells) < 0) {
 			uint32_t *t = c->key;
@@ -706,7 +741,9 @@ int xmp_find_solutions(const struct puzzle *p, uint64_t max, bool disassemble,
 	}
 	if (rc == SOLVE_OK) {
 		/* the group found here is the solver's */
-		assert(c.nsym == r.group_order && c.closed == r.mirror_closed);
+		assert(c.closed == r.mirror_closed &&
+		       (c.nsym == r.group_order ||
+		        (!c.closed && c.nsym == 2 * r.group_order)));
 		/* every solution kept once (the proof at the top) */
 		assert(!r.complete || c.n == (max && r.solutions > max
 		                              ? max : r.solutions));

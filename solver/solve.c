@@ -369,33 +369,51 @@ bool solve_keeps_regions(const struct solver *s, const int32_t *map,
  * mirror-closed) that map the goal onto itself, with their cell maps,
  * keeping every cell's colour and optional mark and the set of distinct
  * regions. All or nothing: a group missing elements would give wrong
- * counts, so any failure returns an error and leaves no partial group. */
+ * counts, so any failure returns an error and leaves no partial group.
+ * With ranges of copies and pieces that are not mirror-closed the
+ * improper ones go to msym instead: they count for an assembly whose
+ * mirror image is an assembly too (solve_visit), as in BurrTools. Not
+ * with --rename-colours, whose Γ keeps the rule of the whole set. */
 static int find_group(struct solver *s)
 {
 	const struct grid *g = &s->p->goal;
 	size_t nc = s->ncells ? s->ncells : 1;
+	bool ranged = false;
+	for (size_t t = 0; t < s->ntypes; t++)
+		ranged |= s->types[t].lo != s->types[t].count;
+	bool some = ranged && !s->res->mirror_closed && !s->o->rename_colours;
 	s->cellmap = malloc((size_t)POLY_NSYM * nc * sizeof *s->cellmap);
+	s->mmap = some ? malloc((size_t)POLY_NSYM / 2 * nc * sizeof *s->mmap)
+	               : NULL;
 	unsigned char *mark = calloc(nc, 1);
-	if (!s->cellmap || !mark) {
+	if (!s->cellmap || !mark || (some && !s->mmap)) {
 		free(mark);
 		return SOLVE_ENOMEM;
 	}
 	s->group_order = 0;
+	s->nmirror = 0;
 	for (int sym = 0; sym < POLY_NSYM; sym++) {
-		if (!poly_sym_proper(sym) && !s->res->mirror_closed)
+		bool proper = poly_sym_proper(sym);
+		if (!proper && !s->res->mirror_closed && !some)
 			continue;
-		int32_t *map = s->cellmap + (size_t)s->group_order * nc;
+		bool aside = !proper && !s->res->mirror_closed;
+		int32_t *map = aside ? s->mmap + (size_t)s->nmirror * nc
+		                     : s->cellmap + (size_t)s->group_order * nc;
 		bool ok = solve_cell_map(s, sym, map);
 		for (size_t i = 0; i < s->ncells && ok; i++)
 			ok = g->cells[s->goal_cell[map[i]]] == g->cells[s->goal_cell[i]];
 		if (ok && s->ndreg)
 			ok = solve_keeps_regions(s, map, mark);
-		if (ok)
+		if (ok && aside)
+			s->msym[s->nmirror++] = sym;
+		else if (ok)
 			s->group[s->group_order++] = sym;
 	}
 	free(mark);
-	/* The identity always maps the goal onto itself. */
+	/* The identity always maps the goal onto itself; the improper
+	 * symmetries, when there are any, are a coset of the proper ones. */
 	assert(s->group_order >= 1 && s->group[0] == 0);
+	assert(s->nmirror == 0 || s->nmirror == s->group_order);
 	/* Give back the maps of the symmetries that were not kept; should
 	 * that fail, the larger block serves as well. */
 	int32_t *shrunk = realloc(s->cellmap,
@@ -403,7 +421,13 @@ static int find_group(struct solver *s)
 	if (shrunk)
 		s->cellmap = shrunk;
 	s->res->group_order = s->group_order;
+	s->res->mirror_some = s->nmirror > 0;
 	return SOLVE_OK;
+}
+
+uint64_t solve_divisor(const struct solver *s)
+{
+	return (uint64_t)s->group_order * (s->nmirror ? 2 : 1);
 }
 
 /* ---- rows --------------------------------------------------------------- */
@@ -629,7 +653,9 @@ static void sort_image(struct solver *s, uint32_t *a, size_t n)
 	assert(at == n);
 }
 
-static size_t row_image(struct solver *s, int k, size_t r)
+/* The row that symmetry 'sym', whose cell map is 'map', turns row r into. */
+static size_t row_image_by(struct solver *s, int sym, const int32_t *map,
+                           size_t r)
 {
 	size_t n = s->roff[r + 1] - s->roff[r];
 	if (n > s->image_cap) {
@@ -644,10 +670,9 @@ static size_t row_image(struct solver *s, int k, size_t r)
 		s->image_col = tc;
 		s->image_cap = n;
 	}
-	const int32_t *map = s->cellmap + (size_t)k * s->ncells;
 	const uint32_t *c = s->rcells + s->roff[r];
 	size_t t = s->rtype[r];
-	if (!poly_sym_proper(s->group[k]))
+	if (!poly_sym_proper(sym))
 		t = s->types[t].mirror;
 	size_t img;
 	if (!s->rcol) {
@@ -669,6 +694,13 @@ static size_t row_image(struct solver *s, int k, size_t r)
 	}
 	assert(img != SIZE_MAX);
 	return img;
+}
+
+/* The row that G's element k turns row r into. */
+static size_t row_image(struct solver *s, int k, size_t r)
+{
+	return row_image_by(s, s->group[k],
+	                    s->cellmap + (size_t)k * s->ncells, r);
 }
 
 /* ---- pinning ------------------------------------------------------------ */
@@ -1107,15 +1139,17 @@ static int bbw_drop(void *e, size_t root, const size_t *rows, size_t n)
 
 /* ---- search ------------------------------------------------------------- */
 
-static bool fixes_cover(struct solver *s, int k, const size_t *rows, size_t n)
+/* Whether symmetry 'sym', whose cell map is 'map', maps the cover 'rows'
+ * (n rows, stamped; without colours, cov_owner set) onto itself. */
+static bool fixes_cover(struct solver *s, int sym, const int32_t *map,
+                        const size_t *rows, size_t n)
 {
 	if (!s->rcol) {
 		/* without colours a row is its type and cells: the image of
 		 * row r is a row of the cover when all its cells lie in one
 		 * row o of the cover (cov_owner, set by solve_visit) of the
 		 * image's type and size */
-		const int32_t *map = s->cellmap + (size_t)k * s->ncells;
-		bool proper = poly_sym_proper(s->group[k]);
+		bool proper = poly_sym_proper(sym);
 		for (size_t i = 0; i < n; i++) {
 			size_t r = rows[i], t = s->rtype[r];
 			if (!proper)
@@ -1133,8 +1167,29 @@ static bool fixes_cover(struct solver *s, int k, const size_t *rows, size_t n)
 		return true;
 	}
 	for (size_t i = 0; i < n; i++) {
-		size_t img = row_image(s, k, rows[i]);
+		size_t img = row_image_by(s, sym, map, rows[i]);
 		if (img == SIZE_MAX || s->stamp[img] != s->stamp_now)
+			return false;
+	}
+	return true;
+}
+
+/* Whether the mirror image of the cover 'rows' (n rows) is an assembly:
+ * every type it uses has a mirror type, and the mirror types' copies
+ * stay within each type's least and most (copies_used as scratch). */
+static bool mirror_allowed(struct solver *s, const size_t *rows, size_t n)
+{
+	memset(s->copies_used, 0, s->ntypes * sizeof *s->copies_used);
+	for (size_t i = 0; i < n; i++) {
+		size_t t = s->rtype[rows[i]];
+		if (s->types[t].mirror == s->ntypes)
+			return false;
+		s->copies_used[t]++;
+	}
+	for (size_t t = 0; t < s->ntypes; t++) {
+		size_t m = s->types[t].mirror;
+		unsigned got = m == s->ntypes ? 0 : s->copies_used[m];
+		if (got < s->types[t].lo || got > s->types[t].count)
 			return false;
 	}
 	return true;
@@ -1202,7 +1257,18 @@ bool solve_visit(void *ctx, const size_t *xrows, size_t n)
 				s->cov_owner[s->rcells[c]] = (int32_t)i;
 	for (int k = 1; k < s->group_order; k++)
 		if (cand >> k & 1)
-			stab += fixes_cover(s, k, rows, n);
+			stab += fixes_cover(s, s->group[k],
+			                    s->cellmap + (size_t)k * s->ncells, rows, n);
+	/* With improper symmetries aside (find_group) the count is divided
+	 * by 2|G|: a cover whose mirror image is an assembly adds its
+	 * stabiliser in G and the improper symmetries together; any other,
+	 * whose orbit is one of G alone, adds 2 * |Stab_G(y)|. */
+	if (s->nmirror && !mirror_allowed(s, rows, n))
+		stab *= 2;
+	else
+		for (int k = 0; k < s->nmirror; k++)
+			stab += fixes_cover(s, s->msym[k],
+			                    s->mmap + (size_t)k * s->ncells, rows, n);
 	if (!s->rcol) /* back to -1 for the next cover */
 		for (size_t i = 0; i < n; i++)
 			for (size_t c = s->roff[rows[i]]; c < s->roff[rows[i] + 1]; c++)
@@ -1296,7 +1362,7 @@ bool solve_visit(void *ctx, const size_t *xrows, size_t n)
 	uint64_t sols = s->o->rename_colours &&
 	                s->gamma_order != (uint64_t)s->group_order
 	              ? s->weighted_rc / s->gamma_order
-	              : s->weighted / (uint64_t)s->group_order;
+	              : s->weighted / solve_divisor(s);
 	if (s->o->max_solutions && sols >= s->o->max_solutions) {
 		s->res->stop = SOLVE_MAX_SOLUTIONS;
 		return false;
@@ -1751,6 +1817,7 @@ static void solver_free(struct solver *s)
 	}
 	free(s->types);
 	free(s->cellmap);
+	free(s->mmap);
 	free(s->rtype);
 	free(s->roff);
 	free(s->rcells);
@@ -1936,9 +2003,9 @@ int solve_puzzle(const struct puzzle *p, const struct solve_opts *o,
 		/* a shard's share of the numerator need not divide */
 		bool whole = res.complete && !o->shard_count;
 		(void)whole; /* only the asserts read it */
-		assert(!whole || s.weighted % (uint64_t)s.group_order == 0);
+		assert(!whole || s.weighted % solve_divisor(&s) == 0);
 		res.numerator = s.weighted;
-		res.divisor = (uint64_t)s.group_order;
+		res.divisor = solve_divisor(&s);
 		/* Γ contains G; when it is no larger, it is G */
 		if (o->rename_colours && s.gamma_order != (uint64_t)s.group_order &&
 		    s.gamma_order) {

@@ -173,6 +173,9 @@ struct solve_result {
 	                        * symmetry and a renaming of colours that map
 	                        * the puzzle onto itself; else 0 */
 	bool mirror_closed;  /* whether improper symmetries count */
+	bool mirror_some;    /* not mirror-closed, but with ranges of copies
+	                      * they count for the assemblies whose mirror
+	                      * image is an assembly too (divisor 2|G|) */
 	bool fast_path;      /* whether the shell path answered */
 	uint64_t rows;       /* placements given to the search */
 	/* 'solutions' before the one division: the sum over the covers found

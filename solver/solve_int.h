@@ -114,6 +114,13 @@ struct solver {
 	int group_order;      /* |G| */
 	int32_t *cellmap;     /* group_order * ncells: cell -> its image under
 	                       * group[k], at [k * ncells + cell] */
+	/* With ranges of copies and pieces that are not mirror-closed, an
+	 * improper symmetry counts for the assemblies whose mirror image is
+	 * an assembly too (solve_visit): those of the goal are msym[k], with
+	 * their cell maps at mmap[k * ncells]; nmirror is 0 otherwise. */
+	int msym[POLY_NSYM];
+	int nmirror;
+	int32_t *mmap;
 
 	/* The row table: every placement of every type. */
 	size_t nrows;
@@ -230,6 +237,9 @@ void sdis_result(struct solver *s, struct solve_result *res);
 
 /* solve.c: the visitor of both engines: weighs and counts a cover. */
 bool solve_visit(void *ctx, const size_t *xrows, size_t n);
+/* solve.c: what the sum of the covers' weights (weighted) is divided by:
+ * |G|, twice that when improper symmetries count for some assemblies. */
+uint64_t solve_divisor(const struct solver *s);
 
 /* The engine a search runs on, one of three (solve.c builds it; the
  * engine_* calls, tasks.c, pick the engine's own function once per

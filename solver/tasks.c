@@ -569,7 +569,7 @@ int tasks_run(struct solver *s, struct engine e)
 	 * sets the final one the same way) */
 	res->divisor = o->rename_colours && s->gamma_order &&
 	               s->gamma_order != (uint64_t)s->group_order
-	             ? s->gamma_order : (uint64_t)s->group_order;
+	             ? s->gamma_order : solve_divisor(s);
 	struct xc_tasks t = {0};
 	enum xc_stop st = XC_NODES;
 	int rc = XC_OK;

@@ -76,6 +76,13 @@ struct colref {
 	int *entry_type;     /* entry -> type, -1 for an entry with no copies */
 	bool exact;          /* every type separable */
 	bool mirror_closed;
+	/* Not mirror-closed, with ranges of copies: the improper g mapping
+	 * the goal onto itself (values and distinct sets) count for an
+	 * assembly exactly when its image is an assembly too. Their nm
+	 * inverse cell maps, and each type's mirror type (-1 none). */
+	int nm;
+	int *minv;           /* nm * ncells */
+	int *mtype;          /* per type */
 
 	int ncolours;        /* colours used, and which */
 	int used[PUZ_NCOLOURS];
@@ -251,6 +258,8 @@ static void colref_release(struct colref *r)
 	free(r->hinv);
 	free(r->hpi);
 	free(r->hin_g);
+	free(r->minv);
+	free(r->mtype);
 	free(r->occ);
 	free(r->pcol);
 	free(r->ctyp);
@@ -503,7 +512,7 @@ static int type_image(const struct colref *r, const struct csym sy[NSYM],
  * of s on the goal. -1 when out of memory. */
 static int keeps_puzzle(const struct colref *r, const struct csym sy[NSYM],
                         int k, const int *perm, const unsigned char *pi,
-                        struct ccell *a, struct ccell *b)
+                        bool types, struct ccell *a, struct ccell *b)
 {
 	for (int i = 0; i < r->ncells; i++) {
 		unsigned char v = r->gval[i];
@@ -530,7 +539,7 @@ static int keeps_puzzle(const struct colref *r, const struct csym sy[NSYM],
 				if ((r->match[p] >> q & 1u) !=
 				    (r->match[pi[p]] >> pi[q] & 1u))
 					return 0;
-	for (int t = 0; t < r->ntypes; t++) {
+	for (int t = 0; t < r->ntypes && types; t++) {
 		int u = type_image(r, sy, k, pi, t, a, b);
 		if (u == -2)
 			return -1;
@@ -585,13 +594,24 @@ static int setup_group(struct colref *r, const struct csym sy[NSYM])
 	while (sy[refl].det == 1)
 		refl++;
 	r->mirror_closed = true;
+	bool ranged = false;
+	r->mtype = malloc(((size_t)r->ntypes + 1) * sizeof *r->mtype);
+	if (!r->mtype)
+		goto out;
 	for (int t = 0; t < r->ntypes; t++) {
 		int u = type_image(r, sy, refl, id, t, a, b);
 		if (u == -2)
 			goto out;
+		r->mtype[t] = u;
 		if (u < 0 || r->types[u].lo != r->types[t].lo ||
 		    r->types[u].hi != r->types[t].hi)
 			r->mirror_closed = false;
+		ranged |= r->types[t].lo != r->types[t].hi;
+	}
+	if (ranged && !r->mirror_closed) {
+		r->minv = malloc((size_t)NSYM * (size_t)nc * sizeof *r->minv);
+		if (!r->minv)
+			goto out;
 	}
 
 	for (int k = 0; k < NSYM; k++) {
@@ -612,6 +632,15 @@ static int setup_group(struct colref *r, const struct csym sy[NSYM])
 		}
 		if (!onto)
 			continue; /* injective into a finite set of equal size: onto */
+		if (r->minv && sy[k].det != 1) {
+			int keep = keeps_puzzle(r, sy, k, perm, id, false, a, b);
+			if (keep < 0)
+				goto out;
+			int *mv = &r->minv[(size_t)r->nm * (size_t)nc];
+			for (int i = 0; i < nc && keep; i++)
+				mv[perm[i]] = i;
+			r->nm += keep;
+		}
 		int order[PUZ_NCOLOURS];
 		memcpy(order, r->used, sizeof order);
 		do {
@@ -619,7 +648,7 @@ static int setup_group(struct colref *r, const struct csym sy[NSYM])
 			memcpy(pi, id, sizeof pi);
 			for (int i = 0; i < r->ncolours; i++)
 				pi[r->used[i]] = (unsigned char)order[i];
-			int keep = keeps_puzzle(r, sy, k, perm, pi, a, b);
+			int keep = keeps_puzzle(r, sy, k, perm, pi, true, a, b);
 			if (keep < 0)
 				goto out;
 			if (!keep)
@@ -723,11 +752,10 @@ static int rec_cmp(const void *a, const void *b)
  * r->nminidx, negative for an empty cell) moved by element h of H, into
  * 'out': per goal cell d in grid order, the renamed colour of the piece
  * cell that lands on d and the least d' its piece lands on. */
-static void encode(struct colref *r, int h, uint32_t *out)
+static void encode_by(struct colref *r, const int *inv,
+                      const unsigned char *pi, uint32_t *out)
 {
 	int nc = r->ncells;
-	const int *inv = &r->hinv[(size_t)h * (size_t)nc];
-	const unsigned char *pi = &r->hpi[(size_t)h * NCOL];
 	for (int i = 0; i < r->nminidx; i++)
 		r->minidx[i] = -1;
 	out[0] = (uint32_t)r->len;
@@ -744,8 +772,39 @@ static void encode(struct colref *r, int h, uint32_t *out)
 	}
 }
 
-/* The least encoding over G (or H when 'all') into 'out'. */
-static void canonical(struct colref *r, bool all, uint32_t *out)
+static void encode(struct colref *r, int h, uint32_t *out)
+{
+	encode_by(r, &r->hinv[(size_t)h * (size_t)r->ncells],
+	          &r->hpi[(size_t)h * NCOL], out);
+}
+
+/* Element k of the improper maps aside (r->minv): its encoding. */
+static void encode_m(struct colref *r, int k, uint32_t *out)
+{
+	unsigned char id[NCOL];
+	for (int c = 0; c < NCOL; c++)
+		id[c] = (unsigned char)c;
+	encode_by(r, &r->minv[(size_t)k * (size_t)r->ncells], id, out);
+}
+
+/* Whether the mirror image of the assembly searched (r->nused) is an
+ * assembly: each type placed has a mirror type, and each type gets as
+ * many copies as its mirror type had, within its range. */
+static bool mirror_is_assembly(const struct colref *r)
+{
+	for (int t = 0; t < r->ntypes; t++) {
+		if (r->nused[t] && r->mtype[t] < 0)
+			return false;
+		unsigned got = r->mtype[t] < 0 ? 0 : r->nused[r->mtype[t]];
+		if (got < r->types[t].lo || got > r->types[t].hi)
+			return false;
+	}
+	return true;
+}
+
+/* The least encoding over G (or H when 'all') into 'out'; over G, the
+ * improper maps aside too when 'mirror'. */
+static void canonical(struct colref *r, bool all, bool mirror, uint32_t *out)
 {
 	bool have = false;
 	for (int h = 0; h < r->nh; h++) {
@@ -756,6 +815,11 @@ static void canonical(struct colref *r, bool all, uint32_t *out)
 			memcpy(out, r->cand, r->len * sizeof *out);
 			have = true;
 		}
+	}
+	for (int k = 0; k < r->nm && !all && mirror; k++) {
+		encode_m(r, k, r->cand);
+		if (rec_cmp(r->cand, out) < 0)
+			memcpy(out, r->cand, r->len * sizeof *out);
 	}
 }
 
@@ -810,12 +874,12 @@ static void leaf(struct colref *r)
 		r->failed = COLREF_TOO_MANY;
 		return;
 	}
-	canonical(r, false, r->best);
+	canonical(r, false, r->nm && mirror_is_assembly(r), r->best);
 	if (brute_forms_add(r->gset, r->best) != 0) {
 		r->failed = -1;
 		return;
 	}
-	canonical(r, true, r->best);
+	canonical(r, true, false, r->best);
 	if (brute_forms_add(r->hset, r->best) != 0) {
 		r->failed = -1;
 		return;
@@ -936,22 +1000,37 @@ static bool closed_under_h(struct colref *r, const struct brute_forms *alls)
 }
 
 /* Sum over the canonical forms in 'set' of |group| / |stabiliser|: the
- * assemblies, when the forms are one per orbit. */
+ * assemblies, when the forms are one per orbit. Over G, the improper maps
+ * aside join the group for a form whose image under them is one of the
+ * assemblies in sorted 'alls' (found here from the images themselves,
+ * not from counts of types as the search does). */
 static uint64_t orbit_total(struct colref *r, const struct brute_forms *set,
-                            bool all)
+                            bool all, const struct brute_forms *alls)
 {
 	uint64_t total = 0;
-	int order = all ? r->nh : r->ng;
 	for (size_t i = 0; i < set->n; i++) {
 		const uint32_t *rec = &set->rec[i * set->len];
 		decode(r, rec);
-		int stab = 0;
+		int stab = 0, order = all ? r->nh : r->ng;
 		for (int h = 0; h < r->nh; h++) {
 			if (!all && !r->hin_g[h])
 				continue;
 			encode(r, h, r->cand);
 			stab += rec_cmp(r->cand, rec) == 0;
 		}
+		int images = 0;
+		for (int k = 0; k < r->nm && !all; k++) {
+			encode_m(r, k, r->cand);
+			images += brute_forms_has(alls, r->cand);
+		}
+		/* all or none: the images differ by elements of G */
+		if (images != 0 && images != r->nm)
+			return UINT64_MAX;
+		for (int k = 0; k < r->nm && images; k++) {
+			encode_m(r, k, r->cand);
+			stab += rec_cmp(r->cand, rec) == 0;
+		}
+		order += images;
 		if (stab == 0 || order % stab != 0)
 			return UINT64_MAX;
 		total += (uint64_t)(order / stab);
@@ -1041,9 +1120,9 @@ int colref_sets(const struct puzzle *p, uint64_t max_assemblies,
 		if (rc == 0 && (alls.n != r.assemblies ||
 		                out->assemblies.n != r.assemblies ||
 		                !closed_under_h(&r, &alls) ||
-		                orbit_total(&r, &out->solutions, false) != r.assemblies ||
-		                orbit_total(&r, &out->renamed, true) != r.assemblies ||
-		                out->renamed.n > out->solutions.n))
+		                orbit_total(&r, &out->solutions, false, &alls) != r.assemblies ||
+		                orbit_total(&r, &out->renamed, true, &alls) != r.assemblies ||
+		                (out->renamed.n > out->solutions.n && !r.nm)))
 			rc = COLREF_SELF_CHECK;
 	}
 	brute_forms_clear(&alls);
@@ -1122,10 +1201,20 @@ int colref_cover(struct colref *r, const unsigned char *labels,
 		k++;
 	}
 	encode_raw(r, raw);
+	/* copies of each type: each entry has at most one when exact */
+	memset(r->nused, 0, ((size_t)r->ntypes + 1) * sizeof *r->nused);
+	for (size_t e = 0; e < r->nentries && r->exact; e++) {
+		bool placed = false;
+		for (int d = 0; d < r->ncells && !placed; d++)
+			placed = r->occ[d] == (int)e;
+		if (placed)
+			r->nused[r->entry_type[e]]++;
+	}
+	bool mirror = r->nm && mirror_is_assembly(r);
 	if (r->exact && gform)
-		canonical(r, false, gform);
+		canonical(r, false, mirror, gform);
 	if (r->exact && hform)
-		canonical(r, true, hform);
+		canonical(r, true, false, hform);
 	return 0;
 }
 

@@ -1116,15 +1116,29 @@ static bool run_agrees(const struct puzzle *p, struct solve_opts o,
  * and, when 'covers', the reported covers. Every puzzle is tried; the
  * first disagreement is printed and the test fails with how many
  * disagreed. Returns how many were compared. */
+static int compare_made(const struct solve_opts *ways, size_t n, bool covers,
+                        uint64_t from, uint64_t to,
+                        int (*make)(uint64_t, struct puzzle *),
+                        bool (*only)(const struct puzzle *));
+
 static int compare_seeds(const struct solve_opts *ways, size_t n, bool covers,
                          uint64_t from, uint64_t to,
                          bool (*only)(const struct puzzle *))
+{
+	return compare_made(ways, n, covers, from, to, colref_random, only);
+}
+
+/* compare_seeds() on the puzzles 'make' makes from the seeds. */
+static int compare_made(const struct solve_opts *ways, size_t n, bool covers,
+                        uint64_t from, uint64_t to,
+                        int (*make)(uint64_t, struct puzzle *),
+                        bool (*only)(const struct puzzle *))
 {
 	int bad = 0, tried = 0;
 	char first[512] = "";
 	for (uint64_t seed = from; seed <= to; seed++) {
 		struct puzzle p;
-		assert_true(colref_random(seed, &p) >= 0);
+		assert_true(make(seed, &p) >= 0);
 		if (only && !only(&p)) {
 			puz_clear(&p);
 			continue;
@@ -1212,6 +1226,113 @@ static bool has_coloured_optional(const struct puzzle *p)
 		    puz_cell_colour(p->goal.cells[i]) != 0)
 			return true;
 	return false;
+}
+
+/* ---- mirror images with ranges of copies ------------------------------ */
+
+static uint64_t mix64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15u);
+	z = (z ^ z >> 30) * 0xbf58476d1ce4e5b9u;
+	z = (z ^ z >> 27) * 0x94d049bb133111ebu;
+	return z ^ z >> 31;
+}
+
+/* Append a piece of 'n' cells at 'xyz' in a 2x2x2 grid or the mirror
+ * image (x reversed) of piece 'of' when n == 0, copies lo..hi. */
+static int add_piece(struct puzzle *p, const int (*xyz)[3], int n, size_t of,
+                     unsigned lo, unsigned hi, const char *name)
+{
+	struct puz_piece *pc = realloc(p->pieces, (p->npieces + 1) * sizeof *pc);
+	if (!pc)
+		return -1;
+	p->pieces = pc;
+	pc = &p->pieces[p->npieces];
+	memset(pc, 0, sizeof *pc);
+	snprintf(pc->name, sizeof pc->name, "%s", name);
+	const struct grid *src = n ? NULL : &p->pieces[of].shape;
+	if (puz_grid_init(&pc->shape, src ? src->nx : 2, src ? src->ny : 2,
+	                  src ? src->nz : 2) != 0)
+		return -1;
+	p->npieces++;
+	for (int i = 0; i < n; i++)
+		pc->shape.cells[puz_grid_index(&pc->shape, xyz[i][0], xyz[i][1],
+		                               xyz[i][2])] = PUZ_CELL;
+	for (int z = 0; src && z < src->nz; z++)
+		for (int y = 0; y < src->ny; y++)
+			for (int x = 0; x < src->nx; x++)
+				pc->shape.cells[puz_grid_index(&pc->shape, src->nx - 1 - x,
+				                               y, z)] =
+					src->cells[puz_grid_index(src, x, y, z)];
+	pc->count = lo;
+	pc->count_max = hi > lo ? hi : 0;
+	return 0;
+}
+
+/* A plain random puzzle (randpuz_polycubes) given ranges of copies and
+ * chiral spares, so that its pieces are often not mirror-closed: a piece
+ * now and then allowed one copy more, a chiral tetracube (or its mirror
+ * image) allowed 0..1 or 0..2 times, and now and then the mirror image of
+ * one of the pieces 0..1 times. */
+static int mirror_ranged_random(uint64_t seed, struct puzzle *p)
+{
+	int rc = randpuz_polycubes(seed, p);
+	if (rc < 0)
+		return rc;
+	uint64_t st = seed * 0x2545f4914f6cdd1du + 7;
+	for (size_t i = 0; i < p->npieces; i++)
+		if (mix64(&st) % 3 == 0)
+			p->pieces[i].count_max = p->pieces[i].count + 1;
+	static const int screw[2][4][3] = {
+		{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 0, 1}},
+		{{1, 0, 0}, {0, 0, 0}, {1, 1, 0}, {0, 0, 1}},
+	};
+	uint64_t r = mix64(&st);
+	if (r % 4 != 0 &&
+	    add_piece(p, screw[r / 4 % 2], 4, 0, 0, 1 + (unsigned)(r / 8 % 2),
+	              "screw") != 0)
+		return -1;
+	if (mix64(&st) % 2 == 0 &&
+	    add_piece(p, NULL, 0, (size_t)(mix64(&st) % p->npieces), 0, 1,
+	              "mirror") != 0)
+		return -1;
+	return 0;
+}
+
+/* Whether the solver counts improper symmetries for some assemblies of
+ * 'p' only (solve_result.mirror_some), with at least one assembly. */
+static bool mirror_some(const struct puzzle *p)
+{
+	struct solve_opts o = {0};
+	struct solve_result r;
+	if (solve_puzzle(p, &o, &r) != SOLVE_OK)
+		return false;
+	bool some = r.mirror_some && r.assemblies > 0;
+	solve_result_clear(&r);
+	return some;
+}
+
+/* With ranges of copies and pieces that are not mirror-closed, an
+ * improper symmetry counts for an assembly whose mirror image is an
+ * assembly too (DESIGN.md §2): the solver (which keeps those symmetries
+ * aside from its group and adds them per cover) against the reference
+ * (which finds the mirror image's pieces its own way), solution sets
+ * included, every engine, pinned or not. */
+static void test_colour_mirror_ranges(void **state)
+{
+	(void)state;
+	static const struct solve_opts ways[] = {
+		{0},
+		{.no_pin = true},
+		{.generic = true, .engine = SOLVE_DLX},
+		{.generic = true, .engine = SOLVE_BITS},
+		{.threads = 2},
+	};
+	int tried = compare_made(ways, sizeof ways / sizeof ways[0], true, 1,
+	                         NRANDOM, mirror_ranged_random, mirror_some);
+	print_message("    %d random puzzles whose mirror images count for some "
+	              "assemblies only\n", tried);
+	assert_true(tried >= 100);
 }
 
 /* Coloured optional cells: the random puzzles that have them (seeds past
@@ -1402,6 +1523,7 @@ int main(void)
 		cmocka_unit_test(test_colour_solver_covers_no_pin),
 		cmocka_unit_test(test_colour_solver_covers_pinned),
 		cmocka_unit_test(test_colour_solver_coloured_optional),
+		cmocka_unit_test(test_colour_mirror_ranges),
 		cmocka_unit_test(test_colour_solver_match_entry_no_cell_meets),
 		cmocka_unit_test(test_colour_solver_colour_mix_file),
 		cmocka_unit_test(test_colour_solver_nine_colour_cube),

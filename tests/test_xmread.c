@@ -772,22 +772,31 @@ static void test_xmread_differs(void **state)
 	puz_clear(&p);
 }
 
-/* Ranges and mirror images (docs/formats.md): four L-trominoes fill a
- * 3x2x2 box, and a chiral tetracube allowed 0..1 times never fits.
- * BurrTools counts 6 (burrTxt; an assembly and its mirror image are one
- * when both are assemblies: it looks at the pieces each uses), cubegen
- * 9 (mirror images are one only when the whole set is mirror-closed,
- * DESIGN.md §2: the unused spare is chiral, so only the 8 rotations
- * count); without the spare both count 6. */
+/* Ranges and mirror images (docs/formats.md, DESIGN.md §2): four
+ * L-trominoes fill a 3x2x2 box, and a chiral tetracube allowed 0..1 times
+ * never fits. An improper symmetry counts for an assembly whose mirror
+ * image is an assembly too, so with the unused chiral spare (the set is
+ * not mirror-closed) every assembly still meets its mirror image: 6, as
+ * burrTxt counts; without the spare the set is mirror-closed: 6 too.
+ * Before this rule cubegen counted 9 for the first (rotations only);
+ * the five problems of mirror-ranges-set agree with burrTxt likewise. */
 static void test_xmread_mirror_ranges(void **state)
 {
 	(void)state;
 	static const struct {
 		const char *file;
-		uint64_t solutions, assemblies;
+		size_t problem;
+		uint64_t solutions, assemblies; /* BurrTools: the solutions */
+		bool closed, some;
 	} files[] = {
-		{"mirror-range.xmpuzzle", 9, 44},        /* BurrTools: 6 */
-		{"mirror-range-closed.xmpuzzle", 6, 44}, /* BurrTools: 6 */
+		{"mirror-range.xmpuzzle", 0, 6, 44, false, true},
+		{"mirror-range-closed.xmpuzzle", 0, 6, 44, true, false},
+		/* tests/data/burrtools/SOURCE.md: chiral S and R in ranges */
+		{"mirror-ranges-set.xmpuzzle", 0, 61, 732, false, true},
+		{"mirror-ranges-set.xmpuzzle", 1, 18, 248, false, true},
+		{"mirror-ranges-set.xmpuzzle", 2, 24, 360, false, true},
+		{"mirror-ranges-set.xmpuzzle", 3, 1751, 11768, false, true},
+		{"mirror-ranges-set.xmpuzzle", 4, 1191, 9528, true, false},
 	};
 	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
 		char path[256];
@@ -795,11 +804,25 @@ static void test_xmread_mirror_ranges(void **state)
 		struct xmp_info xi;
 		struct puz_error e;
 		snprintf(path, sizeof path, DIR "%s", files[i].file);
-		assert_int_equal(xmp_read_file(path, 0, &p, &xi, &e), PUZ_OK);
+		assert_int_equal(xmp_read_file(path, files[i].problem, &p, &xi, &e),
+		                 PUZ_OK);
 		assert_false(xi.differs);
 		uint64_t a;
 		assert_int_equal(count(&p, &a), files[i].solutions);
 		assert_int_equal(a, files[i].assemblies);
+		struct solve_opts o = {0};
+		struct solve_result r;
+		assert_int_equal(solve_puzzle(&p, &o, &r), SOLVE_OK);
+		assert_int_equal(r.mirror_closed, files[i].closed);
+		assert_int_equal(r.mirror_some, files[i].some);
+		assert_int_equal(r.divisor, (uint64_t)r.group_order *
+		                            (files[i].some ? 2 : 1));
+		solve_result_clear(&r);
+		/* the solutions written for BurrTools: one per solution */
+		struct xmp_solutions xs;
+		assert_int_equal(xmp_find_solutions(&p, 0, false, &xs), SOLVE_OK);
+		assert_int_equal(xs.n, files[i].solutions);
+		xmp_solutions_clear(&xs);
 		puz_clear(&p);
 	}
 }
