@@ -292,7 +292,31 @@ int generate_blocks(const struct generate_args *ga, uint64_t seed)
 		return code;
 	}
 	if (!found.found) {
-		if (job.band == GEN_BAND_ANY && job.spec.level_min > 1)
+		const struct blk_spec *sp = &job.spec;
+		char box[96];
+		if (job.from_file)
+			snprintf(box, sizeof box, "%s", size);
+		else
+			snprintf(box, sizeof box, "%dx%dx%d", job.dim[0], job.dim[1],
+			         job.dim[2]);
+		if (found.exhaustive && job.band == GEN_BAND_ANY &&
+		    !found.sets_open)
+			cli_error("generate: no block puzzle of %s in %d..%d pieces of "
+			          "%d..%d cells exists: every one of the %" PRIu64 " sets "
+			          "of pieces that could fill it was solved, and none has "
+			          "exactly one solution that comes apart%s",
+			          box, sp->pieces_min, sp->pieces_max, sp->cells_min,
+			          sp->cells_max, found.sets,
+			          sp->support_free ? " with pieces that lie flat" : "");
+		else if (found.exhaustive && job.band == GEN_BAND_ANY)
+			cli_error("generate: no block puzzle of %s in %d..%d pieces of "
+			          "%d..%d cells found: of the %" PRIu64 " sets of pieces "
+			          "that could fill it, %" PRIu64 " were cut short by the "
+			          "search's budget and the others have no one solution "
+			          "that comes apart", box, sp->pieces_min, sp->pieces_max,
+			          sp->cells_min, sp->cells_max, found.sets,
+			          found.sets_open);
+		else if (job.band == GEN_BAND_ANY && job.spec.level_min > 1)
 			cli_error("generate: no block puzzle of %s at level %d in %" PRIu64
 			          " attempts from seed %" PRIu64 " (%" PRIu64 " reached "
 			          "it and were proved; try another seed, more "

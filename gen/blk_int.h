@@ -56,6 +56,18 @@ struct blk_work {
  * face-connected ('want' of them). */
 bool blk_connected(struct blk_work *w, int i, int start, int want);
 
+/* Piece i's cells turned by proper symmetry 'sym' and moved to the
+ * origin, as a new grid. false: out of memory. */
+bool blk_piece_grid(const struct blk_work *w, int i, int sym, struct grid *out);
+
+/* The exhaustive route (blkset.c, blocks.h), the feasible piece counts
+ * ks[0..nk-1]: 1 taken (every set tried; w->info->found says whether a
+ * puzzle was, its dissection then in w->pc and w->np and its disassembly
+ * in '*d', which the caller owns), 0 not taken (too many shapes or sets;
+ * nothing drawn from 'r'), -1 out of memory. */
+int blk_sets(struct blk_work *w, struct rng *r, const struct blk_spec *s,
+             const int *ks, int nk, struct dis_result *d);
+
 /* Whether goal cell c is inner: its six face neighbours are goal cells. */
 bool blk_inner(const struct blk_work *w, int c);
 

@@ -36,6 +36,10 @@ static void add_found(struct blk_found *sum, const struct blk_found *f)
 	sum->repeats += f->repeats;
 	sum->nodes += f->nodes;
 	sum->tries += f->tries;
+	/* the exhaustive route: every search of the goal takes it or none */
+	sum->exhaustive = f->exhaustive;
+	sum->sets = f->sets;
+	sum->sets_open += f->sets_open;
 }
 
 static void band_progress(void *ctx, const struct blk_found *f)

@@ -273,9 +273,7 @@ static int tree_cut(struct blk_work *w, struct rng *r, int i, int lo, int hi,
 	return part;
 }
 
-/* Piece i's cells turned by proper symmetry 'sym' and moved to the
- * origin, as a new grid. false: out of memory. */
-static bool piece_grid(const struct blk_work *w, int i, int sym, struct grid *out)
+bool blk_piece_grid(const struct blk_work *w, int i, int sym, struct grid *out)
 {
 	int lo[3] = {1 << 20, 1 << 20, 1 << 20}, hi[3] = {-(1 << 20), -(1 << 20), -(1 << 20)};
 	const struct grid *g = w->goal;
@@ -339,7 +337,7 @@ bool blk_make_puzzle(const struct blk_work *w, const int *a, const int *rot,
 		struct puz_piece *pc = &p.pieces[i];
 		snprintf(pc->name, sizeof pc->name, "%d", i + 1);
 		pc->count = 1;
-		if (!piece_grid(w, a ? a[i] : i, rot ? proper_sym(rot[i]) : 0,
+		if (!blk_piece_grid(w, a ? a[i] : i, rot ? proper_sym(rot[i]) : 0,
 		                &pc->shape)) {
 			p.npieces = (size_t)i; /* pieces before i own grids */
 			puz_clear(&p);
@@ -488,7 +486,7 @@ static int lies_flat(const struct shape *sh)
 int blk_lies_flat(const struct blk_work *w, int i)
 {
 	struct grid g;
-	if (!piece_grid(w, i, 0, &g))
+	if (!blk_piece_grid(w, i, 0, &g))
 		return -1;
 	struct shape sh;
 	int rc = poly_from_grid(&g, &sh);
@@ -510,7 +508,7 @@ int blk_final_ok(struct blk_work *w, const struct blk_spec *s, int i)
 	if (ok != 1 || !s->piece_ok)
 		return ok;
 	struct grid g;
-	if (!piece_grid(w, i, 0, &g))
+	if (!blk_piece_grid(w, i, 0, &g))
 		return -1;
 	ok = s->piece_ok(s->ctx, g.cells, g.nx, g.ny, g.nz);
 	puz_grid_clear(&g);
@@ -793,7 +791,21 @@ int blk_find(struct rng *r, const struct grid *goal, const struct blk_spec *s,
 	}
 	w.info = &f;
 	w.hollow = s->level_min > 1;
-	int rc = 0;
+	int ks[BLK_MAX_PIECES + 1], nk = feasible(s, w.n, ks);
+	struct dis_result d;
+	int rc = blk_sets(&w, r, s, ks, nk, &d);
+	if (rc == 1) {
+		/* every set tried: found or proved none */
+		if (f.found && !finish(&w, r, &d, out)) {
+			dis_result_clear(&d);
+			rc = -1;
+		}
+		work_clear(&w);
+		if (rc < 0)
+			return GEN_ENOMEM;
+		*info = f;
+		return GEN_OK;
+	}
 	while (f.attempts < s->max_attempts && rc == 0) {
 		f.attempts++;
 		rc = attempt(&w, r, s, out);

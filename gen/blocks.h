@@ -67,8 +67,24 @@
  * they end the search when kept. After BLK_LOCK_STEPS draws the attempt
  * is given up.
  *
+ * The exhaustive route. When the pieces are small and few sets of
+ * shapes could fill the goal (at most BLK_SETS_CELLS cells a piece, at
+ * most BLK_SETS_MAX sets of pairwise non-congruent shapes with a
+ * feasible count and the goal's cells in all; no level_min above 1),
+ * blk_find() tries every set instead of cutting (blkset.c): solved as
+ * `cubegen check` solves it, a set with exactly one solution that comes
+ * apart, and whose pieces pass support_free and piece_ok, is the puzzle,
+ * its solution the answer. So a search there either finds a puzzle or
+ * proves there is none (3 x 3 x 3 in seven pieces of Soma's sizes: none
+ * of its 14 sets has one solution). Each set tried counts as an attempt
+ * (blk_found.attempts), and every set is tried, whatever max_attempts.
+ *
  * The stream (part of the seed contract). Goal cells are numbered in
- * grid order (x fastest, then y, then z). Per attempt, from 'r':
+ * grid order (x fastest, then y, then z). On the exhaustive route, from
+ * 'r': the sets (blkset.c's order) shuffled, a[i] = i, for i = n-1 down
+ * to 1, j = rng_below(i + 1), swap a[i] and a[j]; tried in the order
+ * a[0], a[1], ...; then steps 3 and 4 below, the pieces in the set's
+ * order standing for the cut order. Otherwise, per attempt, from 'r':
  *   1. k = the feasible piece counts (k in pieces_min..pieces_max with
  *      k * cells_min <= cells <= k * cells_max), ascending, one picked by
  *      rng_below(count);
@@ -132,6 +148,13 @@
 #define BLK_SCOUT_NODES 5000u   /* ... a proof of k - 1 pieces, at most */
 #define BLK_LOCK_STEPS 20000 /* draws of an interlocking climb per attempt */
 #define BLK_LOCK_NODES 2000u /* positions a climb's disassembly may keep */
+/* The exhaustive route (blkset.c): pieces of at most BLK_SETS_CELLS cells,
+ * at most BLK_SETS_SHAPES shapes that fit the goal, at most BLK_SETS_MAX
+ * sets of them, found within BLK_SETS_STEPS steps of the walk. */
+#define BLK_SETS_CELLS 6
+#define BLK_SETS_SHAPES 1000
+#define BLK_SETS_MAX 2000
+#define BLK_SETS_STEPS 2000000u
 
 struct blk_found;
 
@@ -186,6 +209,13 @@ struct blk_found {
 	                        * BLK_SCOUT_NODES (passed) */
 	uint64_t nodes;        /* their search nodes */
 	uint64_t tries;        /* cuts drawn */
+	/* The exhaustive route (above): taken, the sets of shapes there
+	 * were (every one solved: 'solver_calls'), and of them those whose
+	 * count proof_nodes cut short (so that 'found' false is a proof
+	 * that no puzzle exists only when this is 0). */
+	bool exhaustive;
+	uint64_t sets;
+	uint64_t sets_open;
 };
 
 /* Whether 'goal' (its nonzero cells) and the ranges of 's' can make a

@@ -197,11 +197,28 @@ usage_error generate --kind blocks --goal "$tmp/none.puz"
 [ ! -e out/blocks-none-1 ] && ok || bad "blocks: a folder for a missing goal"
 
 # --- nothing found: exit 1, one line, no folder
-if run 1 generate --kind blocks --size 3 --pieces 7 --cells 3..4 --seed 1 \
+if run 1 generate --kind blocks --size 4 --pieces 13 --cells 4..6 --seed 1 \
 	--max-attempts 2 --out "$tmp/none"; then
-	contains "$err" "no block puzzle of 3 in 2 attempts from seed 1" "blocks: none found"
+	contains "$err" "no block puzzle of 4 in 2 attempts from seed 1" "blocks: none found"
 	[ "$(printf '%s\n' "$err" | wc -l)" = 1 ] && ok || bad "blocks: none found, $err"
 	[ ! -e "$tmp/none" ] && ok || bad "blocks: a folder when none was found"
+fi
+# --- none exists (Gardner's question, Soma's sizes): every set of pieces
+# tried, whatever the seed and --max-attempts
+for seed in 1 2; do
+	if run 1 generate --kind blocks --size 3 --pieces 7 --cells 3..4 --seed $seed \
+		--max-attempts 1 --out "$tmp/soma7"; then
+		contains "$err" "no block puzzle of 3x3x3 in 7..7 pieces of 3..4 cells exists: every one of the 14 sets of pieces that could fill it was solved, and none has exactly one solution that comes apart" \
+			"blocks: none exists"
+		[ "$(printf '%s\n' "$err" | wc -l)" = 1 ] && ok || bad "blocks: none exists, $err"
+		[ ! -e "$tmp/soma7" ] && ok || bad "blocks: a folder when none exists"
+	fi
+done
+# --- the exhaustive route finds one: proved again by check
+if run 0 generate --kind blocks --size 3 --pieces 7 --cells 3..5 --seed 13 \
+	--out "$tmp/ex13"; then
+	contains "$out" "attempts: 28" "blocks: exhaustive route, sets tried"
+	run 0 check "$tmp/ex13/puzzle.puz" && contains "$out" "unique" "blocks: exhaustive route, unique"
 fi
 
 # --- difficulty: the score check gives; bands measured on such puzzles

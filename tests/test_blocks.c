@@ -338,6 +338,68 @@ static void test_blocks_deterministic(void **state)
 	puz_grid_clear(&goal);
 }
 
+/* The exhaustive route (blocks.h): 3x3x3 in seven pieces of 3 to 5
+ * cells has 889 sets of shapes, few of them puzzles. A puzzle found there
+ * keeps every rule, the same seed gives the same puzzle, and the sets
+ * tried are the attempts. */
+static void test_blocks_exhaustive(void **state)
+{
+	(void)state;
+	struct grid goal;
+	box_goal(&goal, 3, 3, 3);
+	struct blk_spec s = {.pieces_min = 7, .pieces_max = 7, .cells_min = 3,
+	                     .cells_max = 5, .max_attempts = 1};
+	struct blk_puzzle b[2];
+	struct blk_found f[2];
+	for (int i = 0; i < 2; i++) {
+		struct rng r;
+		rng_seed(&r, 3);
+		assert_int_equal(blk_find(&r, &goal, &s, &b[i], &f[i]), GEN_OK);
+		assert_true(f[i].found);
+		assert_true(f[i].exhaustive);
+		assert_int_equal(f[i].sets, 889);
+		assert_true(f[i].attempts >= 1 && f[i].attempts <= 889);
+		assert_int_equal(f[i].attempts, f[i].solver_calls);
+	}
+	check_rules(&goal, &s, &b[0], true);
+	assert_memory_equal(b[0].answer, b[1].answer, 27);
+	assert_int_equal(f[0].attempts, f[1].attempts);
+	for (size_t i = 0; i < b[0].npieces; i++) {
+		const struct grid *x = &b[0].puz.pieces[i].shape;
+		const struct grid *y = &b[1].puz.pieces[i].shape;
+		assert_true(x->nx == y->nx && x->ny == y->ny && x->nz == y->nz);
+		assert_memory_equal(x->cells, y->cells, (size_t)x->nx * x->ny * x->nz);
+	}
+	/* other seeds, other orders: still puzzles */
+	for (uint64_t seed = 4; seed <= 6; seed++) {
+		struct rng r;
+		rng_seed(&r, seed);
+		struct blk_puzzle c;
+		struct blk_found g;
+		assert_int_equal(blk_find(&r, &goal, &s, &c, &g), GEN_OK);
+		assert_true(g.found && g.exhaustive);
+		check_rules(&goal, &s, &c, true);
+		blk_puzzle_clear(&c);
+	}
+	/* 16 pieces of four cells in 4x4x4: only 8 tetracubes, no set */
+	struct grid big;
+	box_goal(&big, 4, 4, 4);
+	struct blk_spec t = {.pieces_min = 16, .pieces_max = 16, .cells_min = 4,
+	                     .cells_max = 4, .max_attempts = 10};
+	struct rng r;
+	rng_seed(&r, 1);
+	struct blk_puzzle c;
+	struct blk_found g;
+	assert_int_equal(blk_find(&r, &big, &t, &c, &g), GEN_OK);
+	assert_true(g.exhaustive && !g.found);
+	assert_int_equal(g.sets, 0);
+	assert_int_equal(g.attempts, 0);
+	puz_grid_clear(&big);
+	for (int i = 0; i < 2; i++)
+		blk_puzzle_clear(&b[i]);
+	puz_grid_clear(&goal);
+}
+
 /* What a progress function saw: its calls, and the figures of the last. */
 struct seen {
 	int calls;
@@ -582,16 +644,18 @@ static void test_blocks_attempts_run_out(void **state)
 {
 	(void)state;
 	struct grid g;
-	box_goal(&g, 3, 3, 3);
-	/* seven pieces of Soma's sizes: a unique set is rare */
-	struct blk_spec s = {.pieces_min = 7, .pieces_max = 7, .cells_min = 3,
-	                     .cells_max = 4, .max_attempts = 3};
+	box_goal(&g, 4, 4, 4);
+	/* 4x4x4 in 13 pieces of the Bedlam cube's sizes: a unique set is
+	 * rare, and too many sets for the exhaustive route */
+	struct blk_spec s = {.pieces_min = 13, .pieces_max = 13, .cells_min = 4,
+	                     .cells_max = 6, .max_attempts = 3};
 	struct rng r;
 	rng_seed(&r, 1);
 	struct blk_puzzle b;
 	struct blk_found f;
 	assert_int_equal(blk_find(&r, &g, &s, &b, &f), GEN_OK);
 	assert_false(f.found);
+	assert_false(f.exhaustive);
 	assert_int_equal(f.attempts, 3);
 	puz_grid_clear(&g);
 }
@@ -848,6 +912,11 @@ static void test_blocks_soma_sizes_never_unique(void **state)
 			assert_int_equal(solve_puzzle(&p, &o, &r), SOLVE_OK);
 			assert_true(r.complete);
 			assert_int_not_equal(r.solutions, 1);
+			/* and the brute force, which shares no code with it */
+			struct brute_result br;
+			assert_int_equal(brute_count(&p, &br), 0);
+			assert_int_equal(br.solutions, r.solutions);
+			assert_int_equal(br.assemblies, r.assemblies);
 			if (r.solutions && r.solutions < least)
 				least = r.solutions;
 			seen_240 += r.solutions == 240;
@@ -856,6 +925,26 @@ static void test_blocks_soma_sizes_never_unique(void **state)
 		}
 	assert_true(seen_240 >= 1); /* the Soma cube */
 	assert_int_equal(least, 27);
+	/* the generator answers it every time: the exhaustive route solves
+	 * the same 14 sets and says that none is a puzzle */
+	struct grid goal;
+	box_goal(&goal, 3, 3, 3);
+	struct blk_spec s = {.pieces_min = 7, .pieces_max = 7, .cells_min = 3,
+	                     .cells_max = 4, .max_attempts = 3};
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		struct rng rg;
+		rng_seed(&rg, seed);
+		struct blk_puzzle b;
+		struct blk_found f;
+		assert_int_equal(blk_find(&rg, &goal, &s, &b, &f), GEN_OK);
+		assert_false(f.found);
+		assert_true(f.exhaustive);
+		assert_int_equal(f.sets, 14);
+		assert_int_equal(f.attempts, 14); /* whatever max_attempts */
+		assert_int_equal(f.solver_calls, 14);
+		assert_int_equal(f.sets_open, 0);
+	}
+	puz_grid_clear(&goal);
 	for (int i = 0; i < 2; i++)
 		poly_shape_clear(&tri[i]);
 	for (int i = 0; i < 7; i++)
@@ -961,6 +1050,10 @@ static void test_blocks_out_of_memory(void **state)
 	struct blk_spec s = {.pieces_min = 4, .pieces_max = 4, .cells_min = 5,
 	                     .cells_max = 8, .max_attempts = 100};
 	oom_search(&g, &s, 2);
+	/* the exhaustive route: seed 13 finds a puzzle in the 28th set */
+	s = (struct blk_spec){.pieces_min = 7, .pieces_max = 7, .cells_min = 3,
+	                      .cells_max = 5, .max_attempts = 1};
+	oom_search(&g, &s, 13);
 	puz_grid_clear(&g);
 	/* the interlocking climb and its proofs */
 	box_goal(&g, 4, 4, 4);
@@ -990,6 +1083,7 @@ int main(void)
 		cmocka_unit_test(test_blocks_piece_ok),
 		cmocka_unit_test(test_blocks_support_free),
 		cmocka_unit_test(test_blocks_soma_sizes_never_unique),
+		cmocka_unit_test(test_blocks_exhaustive),
 		cmocka_unit_test(test_blocks_bands),
 		cmocka_unit_test(test_blocks_out_of_memory),
 	};

@@ -1,0 +1,410 @@
+/*
+ * blkset.c: the block generator's exhaustive route (blocks.h). When the
+ * pieces may only be small (at most BLK_SETS_CELLS cells) and the sets of
+ * pairwise non-congruent shapes that could fill the goal are few (at most
+ * BLK_SETS_MAX), every set is solved, so the search either finds a puzzle
+ * or proves that none exists: a puzzle's pieces have one solution, which
+ * is a dissection of the goal, so a puzzle exists exactly when some set
+ * has one solution that comes apart (and passes the caller's tests).
+ *
+ * The shapes: every polycube of cells_min..cells_max cells, up to the 24
+ * proper rotations (mirror images apart), grown a cell at a time from one
+ * cube, kept when some orientation of it lies inside the goal. The sets:
+ * k of those shapes, k a feasible piece count (blocks.h, step 1), their
+ * cells adding up to the goal's, in the order of a walk that takes or
+ * leaves each shape in turn (shapes by size, then by canonical form).
+ * Each set is solved as solve_puzzle() solves it (`cubegen check`), at
+ * most 2 solutions; one with exactly one solution is then taken apart.
+ *
+ * Workload: 3 x 3 x 3 in 7 pieces of Soma's sizes (one of 3 cells, six of
+ * 4) has 14 sets and none with one solution; each is solved in about a
+ * millisecond.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen/blk_int.h"
+#include "solver/poly.h"
+#include "solver/solve.h"
+
+/* The shapes, by size: cells_min..cells_max, each size's shapes in
+ * canonical order. */
+struct shapes {
+	struct shape *s;
+	size_t n, cap;
+};
+
+static void shapes_clear(struct shapes *h)
+{
+	for (size_t i = 0; i < h->n; i++)
+		poly_shape_clear(&h->s[i]);
+	free(h->s);
+	memset(h, 0, sizeof *h);
+}
+
+static int cmp_shape(const void *a, const void *b)
+{
+	return poly_compare(a, b);
+}
+
+/* Whether some proper orientation of 'sh' lies inside the goal: 1 yes,
+ * 0 no, -1 out of memory. */
+static int fits(const struct blk_work *w, const struct shape *sh)
+{
+	struct shape *o;
+	size_t no;
+	if (poly_orientations(sh, &o, &no) != POLY_OK)
+		return -1;
+	const struct grid *g = w->goal;
+	int ok = 0;
+	for (size_t i = 0; i < no && !ok; i++) {
+		int hi[3] = {0, 0, 0};
+		for (size_t c = 0; c < o[i].n; c++) {
+			int p[3] = {poly_x(o[i].cells[c]), poly_y(o[i].cells[c]),
+			            poly_z(o[i].cells[c])};
+			for (int a = 0; a < 3; a++)
+				hi[a] = p[a] > hi[a] ? p[a] : hi[a];
+		}
+		for (int z = 0; z + hi[2] < g->nz && !ok; z++)
+			for (int y = 0; y + hi[1] < g->ny && !ok; y++)
+				for (int x = 0; x + hi[0] < g->nx && !ok; x++) {
+					bool in = true;
+					for (size_t c = 0; c < o[i].n && in; c++)
+						in = g->cells[puz_grid_index(
+						         g, x + poly_x(o[i].cells[c]),
+						         y + poly_y(o[i].cells[c]),
+						         z + poly_z(o[i].cells[c]))] != 0;
+					ok = in;
+				}
+	}
+	poly_shapes_free(o, no);
+	return ok;
+}
+
+/* 'prev' (the polycubes of n - 1 cells, canonical, sorted) grown by a
+ * cell into those of n cells, into 'next'. false: out of memory. */
+static bool grow(const struct shapes *prev, struct shapes *next)
+{
+	uint32_t buf[BLK_SETS_CELLS + 1];
+	for (size_t i = 0; i < prev->n; i++) {
+		const struct shape *p = &prev->s[i];
+		for (size_t c = 0; c < p->n; c++)
+			for (int d = 0; d < 6; d++) {
+				int q[3] = {poly_x(p->cells[c]), poly_y(p->cells[c]),
+				            poly_z(p->cells[c])};
+				q[d / 2] += d % 2 ? -1 : 1;
+				/* shift by one so that -1 stays in range */
+				uint32_t add = poly_pack(q[0] + 1, q[1] + 1, q[2] + 1);
+				bool taken = false;
+				for (size_t j = 0; j < p->n; j++) {
+					buf[j] = p->cells[j] + poly_pack(1, 1, 1);
+					taken |= buf[j] == add;
+				}
+				if (taken)
+					continue;
+				buf[p->n] = add;
+				struct shape t = {p->n + 1, buf}, canon, m;
+				/* normalise: poly_transform with the identity */
+				if (poly_transform(&t, 0, &m) != POLY_OK)
+					return false;
+				int rc = poly_canonical(&m, &canon);
+				poly_shape_clear(&m);
+				if (rc != POLY_OK)
+					return false;
+				bool seen = false;
+				for (size_t j = 0; j < next->n && !seen; j++)
+					seen = poly_equal(&next->s[j], &canon);
+				if (seen) {
+					poly_shape_clear(&canon);
+					continue;
+				}
+				if (next->n == next->cap) {
+					size_t cap = next->cap ? 2 * next->cap : 64;
+					struct shape *s = realloc(next->s, cap * sizeof *s);
+					if (!s) {
+						poly_shape_clear(&canon);
+						return false;
+					}
+					next->s = s;
+					next->cap = cap;
+				}
+				next->s[next->n++] = canon;
+			}
+	}
+	qsort(next->s, next->n, sizeof *next->s, cmp_shape);
+	return true;
+}
+
+/* The shapes of s->cells_min..s->cells_max cells that fit the goal, into
+ * 'out' (sizes ascending). 1 done, 0 too many (more than BLK_SETS_SHAPES),
+ * -1 out of memory. */
+static int make_shapes(const struct blk_work *w, const struct blk_spec *s,
+                       struct shapes *out)
+{
+	struct shapes cur = {0}, next = {0};
+	uint32_t one = poly_pack(0, 0, 0);
+	struct shape unit = {1, &one};
+	cur.s = malloc(sizeof *cur.s);
+	if (!cur.s || poly_canonical(&unit, &cur.s[0]) != POLY_OK) {
+		free(cur.s);
+		return -1;
+	}
+	cur.n = cur.cap = 1;
+	int rc = 1;
+	for (int size = 1; size <= s->cells_max && rc == 1; size++) {
+		if (size > 1) {
+			if (!grow(&cur, &next)) {
+				rc = -1;
+				break;
+			}
+			shapes_clear(&cur);
+			cur = next;
+			memset(&next, 0, sizeof next);
+		}
+		if (size < s->cells_min)
+			continue;
+		for (size_t i = 0; i < cur.n && rc == 1; i++) {
+			int f = fits(w, &cur.s[i]);
+			if (f < 0) {
+				rc = -1;
+			} else if (f) {
+				if (out->n == BLK_SETS_SHAPES) {
+					rc = 0;
+					break;
+				}
+				if (out->n == out->cap) {
+					size_t cap = out->cap ? 2 * out->cap : 64;
+					struct shape *t = realloc(out->s, cap * sizeof *t);
+					if (!t) {
+						rc = -1;
+						break;
+					}
+					out->s = t;
+					out->cap = cap;
+				}
+				/* a copy: cur grows into the next size */
+				struct shape *c = &out->s[out->n];
+				c->cells = malloc(cur.s[i].n * sizeof *c->cells);
+				if (!c->cells) {
+					rc = -1;
+					break;
+				}
+				c->n = cur.s[i].n;
+				memcpy(c->cells, cur.s[i].cells, c->n * sizeof *c->cells);
+				out->n++;
+			}
+		}
+	}
+	shapes_clear(&cur);
+	shapes_clear(&next);
+	return rc;
+}
+
+/* The sets: walking the shapes from 'from' on, 'left' pieces still to
+ * take (within 'ks') with 'cells' still to fill. */
+struct walk {
+	const struct shapes *h;
+	const bool *kok;      /* kok[k]: k is a feasible piece count */
+	int kmax;
+	uint16_t *sets;       /* BLK_SETS_MAX sets of up to kmax shapes */
+	int *len;             /* per set: its shapes */
+	size_t nsets;
+	int cells_max;
+	uint64_t steps;       /* of the walk, at most BLK_SETS_STEPS */
+	bool over;            /* more than BLK_SETS_MAX sets or steps */
+	uint16_t pick[BLK_MAX_PIECES];
+};
+
+static void walk_sets(struct walk *t, size_t from, int taken, int cells)
+{
+	if (t->over)
+		return;
+	if (cells == 0) {
+		if (!t->kok[taken])
+			return;
+		if (t->nsets == BLK_SETS_MAX) {
+			t->over = true;
+			return;
+		}
+		memcpy(t->sets + t->nsets * (size_t)t->kmax, t->pick,
+		       (size_t)taken * sizeof *t->pick);
+		t->len[t->nsets++] = taken;
+		return;
+	}
+	/* the pieces left could not fill what is left */
+	if (taken == t->kmax || cells > (t->kmax - taken) * t->cells_max)
+		return;
+	if (++t->steps > BLK_SETS_STEPS) {
+		t->over = true;
+		return;
+	}
+	for (size_t i = from; i < t->h->n && !t->over; i++) {
+		int n = (int)t->h->s[i].n;
+		if (n > cells)
+			break; /* sizes ascend */
+		t->pick[taken] = (uint16_t)i;
+		walk_sets(t, i + 1, taken + 1, cells - n);
+	}
+}
+
+/* The puzzle of the set: the goal, plain, and the set's shapes, one copy
+ * each. false: out of memory. */
+static bool set_puzzle(const struct blk_work *w, const struct shapes *h,
+                       const uint16_t *pick, int k, struct puzzle *out)
+{
+	struct puzzle p;
+	memset(&p, 0, sizeof p);
+	const struct grid *g = w->goal;
+	if (puz_grid_init(&p.goal, g->nx, g->ny, g->nz) != PUZ_OK)
+		return false;
+	for (int c = 0; c < w->n; c++)
+		p.goal.cells[w->at[c]] = PUZ_CELL;
+	if (!(p.pieces = calloc((size_t)k, sizeof *p.pieces))) {
+		puz_clear(&p);
+		return false;
+	}
+	for (int i = 0; i < k; i++) {
+		const struct shape *sh = &h->s[pick[i]];
+		int hi[3] = {0, 0, 0};
+		for (size_t c = 0; c < sh->n; c++) {
+			int q[3] = {poly_x(sh->cells[c]), poly_y(sh->cells[c]),
+			            poly_z(sh->cells[c])};
+			for (int a = 0; a < 3; a++)
+				hi[a] = q[a] > hi[a] ? q[a] : hi[a];
+		}
+		struct puz_piece *pc = &p.pieces[i];
+		snprintf(pc->name, sizeof pc->name, "%d", i + 1);
+		pc->count = 1;
+		if (puz_grid_init(&pc->shape, hi[0] + 1, hi[1] + 1, hi[2] + 1) !=
+		    PUZ_OK) {
+			puz_clear(&p);
+			return false;
+		}
+		p.npieces = (size_t)i + 1;
+		for (size_t c = 0; c < sh->n; c++)
+			pc->shape.cells[puz_grid_index(&pc->shape, poly_x(sh->cells[c]),
+			                               poly_y(sh->cells[c]),
+			                               poly_z(sh->cells[c]))] = PUZ_CELL;
+	}
+	*out = p;
+	return true;
+}
+
+/* Set 'pick' (k shapes): 1 when it is a puzzle, with w->pc, w->np its
+ * dissection and '*d' its disassembly; 0 not; -1 out of memory. */
+static int try_set(struct blk_work *w, const struct blk_spec *s,
+                   const struct shapes *h, const uint16_t *pick, int k,
+                   struct dis_result *d)
+{
+	struct puzzle p;
+	if (!set_puzzle(w, h, pick, k, &p))
+		return -1;
+	struct solve_opts o = {.max_solutions = 2, .keep_first = true,
+	                       .max_nodes = s->proof_nodes ? s->proof_nodes
+	                                                   : BLK_PROOF_NODES};
+	struct solve_result r;
+	int rc = solve_puzzle(&p, &o, &r);
+	puz_clear(&p);
+	if (rc != SOLVE_OK)
+		return rc == SOLVE_ENOMEM ? -1 : 0;
+	w->info->solver_calls++;
+	w->info->nodes += r.nodes;
+	if (r.stop == SOLVE_MAX_NODES) {
+		w->info->cut_short++;
+		w->info->sets_open++;
+	}
+	bool one = r.complete && r.solutions == 1 && r.first;
+	if (one) {
+		for (int c = 0; c < w->n; c++)
+			w->pc[c] = r.first[w->at[c]] - 1;
+		w->np = k;
+	}
+	solve_result_clear(&r);
+	if (!one)
+		return 0;
+	for (int i = 0; i < k; i++) {
+		int ok = s->support_free ? blk_lies_flat(w, i) : 1;
+		if (ok == 1 && s->piece_ok) {
+			struct grid g;
+			if (!blk_piece_grid(w, i, 0, &g))
+				return -1;
+			ok = s->piece_ok(s->ctx, g.cells, g.nx, g.ny, g.nz);
+			puz_grid_clear(&g);
+		}
+		if (ok != 1)
+			return ok;
+	}
+	memset(w->labels, 0, (size_t)w->goal->nx * w->goal->ny * w->goal->nz);
+	for (int c = 0; c < w->n; c++)
+		w->labels[w->at[c]] = (unsigned char)(w->pc[c] + 1);
+	const struct grid *g = w->goal;
+	rc = dis_run(w->dis, g->nx, g->ny, g->nz, w->labels, (size_t)k, NULL,
+	             NULL, d);
+	if (rc != DIS_OK)
+		return rc == DIS_ENOMEM ? -1 : 0;
+	if (d->verdict != DIS_APART) {
+		dis_result_clear(d);
+		return 0;
+	}
+	return 1;
+}
+
+int blk_sets(struct blk_work *w, struct rng *r, const struct blk_spec *s,
+             const int *ks, int nk, struct dis_result *d)
+{
+	if (s->cells_max > BLK_SETS_CELLS || s->level_min > 1)
+		return 0;
+	struct shapes h = {0};
+	int rc = make_shapes(w, s, &h);
+	bool kok[BLK_MAX_PIECES + 1] = {false};
+	int kmax = 0;
+	for (int i = 0; i < nk; i++) {
+		kok[ks[i]] = true;
+		kmax = ks[i] > kmax ? ks[i] : kmax;
+	}
+	struct walk t = {.h = &h, .kok = kok, .kmax = kmax,
+	                 .cells_max = s->cells_max};
+	if (rc == 1) {
+		t.sets = malloc((size_t)BLK_SETS_MAX * (size_t)kmax * sizeof *t.sets);
+		t.len = malloc((size_t)BLK_SETS_MAX * sizeof *t.len);
+		rc = t.sets && t.len ? 1 : -1;
+	}
+	if (rc == 1) {
+		walk_sets(&t, 0, 0, w->n);
+		rc = t.over ? 0 : 1;
+	}
+	size_t *order = rc == 1 ? malloc((t.nsets ? t.nsets : 1) * sizeof *order)
+	                        : NULL;
+	if (rc == 1 && !order)
+		rc = -1;
+	int found = 0;
+	if (rc == 1) {
+		w->info->exhaustive = true;
+		w->info->sets = t.nsets;
+		/* the seed's order of the sets: Fisher-Yates, from the last */
+		for (size_t i = 0; i < t.nsets; i++)
+			order[i] = i;
+		for (size_t i = t.nsets; i-- > 1;) {
+			size_t j = (size_t)rng_below(r, (uint64_t)i + 1), x = order[i];
+			order[i] = order[j];
+			order[j] = x;
+		}
+		for (size_t i = 0; i < t.nsets && found == 0; i++) {
+			size_t e = order[i];
+			w->info->attempts++; /* a set tried is an attempt */
+			found = try_set(w, s, &h, t.sets + e * (size_t)kmax, t.len[e], d);
+			if (found == 0 && s->progress)
+				s->progress(s->progress_ctx, w->info);
+		}
+		if (found < 0)
+			rc = -1;
+	}
+	free(order);
+	free(t.sets);
+	free(t.len);
+	shapes_clear(&h);
+	if (rc == 1)
+		w->info->found = found == 1;
+	return rc;
+}
