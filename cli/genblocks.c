@@ -190,6 +190,12 @@ static void show_search(void *ctx, const struct blk_found *f)
 	double el;
 	if (!cli_status_due(&g->line, &el))
 		return;
+	if (f->exhaustive) { /* blocks.h: every set is solved */
+		cli_status_show(&g->line, "searching: %" PRIu64 " of %" PRIu64
+		                " sets of pieces solved, %.1f s", f->attempts, f->sets,
+		                el);
+		return;
+	}
 	char left[64] = "";
 	if (f->attempts && f->attempts < g->max_attempts) {
 		double more = el * (double)(g->max_attempts - f->attempts) /
