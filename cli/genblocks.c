@@ -214,6 +214,15 @@ static void show_search(void *ctx, const struct blk_found *f)
 	                g->max_attempts, f->solver_calls, el, left);
 }
 
+/* "A" when lo == hi, else "A..B". */
+static void range_text(char *buf, size_t len, int lo, int hi)
+{
+	if (lo == hi)
+		snprintf(buf, len, "%d", lo);
+	else
+		snprintf(buf, len, "%d..%d", lo, hi);
+}
+
 int blocks_job_run(struct blocks_job *j, const char *cmd, uint64_t seed,
                    struct blk_puzzle *b, struct blk_found *f, double *score)
 {
@@ -292,6 +301,9 @@ int generate_blocks(const struct generate_args *ga, uint64_t seed)
 	code = blocks_job_run(&job, "generate", seed, &b, &found, &score);
 	char band[160];
 	blocks_band_text(&job, band, sizeof band);
+	size_t cells = 0, total = (size_t)job.goal.nx * job.goal.ny * job.goal.nz;
+	for (size_t i = 0; i < total; i++)
+		cells += job.goal.cells[i] != 0;
 	blocks_job_clear(&job);
 	if (code != CLI_OK) {
 		outdir_abort(&od);
@@ -299,47 +311,51 @@ int generate_blocks(const struct generate_args *ga, uint64_t seed)
 	}
 	if (!found.found) {
 		const struct blk_spec *sp = &job.spec;
-		char box[96];
+		char box[96], pcs[32], cls[32];
+		range_text(pcs, sizeof pcs, sp->pieces_min, sp->pieces_max);
+		range_text(cls, sizeof cls, sp->cells_min, sp->cells_max);
 		if (job.from_file)
 			snprintf(box, sizeof box, "%s", size);
 		else
 			snprintf(box, sizeof box, "%dx%dx%d", job.dim[0], job.dim[1],
 			         job.dim[2]);
-		if (found.exhaustive && job.band == GEN_BAND_ANY &&
-		    !found.sets_open)
-			cli_error("generate: no block puzzle of %s in %d..%d pieces of "
-			          "%d..%d cells exists: every one of the %" PRIu64 " sets "
-			          "of pieces that could fill it was solved, and none has "
+		if (found.exhaustive && job.band == GEN_BAND_ANY && !found.sets)
+			cli_error("generate: no block puzzle of %s in %s pieces of %s "
+			          "cells exists: no set of that many pieces, no two "
+			          "congruent, has its %zu cells", box, pcs, cls, cells);
+		else if (found.exhaustive && job.band == GEN_BAND_ANY &&
+		         !found.sets_open)
+			cli_error("generate: no block puzzle of %s in %s pieces of %s "
+			          "cells exists: every one of the %" PRIu64 " sets of "
+			          "pieces that could fill it was solved, and none has "
 			          "exactly one solution that comes apart%s",
-			          box, sp->pieces_min, sp->pieces_max, sp->cells_min,
-			          sp->cells_max, found.sets,
+			          box, pcs, cls, found.sets,
 			          sp->support_free ? " with pieces that lie flat" : "");
 		else if (found.exhaustive && job.band == GEN_BAND_ANY)
-			cli_error("generate: no block puzzle of %s in %d..%d pieces of "
-			          "%d..%d cells found: of the %" PRIu64 " sets of pieces "
-			          "that could fill it, %" PRIu64 " were cut short by the "
+			cli_error("generate: no block puzzle of %s in %s pieces of %s "
+			          "cells found: of the %" PRIu64 " sets of pieces that "
+			          "could fill it, %" PRIu64 " were cut short by the "
 			          "search's budget and the others have no one solution "
-			          "that comes apart", box, sp->pieces_min, sp->pieces_max,
-			          sp->cells_min, sp->cells_max, found.sets,
+			          "that comes apart", box, pcs, cls, found.sets,
 			          found.sets_open);
 		else if (job.band == GEN_BAND_ANY && job.spec.level_min > 1)
 			cli_error("generate: no block puzzle of %s at level %d in %" PRIu64
 			          " attempts from seed %" PRIu64 " (%" PRIu64 " reached "
 			          "it and were proved; try another seed, more "
 			          "--max-attempts, a lower --level or fewer --pieces)",
-			          size, job.spec.level_min, found.attempts, seed,
+			          box, job.spec.level_min, found.attempts, seed,
 			          found.solver_calls);
 		else if (job.band == GEN_BAND_ANY)
 			cli_error("generate: no block puzzle of %s in %" PRIu64 " attempts "
 			          "from seed %" PRIu64 " (%" PRIu64 " cuts proved; try "
 			          "another seed, more --max-attempts or other --pieces and "
-			          "--cells)", size, found.attempts, seed,
+			          "--cells)", box, found.attempts, seed,
 			          found.solver_calls);
 		else
 			cli_error("generate: no %s block puzzle of %s in %" PRIu64
 			          " attempts from seed %" PRIu64 " (%d of %d such puzzles "
 			          "were %s; try more --max-attempts)",
-			          gen_band_name(job.band), size, found.attempts, seed,
+			          gen_band_name(job.band), box, found.attempts, seed,
 			          job.bands.in_band[job.band], job.bands.samples,
 			          gen_band_name(job.band));
 		outdir_abort(&od);

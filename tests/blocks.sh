@@ -199,7 +199,7 @@ usage_error generate --kind blocks --goal "$tmp/none.puz"
 # --- nothing found: exit 1, one line, no folder
 if run 1 generate --kind blocks --size 4 --pieces 13 --cells 4..6 --seed 1 \
 	--max-attempts 2 --out "$tmp/none"; then
-	contains "$err" "no block puzzle of 4 in 2 attempts from seed 1" "blocks: none found"
+	contains "$err" "no block puzzle of 4x4x4 in 2 attempts from seed 1" "blocks: none found"
 	[ "$(printf '%s\n' "$err" | wc -l)" = 1 ] && ok || bad "blocks: none found, $err"
 	[ ! -e "$tmp/none" ] && ok || bad "blocks: a folder when none was found"
 fi
@@ -208,12 +208,18 @@ fi
 for seed in 1 2; do
 	if run 1 generate --kind blocks --size 3 --pieces 7 --cells 3..4 --seed $seed \
 		--max-attempts 1 --out "$tmp/soma7"; then
-		contains "$err" "no block puzzle of 3x3x3 in 7..7 pieces of 3..4 cells exists: every one of the 14 sets of pieces that could fill it was solved, and none has exactly one solution that comes apart" \
+		contains "$err" "no block puzzle of 3x3x3 in 7 pieces of 3..4 cells exists: every one of the 14 sets of pieces that could fill it was solved, and none has exactly one solution that comes apart" \
 			"blocks: none exists"
 		[ "$(printf '%s\n' "$err" | wc -l)" = 1 ] && ok || bad "blocks: none exists, $err"
 		[ ! -e "$tmp/soma7" ] && ok || bad "blocks: a folder when none exists"
 	fi
 done
+# no set at all: 36 cells cannot be 13 pieces of 2 or 3 cells, no two
+# congruent (there are 3 such shapes)
+run 1 generate --kind blocks --size 3x3x4 --pieces 13 --cells 2..3 --out "$tmp/none13" &&
+	contains "$err" "no block puzzle of 3x3x4 in 13 pieces of 2..3 cells exists: no set of that many pieces, no two congruent, has its 36 cells" \
+		"blocks: no set at all"
+[ ! -e "$tmp/none13" ] && ok || bad "blocks: a folder with no set at all"
 # --- the exhaustive route finds one: proved again by check
 if run 0 generate --kind blocks --size 3 --pieces 7 --cells 3..5 --seed 13 \
 	--out "$tmp/ex13"; then

@@ -931,7 +931,7 @@ if [ -z "${WRAP:-}" ] && command -v script >/dev/null; then
 	contains "$tty" " of 200000 attempts, " "the progress line counts attempts"
 	contains "$tty" "at most about " "the progress line bounds the time left"
 	# the error line starts a line of its own, after the blanked progress
-	printf '%s\n' "$tty" | grep -q '^cubegen: generate: no block puzzle of 4 in 200000 attempts' &&
+	printf '%s\n' "$tty" | grep -q '^cubegen: generate: no block puzzle of 4x4x4 in 200000 attempts' &&
 		ok || bad "no error line of its own after the progress: $tty"
 	[ ! -e "$tmp/slow-blocks" ] && ok || bad "a failed block search left a folder"
 	run 1 "${blocks_slow[@]}" && [ "$(printf '%s\n' "$err" | wc -l)" = 1 ] &&
