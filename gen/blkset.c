@@ -201,6 +201,54 @@ static int make_shapes(const struct blk_work *w, const struct blk_spec *s,
 	return rc;
 }
 
+/* Polycubes of n cells up to the 24 proper rotations (OEIS A000162). */
+static const double polycubes[BLK_SETS_CELLS + 1] = {0, 1, 1, 2, 8, 29, 166};
+
+/* How many sets of k distinct shapes (kok[k]) have 'cells' cells in all,
+ * with n[s] shapes of s cells for s = lo..hi: counted by size, the
+ * number of ways to take a shapes of one size being C(n[s], a). In
+ * doubles, exact while the counts are small (a sum at most BLK_SETS_MAX
+ * has only terms that small); past that only their size matters, and the
+ * walk checks BLK_SETS_MAX again. -1 when out of memory. */
+static double count_sets(const double *n, int lo, int hi, const bool *kok,
+                         int kmax, int cells)
+{
+	size_t w = (size_t)cells + 1;
+	double *ways = calloc((size_t)(kmax + 1) * w, sizeof *ways);
+	double *next = malloc((size_t)(kmax + 1) * w * sizeof *next);
+	if (!ways || !next) {
+		free(ways);
+		free(next);
+		return -1;
+	}
+	ways[0] = 1;
+	for (int sz = lo; sz <= hi; sz++) {
+		memcpy(next, ways, (size_t)(kmax + 1) * w * sizeof *next);
+		for (int k = 0; k < kmax; k++)
+			for (int v = 0; v + sz <= cells; v++) {
+				if (ways[(size_t)k * w + (size_t)v] == 0)
+					continue;
+				double c = 1; /* C(n, a) */
+				for (int a = 1; k + a <= kmax && v + a * sz <= cells &&
+				                a <= n[sz]; a++) {
+					c = c * (n[sz] - a + 1) / a;
+					next[(size_t)(k + a) * w + (size_t)(v + a * sz)] +=
+						ways[(size_t)k * w + (size_t)v] * c;
+				}
+			}
+		double *t = ways;
+		ways = next;
+		next = t;
+	}
+	double sets = 0;
+	for (int k = 0; k <= kmax; k++)
+		if (kok[k])
+			sets += ways[(size_t)k * w + (size_t)cells];
+	free(ways);
+	free(next);
+	return sets;
+}
+
 /* The sets: walking the shapes from 'from' on, 'left' pieces still to
  * take (within 'ks') with 'cells' still to fill. */
 struct walk {
@@ -355,13 +403,29 @@ int blk_sets(struct blk_work *w, struct rng *r, const struct blk_spec *s,
 {
 	if (s->cells_max > BLK_SETS_CELLS || s->level_min > 1)
 		return 0;
-	struct shapes h = {0};
-	int rc = make_shapes(w, s, &h);
 	bool kok[BLK_MAX_PIECES + 1] = {false};
 	int kmax = 0;
 	for (int i = 0; i < nk; i++) {
 		kok[ks[i]] = true;
 		kmax = ks[i] > kmax ? ks[i] : kmax;
+	}
+	/* first from every polycube of those sizes, fitting or not: far too
+	 * many sets, and the shapes are not even made */
+	double bound = count_sets(polycubes, s->cells_min, s->cells_max, kok,
+	                          kmax, w->n);
+	if (bound < 0)
+		return -1;
+	if (bound > BLK_SETS_BOUND)
+		return 0;
+	struct shapes h = {0};
+	int rc = make_shapes(w, s, &h);
+	if (rc == 1) {
+		double n[BLK_SETS_CELLS + 1] = {0};
+		for (size_t i = 0; i < h.n; i++)
+			n[h.s[i].n]++;
+		double sets = count_sets(n, s->cells_min, s->cells_max, kok, kmax,
+		                         w->n);
+		rc = sets < 0 ? -1 : sets > BLK_SETS_MAX ? 0 : 1;
 	}
 	struct walk t = {.h = &h, .kok = kok, .kmax = kmax,
 	                 .cells_max = s->cells_max};

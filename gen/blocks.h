@@ -69,8 +69,10 @@
  *
  * The exhaustive route. When the pieces are small and few sets of
  * shapes could fill the goal (at most BLK_SETS_CELLS cells a piece, at
- * most BLK_SETS_MAX sets of pairwise non-congruent shapes with a
- * feasible count and the goal's cells in all; no level_min above 1),
+ * most BLK_SETS_MAX sets of pairwise non-congruent shapes that fit the
+ * goal with a feasible count and the goal's cells in all, and at most
+ * BLK_SETS_BOUND such sets of every polycube of those sizes, the test
+ * made first; no level_min above 1),
  * blk_find() tries every set instead of cutting (blkset.c): solved as
  * `cubegen check` solves it, a set with exactly one solution that comes
  * apart, and whose pieces pass support_free and piece_ok, is the puzzle,
@@ -149,9 +151,12 @@
 #define BLK_LOCK_STEPS 20000 /* draws of an interlocking climb per attempt */
 #define BLK_LOCK_NODES 2000u /* positions a climb's disassembly may keep */
 /* The exhaustive route (blkset.c): pieces of at most BLK_SETS_CELLS cells,
- * at most BLK_SETS_SHAPES shapes that fit the goal, at most BLK_SETS_MAX
- * sets of them, found within BLK_SETS_STEPS steps of the walk. */
+ * at most BLK_SETS_BOUND sets of every polycube of those sizes (the
+ * shapes are made only then), at most BLK_SETS_SHAPES shapes that fit the
+ * goal, at most BLK_SETS_MAX sets of them, found within BLK_SETS_STEPS
+ * steps of the walk. */
 #define BLK_SETS_CELLS 6
+#define BLK_SETS_BOUND 50000
 #define BLK_SETS_SHAPES 1000
 #define BLK_SETS_MAX 2000
 #define BLK_SETS_STEPS 2000000u
