@@ -1274,11 +1274,24 @@ static int add_piece(struct puzzle *p, const int (*xyz)[3], int n, size_t of,
  * now and then allowed one copy more, a chiral tetracube (or its mirror
  * image) allowed 0..1 or 0..2 times, and now and then the mirror image of
  * one of the pieces 0..1 times. */
+static int add_spares(uint64_t seed, struct puzzle *p);
+
 static int mirror_ranged_random(uint64_t seed, struct puzzle *p)
 {
 	int rc = randpuz_polycubes(seed, p);
-	if (rc < 0)
-		return rc;
+	return rc < 0 ? rc : add_spares(seed, p);
+}
+
+/* The same on a random colour puzzle (colref_random): the spares plain,
+ * the mirror image of a piece with its colours. */
+static int mirror_ranged_colour(uint64_t seed, struct puzzle *p)
+{
+	int rc = colref_random(seed, p);
+	return rc < 0 ? rc : add_spares(seed, p);
+}
+
+static int add_spares(uint64_t seed, struct puzzle *p)
+{
 	uint64_t st = seed * 0x2545f4914f6cdd1du + 7;
 	for (size_t i = 0; i < p->npieces; i++)
 		if (mix64(&st) % 3 == 0)
@@ -1292,7 +1305,7 @@ static int mirror_ranged_random(uint64_t seed, struct puzzle *p)
 	    add_piece(p, screw[r / 4 % 2], 4, 0, 0, 1 + (unsigned)(r / 8 % 2),
 	              "screw") != 0)
 		return -1;
-	if (mix64(&st) % 2 == 0 &&
+	if (mix64(&st) % 2 == 0 && p->npieces &&
 	    add_piece(p, NULL, 0, (size_t)(mix64(&st) % p->npieces), 0, 1,
 	              "mirror") != 0)
 		return -1;
@@ -1333,6 +1346,11 @@ static void test_colour_mirror_ranges(void **state)
 	print_message("    %d random puzzles whose mirror images count for some "
 	              "assemblies only\n", tried);
 	assert_true(tried >= 100);
+	/* and colour puzzles (the cover's colours go with its mirror image) */
+	tried = compare_made(ways, sizeof ways / sizeof ways[0], true, 1,
+	                     NRANDOM, mirror_ranged_colour, mirror_some);
+	print_message("    %d random colour puzzles likewise\n", tried);
+	assert_true(tried >= 20);
 }
 
 /* Coloured optional cells: the random puzzles that have them (seeds past
