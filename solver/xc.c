@@ -656,7 +656,8 @@ bool xc_tasks_add(struct xc_tasks *t, const size_t *step, size_t len)
 		t->step = st;
 		t->scap = cap;
 	}
-	memcpy(t->step + used, step, len * sizeof *t->step);
+	if (len) /* an empty task (the root's) may have no steps yet */
+		memcpy(t->step + used, step, len * sizeof *t->step);
 	t->off[0] = 0;
 	t->off[++t->n] = used + len;
 	return true;
