@@ -757,7 +757,8 @@ static void bench_blocks(const int dim[3], int pmin, int pmax, int cmin,
 	                     .max_attempts = max_attempts, .level_min = level};
 	double *t = malloc((size_t)seeds * sizeof *t);
 	double *nodes = malloc((size_t)seeds * sizeof *nodes);
-	uint64_t attempts = 0, proofs = 0, repeats = 0, open = 0, sets = 0;
+	uint64_t attempts = 0, proofs = 0, repeats = 0, open = 0, sets = 0,
+	         sets_open = 0;
 	int found = 0;
 	bool exhaustive = false;
 	for (int i = 0; t && nodes && i < seeds; i++) {
@@ -776,6 +777,7 @@ static void bench_blocks(const int dim[3], int pmin, int pmax, int cmin,
 		open += f.scouts_open;
 		exhaustive = f.exhaustive;
 		sets = f.sets;
+		sets_open += f.sets_open;
 		if (f.found) {
 			found++;
 			blk_puzzle_clear(&b);
@@ -789,8 +791,9 @@ static void bench_blocks(const int dim[3], int pmin, int pmax, int cmin,
 		if (exhaustive) /* blocks.h: every set solved, in seed order */
 			snprintf(note, sizeof note, found ? "%d of %d seeds; %.0f of %"
 			         PRIu64 " sets solved to a puzzle" : "%d of %d seeds; "
-			         "%.0f of %" PRIu64 " sets solved: none exists", found,
-			         seeds, (double)attempts / seeds, sets);
+			         "%.0f of %" PRIu64 " sets solved: %s", found, seeds,
+			         (double)attempts / seeds, sets, sets_open
+			         ? "some undecided" : "none exists");
 		else
 			snprintf(note, sizeof note, "%d of %d seeds; %.0f attempts, "
 			         "%.0f proofs (+%.1f again, %.1f open)", found, seeds,

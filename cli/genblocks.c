@@ -319,18 +319,23 @@ int generate_blocks(const struct generate_args *ga, uint64_t seed)
 		else
 			snprintf(box, sizeof box, "%dx%dx%d", job.dim[0], job.dim[1],
 			         job.dim[2]);
-		if (found.exhaustive && job.band == GEN_BAND_ANY && !found.sets)
+		/* the exhaustive route's proof (blocks.h); with a band, when no
+		 * puzzle at all was found to calibrate it with */
+		bool proof = found.exhaustive && !found.sets_open &&
+		             (job.band == GEN_BAND_ANY || job.bands.samples == 0);
+		if (proof && !found.sets)
 			cli_error("generate: no block puzzle of %s in %s pieces of %s "
 			          "cells exists: no set of that many pieces, no two "
 			          "congruent, has its %zu cells", box, pcs, cls, cells);
-		else if (found.exhaustive && job.band == GEN_BAND_ANY &&
-		         !found.sets_open)
+		else if (proof)
 			cli_error("generate: no block puzzle of %s in %s pieces of %s "
 			          "cells exists: every one of the %" PRIu64 " sets of "
 			          "pieces that could fill it was solved, and none has "
-			          "exactly one solution that comes apart%s",
+			          "exactly one solution that comes apart%s%s",
 			          box, pcs, cls, found.sets,
-			          sp->support_free ? " with pieces that lie flat" : "");
+			          sp->support_free ? " with pieces that lie flat" : "",
+			          ga->print.clearance <= 0
+			          ? " and pieces that mesh at --clearance 0" : "");
 		else if (found.exhaustive && job.band == GEN_BAND_ANY)
 			cli_error("generate: no block puzzle of %s in %s pieces of %s "
 			          "cells found: of the %" PRIu64 " sets of pieces that "

@@ -15,7 +15,11 @@
  * Which solutions are written. G is the solver's group: the proper
  * rotations mapping the goal (cells, colours, optional cells) onto itself,
  * and the improper ones when the pieces are mirror-closed (computed here
- * as solve.c does; checked against solve_result after the search). An
+ * as solve.c does; checked against solve_result after the search). With
+ * ranges of copies and pieces that are not mirror-closed, G also holds
+ * the goal's improper symmetries, which count only for an assembly whose
+ * mirror image is an assembly (mirror_allowed(): found() leaves them out
+ * of the key of any other), as the solver counts. An
  * assembly A is encoded over the goal cells in grid order as (its block's
  * rank by first appearance, the block's type, the colour): equal codes,
  * equal assemblies (identical pieces are interchangeable, so types, not
@@ -31,7 +35,8 @@
  * need not be in the same G-orbit).
  *
  * The cap: with 'max', the search stops once its count reaches max. The
- * count adds |H r| * |Stab(y)| / |G| per cover y, at most 1 per G-orbit in
+ * count adds |H r| * |Stab(y)| / |G| per cover y (solve.c's weights with
+ * mirror images aside), at most 1 per solution in
  * all (1 per orbit once the search is complete), so when it reaches max
  * at least max distinct solutions have been seen; the first max are kept.
  * Without a cap the number kept equals solve's 'solutions' (asserted).
@@ -742,8 +747,8 @@ int xmp_find_solutions(const struct puzzle *p, uint64_t max, bool disassemble,
 	if (rc == SOLVE_OK) {
 		/* the group found here is the solver's */
 		assert(c.closed == r.mirror_closed &&
-		       (c.nsym == r.group_order ||
-		        (!c.closed && c.nsym == 2 * r.group_order)));
+		       (r.mirror_some ? c.ranged && c.nsym == 2 * r.group_order
+		                      : c.nsym == r.group_order));
 		/* every solution kept once (the proof at the top) */
 		assert(!r.complete || c.n == (max && r.solutions > max
 		                              ? max : r.solutions));

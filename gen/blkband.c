@@ -107,6 +107,9 @@ int blk_bands(const struct grid *goal, const struct blk_spec *s, int want,
 			rc = GEN_ENOMEM;
 			break;
 		}
+		/* the exhaustive route proved there is none: so will the rest */
+		if (!f.found && f.exhaustive && !f.sets_open)
+			break;
 		if (!f.found)
 			continue;
 		rc = blk_score(&b, &v[n]);

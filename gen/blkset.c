@@ -354,8 +354,11 @@ static int try_set(struct blk_work *w, const struct blk_spec *s,
 	struct solve_result r;
 	int rc = solve_puzzle(&p, &o, &r);
 	puz_clear(&p);
-	if (rc != SOLVE_OK)
+	if (rc != SOLVE_OK) {
+		/* not decided: no proof that the set is no puzzle */
+		w->info->sets_open++;
 		return rc == SOLVE_ENOMEM ? -1 : 0;
+	}
 	w->info->solver_calls++;
 	w->info->nodes += r.nodes;
 	if (r.stop == SOLVE_MAX_NODES) {
@@ -389,9 +392,13 @@ static int try_set(struct blk_work *w, const struct blk_spec *s,
 	const struct grid *g = w->goal;
 	rc = dis_run(w->dis, g->nx, g->ny, g->nz, w->labels, (size_t)k, NULL,
 	             NULL, d);
-	if (rc != DIS_OK)
+	if (rc != DIS_OK) {
+		w->info->sets_open++;
 		return rc == DIS_ENOMEM ? -1 : 0;
+	}
 	if (d->verdict != DIS_APART) {
+		/* a disassembly stopped by its bound decides nothing */
+		w->info->sets_open += d->verdict == DIS_BOUND;
 		dis_result_clear(d);
 		return 0;
 	}

@@ -157,7 +157,7 @@
  * steps of the walk. */
 #define BLK_SETS_CELLS 6
 #define BLK_SETS_BOUND 50000
-#define BLK_SETS_SHAPES 1000
+#define BLK_SETS_SHAPES 1000 /* a safeguard: 6 cells make 207 shapes */
 #define BLK_SETS_MAX 2000
 #define BLK_SETS_STEPS 2000000u
 
@@ -215,9 +215,10 @@ struct blk_found {
 	uint64_t nodes;        /* their search nodes */
 	uint64_t tries;        /* cuts drawn */
 	/* The exhaustive route (above): taken, the sets of shapes there
-	 * were (every one solved: 'solver_calls'), and of them those whose
-	 * count proof_nodes cut short (so that 'found' false is a proof
-	 * that no puzzle exists only when this is 0). */
+	 * were (solved in turn until a puzzle is found, each an attempt),
+	 * and of them those left undecided (a count that proof_nodes cut
+	 * short, a disassembly stopped by its bound), so that 'found' false
+	 * is a proof that no puzzle exists only when this is 0. */
 	bool exhaustive;
 	uint64_t sets;
 	uint64_t sets_open;
@@ -259,8 +260,9 @@ int blk_bands(const struct grid *goal, const struct blk_spec *s, int want,
               struct gen_bands *out);
 
 /* Puzzles found in turn from 'r' (blk_find(), s->max_attempts attempts
- * in all) until one's score is in 'band' of 'bands' (GEN_BAND_ANY: the
- * first). On GEN_OK '*info' sums the searches and, when found, '*out'
+ * in all, but a search on the exhaustive route always tries every set)
+ * until one's score is in 'band' of 'bands' (GEN_BAND_ANY: the first);
+ * a search that finds none ends it. On GEN_OK '*info' sums the searches and, when found, '*out'
  * and '*score' are the puzzle and its score; GEN_ENOMEM otherwise. */
 int blk_find_band(struct rng *r, const struct grid *goal,
                   const struct blk_spec *s, enum gen_band band,

@@ -14,6 +14,16 @@
  * assemblies, and |H r| * s / |G| solutions sums to exactly 1 per orbit.
  * With no single-copy piece nothing is pinned (H = {e}, |H r| = 1).
  *
+ * Mirror images with ranges (find_group): G stays the proper rotations
+ * and M, the improper symmetries of the goal (a coset of G, |M| = |G|),
+ * is kept aside. The assemblies whose mirror image is an assembly (same
+ * type counts for all of them under G and M) form a set closed under
+ * G u M, whose orbits under it count; the others meet only G. So a cover
+ * y adds |H r| * (|Stab_G(y)| + |{m in M : m y = y}|) in the first case
+ * and |H r| * 2 |Stab_G(y)| in the second, and the sum is divided by
+ * 2|G|: by the argument above with G u M (of order 2|G|) or with G
+ * (each orbit's |G| doubled), every orbit adds 2|G|.
+ *
  * Stab_G(y): g fixes y only if g maps P's region to P's region or g is not
  * in H, so only the h in H fixing r and the elements outside H are tried.
  * Where Stab_H(r) is more than {e}, a second piece is pinned below r the

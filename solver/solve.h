@@ -6,7 +6,9 @@
  * interchangeable. 'assemblies' counts them with the goal held fixed.
  * 'solutions' counts them up to the goal's symmetry group G: the proper
  * rotations mapping the goal onto itself, plus the improper ones when the
- * piece multiset is mirror-closed.
+ * piece multiset is mirror-closed. With ranges of copies and a multiset
+ * that is not, an improper symmetry counts for each assembly whose mirror
+ * image is an assembly too (mirror_some; solve.c says how).
  *
  * How: every placement of every piece type becomes a row of an exact cover
  * problem (xc.h). To avoid finding each solution |G| times, one piece type P
@@ -182,7 +184,8 @@ struct solve_result {
 	 * of their weights, = solutions * divisor. Exact for a shard's share
 	 * of the search, whose 'solutions' alone is only its floor. */
 	uint64_t numerator;
-	uint64_t divisor;    /* |G|, or |Γ| with rename_colours */
+	uint64_t divisor;    /* |G| (2|G| with mirror_some), or |Γ| with
+	                      * rename_colours */
 	uint64_t split_nodes; /* of 'nodes', those tried above the tasks
 	                       * (by every shard: count them once) */
 	uint64_t tasks;      /* tasks the search was split into (all shards'),
