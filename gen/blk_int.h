@@ -71,6 +71,11 @@ int blk_sets(struct blk_work *w, struct rng *r, const struct blk_spec *s,
 /* Whether goal cell c is inner: its six face neighbours are goal cells. */
 bool blk_inner(const struct blk_work *w, int c);
 
+/* A puzzle of the goal (with w->hollow its inner cells optional) and k
+ * pieces "1".."k", one copy each, their grids empty for the caller to
+ * fill (puz_clear() frees it whole at any point). false: out of memory. */
+bool blk_puzzle_frame(const struct blk_work *w, int k, struct puzzle *out);
+
 /* The dissection as a puzzle: piece i+1 is piece a[i] turned by the
  * rot[i]-th proper rotation (a, rot NULL: piece i unturned); with
  * w->hollow the goal's inner cells are optional. false: out of memory. */

@@ -296,22 +296,14 @@ static void walk_sets(struct walk *t, size_t from, int taken, int cells)
 	}
 }
 
-/* The puzzle of the set: the goal, plain, and the set's shapes, one copy
- * each. false: out of memory. */
+/* The puzzle of the set: the goal and the set's shapes, one copy each
+ * (blk_puzzle_frame()). false: out of memory. */
 static bool set_puzzle(const struct blk_work *w, const struct shapes *h,
                        const uint16_t *pick, int k, struct puzzle *out)
 {
 	struct puzzle p;
-	memset(&p, 0, sizeof p);
-	const struct grid *g = w->goal;
-	if (puz_grid_init(&p.goal, g->nx, g->ny, g->nz) != PUZ_OK)
+	if (!blk_puzzle_frame(w, k, &p))
 		return false;
-	for (int c = 0; c < w->n; c++)
-		p.goal.cells[w->at[c]] = PUZ_CELL;
-	if (!(p.pieces = calloc((size_t)k, sizeof *p.pieces))) {
-		puz_clear(&p);
-		return false;
-	}
 	for (int i = 0; i < k; i++) {
 		const struct shape *sh = &h->s[pick[i]];
 		int hi[3] = {0, 0, 0};
@@ -321,19 +313,15 @@ static bool set_puzzle(const struct blk_work *w, const struct shapes *h,
 			for (int a = 0; a < 3; a++)
 				hi[a] = q[a] > hi[a] ? q[a] : hi[a];
 		}
-		struct puz_piece *pc = &p.pieces[i];
-		snprintf(pc->name, sizeof pc->name, "%d", i + 1);
-		pc->count = 1;
-		if (puz_grid_init(&pc->shape, hi[0] + 1, hi[1] + 1, hi[2] + 1) !=
-		    PUZ_OK) {
+		struct grid *g = &p.pieces[i].shape;
+		if (puz_grid_init(g, hi[0] + 1, hi[1] + 1, hi[2] + 1) != PUZ_OK) {
 			puz_clear(&p);
 			return false;
 		}
-		p.npieces = (size_t)i + 1;
 		for (size_t c = 0; c < sh->n; c++)
-			pc->shape.cells[puz_grid_index(&pc->shape, poly_x(sh->cells[c]),
-			                               poly_y(sh->cells[c]),
-			                               poly_z(sh->cells[c]))] = PUZ_CELL;
+			g->cells[puz_grid_index(g, poly_x(sh->cells[c]),
+			                        poly_y(sh->cells[c]),
+			                        poly_z(sh->cells[c]))] = PUZ_CELL;
 	}
 	*out = p;
 	return true;

@@ -318,8 +318,7 @@ bool blk_inner(const struct blk_work *w, int c)
 	return true;
 }
 
-bool blk_make_puzzle(const struct blk_work *w, const int *a, const int *rot,
-                     struct puzzle *out)
+bool blk_puzzle_frame(const struct blk_work *w, int k, struct puzzle *out)
 {
 	struct puzzle p;
 	memset(&p, 0, sizeof p);
@@ -329,22 +328,31 @@ bool blk_make_puzzle(const struct blk_work *w, const int *a, const int *rot,
 	for (int c = 0; c < w->n; c++)
 		p.goal.cells[w->at[c]] = w->hollow && blk_inner(w, c) ? PUZ_OPTIONAL
 		                                                      : PUZ_CELL;
-	if (!(p.pieces = calloc((size_t)w->np, sizeof *p.pieces))) {
+	if (!(p.pieces = calloc((size_t)k, sizeof *p.pieces))) {
 		puz_clear(&p);
 		return false;
 	}
-	for (int i = 0; i < w->np; i++) {
-		struct puz_piece *pc = &p.pieces[i];
-		snprintf(pc->name, sizeof pc->name, "%d", i + 1);
-		pc->count = 1;
+	p.npieces = (size_t)k; /* empty grids until the caller fills them */
+	for (int i = 0; i < k; i++) {
+		snprintf(p.pieces[i].name, sizeof p.pieces[i].name, "%d", i + 1);
+		p.pieces[i].count = 1;
+	}
+	*out = p;
+	return true;
+}
+
+bool blk_make_puzzle(const struct blk_work *w, const int *a, const int *rot,
+                     struct puzzle *out)
+{
+	struct puzzle p;
+	if (!blk_puzzle_frame(w, w->np, &p))
+		return false;
+	for (int i = 0; i < w->np; i++)
 		if (!blk_piece_grid(w, a ? a[i] : i, rot ? proper_sym(rot[i]) : 0,
-		                &pc->shape)) {
-			p.npieces = (size_t)i; /* pieces before i own grids */
+		                    &p.pieces[i].shape)) {
 			puz_clear(&p);
 			return false;
 		}
-		p.npieces = (size_t)i + 1;
-	}
 	*out = p;
 	return true;
 }
