@@ -38,6 +38,7 @@ static void add_found(struct blk_found *sum, const struct blk_found *f)
 	sum->tries += f->tries;
 	/* the exhaustive route: every search of the goal takes it or none */
 	sum->exhaustive = f->exhaustive;
+	sum->drawn = f->drawn;
 	sum->sets = f->sets;
 	sum->sets_open += f->sets_open;
 }

@@ -19,7 +19,15 @@
  * Workload: 3 x 3 x 3 in 7 pieces of Soma's sizes (one of 3 cells, six of
  * 4) has 14 sets and none with one solution; each is solved in about a
  * millisecond.
+ *
+ * The drawn route (blocks.h) lives here too: with too many sets to try
+ * each, on a small goal, sets are drawn uniformly at random (a table of
+ * how many sets each choice of sizes leaves, then shapes within a size)
+ * and counted by the prover, each shape given as it lies somewhere in
+ * the goal (fits()). 3 x 3 x 3 in six pieces of 4 or 5 cells: about 11
+ * sets a puzzle, 20,000 instructions a count.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +41,9 @@
 struct shapes {
 	struct shape *s;
 	size_t n, cap;
+	/* make_shapes(): shape i lies in the goal on the goal cells
+	 * at[i * BLK_SETS_CELLS ...] (fits()) */
+	int *at;
 };
 
 static void shapes_clear(struct shapes *h)
@@ -40,6 +51,7 @@ static void shapes_clear(struct shapes *h)
 	for (size_t i = 0; i < h->n; i++)
 		poly_shape_clear(&h->s[i]);
 	free(h->s);
+	free(h->at);
 	memset(h, 0, sizeof *h);
 }
 
@@ -48,49 +60,129 @@ static int cmp_shape(const void *a, const void *b)
 	return poly_compare(a, b);
 }
 
-/* Whether some proper orientation of 'sh' lies inside the goal: 1 yes,
- * 0 no, -1 out of memory. */
-static int fits(const struct blk_work *w, const struct shape *sh)
+/* Whether some proper turn of 'sh' lies inside the goal: 1 yes, the
+ * goal cells where it lies into 'out' (sh->n of them: its turn by the
+ * first proper symmetry of poly.h that fits, moved to the origin, at
+ * the first place, z then y then x least first); 0 no. cell_of: grid
+ * index -> goal cell, -1 none. */
+static int fits(const struct blk_work *w, const struct shape *sh,
+                const int *cell_of, int *out)
 {
-	struct shape *o;
-	size_t no;
-	if (poly_orientations(sh, &o, &no) != POLY_OK)
-		return -1;
 	const struct grid *g = w->goal;
 	int ok = 0;
-	for (size_t i = 0; i < no && !ok; i++) {
-		int hi[3] = {0, 0, 0};
-		for (size_t c = 0; c < o[i].n; c++) {
-			int p[3] = {poly_x(o[i].cells[c]), poly_y(o[i].cells[c]),
-			            poly_z(o[i].cells[c])};
+	for (int s = 0; s < POLY_NSYM && !ok; s++) {
+		if (!poly_sym_proper(s))
+			continue;
+		/* the turn, moved to the origin */
+		int q[BLK_SETS_CELLS][3], lo[3] = {INT_MAX, INT_MAX, INT_MAX};
+		for (size_t c = 0; c < sh->n; c++) {
+			int in[3] = {poly_x(sh->cells[c]), poly_y(sh->cells[c]),
+			             poly_z(sh->cells[c])};
+			poly_sym_apply(s, in, q[c]);
 			for (int a = 0; a < 3; a++)
-				hi[a] = p[a] > hi[a] ? p[a] : hi[a];
+				lo[a] = q[c][a] < lo[a] ? q[c][a] : lo[a];
 		}
-		for (int z = 0; z + hi[2] < g->nz && !ok; z++)
-			for (int y = 0; y + hi[1] < g->ny && !ok; y++)
-				for (int x = 0; x + hi[0] < g->nx && !ok; x++) {
+		for (size_t c = 0; c < sh->n; c++)
+			for (int a = 0; a < 3; a++)
+				q[c][a] -= lo[a];
+		for (int z = 0; z < g->nz && !ok; z++)
+			for (int y = 0; y < g->ny && !ok; y++)
+				for (int x = 0; x < g->nx && !ok; x++) {
 					bool in = true;
-					for (size_t c = 0; c < o[i].n && in; c++)
-						in = g->cells[puz_grid_index(
-						         g, x + poly_x(o[i].cells[c]),
-						         y + poly_y(o[i].cells[c]),
-						         z + poly_z(o[i].cells[c]))] != 0;
+					for (size_t c = 0; c < sh->n && in; c++) {
+						int p[3] = {x + q[c][0], y + q[c][1], z + q[c][2]};
+						in = p[0] < g->nx && p[1] < g->ny && p[2] < g->nz;
+						int at = in ? cell_of[puz_grid_index(g, p[0], p[1],
+						                                     p[2])] : -1;
+						in = at >= 0;
+						out[c] = at;
+					}
 					ok = in;
 				}
 	}
-	poly_shapes_free(o, no);
 	return ok;
 }
 
-/* 'prev' (the polycubes of n - 1 cells, canonical, sorted) grown by a
- * cell into those of n cells, into 'next'. false: out of memory. */
+/* Polycubes of n cells up to the 24 proper rotations (OEIS A000162). */
+static const double polycubes[BLK_SETS_CELLS + 1] = {0, 1, 1, 2, 8, 29, 166};
+
+/* A key of 'n' cells (at most 7) as they lie, moved to the origin: equal
+ * for equal cell sets. */
+static uint64_t cells_key(const uint32_t *c, size_t n)
+{
+	int lo[3] = {255, 255, 255};
+	for (size_t i = 0; i < n; i++) {
+		int q[3] = {poly_x(c[i]), poly_y(c[i]), poly_z(c[i])};
+		for (int a = 0; a < 3; a++)
+			lo[a] = q[a] < lo[a] ? q[a] : lo[a];
+	}
+	uint64_t v[8];
+	for (size_t i = 0; i < n; i++) {
+		/* (a span of at most 6: three bits an axis) */
+		uint64_t x = (uint64_t)((poly_x(c[i]) - lo[0]) |
+		                        (poly_y(c[i]) - lo[1]) << 3 |
+		                        (poly_z(c[i]) - lo[2]) << 6);
+		size_t j = i;
+		for (; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+	uint64_t k = (uint64_t)n << 60;
+	for (size_t i = 0; i < n; i++)
+		k |= v[i] << (9 * i);
+	return k;
+}
+
+/* The keys of every orientation of the shapes grown so far: an open
+ * table of 'slots' (a power of two, more than twice the keys), 0 free
+ * (no key is 0). */
+static uint64_t *key_slot(uint64_t *tab, size_t slots, uint64_t k)
+{
+	size_t i = (size_t)((k * 0x9e3779b97f4a7c15u) >> 32) & (slots - 1);
+	while (tab[i] && tab[i] != k)
+		i = (i + 1) & (slots - 1);
+	return &tab[i];
+}
+
+/* Keep the keys of the 24 proper turns of 'sh'. */
+static void keep_turns(uint64_t *tab, size_t slots, const struct shape *sh)
+{
+	uint32_t t[BLK_SETS_CELLS + 1];
+	for (int s = 0; s < POLY_NSYM; s++) {
+		if (!poly_sym_proper(s))
+			continue;
+		for (size_t i = 0; i < sh->n; i++) {
+			int in[3] = {poly_x(sh->cells[i]), poly_y(sh->cells[i]),
+			             poly_z(sh->cells[i])}, out[3];
+			poly_sym_apply(s, in, out);
+			/* (cells_key() moves them to the origin) */
+			t[i] = poly_pack(out[0] + 8, out[1] + 8, out[2] + 8);
+		}
+		uint64_t k = cells_key(t, sh->n);
+		*key_slot(tab, slots, k) = k;
+	}
+}
+
+/* The shapes of one cell more than those of 'prev', into 'next' (empty),
+ * in canonical order. A cell added to a shape makes a cell set whose key
+ * is looked up among every orientation of the shapes found (one key
+ * rather than 24 turns a candidate: most are found again). false: out of
+ * memory. */
 static bool grow(const struct shapes *prev, struct shapes *next)
 {
+	_Static_assert(BLK_SETS_CELLS <= 6, "cells_key(): 3 bits an axis");
 	uint32_t buf[BLK_SETS_CELLS + 1];
-	for (size_t i = 0; i < prev->n; i++) {
+	size_t want = 48 * (size_t)polycubes[prev->s[0].n + 1], slots = 64;
+	while (slots < want)
+		slots *= 2;
+	uint64_t *tab = calloc(slots, sizeof *tab);
+	if (!tab)
+		return false;
+	bool ok = true;
+	for (size_t i = 0; i < prev->n && ok; i++) {
 		const struct shape *p = &prev->s[i];
-		for (size_t c = 0; c < p->n; c++)
-			for (int d = 0; d < 6; d++) {
+		for (size_t c = 0; c < p->n && ok; c++)
+			for (int d = 0; d < 6 && ok; d++) {
 				int q[3] = {poly_x(p->cells[c]), poly_y(p->cells[c]),
 				            poly_z(p->cells[c])};
 				q[d / 2] += d % 2 ? -1 : 1;
@@ -104,36 +196,40 @@ static bool grow(const struct shapes *prev, struct shapes *next)
 				if (taken)
 					continue;
 				buf[p->n] = add;
+				uint64_t *slot = key_slot(tab, slots, cells_key(buf, p->n + 1));
+				if (*slot)
+					continue; /* a turn of a shape found */
 				struct shape t = {p->n + 1, buf}, canon, m;
 				/* normalise: poly_transform with the identity */
-				if (poly_transform(&t, 0, &m) != POLY_OK)
-					return false;
+				if (poly_transform(&t, 0, &m) != POLY_OK) {
+					ok = false;
+					break;
+				}
 				int rc = poly_canonical(&m, &canon);
 				poly_shape_clear(&m);
-				if (rc != POLY_OK)
-					return false;
-				bool seen = false;
-				for (size_t j = 0; j < next->n && !seen; j++)
-					seen = poly_equal(&next->s[j], &canon);
-				if (seen) {
-					poly_shape_clear(&canon);
-					continue;
+				if (rc != POLY_OK) {
+					ok = false;
+					break;
 				}
+				keep_turns(tab, slots, &canon);
 				if (next->n == next->cap) {
 					size_t cap = next->cap ? 2 * next->cap : 64;
-					struct shape *s = realloc(next->s, cap * sizeof *s);
-					if (!s) {
+					struct shape *ns = realloc(next->s, cap * sizeof *ns);
+					if (!ns) {
 						poly_shape_clear(&canon);
-						return false;
+						ok = false;
+						break;
 					}
-					next->s = s;
+					next->s = ns;
 					next->cap = cap;
 				}
 				next->s[next->n++] = canon;
 			}
 	}
-	qsort(next->s, next->n, sizeof *next->s, cmp_shape);
-	return true;
+	free(tab);
+	if (ok)
+		qsort(next->s, next->n, sizeof *next->s, cmp_shape);
+	return ok;
 }
 
 /* The shapes of s->cells_min..s->cells_max cells that fit the goal, into
@@ -151,7 +247,14 @@ static int make_shapes(const struct blk_work *w, const struct blk_spec *s,
 		return -1;
 	}
 	cur.n = cur.cap = 1;
-	int rc = 1;
+	const struct grid *g = w->goal;
+	size_t ncell = (size_t)g->nx * (size_t)g->ny * (size_t)g->nz;
+	int *cell_of = malloc(ncell * sizeof *cell_of), there[BLK_SETS_CELLS];
+	int rc = cell_of ? 1 : -1;
+	for (size_t i = 0; rc == 1 && i < ncell; i++)
+		cell_of[i] = -1;
+	for (int c = 0; rc == 1 && c < w->n; c++)
+		cell_of[w->at[c]] = c;
 	for (int size = 1; size <= s->cells_max && rc == 1; size++) {
 		if (size > 1) {
 			if (!grow(&cur, &next)) {
@@ -165,10 +268,8 @@ static int make_shapes(const struct blk_work *w, const struct blk_spec *s,
 		if (size < s->cells_min)
 			continue;
 		for (size_t i = 0; i < cur.n && rc == 1; i++) {
-			int f = fits(w, &cur.s[i]);
-			if (f < 0) {
-				rc = -1;
-			} else if (f) {
+			int f = fits(w, &cur.s[i], cell_of, there);
+			if (f) {
 				if (out->n == BLK_SETS_SHAPES) {
 					rc = 0;
 					break;
@@ -176,11 +277,16 @@ static int make_shapes(const struct blk_work *w, const struct blk_spec *s,
 				if (out->n == out->cap) {
 					size_t cap = out->cap ? 2 * out->cap : 64;
 					struct shape *t = realloc(out->s, cap * sizeof *t);
-					if (!t) {
+					if (t)
+						out->s = t;
+					int *at = realloc(out->at, cap * BLK_SETS_CELLS *
+					                               sizeof *at);
+					if (at)
+						out->at = at;
+					if (!t || !at) {
 						rc = -1;
 						break;
 					}
-					out->s = t;
 					out->cap = cap;
 				}
 				/* a copy: cur grows into the next size */
@@ -192,17 +298,18 @@ static int make_shapes(const struct blk_work *w, const struct blk_spec *s,
 				}
 				c->n = cur.s[i].n;
 				memcpy(c->cells, cur.s[i].cells, c->n * sizeof *c->cells);
+				memcpy(out->at + out->n * BLK_SETS_CELLS, there,
+				       c->n * sizeof *there);
 				out->n++;
 			}
 		}
 	}
+	free(cell_of);
 	shapes_clear(&cur);
 	shapes_clear(&next);
 	return rc;
 }
 
-/* Polycubes of n cells up to the 24 proper rotations (OEIS A000162). */
-static const double polycubes[BLK_SETS_CELLS + 1] = {0, 1, 1, 2, 8, 29, 166};
 
 /* How many sets of k distinct shapes (kok[k]) have 'cells' cells in all,
  * with n[s] shapes of s cells for s = lo..hi: counted by size, the
@@ -327,6 +434,9 @@ static bool set_puzzle(const struct blk_work *w, const struct shapes *h,
 	return true;
 }
 
+static int set_apart(struct blk_work *w, const struct blk_spec *s, int k,
+                     struct dis_result *d);
+
 /* Set 'pick' (k shapes): 1 when it is a puzzle, with w->pc, w->np its
  * dissection and '*d' its disassembly; 0 not; -1 out of memory. */
 static int try_set(struct blk_work *w, const struct blk_spec *s,
@@ -362,6 +472,15 @@ static int try_set(struct blk_work *w, const struct blk_spec *s,
 	solve_result_clear(&r);
 	if (!one)
 		return 0;
+	return set_apart(w, s, k, d);
+}
+
+/* The set's one filling, in w->pc (k pieces, w->np == k): 1 when its
+ * pieces pass the caller's tests and it comes apart ('*d' its
+ * disassembly), 0 not, -1 out of memory. */
+static int set_apart(struct blk_work *w, const struct blk_spec *s, int k,
+                     struct dis_result *d)
+{
 	for (int i = 0; i < k; i++) {
 		int ok = s->support_free ? blk_lies_flat(w, i) : 1;
 		if (ok == 1 && s->piece_ok) {
@@ -378,8 +497,8 @@ static int try_set(struct blk_work *w, const struct blk_spec *s,
 	for (int c = 0; c < w->n; c++)
 		w->labels[w->at[c]] = (unsigned char)(w->pc[c] + 1);
 	const struct grid *g = w->goal;
-	rc = dis_run(w->dis, g->nx, g->ny, g->nz, w->labels, (size_t)k, NULL,
-	             NULL, d);
+	int rc = dis_run(w->dis, g->nx, g->ny, g->nz, w->labels, (size_t)k,
+	                 NULL, NULL, d);
 	if (rc != DIS_OK) {
 		w->info->sets_open++;
 		return rc == DIS_ENOMEM ? -1 : 0;
@@ -391,6 +510,125 @@ static int try_set(struct blk_work *w, const struct blk_spec *s,
 		return 0;
 	}
 	return 1;
+}
+
+/* A uniform draw in [0, 1) from 'r' (one output). */
+static double draw_unit(struct rng *r)
+{
+	return (double)(rng_next(r) >> 11) * 0x1p-53;
+}
+
+/* The drawn route (blocks.h): sets of shapes drawn at random, each
+ * counted by the prover, until one is a puzzle or s->max_attempts sets
+ * were drawn. 1 done (w->info->found says whether a puzzle was, as
+ * blk_sets()), -1 out of memory. */
+static int draw_sets(struct blk_work *w, struct rng *r, const struct blk_spec *s,
+                     const struct shapes *h, const int *ks, int nk,
+                     struct dis_result *d)
+{
+	int lo = s->cells_min, hi = s->cells_max, n = w->n, kmax = 0;
+	for (int i = 0; i < nk; i++)
+		kmax = ks[i] > kmax ? ks[i] : kmax;
+	/* the shapes of each size: h->s[at[sz] .. at[sz + 1]) */
+	size_t at[BLK_SETS_CELLS + 2] = {0};
+	for (int sz = lo; sz <= hi + 1; sz++) {
+		at[sz] = sz == lo ? 0 : at[sz - 1];
+		while (sz > lo && at[sz] < h->n && (int)h->s[at[sz]].n == sz - 1)
+			at[sz]++;
+	}
+	size_t plane = (size_t)kmax + 1, vw = (size_t)n + 1;
+	size_t tab = (size_t)(hi - lo + 2) * plane * vw;
+	const int *cells = h->at;
+	double *ways = calloc(tab, sizeof *ways);
+	size_t *idx = malloc((h->n ? h->n : 1) * sizeof *idx);
+	int rc = ways && idx ? 1 : -1;
+	if (rc == 1) {
+		/* ways[(sz - lo) * plane * vw + t * vw + v]: the sets of t
+		 * shapes of sizes sz..hi, v cells in all */
+		double *end = ways + (size_t)(hi - lo + 1) * plane * vw;
+		end[0] = 1;
+		for (int sz = hi; sz >= lo; sz--) {
+			double *cur = ways + (size_t)(sz - lo) * plane * vw;
+			double *nxt = cur + plane * vw, c = 1;
+			double m = (double)(at[sz + 1] - at[sz]);
+			for (int a = 0; a <= kmax && a <= m; a++) {
+				if (a > 0)
+					c = c * (m - a + 1) / a;
+				for (int t = a; t <= kmax; t++)
+					for (int v = a * sz; v <= n; v++)
+						cur[(size_t)t * vw + (size_t)v] +=
+						    c * nxt[(size_t)(t - a) * vw +
+						            (size_t)(v - a * sz)];
+			}
+		}
+	}
+	uint64_t budget = s->proof_nodes ? s->proof_nodes : BLK_PROOF_NODES;
+	int found = 0;
+	w->info->drawn = rc == 1;
+	while (rc == 1 && found == 0 && w->info->attempts < s->max_attempts) {
+		w->info->attempts++; /* a set drawn is an attempt */
+		int k = ks[rng_below(r, (uint64_t)nk)], t = k, v = n;
+		if (ways[(size_t)k * vw + (size_t)n] == 0)
+			continue; /* no set of k shapes: an attempt lost */
+		const int *pcells[BLK_MAX_PIECES];
+		int psize[BLK_MAX_PIECES], np = 0;
+		for (int sz = lo; sz <= hi; sz++) {
+			double *cur = ways + (size_t)(sz - lo) * plane * vw;
+			double *nxt = cur + plane * vw, c = 1;
+			double m = (double)(at[sz + 1] - at[sz]);
+			double u = draw_unit(r) * cur[(size_t)t * vw + (size_t)v];
+			int take = -1;
+			for (int a = 0; a <= t && a <= m && a * sz <= v; a++) {
+				if (a > 0)
+					c = c * (m - a + 1) / a;
+				double wt = c * nxt[(size_t)(t - a) * vw +
+				                    (size_t)(v - a * sz)];
+				if (wt > 0)
+					take = a; /* (the last with a weight, for rounding) */
+				if (wt > 0 && u < wt)
+					break;
+				u -= wt;
+			}
+			/* 'take' of this size's shapes, a partial Fisher-Yates */
+			size_t cnt = at[sz + 1] - at[sz];
+			for (size_t i = 0; i < cnt; i++)
+				idx[i] = at[sz] + i;
+			for (int i = 0; i < take; i++) {
+				size_t j = (size_t)i +
+				           (size_t)rng_below(r, (uint64_t)(cnt - (size_t)i));
+				size_t x = idx[i];
+				idx[i] = idx[j];
+				idx[j] = x;
+				pcells[np] = cells + idx[i] * BLK_SETS_CELLS;
+				psize[np++] = sz;
+			}
+			t -= take;
+			v -= take * sz;
+		}
+		struct prove_result pr;
+		int prc = prove_count_pieces(w->pv, pcells, psize, np, 2, budget,
+		                             &pr, w->pc);
+		if (prc != PROVE_OK) {
+			rc = -1;
+			break;
+		}
+		w->info->solver_calls++;
+		w->info->nodes += pr.nodes;
+		w->info->cut_short += !pr.complete && pr.solutions < 2;
+		if (pr.complete && pr.solutions == 1) {
+			w->np = np;
+			found = set_apart(w, s, np, d);
+			if (found < 0)
+				rc = -1;
+		}
+		if (found == 0 && s->progress)
+			s->progress(s->progress_ctx, w->info);
+	}
+	free(ways);
+	free(idx);
+	if (rc == 1)
+		w->info->found = found == 1;
+	return rc;
 }
 
 int blk_sets(struct blk_work *w, struct rng *r, const struct blk_spec *s,
@@ -410,7 +648,8 @@ int blk_sets(struct blk_work *w, struct rng *r, const struct blk_spec *s,
 	                          kmax, w->n);
 	if (bound < 0)
 		return -1;
-	if (bound > BLK_SETS_BOUND)
+	bool drawn = w->n <= BLK_DRAW_CELLS;
+	if (bound > BLK_SETS_BOUND && !drawn)
 		return 0;
 	struct shapes h = {0};
 	int rc = make_shapes(w, s, &h);
@@ -418,9 +657,15 @@ int blk_sets(struct blk_work *w, struct rng *r, const struct blk_spec *s,
 		double n[BLK_SETS_CELLS + 1] = {0};
 		for (size_t i = 0; i < h.n; i++)
 			n[h.s[i].n]++;
-		double sets = count_sets(n, s->cells_min, s->cells_max, kok, kmax,
+		double sets = bound > BLK_SETS_BOUND ? bound
+		            : count_sets(n, s->cells_min, s->cells_max, kok, kmax,
 		                         w->n);
 		rc = sets < 0 ? -1 : sets > BLK_SETS_MAX ? 0 : 1;
+		if (rc == 0 && drawn) {
+			rc = draw_sets(w, r, s, &h, ks, nk, d);
+			shapes_clear(&h);
+			return rc;
+		}
 	}
 	struct walk t = {.h = &h, .kok = kok, .kmax = kmax,
 	                 .cells_max = s->cells_max};

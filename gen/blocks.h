@@ -81,12 +81,40 @@
  * of its 14 sets has one solution). Each set tried counts as an attempt
  * (blk_found.attempts), and every set is tried, whatever max_attempts.
  *
+ * The drawn route. With pieces that small but too many sets to try
+ * each, on a goal of at most BLK_DRAW_CELLS cells (no level_min above
+ * 1), sets are drawn at random instead of dissections, each uniformly
+ * among the sets of pairwise non-congruent shapes that fit the goal with
+ * its piece count and the goal's cells in all, and counted by the prover
+ * (prove_count_pieces(), at most 2, within proof_nodes); a set with
+ * exactly one solution that comes apart, and whose pieces pass
+ * support_free and piece_ok, is the puzzle. A dissection drawn by cuts
+ * is unique far less often than a set drawn this way, because a set
+ * with many solutions is the set of many dissections and so is met
+ * that many times more often (3 x 3 x 3 in six pieces of 4 or 5 cells:
+ * one dissection in about 70 is unique, one set in about 11; 4 x 4 x 4
+ * in 13 pieces of 4 to 6 cells: no dissection in 1,000,000 attempts,
+ * one set in 58,418 for seed 1). Each set drawn is an attempt, up to
+ * max_attempts.
+ *
  * The stream (part of the seed contract). Goal cells are numbered in
  * grid order (x fastest, then y, then z). On the exhaustive route, from
  * 'r': the sets (blkset.c's order) shuffled, a[i] = i, for i = n-1 down
  * to 1, j = rng_below(i + 1), swap a[i] and a[j]; tried in the order
  * a[0], a[1], ...; then steps 3 and 4 below, the pieces in the set's
- * order standing for the cut order. Otherwise, per attempt, from 'r':
+ * order standing for the cut order. On the drawn route, per attempt,
+ * from 'r': k as in step 1 below (an attempt with no set of k shapes
+ * ends there); then, for each size from cells_min to cells_max, one
+ * draw u = (rng_next() >> 11) / 2^53, and the number a of shapes of
+ * that size taken is the first, from 0 up, whose weight (C(m, a) times
+ * the sets of the larger sizes with the pieces and cells left, m the
+ * shapes of this size; in doubles, IEEE-754, in that order) exceeds
+ * what is left of u times the sum of the weights; then a partial
+ * Fisher-Yates over this size's shapes in canonical order: for i = 0
+ * to a-1, j = i + rng_below(m - i), swap, shape i taken. The set's
+ * order (sizes ascending, each in its draw order) stands for the cut
+ * order in steps 3 and 4, after the set's one filling is found.
+ * Otherwise, per attempt, from 'r':
  *   1. k = the feasible piece counts (k in pieces_min..pieces_max with
  *      k * cells_min <= cells <= k * cells_max), ascending, one picked by
  *      rng_below(count);
@@ -160,6 +188,7 @@
 #define BLK_SETS_SHAPES 1000 /* a safeguard: 6 cells make 207 shapes */
 #define BLK_SETS_MAX 2000
 #define BLK_SETS_STEPS 2000000u
+#define BLK_DRAW_CELLS 64 /* the drawn route: goals of at most this many cells */
 
 struct blk_found;
 
@@ -222,6 +251,9 @@ struct blk_found {
 	bool exhaustive;
 	uint64_t sets;
 	uint64_t sets_open;
+	/* The drawn route (above) taken: each attempt a set of shapes drawn
+	 * and counted (solver_calls, nodes and cut_short count those). */
+	bool drawn;
 };
 
 /* Whether 'goal' (its nonzero cells) and the ranges of 's' can make a

@@ -965,6 +965,10 @@ struct run {
 	uint64_t extra;    /* placements tried by refill() */
 	uint32_t first[PROVE_MAX_PIECES]; /* a class of its own found before */
 	size_t nfirst;     /* near_poll(): its entries, when nfirst > 0 */
+	/* prove_count_pieces(): the first filling found, as piece labels
+	 * (n of them), when not NULL; cls: piece -> its class */
+	int *first_out;
+	const int *cls;
 };
 
 /* The least form of a filling of 'len' pieces (piece d covers masks[d]
@@ -1054,6 +1058,27 @@ static void entries_form(struct run *r, const uint32_t *idx, const size_t *rows,
 	least_form(r, masks, cls, len);
 }
 
+/* The filling of entries idx[0..len) (or rows[]) into r->first_out:
+ * each cell's piece, the copies of a class taken in piece order. */
+static void keep_first(struct run *r, const uint32_t *idx, const size_t *rows,
+                       size_t len)
+{
+	const prove *p = r->p;
+	bool used[PROVE_MAX_PIECES] = {false};
+	for (size_t d = 0; d < len; d++) {
+		size_t e = idx ? idx[d] : rows[d];
+		uint32_t c = entry_cls(p, e);
+		size_t i = 0;
+		while (used[i] || (uint32_t)r->cls[i] != c)
+			i++;
+		used[i] = true;
+		const uint64_t *m = entry_mask(p, e);
+		for (int w = 0; w < p->W; w++)
+			for (uint64_t x = m[w]; x; x &= x - 1)
+				r->first_out[w * 64 + __builtin_ctzll(x)] = (int)i;
+	}
+}
+
 /* A filling: entries idx[0..len). Counts it when its least image is new;
  * false when that reaches the cap. */
 static bool filling_of(struct run *r, const uint32_t *idx, const size_t *rows,
@@ -1061,6 +1086,8 @@ static bool filling_of(struct run *r, const uint32_t *idx, const size_t *rows,
 {
 	prove *p = r->p;
 	size_t n = p->n;
+	if (r->first_out && r->found == 0)
+		keep_first(r, idx, rows, len);
 	bool alone = false; /* a class of its own (prove_count) */
 	for (size_t d = 0; d < len && !alone; d++)
 		alone = entry_free(p, idx ? idx[d] : rows[d]);
@@ -1649,27 +1676,14 @@ int prove_congruent(prove *p, const int *piece, int k, int a,
 	return 0;
 }
 
-int prove_count(prove *p, const int *piece, int k, uint64_t cap,
-                uint64_t max_nodes, struct prove_result *out)
+/* The count of prove_count() and prove_count_pieces(): piece i has the
+ * cells m[i] (each has one); 'known' when they are a filling of the goal
+ * (a dissection); the first filling into 'first' when not NULL. */
+static int count_masks(prove *p, uint64_t (*m)[PV_MAXW], int k, bool is_known,
+                       uint64_t cap, uint64_t max_nodes,
+                       struct prove_result *out, int *first)
 {
 	const int W = p->W;
-	size_t n = p->n;
-	if (k < 1 || k > PROVE_MAX_PIECES || cap < 1 || cap > PROVE_MAX_CAP)
-		return PROVE_EINVAL;
-	uint64_t m[PROVE_MAX_PIECES][PV_MAXW];
-	memset(m, 0, sizeof m);
-	for (size_t c = 0; c < n; c++) {
-		if (piece[c] < 0 || piece[c] >= k)
-			return PROVE_EINVAL;
-		m[piece[c]][c / 64] |= (uint64_t)1 << (c % 64);
-	}
-	for (int i = 0; i < k; i++) {
-		bool empty = true;
-		for (int w = 0; w < W; w++)
-			empty &= m[i][w] == 0;
-		if (empty)
-			return PROVE_EINVAL;
-	}
 	for (int i = 0; i < k; i++) {
 		struct pv_piece *pc = &p->pc[i];
 		if (pc->valid && !mask_cmp(pc->cells, m[i], W))
@@ -1680,7 +1694,7 @@ int prove_count(prove *p, const int *piece, int k, uint64_t cap,
 	/* classes: a piece joins the first earlier one with its list */
 	int cls[PROVE_MAX_PIECES], rep[PROVE_MAX_PIECES], ncls = 0;
 	struct run r = {.p = p, .depth = (size_t)k, .cap = cap,
-	                .max_nodes = max_nodes};
+	                .max_nodes = max_nodes, .first_out = first, .cls = cls};
 	for (int i = 0; i < k; i++) {
 		const struct pv_piece *a = &p->pc[i];
 		cls[i] = -1;
@@ -1796,7 +1810,7 @@ int prove_count(prove *p, const int *piece, int k, uint64_t cap,
 	r.known = known;
 	r.kcls = kcls;
 	r.k = (size_t)k;
-	r.stage = cap == 2 ? 0 : NEAR_DONE;
+	r.stage = cap == 2 && is_known ? 0 : NEAR_DONE;
 	r.limit = max_nodes ? max_nodes : UINT64_MAX;
 	if (r.stage == 0 && r.limit > near_steps[0].after)
 		r.limit = near_steps[0].after;
@@ -1844,4 +1858,55 @@ int prove_count(prove *p, const int *piece, int k, uint64_t cap,
 		return PROVE_ENOMEM;
 	*out = (struct prove_result){r.found, r.nodes + r.extra, !r.stopped};
 	return PROVE_OK;
+}
+
+int prove_count(prove *p, const int *piece, int k, uint64_t cap,
+                uint64_t max_nodes, struct prove_result *out)
+{
+	size_t n = p->n;
+	if (k < 1 || k > PROVE_MAX_PIECES || cap < 1 || cap > PROVE_MAX_CAP)
+		return PROVE_EINVAL;
+	uint64_t m[PROVE_MAX_PIECES][PV_MAXW];
+	memset(m, 0, sizeof m);
+	for (size_t c = 0; c < n; c++) {
+		if (piece[c] < 0 || piece[c] >= k)
+			return PROVE_EINVAL;
+		m[piece[c]][c / 64] |= (uint64_t)1 << (c % 64);
+	}
+	for (int i = 0; i < k; i++) {
+		bool empty = true;
+		for (int w = 0; w < p->W; w++)
+			empty &= m[i][w] == 0;
+		if (empty)
+			return PROVE_EINVAL;
+	}
+	return count_masks(p, m, k, true, cap, max_nodes, out, NULL);
+}
+
+int prove_count_pieces(prove *p, const int *const *cells, const int *size,
+                       int k, uint64_t cap, uint64_t max_nodes,
+                       struct prove_result *out, int *first)
+{
+	size_t n = p->n, all = 0;
+	if (k < 1 || k > PROVE_MAX_PIECES || cap < 1 || cap > PROVE_MAX_CAP)
+		return PROVE_EINVAL;
+	uint64_t m[PROVE_MAX_PIECES][PV_MAXW];
+	memset(m, 0, sizeof m);
+	for (int i = 0; i < k; i++) {
+		if (size[i] < 1)
+			return PROVE_EINVAL;
+		for (int j = 0; j < size[i]; j++) {
+			int c = cells[i][j];
+			if (c < 0 || (size_t)c >= n ||
+			    m[i][c / 64] >> (c % 64) & 1)
+				return PROVE_EINVAL;
+			m[i][c / 64] |= (uint64_t)1 << (c % 64);
+		}
+		all += (size_t)size[i];
+	}
+	if (all != n) { /* no filling: the volumes differ */
+		*out = (struct prove_result){0, 0, true};
+		return PROVE_OK;
+	}
+	return count_masks(p, m, k, false, cap, max_nodes, out, first);
 }

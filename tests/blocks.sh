@@ -199,7 +199,7 @@ usage_error generate --kind blocks --goal "$tmp/none.puz"
 # --- nothing found: exit 1, one line, no folder
 if run 1 generate --kind blocks --size 4 --pieces 13 --cells 4..6 --seed 1 \
 	--max-attempts 2 --out "$tmp/none"; then
-	contains "$err" "no block puzzle of 4x4x4 in 2 attempts from seed 1" "blocks: none found"
+	contains "$err" "no block puzzle of 4x4x4 in 2 attempts from seed 1 (sets of pieces drawn at random and solved, 0 of them cut short" "blocks: none found"
 	[ "$(printf '%s\n' "$err" | wc -l)" = 1 ] && ok || bad "blocks: none found, $err"
 	[ ! -e "$tmp/none" ] && ok || bad "blocks: a folder when none was found"
 fi
@@ -220,6 +220,10 @@ run 1 generate --kind blocks --size 3x3x4 --pieces 13 --cells 2..3 --out "$tmp/n
 	contains "$err" "no block puzzle of 3x3x4 in 13 pieces of 2..3 cells exists: no set of that many pieces, no two congruent, has its 36 cells" \
 		"blocks: no set at all"
 [ ! -e "$tmp/none13" ] && ok || bad "blocks: a folder with no set at all"
+# --- the drawn route's moonshot (examples/README.md): 4x4x4 in 13 pieces
+# of 4 to 6 cells, unique
+run 0 check "$here/../examples/cube13.puz" && contains "$out" "unique: exactly 1 solution" \
+	"blocks: examples/cube13.puz unique"
 # --- the exhaustive route finds one: proved again by check
 if run 0 generate --kind blocks --size 3 --pieces 7 --cells 3..5 --seed 13 \
 	--out "$tmp/ex13"; then

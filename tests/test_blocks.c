@@ -184,7 +184,7 @@ static uint64_t run_goal_seeds(const struct grid *goal, struct blk_spec s,
 		/* the last two cuts at least were proved (perhaps the
 		 * next-to-last in an earlier attempt) */
 		assert_true(f.attempts >= 1 && f.solver_calls >= 1 &&
-		            f.solver_calls + f.repeats >= 2);
+		            (f.drawn || f.solver_calls + f.repeats >= 2));
 		repeats += f.repeats;
 		scouts += f.scouts_open;
 		check_rules(goal, &s, &b, brute);
@@ -208,16 +208,76 @@ static uint64_t run_seeds(int x, int y, int z, struct blk_spec s,
 static void test_blocks_three_cube(void **state)
 {
 	(void)state;
-	run_seeds(3, 3, 3, (struct blk_spec){.pieces_min = 4, .pieces_max = 6,
-	                                     .cells_min = 4, .cells_max = 8,
-	                                     .max_attempts = 1000}, 12, true);
-	/* six pieces of 4 or 5 cells: a third of the cuts are drawn again
-	 * and answered from the memo; the brute force re-proves every
-	 * puzzle (check_rules) */
+	/* some cuts are drawn again and answered from the memo; the brute
+	 * force re-proves every puzzle (check_rules) */
 	uint64_t again = run_seeds(3, 3, 3, (struct blk_spec){
-		.pieces_min = 6, .pieces_max = 6, .cells_min = 4, .cells_max = 5,
-		.max_attempts = 1000}, 6, true);
+		.pieces_min = 4, .pieces_max = 6, .cells_min = 4, .cells_max = 8,
+		.max_attempts = 1000}, 12, true);
 	assert_true(again > 0);
+}
+
+/* The drawn route (blocks.h): pieces of at most BLK_SETS_CELLS cells, too
+ * many sets to try each, a goal of at most BLK_DRAW_CELLS cells. Sets
+ * drawn at random are the attempts, each counted once; every puzzle keeps
+ * the rules (re-proved by the brute force on 3x3x3, by dancing links on
+ * 4x4x4), the same seed gives the same puzzle, and a search that runs
+ * out of attempts finds nothing. */
+static void test_blocks_drawn(void **state)
+{
+	(void)state;
+	struct grid goal;
+	box_goal(&goal, 3, 3, 3);
+	struct blk_spec s = {.pieces_min = 6, .pieces_max = 6, .cells_min = 4,
+	                     .cells_max = 5, .max_attempts = 1000};
+	uint64_t calls = 0;
+	for (uint64_t seed = 1; seed <= 12; seed++) {
+		struct rng r;
+		rng_seed(&r, seed);
+		struct blk_puzzle b, c;
+		struct blk_found f, g;
+		assert_int_equal(blk_find(&r, &goal, &s, &b, &f), GEN_OK);
+		assert_true(f.found && f.drawn && !f.exhaustive);
+		/* one piece count, always a set: each attempt a count */
+		assert_int_equal(f.attempts, f.solver_calls);
+		assert_int_equal(f.tries, 0);
+		calls += f.solver_calls;
+		check_rules(&goal, &s, &b, true);
+		rng_seed(&r, seed);
+		assert_int_equal(blk_find(&r, &goal, &s, &c, &g), GEN_OK);
+		assert_true(g.found);
+		assert_memory_equal(b.answer, c.answer, 27);
+		assert_int_equal(f.attempts, g.attempts);
+		blk_puzzle_clear(&b);
+		blk_puzzle_clear(&c);
+	}
+	/* about one set in ten is a puzzle (a cut dissection: one in 70) */
+	assert_true(calls >= 12 && calls < 12 * 40);
+	puz_grid_clear(&goal);
+	/* 4x4x4 in 11 or 12 pieces of 4 to 6 cells */
+	box_goal(&goal, 4, 4, 4);
+	s = (struct blk_spec){.pieces_min = 11, .pieces_max = 12,
+	                      .cells_min = 4, .cells_max = 6, .max_attempts = 1000};
+	for (uint64_t seed = 1; seed <= 2; seed++) {
+		struct rng r;
+		rng_seed(&r, seed);
+		struct blk_puzzle b;
+		struct blk_found f;
+		assert_int_equal(blk_find(&r, &goal, &s, &b, &f), GEN_OK);
+		assert_true(f.found && f.drawn);
+		check_rules(&goal, &s, &b, false);
+		blk_puzzle_clear(&b);
+	}
+	/* 13 pieces: puzzles are rare (one in tens of thousands of sets) */
+	s.pieces_min = s.pieces_max = 13;
+	s.max_attempts = 20;
+	struct rng r;
+	rng_seed(&r, 1);
+	struct blk_puzzle b;
+	struct blk_found f;
+	assert_int_equal(blk_find(&r, &goal, &s, &b, &f), GEN_OK);
+	assert_true(!f.found && f.drawn);
+	assert_int_equal(f.attempts, 20);
+	puz_grid_clear(&goal);
 }
 
 static void test_blocks_four_cube(void **state)
@@ -1054,6 +1114,10 @@ static void test_blocks_out_of_memory(void **state)
 	s = (struct blk_spec){.pieces_min = 7, .pieces_max = 7, .cells_min = 3,
 	                      .cells_max = 5, .max_attempts = 1};
 	oom_search(&g, &s, 13);
+	/* the drawn route */
+	s = (struct blk_spec){.pieces_min = 6, .pieces_max = 6, .cells_min = 4,
+	                      .cells_max = 5, .max_attempts = 1000};
+	oom_search(&g, &s, 1);
 	puz_grid_clear(&g);
 	/* the interlocking climb and its proofs */
 	box_goal(&g, 4, 4, 4);
@@ -1069,6 +1133,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_blocks_three_cube),
+		cmocka_unit_test(test_blocks_drawn),
 		cmocka_unit_test(test_blocks_four_cube),
 		cmocka_unit_test(test_blocks_scouts),
 		cmocka_unit_test(test_blocks_box),

@@ -235,6 +235,17 @@ static uint64_t prove_all(prove *pv, const struct grid *g, const int *piece,
 	return r.solutions;
 }
 
+/* The prover's count of the dissection, capped at 64. */
+static uint64_t prove_all_capped(prove *pv, const struct grid *g,
+                                 const int *piece, int k)
+{
+	(void)g;
+	struct prove_result r;
+	assert_int_equal(prove_count(pv, piece, k, 64, 0, &r), PROVE_OK);
+	assert_true(r.complete || r.solutions == 64);
+	return r.solutions;
+}
+
 /* Small goals: the brute force's counts, mirror-closed sets included
  * (pieces of up to 3 cells are their own mirror images). */
 static void test_prove_brute(void **state)
@@ -421,6 +432,171 @@ static uint64_t solver_two(const struct grid *g, const int *piece, int k)
 	solve_result_clear(&r);
 	puz_clear(&p);
 	return n < 2 ? n : 2;
+}
+
+/* The puzzle of pieces given by goal cells (cells[i][0..size[i]), each
+ * as it lies; they may overlap): count 1 each. */
+static void cells_puzzle(const struct grid *g, const int *const *cells,
+                         const int *size, int k, struct puzzle *p)
+{
+	memset(p, 0, sizeof *p);
+	assert_int_equal(puz_grid_init(&p->goal, g->nx, g->ny, g->nz), PUZ_OK);
+	memcpy(p->goal.cells, g->cells, (size_t)g->nx * g->ny * g->nz);
+	p->pieces = calloc((size_t)k, sizeof *p->pieces);
+	assert_non_null(p->pieces);
+	p->npieces = (size_t)k;
+	int at[PROVE_MAX_CELLS];
+	goal_cells(g, at);
+	for (int i = 0; i < k; i++) {
+		struct puz_piece *pc = &p->pieces[i];
+		pc->name[0] = (char)('A' + i % 26);
+		pc->count = 1;
+		assert_int_equal(puz_grid_init(&pc->shape, g->nx, g->ny, g->nz),
+		                 PUZ_OK);
+		for (int j = 0; j < size[i]; j++)
+			pc->shape.cells[at[cells[i][j]]] = PUZ_CELL;
+	}
+}
+
+/* The canonical shape of the goal cells 'cells' (n of them). */
+static void cells_shape(const struct grid *g, const int *cells, int n,
+                        struct shape *out)
+{
+	int at[PROVE_MAX_CELLS];
+	goal_cells(g, at);
+	struct grid t;
+	assert_int_equal(puz_grid_init(&t, g->nx, g->ny, g->nz), PUZ_OK);
+	for (int j = 0; j < n; j++)
+		t.cells[at[cells[j]]] = PUZ_CELL;
+	struct shape raw;
+	assert_int_equal(poly_from_grid(&t, &raw), POLY_OK);
+	assert_int_equal(poly_canonical(&raw, out), POLY_OK);
+	poly_shape_clear(&raw);
+	puz_grid_clear(&t);
+}
+
+/* Sets of shapes rather than dissections (prove_count_pieces()): the
+ * pieces of a random dissection of a box, each given turned half a turn
+ * about an axis at random (still in the box), or pieces of equal size
+ * taken from two dissections (so that they may overlap as given and fill
+ * the box in no way): capped counts against dancing links and the
+ * general solver, and the first filling found is one (each piece's
+ * cells congruent to it). */
+static void test_prove_pieces(void **state)
+{
+	(void)state;
+	uint64_t s = 17;
+	int seen[3] = {0, 0, 0};
+	const int boxes[][3] = {{2, 3, 4}, {3, 3, 3}, {2, 4, 4}, {3, 3, 4},
+	                        {3, 4, 6}}; /* (the last on bbw.h) */
+	for (int t = 0; t < 300; t++) {
+		const int *box = boxes[t % 5];
+		struct grid g;
+		random_goal(&s, box, 1000, &g);
+		int n = g.nx * g.ny * g.nz;
+		int a[PROVE_MAX_CELLS], b[PROVE_MAX_CELLS], k;
+		bool mixed = t % 3 == 2;
+		if (mixed) {
+			int sz = t % 5 == 4 ? 6 : 4;
+			k = cut_sizes(&s, &g, sz, a);
+			if (!k || !cut_sizes(&s, &g, sz, b)) {
+				puz_grid_clear(&g);
+				continue;
+			}
+		} else {
+			k = 3 + rnd(&s, t % 5 == 4 ? 6 : 4);
+			random_cut(&s, &g, k, a);
+		}
+		static int buf[PROVE_MAX_PIECES][PROVE_MAX_CELLS];
+		const int *cells[PROVE_MAX_PIECES];
+		int size[PROVE_MAX_PIECES];
+		for (int j = 0; j < k; j++) {
+			const int *src = mixed && rnd(&s, 2) ? b : a;
+			int turn = mixed ? 3 : rnd(&s, 4); /* 3: as it lies */
+			int m = 0;
+			for (int c = 0; c < n; c++) {
+				if (src[c] != j)
+					continue;
+				int q[3] = {c % g.nx, c / g.nx % g.ny, c / (g.nx * g.ny)};
+				for (int u = 0; u < 3; u++)
+					if (u != turn && turn < 3)
+						q[u] = box[u] - 1 - q[u];
+				buf[j][m++] = q[0] + g.nx * (q[1] + g.ny * q[2]);
+			}
+			cells[j] = buf[j];
+			size[j] = m;
+		}
+		prove *pv = prove_new(&g);
+		assert_non_null(pv);
+		struct prove_result r;
+		int first[PROVE_MAX_CELLS];
+		assert_int_equal(prove_count_pieces(pv, cells, size, k, 64, 0, &r,
+		                                    first),
+		                 PROVE_OK);
+		assert_true(r.complete || r.solutions == 64);
+		if (!mixed) /* the dissection's own count */
+			assert_int_equal(r.solutions, prove_all_capped(pv, &g, a, k));
+		struct puzzle p;
+		cells_puzzle(&g, cells, size, k, &p);
+		struct solve_opts o = {.engine = SOLVE_DLX, .max_solutions = 64};
+		struct solve_result sr;
+		assert_int_equal(solve_puzzle(&p, &o, &sr), SOLVE_OK);
+		assert_int_equal(r.solutions, sr.solutions);
+		solve_result_clear(&sr);
+		o = (struct solve_opts){.max_solutions = 2};
+		assert_int_equal(solve_puzzle(&p, &o, &sr), SOLVE_OK);
+		struct prove_result r2;
+		assert_int_equal(prove_count_pieces(pv, cells, size, k, 2, 0, &r2,
+		                                    NULL),
+		                 PROVE_OK);
+		assert_int_equal(r2.solutions, sr.solutions < 2 ? sr.solutions : 2);
+		solve_result_clear(&sr);
+		puz_clear(&p);
+		seen[r.solutions < 2 ? r.solutions : 2]++;
+		for (int j = 0; j < k && r.solutions; j++) {
+			int got[PROVE_MAX_CELLS], m = 0;
+			for (int c = 0; c < n; c++)
+				if (first[c] == j)
+					got[m++] = c;
+			assert_int_equal(m, size[j]);
+			struct shape x, y;
+			cells_shape(&g, got, m, &x);
+			cells_shape(&g, cells[j], size[j], &y);
+			assert_true(poly_equal(&x, &y));
+			poly_shape_clear(&x);
+			poly_shape_clear(&y);
+		}
+		prove_free(pv);
+		puz_grid_clear(&g);
+	}
+	/* every kind of answer met */
+	assert_true(seen[0] > 0 && seen[1] > 50 && seen[2] > 50);
+	/* refused: a cell out of range, a cell twice, no cell */
+	struct grid g;
+	assert_int_equal(puz_grid_init(&g, 2, 2, 2), PUZ_OK);
+	memset(g.cells, PUZ_CELL, 8);
+	prove *pv = prove_new(&g);
+	assert_non_null(pv);
+	int c0[] = {0, 1, 2, 3}, c1[] = {4, 5, 6, 8}, c2[] = {4, 4, 5, 6};
+	const int *cells[2] = {c0, c1};
+	int size[2] = {4, 4};
+	struct prove_result r;
+	assert_int_equal(prove_count_pieces(pv, cells, size, 2, 2, 0, &r, NULL),
+	                 PROVE_EINVAL);
+	cells[1] = c2;
+	assert_int_equal(prove_count_pieces(pv, cells, size, 2, 2, 0, &r, NULL),
+	                 PROVE_EINVAL);
+	size[1] = 0;
+	assert_int_equal(prove_count_pieces(pv, cells, size, 2, 2, 0, &r, NULL),
+	                 PROVE_EINVAL);
+	/* volumes that differ: no filling, at once */
+	cells[1] = c1;
+	size[1] = 3;
+	assert_int_equal(prove_count_pieces(pv, cells, size, 2, 2, 0, &r, NULL),
+	                 PROVE_OK);
+	assert_true(r.complete && r.solutions == 0);
+	prove_free(pv);
+	puz_grid_clear(&g);
 }
 
 /* Proofs long enough to use the dissection as a known filling (prove.c:
@@ -721,6 +897,7 @@ int main(void)
 		cmocka_unit_test(test_prove_mirror_pairs),
 		cmocka_unit_test(test_prove_engines),
 		cmocka_unit_test(test_prove_known),
+		cmocka_unit_test(test_prove_pieces),
 		cmocka_unit_test(test_prove_stops),
 		cmocka_unit_test(test_prove_refused),
 		cmocka_unit_test(test_prove_kept_shapes),
