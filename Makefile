@@ -24,7 +24,8 @@ BINDIR  ?= $(PREFIX)/bin
 MANDIR  ?= $(PREFIX)/share/man
 PKGS    := gdlib libpng16 cmocka libadmesh libzip expat zlib json-c
 CSTD    := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
-           -Wmissing-prototypes -Werror -D_POSIX_C_SOURCE=200809L
+           -Wmissing-prototypes -Werror -D_POSIX_C_SOURCE=200809L \
+           -ffp-contract=off
 OPT     ?= -O2 -g
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)

@@ -27,6 +27,7 @@
  * the goal (fits()). 3 x 3 x 3 in six pieces of 4 or 5 cells: about 11
  * sets a puzzle, 20,000 instructions a count.
  */
+#include <assert.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -608,6 +609,7 @@ static int draw_sets(struct blk_work *w, struct rng *r, const struct blk_spec *s
 		struct prove_result pr;
 		int prc = prove_count_pieces(w->pv, pcells, psize, np, 2, budget,
 		                             &pr, w->pc);
+		assert(prc != PROVE_EINVAL); /* the shapes' cells are the goal's */
 		if (prc != PROVE_OK) {
 			rc = -1;
 			break;
@@ -657,9 +659,8 @@ int blk_sets(struct blk_work *w, struct rng *r, const struct blk_spec *s,
 		double n[BLK_SETS_CELLS + 1] = {0};
 		for (size_t i = 0; i < h.n; i++)
 			n[h.s[i].n]++;
-		double sets = bound > BLK_SETS_BOUND ? bound
-		            : count_sets(n, s->cells_min, s->cells_max, kok, kmax,
-		                         w->n);
+		double sets = count_sets(n, s->cells_min, s->cells_max, kok,
+		                         kmax, w->n);
 		rc = sets < 0 ? -1 : sets > BLK_SETS_MAX ? 0 : 1;
 		if (rc == 0 && drawn) {
 			rc = draw_sets(w, r, s, &h, ks, nk, d);

@@ -70,9 +70,10 @@
  * The exhaustive route. When the pieces are small and few sets of
  * shapes could fill the goal (at most BLK_SETS_CELLS cells a piece, at
  * most BLK_SETS_MAX sets of pairwise non-congruent shapes that fit the
- * goal with a feasible count and the goal's cells in all, and at most
- * BLK_SETS_BOUND such sets of every polycube of those sizes, the test
- * made first; no level_min above 1),
+ * goal with a feasible count and the goal's cells in all, and, on a
+ * goal of more than BLK_DRAW_CELLS cells, at most BLK_SETS_BOUND such
+ * sets of every polycube of those sizes, the test made first; no
+ * level_min above 1),
  * blk_find() tries every set instead of cutting (blkset.c): solved as
  * `cubegen check` solves it, a set with exactly one solution that comes
  * apart, and whose pieces pass support_free and piece_ok, is the puzzle,
@@ -95,7 +96,9 @@
  * one dissection in about 70 is unique, one set in about 11; 4 x 4 x 4
  * in 13 pieces of 4 to 6 cells: no dissection in 1,000,000 attempts,
  * one set in 58,418 for seed 1). Each set drawn is an attempt, up to
- * max_attempts.
+ * max_attempts (and so is a draw of a piece count with no set, which
+ * draws none; when no feasible count has a set, the exhaustive route
+ * has already said that no puzzle exists).
  *
  * The stream (part of the seed contract). Goal cells are numbered in
  * grid order (x fastest, then y, then z). On the exhaustive route, from
@@ -108,12 +111,13 @@
  * draw u = (rng_next() >> 11) / 2^53, and the number a of shapes of
  * that size taken is the first, from 0 up, whose weight (C(m, a) times
  * the sets of the larger sizes with the pieces and cells left, m the
- * shapes of this size; in doubles, IEEE-754, in that order) exceeds
- * what is left of u times the sum of the weights; then a partial
- * Fisher-Yates over this size's shapes in canonical order: for i = 0
- * to a-1, j = i + rng_below(m - i), swap, shape i taken. The set's
- * order (sizes ascending, each in its draw order) stands for the cut
- * order in steps 3 and 4, after the set's one filling is found.
+ * shapes of this size; in doubles, IEEE-754, in that order, with no
+ * fused multiply-add) exceeds what is left of u times the sum of the
+ * weights (should rounding leave none, the last a with a weight); then
+ * a partial Fisher-Yates over this size's shapes in canonical order:
+ * for i = 0 to a-1, j = i + rng_below(m - i), swap, shape i taken. The
+ * set's order (sizes ascending, each in its draw order) stands for the
+ * cut order in steps 3 and 4, after the set's one filling is found.
  * Otherwise, per attempt, from 'r':
  *   1. k = the feasible piece counts (k in pieces_min..pieces_max with
  *      k * cells_min <= cells <= k * cells_max), ascending, one picked by
@@ -179,8 +183,8 @@
 #define BLK_LOCK_STEPS 20000 /* draws of an interlocking climb per attempt */
 #define BLK_LOCK_NODES 2000u /* positions a climb's disassembly may keep */
 /* The exhaustive route (blkset.c): pieces of at most BLK_SETS_CELLS cells,
- * at most BLK_SETS_BOUND sets of every polycube of those sizes (the
- * shapes are made only then), at most BLK_SETS_SHAPES shapes that fit the
+ * past BLK_DRAW_CELLS goal cells at most BLK_SETS_BOUND sets of every
+ * polycube of those sizes (the shapes are made only then), at most BLK_SETS_SHAPES shapes that fit the
  * goal, at most BLK_SETS_MAX sets of them, found within BLK_SETS_STEPS
  * steps of the walk. */
 #define BLK_SETS_CELLS 6

@@ -79,12 +79,12 @@ int prove_count(prove *p, const int *piece, int k, uint64_t cap,
                 uint64_t max_nodes, struct prove_result *out);
 
 /* The same count for k pieces given by their cells as each lies
- * somewhere in the goal, turned any way (piece i: the size[i] distinct
- * goal cells cells[i][...], numbered as above; pieces may overlap): a set
- * of shapes rather than a dissection, so no filling is known before the
- * search. When 'first' is not NULL and a filling is found, the first one
- * found is written there: each goal cell's piece (copies of one shape
- * in piece order). Pieces whose cells add up to more or fewer than the
+ * somewhere in the goal, rotated any way, never mirrored (piece i: the
+ * size[i] distinct goal cells cells[i][...], numbered as above; pieces
+ * may overlap): a set of shapes rather than a dissection, so no filling
+ * is known before the search. When 'first' is not NULL and a filling is
+ * found, the first one found is written there: each goal cell's piece
+ * (copies of one shape in piece order). Pieces whose cells add up to more or fewer than the
  * goal's have no filling. PROVE_OK, PROVE_ENOMEM, or PROVE_EINVAL for a
  * bad k, cap, size or cell. */
 int prove_count_pieces(prove *p, const int *const *cells, const int *size,

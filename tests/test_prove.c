@@ -687,6 +687,81 @@ static void unique_cut(struct grid *g, int *piece)
 	}
 }
 
+/* prove_count_pieces() as the drawn route calls it: one prover for one
+ * goal and many sets of pieces (a dissection's pieces, each turned by
+ * one of the box's half turns, so most fill it in several ways), capped
+ * at 2, with and without a budget. A count that ends is the solver's,
+ * capped; a count stopped by the budget is never complete; and a first
+ * filling found is scouted for a second one nearby (a few pieces trading
+ * places) when the search stops, by its budget here or every 1,000 nodes
+ * (prove.c's SCOUT_EVERY), which must never count a class twice (a
+ * refill that took its own class for another fails this test). */
+static void test_prove_pieces_reused(void **state)
+{
+	(void)state;
+	uint64_t s = 29;
+	const int box[3] = {3, 3, 4};
+	struct grid g;
+	random_goal(&s, box, 36, &g); /* the full box */
+	int n = g.nx * g.ny * g.nz;
+	prove *pv = prove_new(&g);
+	assert_non_null(pv);
+	int seen[3] = {0, 0, 0}, stopped = 0;
+	for (int t = 0; t < 400; t++) {
+		int a[PROVE_MAX_CELLS], k = 4 + rnd(&s, 4);
+		random_cut(&s, &g, k, a);
+		static int buf[PROVE_MAX_PIECES][PROVE_MAX_CELLS];
+		const int *cells[PROVE_MAX_PIECES];
+		int size[PROVE_MAX_PIECES];
+		for (int j = 0; j < k; j++) {
+			int turn = rnd(&s, 4), m = 0; /* 3: as it lies */
+			for (int c = 0; c < n; c++) {
+				if (a[c] != j)
+					continue;
+				int q[3] = {c % g.nx, c / g.nx % g.ny, c / (g.nx * g.ny)};
+				for (int u = 0; u < 3; u++)
+					if (u != turn && turn < 3)
+						q[u] = box[u] - 1 - q[u];
+				buf[j][m++] = q[0] + g.nx * (q[1] + g.ny * q[2]);
+			}
+			cells[j] = buf[j];
+			size[j] = m;
+		}
+		struct puzzle p;
+		cells_puzzle(&g, cells, size, k, &p);
+		struct solve_opts o = {.engine = SOLVE_DLX, .max_solutions = 2};
+		struct solve_result sr;
+		assert_int_equal(solve_puzzle(&p, &o, &sr), SOLVE_OK);
+		uint64_t want = sr.solutions < 2 ? sr.solutions : 2;
+		solve_result_clear(&sr);
+		puz_clear(&p);
+		uint64_t budget = t % 2 ? 1 + (uint64_t)rnd(&s, 200) : 0;
+		struct prove_result r;
+		int first[PROVE_MAX_CELLS];
+		assert_int_equal(prove_count_pieces(pv, cells, size, k, 2, budget,
+		                                    &r, first),
+		                 PROVE_OK);
+		if (r.complete) {
+			assert_int_equal(r.solutions, want);
+			assert_true(r.solutions < 2);
+		} else if (r.solutions < 2) { /* the budget, not the cap */
+			assert_true(budget > 0);
+			assert_true(r.solutions <= want);
+			stopped++;
+		} else {
+			assert_int_equal(want, 2);
+		}
+		if (r.complete || r.solutions == 2)
+			seen[r.solutions]++;
+	}
+	/* both answers met (the pieces fill the goal: each is turned by
+	 * one of its symmetries), and the budget cut some counts short */
+	assert_true(seen[1] > 10 && seen[2] > 100);
+	assert_true(stopped > 0);
+	prove_free(pv);
+	puz_grid_clear(&g);
+}
+
 static void test_prove_stops(void **state)
 {
 	(void)state;
@@ -898,6 +973,7 @@ int main(void)
 		cmocka_unit_test(test_prove_engines),
 		cmocka_unit_test(test_prove_known),
 		cmocka_unit_test(test_prove_pieces),
+		cmocka_unit_test(test_prove_pieces_reused),
 		cmocka_unit_test(test_prove_stops),
 		cmocka_unit_test(test_prove_refused),
 		cmocka_unit_test(test_prove_kept_shapes),
