@@ -751,6 +751,22 @@ static void test_prove_pieces_reused(void **state)
 		} else {
 			assert_int_equal(want, 2);
 		}
+		/* a prover of its own answers the same, nodes and first
+		 * filling too (generate's threads count sets on provers of
+		 * their own) */
+		prove *own = prove_new(&g);
+		assert_non_null(own);
+		struct prove_result r2;
+		int first2[PROVE_MAX_CELLS];
+		assert_int_equal(prove_count_pieces(own, cells, size, k, 2, budget,
+		                                    &r2, first2),
+		                 PROVE_OK);
+		prove_free(own);
+		assert_int_equal(r2.solutions, r.solutions);
+		assert_int_equal(r2.complete, r.complete);
+		assert_int_equal(r2.nodes, r.nodes);
+		if (r.solutions)
+			assert_memory_equal(first2, first, (size_t)n * sizeof *first);
 		if (r.complete || r.solutions == 2)
 			seen[r.solutions]++;
 	}
@@ -958,6 +974,35 @@ static void test_prove_out_of_memory(void **state)
 		assert_true(count_or_enomem(pv, piece, 10, 2, want));
 		prove_free(pv);
 		if (done)
+			break;
+	}
+	/* the same pieces as a set (prove_count_pieces()): a search of more
+	 * than 6,000 nodes, its first filling scouted */
+	static int buf[10][PROVE_MAX_CELLS];
+	const int *cells[10];
+	int size[10] = {0};
+	for (int c = 0; c < 64; c++)
+		buf[piece[c]][size[piece[c]]++] = c;
+	for (int j = 0; j < 10; j++)
+		cells[j] = buf[j];
+	for (long f = 0;; f++) {
+		prove *pv = failing_prover(&g, f);
+		if (!pv)
+			continue;
+		struct prove_result r;
+		int first[PROVE_MAX_CELLS];
+		int rc = prove_count_pieces(pv, cells, size, 10, 2, 0, &r, first);
+		fail_after = -1;
+		if (rc == PROVE_OK)
+			assert_int_equal(r.solutions, want);
+		else
+			assert_int_equal(rc, PROVE_ENOMEM);
+		assert_int_equal(prove_count_pieces(pv, cells, size, 10, 2, 0, &r,
+		                                    first),
+		                 PROVE_OK);
+		assert_int_equal(r.solutions, want);
+		prove_free(pv);
+		if (rc == PROVE_OK)
 			break;
 	}
 	puz_grid_clear(&g);
