@@ -270,6 +270,12 @@ tsan:
 	         "examples/PelikanBurr.xmpuzzle --threads 4 --disassemble --print" \
 	         "examples/soma.puz --threads 3 --disassemble --shard 1/2 --json"; do \
 	    echo "== tsan: cubegen solve $$a"; build-tsan/cubegen solve $$a >/dev/null; done
+	@set -e; export TSAN_OPTIONS="halt_on_error=1"; rm -rf build-tsan/blocks; \
+	for a in "--size 3 --pieces 6 --cells 4..5 --seed 37 --threads 3" \
+	         "--size 4 --pieces 13 --cells 4..6 --seed 2 --max-attempts 200 --threads 4"; do \
+	    echo "== tsan: cubegen generate --kind blocks $$a"; \
+	    build-tsan/cubegen generate --kind blocks $$a --out build-tsan/blocks >/dev/null || \
+	    [ $$? = 1 ]; rm -rf build-tsan/blocks; done
 
 # Errors and definite or indirect leaks make valgrind exit 99, which the
 # tests report as a wrong exit code.

@@ -182,6 +182,7 @@ struct kind_opts {
 	const char *goal;
 	bool support_free;
 	uint64_t level; /* --level, 0 until given */
+	uint64_t threads; /* --threads, 0 until given */
 	const char *no; /* an option given that blocks refuse, or NULL */
 	int band;       /* enum gen_band asked for */
 	bool have_attempts;
@@ -195,7 +196,8 @@ static bool kind_check(const char *cmd, struct kind_opts k)
 	if (k.kind == KIND_PLATES) {
 		const char *only = k.pieces[0] >= 0 ? "--pieces" : k.cells[0] >= 0
 		                 ? "--cells" : k.goal ? "--goal" : k.support_free
-		                 ? "--support-free" : k.level ? "--level" : NULL;
+		                 ? "--support-free" : k.level ? "--level"
+		                 : k.threads ? "--threads" : NULL;
 		if (only) {
 			cli_error("%s: %s is for block puzzles (--kind blocks)", cmd,
 			          only);
@@ -247,6 +249,9 @@ static bool kind_option(struct cli_args *a, struct kind_opts *k, bool *bad)
 	} else if (cli_opt_value(a, "--level")) {
 		*bad = !a->bad && !cli_parse_u64("--level", a->value, 1, BLK_MAX_LEVEL,
 		                                 &k->level);
+	} else if (cli_opt_value(a, "--threads")) {
+		*bad = !a->bad && !cli_parse_u64("--threads", a->value, 1,
+		                                 SOLVE_MAX_THREADS, &k->threads);
 	} else {
 		return false;
 	}
@@ -308,6 +313,7 @@ int args_generate(int argc, char **argv, struct generate_args *g)
 	g->goal = k.goal;
 	g->support_free = k.support_free;
 	g->level = k.level ? (int)k.level : 1;
+	g->threads = (unsigned)k.threads;
 	if (a.bad || !kind_check("generate", k) ||
 	    !print_check(&g->print, g->print.clearance, "--clearance"))
 		return ARGS_BAD;
@@ -745,6 +751,7 @@ int args_batch(int argc, char **argv, struct batch_args *b)
 	b->goal = k.goal;
 	b->support_free = k.support_free;
 	b->level = k.level ? (int)k.level : 1;
+	b->threads = (unsigned)k.threads;
 	if (a.bad || !kind_check("batch", k))
 		return ARGS_BAD;
 	if (!seeds) {

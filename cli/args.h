@@ -40,6 +40,8 @@ struct generate_args {
 	const char *goal;  /* NULL: the box of --size */
 	bool support_free; /* --support-free */
 	int level;         /* --level: the answer's first level at least */
+	unsigned threads;  /* --threads (blocks), 1..SOLVE_MAX_THREADS; 0:
+	                    * not given (every core) */
 	bool have_wall;
 	uint64_t seed, attempts;
 	int band;          /* enum gen_band: GEN_BAND_ANY unless --difficulty */
@@ -121,6 +123,7 @@ struct batch_args {
 	const char *goal;
 	bool support_free;
 	int level;           /* --level (1 unless given) */
+	unsigned threads;    /* --threads (blocks); 0: not given (every core) */
 	uint64_t first, last; /* --seeds first..last, both included */
 	uint64_t attempts;   /* --max-attempts, 1..1000000 */
 	int band;            /* enum gen_band: GEN_BAND_ANY unless --difficulty */

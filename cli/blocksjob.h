@@ -35,8 +35,8 @@ struct blocks_job {
 int blocks_job_init(struct blocks_job *j, const char *cmd, const int size[3],
                     const char *goalfile, const int pieces[2],
                     const int cells[2], bool support_free, int level,
-                    uint64_t attempts, double unit, double clearance,
-                    int band);
+                    uint64_t attempts, unsigned threads, double unit,
+                    double clearance, int band);
 void blocks_job_clear(struct blocks_job *j);
 
 /* The puzzle of 'seed': blk_find_band() from the seed's own stream,

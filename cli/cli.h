@@ -63,6 +63,9 @@ int cli_read_goal(const char *path, struct puzzle *out);
 /* Seconds on a monotonic clock. */
 double cli_now(void);
 
+/* The cores online, 1..max: the threads a command uses by default. */
+unsigned cli_cores(unsigned max);
+
 /* A status line on stderr rewritten in place (progress on a terminal):
  * shown only once 'after' seconds have passed since t0 and 'every'
  * seconds since it was last shown; cli_status_end() blanks it. */

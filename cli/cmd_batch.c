@@ -26,7 +26,7 @@ static const char help[] =
 	"                     [--max-attempts K]\n"
 	"       cubegen batch --kind blocks [--size N|XxYxZ | --goal FILE]\n"
 	"                     [--pieces A..B] [--cells A..B] [--support-free]\n"
-	"                     [--level N]\n"
+	"                     [--level N] [--threads T]\n"
 	"                     --seeds A..B [--difficulty B] [--max-attempts K]\n"
 	"\n"
 	"For every seed from A to B, find the puzzle 'cubegen generate' would\n"
@@ -44,7 +44,7 @@ static const char help[] =
 	"                    (plates only), as generate does\n"
 	"  --max-attempts K  candidates to try per seed, 1 to 1000000 (default\n"
 	"                    1000; 20000 for hard and expert plates)\n"
-	"  --kind, --pieces, --cells, --goal, --support-free, --level\n"
+	"  --kind, --pieces, --cells, --goal, --support-free, --level, --threads\n"
 	"                    block puzzles, as generate has them (with the\n"
 	"                    default --unit and --clearance)\n"
 	"\n"
@@ -178,7 +178,7 @@ static int batch_blocks(const struct batch_args *b, struct progress *p)
 	struct blocks_job job;
 	int rc = blocks_job_init(&job, "batch", b->size, b->goal, b->pieces,
 	                         b->cells, b->support_free, b->level, b->attempts,
-	                         PRINT_DEFAULT_UNIT, PRINT_DEFAULT_CLEARANCE,
+	                         b->threads, PRINT_DEFAULT_UNIT, PRINT_DEFAULT_CLEARANCE,
 	                         b->band);
 	if (rc != CLI_OK)
 		return rc;

@@ -239,15 +239,6 @@ static void print_difficulty(const struct difficulty *d)
 	printf("difficulty: %s\n", buf);
 }
 
-/* Every core, as many as the solver takes. */
-static unsigned default_threads(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	if (n < 1)
-		return 1;
-	return n > (long)SOLVE_MAX_THREADS ? SOLVE_MAX_THREADS : (unsigned)n;
-}
-
 /* What a shard's result must agree on with the others' to be merged: the
  * puzzle as the .puz writer writes it, the options that shape the search,
  * and the version (whose task split it is), as 16 hex digits of FNV-1a.
@@ -306,7 +297,7 @@ static int parse(int argc, char **argv, bool check, struct solve_args *c)
 		if (check)
 			fputs(check_help, stdout);
 		else
-			printf(solve_help, (long)default_threads());
+			printf(solve_help, (long)cli_cores(SOLVE_MAX_THREADS));
 		return -1;
 	case ARGS_BAD:
 		return CLI_USAGE;
@@ -340,7 +331,7 @@ int cmd_solve(int argc, char **argv)
 	struct solve_opts o = {.max_solutions = c.max, .max_nodes = c.max_nodes,
 	                       .keep_first = c.print,
 	                       .rename_colours = c.rename_colours,
-	                       .threads = c.threads ? c.threads : default_threads(),
+	                       .threads = c.threads ? c.threads : cli_cores(SOLVE_MAX_THREADS),
 	                       .shard_index = c.shard_index,
 	                       .shard_count = c.shard_count,
 	                       .disassemble = c.disassemble,

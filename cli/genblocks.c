@@ -94,8 +94,8 @@ static void default_cells(const struct grid *goal, const int pieces[2],
 int blocks_job_init(struct blocks_job *j, const char *cmd, const int size[3],
                     const char *goalfile, const int pieces[2],
                     const int cells[2], bool support_free, int level,
-                    uint64_t attempts, double unit, double clearance,
-                    int band)
+                    uint64_t attempts, unsigned threads, double unit,
+                    double clearance, int band)
 {
 	memset(j, 0, sizeof *j);
 	int code = read_goal(cmd, size, goalfile, &j->goal);
@@ -111,7 +111,8 @@ int blocks_job_init(struct blocks_job *j, const char *cmd, const int size[3],
 		.cells_min = cl[0], .cells_max = cl[1],
 		.max_attempts = attempts, .support_free = support_free,
 		.level_min = level,
-		.piece_ok = clearance > 0 ? NULL : meshes, .ctx = j};
+		.piece_ok = clearance > 0 ? NULL : meshes, .ctx = j,
+		.threads = threads ? threads : cli_cores(SOLVE_MAX_THREADS)};
 	char why[200];
 	int rc = blk_check(&j->goal, &j->spec, why, sizeof why);
 	if (rc != GEN_OK) {
@@ -280,7 +281,7 @@ int generate_blocks(const struct generate_args *ga, uint64_t seed)
 	struct blocks_job job;
 	int code = blocks_job_init(&job, "generate", ga->size, ga->goal,
 	                           ga->pieces, ga->cells, ga->support_free, ga->level,
-	                           ga->attempts, ga->print.unit,
+	                           ga->attempts, ga->threads, ga->print.unit,
 	                           ga->print.clearance, ga->band);
 	if (code != CLI_OK)
 		return code;

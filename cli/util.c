@@ -38,6 +38,14 @@ double cli_now(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+unsigned cli_cores(unsigned max)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	if (n < 1)
+		return 1;
+	return n > (long)max ? max : (unsigned)n;
+}
+
 bool cli_status_due(struct cli_status *s, double *elapsed)
 {
 	double t = cli_now();

@@ -68,6 +68,31 @@ bool blk_piece_grid(const struct blk_work *w, int i, int sym, struct grid *out);
 int blk_sets(struct blk_work *w, struct rng *r, const struct blk_spec *s,
              const int *ks, int nk, struct dis_result *d);
 
+/* The shapes of the exhaustive and drawn routes (blkset.c), by size:
+ * cells_min..cells_max, each size's shapes in canonical order. */
+struct blk_shapes {
+	struct shape *s;
+	size_t n, cap;
+	/* shape i lies in the goal on the goal cells at[i * BLK_SETS_CELLS
+	 * ...] (its first s[i].n of them) */
+	int *at;
+};
+
+/* The set's one filling, in w->pc (k pieces, w->np == k): 1 when its
+ * pieces pass the caller's tests and it comes apart ('*d' its
+ * disassembly), 0 not, -1 out of memory (blkset.c). */
+int blk_set_apart(struct blk_work *w, const struct blk_spec *s, int k,
+                  struct dis_result *d);
+
+/* The drawn route (blkdraw.c, blocks.h) over the shapes 'h', the feasible
+ * piece counts ks[0..nk-1]: sets drawn from 'r' and counted until one is
+ * a puzzle (w->info->found; its dissection in w->pc and w->np, its
+ * disassembly in '*d') or s->max_attempts were drawn, on s->threads
+ * threads. 1 done, -1 out of memory. */
+int blk_draw_sets(struct blk_work *w, struct rng *r, const struct blk_spec *s,
+                  const struct blk_shapes *h, const int *ks, int nk,
+                  struct dis_result *d);
+
 /* Whether goal cell c is inner: its six face neighbours are goal cells. */
 bool blk_inner(const struct blk_work *w, int c);
 

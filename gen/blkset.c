@@ -20,12 +20,9 @@
  * 4) has 14 sets and none with one solution; each is solved in about a
  * millisecond.
  *
- * The drawn route (blocks.h) lives here too: with too many sets to try
- * each, on a small goal, sets are drawn uniformly at random (a table of
- * how many sets each choice of sizes leaves, then shapes within a size)
- * and counted by the prover, each shape given as it lies somewhere in
- * the goal (fits()). 3 x 3 x 3 in six pieces of 4 or 5 cells: about 11
- * sets a puzzle, 20,000 instructions a count.
+ * With too many sets to try each, on a small goal, the shapes made here
+ * go to the drawn route (blkdraw.c), each with the goal cells it lies on
+ * somewhere (fits()).
  */
 #include <assert.h>
 #include <limits.h>
@@ -37,17 +34,7 @@
 #include "solver/poly.h"
 #include "solver/solve.h"
 
-/* The shapes, by size: cells_min..cells_max, each size's shapes in
- * canonical order. */
-struct shapes {
-	struct shape *s;
-	size_t n, cap;
-	/* make_shapes(): shape i lies in the goal on the goal cells
-	 * at[i * BLK_SETS_CELLS ...] (fits()) */
-	int *at;
-};
-
-static void shapes_clear(struct shapes *h)
+static void shapes_clear(struct blk_shapes *h)
 {
 	for (size_t i = 0; i < h->n; i++)
 		poly_shape_clear(&h->s[i]);
@@ -169,7 +156,7 @@ static void keep_turns(uint64_t *tab, size_t slots, const struct shape *sh)
  * is looked up among every orientation of the shapes found (one key
  * rather than 24 turns a candidate: most are found again). false: out of
  * memory. */
-static bool grow(const struct shapes *prev, struct shapes *next)
+static bool grow(const struct blk_shapes *prev, struct blk_shapes *next)
 {
 	_Static_assert(BLK_SETS_CELLS <= 6, "cells_key(): 3 bits an axis");
 	uint32_t buf[BLK_SETS_CELLS + 1];
@@ -237,9 +224,9 @@ static bool grow(const struct shapes *prev, struct shapes *next)
  * 'out' (sizes ascending). 1 done, 0 too many (more than BLK_SETS_SHAPES),
  * -1 out of memory. */
 static int make_shapes(const struct blk_work *w, const struct blk_spec *s,
-                       struct shapes *out)
+                       struct blk_shapes *out)
 {
-	struct shapes cur = {0}, next = {0};
+	struct blk_shapes cur = {0}, next = {0};
 	uint32_t one = poly_pack(0, 0, 0);
 	struct shape unit = {1, &one};
 	cur.s = malloc(sizeof *cur.s);
@@ -360,7 +347,7 @@ static double count_sets(const double *n, int lo, int hi, const bool *kok,
 /* The sets: walking the shapes from 'from' on, 'left' pieces still to
  * take (within 'ks') with 'cells' still to fill. */
 struct walk {
-	const struct shapes *h;
+	const struct blk_shapes *h;
 	const bool *kok;      /* kok[k]: k is a feasible piece count */
 	int kmax;
 	uint16_t *sets;       /* BLK_SETS_MAX sets of up to kmax shapes */
@@ -406,7 +393,7 @@ static void walk_sets(struct walk *t, size_t from, int taken, int cells)
 
 /* The puzzle of the set: the goal and the set's shapes, one copy each
  * (blk_puzzle_frame()). false: out of memory. */
-static bool set_puzzle(const struct blk_work *w, const struct shapes *h,
+static bool set_puzzle(const struct blk_work *w, const struct blk_shapes *h,
                        const uint16_t *pick, int k, struct puzzle *out)
 {
 	struct puzzle p;
@@ -435,13 +422,11 @@ static bool set_puzzle(const struct blk_work *w, const struct shapes *h,
 	return true;
 }
 
-static int set_apart(struct blk_work *w, const struct blk_spec *s, int k,
-                     struct dis_result *d);
 
 /* Set 'pick' (k shapes): 1 when it is a puzzle, with w->pc, w->np its
  * dissection and '*d' its disassembly; 0 not; -1 out of memory. */
 static int try_set(struct blk_work *w, const struct blk_spec *s,
-                   const struct shapes *h, const uint16_t *pick, int k,
+                   const struct blk_shapes *h, const uint16_t *pick, int k,
                    struct dis_result *d)
 {
 	struct puzzle p;
@@ -473,14 +458,11 @@ static int try_set(struct blk_work *w, const struct blk_spec *s,
 	solve_result_clear(&r);
 	if (!one)
 		return 0;
-	return set_apart(w, s, k, d);
+	return blk_set_apart(w, s, k, d);
 }
 
-/* The set's one filling, in w->pc (k pieces, w->np == k): 1 when its
- * pieces pass the caller's tests and it comes apart ('*d' its
- * disassembly), 0 not, -1 out of memory. */
-static int set_apart(struct blk_work *w, const struct blk_spec *s, int k,
-                     struct dis_result *d)
+int blk_set_apart(struct blk_work *w, const struct blk_spec *s, int k,
+                  struct dis_result *d)
 {
 	for (int i = 0; i < k; i++) {
 		int ok = s->support_free ? blk_lies_flat(w, i) : 1;
@@ -513,126 +495,6 @@ static int set_apart(struct blk_work *w, const struct blk_spec *s, int k,
 	return 1;
 }
 
-/* A uniform draw in [0, 1) from 'r' (one output). */
-static double draw_unit(struct rng *r)
-{
-	return (double)(rng_next(r) >> 11) * 0x1p-53;
-}
-
-/* The drawn route (blocks.h): sets of shapes drawn at random, each
- * counted by the prover, until one is a puzzle or s->max_attempts sets
- * were drawn. 1 done (w->info->found says whether a puzzle was, as
- * blk_sets()), -1 out of memory. */
-static int draw_sets(struct blk_work *w, struct rng *r, const struct blk_spec *s,
-                     const struct shapes *h, const int *ks, int nk,
-                     struct dis_result *d)
-{
-	int lo = s->cells_min, hi = s->cells_max, n = w->n, kmax = 0;
-	for (int i = 0; i < nk; i++)
-		kmax = ks[i] > kmax ? ks[i] : kmax;
-	/* the shapes of each size: h->s[at[sz] .. at[sz + 1]) */
-	size_t at[BLK_SETS_CELLS + 2] = {0};
-	for (int sz = lo; sz <= hi + 1; sz++) {
-		at[sz] = sz == lo ? 0 : at[sz - 1];
-		while (sz > lo && at[sz] < h->n && (int)h->s[at[sz]].n == sz - 1)
-			at[sz]++;
-	}
-	size_t plane = (size_t)kmax + 1, vw = (size_t)n + 1;
-	size_t tab = (size_t)(hi - lo + 2) * plane * vw;
-	const int *cells = h->at;
-	double *ways = calloc(tab, sizeof *ways);
-	size_t *idx = malloc((h->n ? h->n : 1) * sizeof *idx);
-	int rc = ways && idx ? 1 : -1;
-	if (rc == 1) {
-		/* ways[(sz - lo) * plane * vw + t * vw + v]: the sets of t
-		 * shapes of sizes sz..hi, v cells in all */
-		double *end = ways + (size_t)(hi - lo + 1) * plane * vw;
-		end[0] = 1;
-		for (int sz = hi; sz >= lo; sz--) {
-			double *cur = ways + (size_t)(sz - lo) * plane * vw;
-			double *nxt = cur + plane * vw, c = 1;
-			double m = (double)(at[sz + 1] - at[sz]);
-			for (int a = 0; a <= kmax && a <= m; a++) {
-				if (a > 0)
-					c = c * (m - a + 1) / a;
-				for (int t = a; t <= kmax; t++)
-					for (int v = a * sz; v <= n; v++)
-						cur[(size_t)t * vw + (size_t)v] +=
-						    c * nxt[(size_t)(t - a) * vw +
-						            (size_t)(v - a * sz)];
-			}
-		}
-	}
-	uint64_t budget = s->proof_nodes ? s->proof_nodes : BLK_PROOF_NODES;
-	int found = 0;
-	w->info->drawn = rc == 1;
-	while (rc == 1 && found == 0 && w->info->attempts < s->max_attempts) {
-		w->info->attempts++; /* a set drawn is an attempt */
-		int k = ks[rng_below(r, (uint64_t)nk)], t = k, v = n;
-		if (ways[(size_t)k * vw + (size_t)n] == 0)
-			continue; /* no set of k shapes: an attempt lost */
-		const int *pcells[BLK_MAX_PIECES];
-		int psize[BLK_MAX_PIECES], np = 0;
-		for (int sz = lo; sz <= hi; sz++) {
-			double *cur = ways + (size_t)(sz - lo) * plane * vw;
-			double *nxt = cur + plane * vw, c = 1;
-			double m = (double)(at[sz + 1] - at[sz]);
-			double u = draw_unit(r) * cur[(size_t)t * vw + (size_t)v];
-			int take = -1;
-			for (int a = 0; a <= t && a <= m && a * sz <= v; a++) {
-				if (a > 0)
-					c = c * (m - a + 1) / a;
-				double wt = c * nxt[(size_t)(t - a) * vw +
-				                    (size_t)(v - a * sz)];
-				if (wt > 0)
-					take = a; /* (the last with a weight, for rounding) */
-				if (wt > 0 && u < wt)
-					break;
-				u -= wt;
-			}
-			/* 'take' of this size's shapes, a partial Fisher-Yates */
-			size_t cnt = at[sz + 1] - at[sz];
-			for (size_t i = 0; i < cnt; i++)
-				idx[i] = at[sz] + i;
-			for (int i = 0; i < take; i++) {
-				size_t j = (size_t)i +
-				           (size_t)rng_below(r, (uint64_t)(cnt - (size_t)i));
-				size_t x = idx[i];
-				idx[i] = idx[j];
-				idx[j] = x;
-				pcells[np] = cells + idx[i] * BLK_SETS_CELLS;
-				psize[np++] = sz;
-			}
-			t -= take;
-			v -= take * sz;
-		}
-		struct prove_result pr;
-		int prc = prove_count_pieces(w->pv, pcells, psize, np, 2, budget,
-		                             &pr, w->pc);
-		assert(prc != PROVE_EINVAL); /* the shapes' cells are the goal's */
-		if (prc != PROVE_OK) {
-			rc = -1;
-			break;
-		}
-		w->info->solver_calls++;
-		w->info->nodes += pr.nodes;
-		w->info->cut_short += !pr.complete && pr.solutions < 2;
-		if (pr.complete && pr.solutions == 1) {
-			w->np = np;
-			found = set_apart(w, s, np, d);
-			if (found < 0)
-				rc = -1;
-		}
-		if (found == 0 && s->progress)
-			s->progress(s->progress_ctx, w->info);
-	}
-	free(ways);
-	free(idx);
-	if (rc == 1)
-		w->info->found = found == 1;
-	return rc;
-}
-
 int blk_sets(struct blk_work *w, struct rng *r, const struct blk_spec *s,
              const int *ks, int nk, struct dis_result *d)
 {
@@ -653,7 +515,7 @@ int blk_sets(struct blk_work *w, struct rng *r, const struct blk_spec *s,
 	bool drawn = w->n <= BLK_DRAW_CELLS;
 	if (bound > BLK_SETS_BOUND && !drawn)
 		return 0;
-	struct shapes h = {0};
+	struct blk_shapes h = {0};
 	int rc = make_shapes(w, s, &h);
 	if (rc == 1) {
 		double n[BLK_SETS_CELLS + 1] = {0};
@@ -663,7 +525,7 @@ int blk_sets(struct blk_work *w, struct rng *r, const struct blk_spec *s,
 		                         kmax, w->n);
 		rc = sets < 0 ? -1 : sets > BLK_SETS_MAX ? 0 : 1;
 		if (rc == 0 && drawn) {
-			rc = draw_sets(w, r, s, &h, ks, nk, d);
+			rc = blk_draw_sets(w, r, s, &h, ks, nk, d);
 			shapes_clear(&h);
 			return rc;
 		}

@@ -151,6 +151,11 @@ run 0 batch --kind blocks --level 2 --pieces 4..4 --seeds 1..2 &&
 usage_error generate --kind blocks --level 0
 contains "$err" "--level: expected a whole number from 1 to 100" "blocks: --level 0"
 usage_error generate --kind blocks --level x
+for v in 0 513 x; do usage_error generate --kind blocks --threads "$v"; done
+contains "$err" "--threads: expected a whole number from 1 to 512" "blocks: --threads x"
+usage_error generate --threads 2
+contains "$err" "--threads is for block puzzles" "--threads with plates"
+usage_error batch --threads 2 --seeds 1..2
 usage_error generate --level 3
 contains "$err" "--level is for block puzzles" "--level with plates"
 printf 'puzzle v1\ngoal 4 4 2\n####\n####\n####\n####\n\n####\n####\n####\n####\n' >"$tmp/slab.puz"

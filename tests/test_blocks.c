@@ -280,6 +280,65 @@ static void test_blocks_drawn(void **state)
 	puz_grid_clear(&goal);
 }
 
+/* The drawn route on threads: the same puzzle, figures and stream
+ * afterwards as on one (gen/blkdraw.c counts batches of sets side by
+ * side after its first 32 alone, and walks them in the order drawn). */
+static void test_blocks_drawn_threads(void **state)
+{
+	(void)state;
+	struct grid goal;
+	box_goal(&goal, 3, 3, 3);
+	struct blk_spec s = {.pieces_min = 6, .pieces_max = 6, .cells_min = 4,
+	                     .cells_max = 5, .max_attempts = 1000};
+	int batched = 0;
+	for (uint64_t seed = 1; seed <= 160; seed++) {
+		struct blk_puzzle b[3];
+		struct blk_found f[3];
+		uint64_t next[3];
+		for (int t = 0; t < 3; t++) {
+			struct rng r;
+			rng_seed(&r, seed);
+			s.threads = (unsigned)t + 1;
+			assert_int_equal(blk_find(&r, &goal, &s, &b[t], &f[t]), GEN_OK);
+			assert_true(f[t].found && f[t].drawn);
+			next[t] = rng_next(&r);
+		}
+		for (int t = 1; t < 3; t++) {
+			assert_memory_equal(b[t].answer, b[0].answer, 27);
+			assert_int_equal(f[t].attempts, f[0].attempts);
+			assert_int_equal(f[t].solver_calls, f[0].solver_calls);
+			assert_int_equal(f[t].nodes, f[0].nodes);
+			assert_int_equal(next[t], next[0]);
+		}
+		batched += f[0].attempts > 32;
+		for (int t = 0; t < 3; t++)
+			blk_puzzle_clear(&b[t]);
+	}
+	assert_true(batched >= 2); /* some puzzles were found in a batch */
+	puz_grid_clear(&goal);
+	/* no puzzle within max_attempts: every batch walked to its end */
+	box_goal(&goal, 4, 4, 4);
+	s = (struct blk_spec){.pieces_min = 13, .pieces_max = 13, .cells_min = 4,
+	                      .cells_max = 6, .max_attempts = 90};
+	struct blk_found f[2];
+	uint64_t next[2];
+	for (int t = 0; t < 2; t++) {
+		struct rng r;
+		rng_seed(&r, 2);
+		s.threads = t ? 4 : 1;
+		struct blk_puzzle b;
+		assert_int_equal(blk_find(&r, &goal, &s, &b, &f[t]), GEN_OK);
+		assert_true(!f[t].found && f[t].drawn);
+		next[t] = rng_next(&r);
+	}
+	assert_int_equal(f[1].attempts, 90);
+	assert_int_equal(f[1].solver_calls, f[0].solver_calls);
+	assert_int_equal(f[1].nodes, f[0].nodes);
+	assert_int_equal(f[1].cut_short, f[0].cut_short);
+	assert_int_equal(next[1], next[0]);
+	puz_grid_clear(&goal);
+}
+
 static void test_blocks_four_cube(void **state)
 {
 	(void)state;
@@ -1134,6 +1193,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_blocks_three_cube),
 		cmocka_unit_test(test_blocks_drawn),
+		cmocka_unit_test(test_blocks_drawn_threads),
 		cmocka_unit_test(test_blocks_four_cube),
 		cmocka_unit_test(test_blocks_scouts),
 		cmocka_unit_test(test_blocks_box),
