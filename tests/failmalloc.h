@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <malloc.h>
+#include <pthread.h>
 #include <stddef.h>
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -27,12 +28,15 @@
  * Replaces malloc for the whole program, the libraries it links included:
  * after 'fail_after' more allocations every allocation fails (-1: never).
  * 'alloc_calls' counts allocations, 'live' the blocks not yet freed and
- * 'live_bytes' their malloc_usable_size().
+ * 'live_bytes' their malloc_usable_size(). A lock keeps them whole when
+ * the code under test allocates on threads of its own (the block
+ * generator's drawn route); the test reads them between such calls.
  */
 static long fail_after = -1;
 static long alloc_calls;
 static long live;
 static size_t live_bytes;
+static pthread_mutex_t alloc_lock = PTHREAD_MUTEX_INITIALIZER;
 
 extern void *__libc_malloc(size_t);
 extern void *__libc_calloc(size_t, size_t);
@@ -71,32 +75,43 @@ static void uncount(void *p)
 
 void *malloc(size_t n)
 {
-	return counted(alloc_fails() ? NULL : __libc_malloc(n));
+	pthread_mutex_lock(&alloc_lock);
+	void *p = counted(alloc_fails() ? NULL : __libc_malloc(n));
+	pthread_mutex_unlock(&alloc_lock);
+	return p;
 }
 
 void *calloc(size_t n, size_t m)
 {
-	return counted(alloc_fails() ? NULL : __libc_calloc(n, m));
+	pthread_mutex_lock(&alloc_lock);
+	void *p = counted(alloc_fails() ? NULL : __libc_calloc(n, m));
+	pthread_mutex_unlock(&alloc_lock);
+	return p;
 }
 
 void *realloc(void *p, size_t n)
 {
-	if (alloc_fails())
-		return NULL;
-	size_t old = p ? malloc_usable_size(p) : 0;
-	void *q = __libc_realloc(p, n);
-	if (q || n == 0) { /* p is gone (glibc frees it for n == 0) */
-		live -= p != NULL;
-		live_bytes -= old;
-		counted(q);
+	pthread_mutex_lock(&alloc_lock);
+	void *q = NULL;
+	if (!alloc_fails()) {
+		size_t old = p ? malloc_usable_size(p) : 0;
+		q = __libc_realloc(p, n);
+		if (q || n == 0) { /* p is gone (glibc frees it for n == 0) */
+			live -= p != NULL;
+			live_bytes -= old;
+			counted(q);
+		}
 	}
+	pthread_mutex_unlock(&alloc_lock);
 	return q;
 }
 
 void free(void *p)
 {
+	pthread_mutex_lock(&alloc_lock);
 	uncount(p);
 	__libc_free(p);
+	pthread_mutex_unlock(&alloc_lock);
 }
 
 /* Whether these functions are the program's malloc: not under valgrind,
@@ -104,9 +119,12 @@ void free(void *p)
  * them then skip). */
 static inline int failmalloc_active(void)
 {
-	long before = alloc_calls;
-	free(malloc(1));
-	return alloc_calls != before;
+	/* (volatile: the compiler may take malloc() for the C library's,
+	 * which leaves the program's variables alone) */
+	long before = *(volatile long *)&alloc_calls;
+	void *volatile p = malloc(1);
+	free(p);
+	return *(volatile long *)&alloc_calls != before;
 }
 #endif
 

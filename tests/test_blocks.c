@@ -1173,10 +1173,13 @@ static void test_blocks_out_of_memory(void **state)
 	s = (struct blk_spec){.pieces_min = 7, .pieces_max = 7, .cells_min = 3,
 	                      .cells_max = 5, .max_attempts = 1};
 	oom_search(&g, &s, 13);
-	/* the drawn route */
+	/* the drawn route, and on threads (seed 37: 50 sets, batches past
+	 * the first 32; a worker's allocation failing is the search's) */
 	s = (struct blk_spec){.pieces_min = 6, .pieces_max = 6, .cells_min = 4,
 	                      .cells_max = 5, .max_attempts = 1000};
 	oom_search(&g, &s, 1);
+	s.threads = 3;
+	oom_search(&g, &s, 37);
 	puz_grid_clear(&g);
 	/* the interlocking climb and its proofs */
 	box_goal(&g, 4, 4, 4);
