@@ -351,13 +351,17 @@ int generate_blocks(const struct generate_args *ga, uint64_t seed)
 			          "--max-attempts, a lower --level or fewer --pieces)",
 			          box, job.spec.level_min, found.attempts, seed,
 			          found.solver_calls);
-		else if (job.band == GEN_BAND_ANY && found.drawn)
+		else if (job.band == GEN_BAND_ANY && found.drawn) {
+			char shortc[80] = "";
+			if (found.cut_short)
+				snprintf(shortc, sizeof shortc, ", %" PRIu64 " of them cut "
+				         "short by the search's budget", found.cut_short);
 			cli_error("generate: no block puzzle of %s in %" PRIu64 " attempts "
 			          "from seed %" PRIu64 " (sets of pieces drawn at random "
-			          "and solved, %" PRIu64 " of them cut short by the "
-			          "search's budget; try another seed, more --max-attempts "
+			          "and solved%s; try another seed, more --max-attempts "
 			          "or other --pieces and --cells)", box, found.attempts,
-			          seed, found.cut_short);
+			          seed, shortc);
+		}
 		else if (job.band == GEN_BAND_ANY)
 			cli_error("generate: no block puzzle of %s in %" PRIu64 " attempts "
 			          "from seed %" PRIu64 " (%" PRIu64 " cuts proved; try "

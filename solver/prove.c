@@ -1968,6 +1968,52 @@ int prove_count(prove *p, const int *piece, int k, uint64_t cap,
 	return count_masks(p, m, k, true, cap, max_nodes, out, NULL);
 }
 
+/*
+ * The chessboard's test. Colour the grid's cells black where x + y + z
+ * is even: every turn of the grid keeps the parity of x + y + z and a
+ * shift keeps it or flips it everywhere, so each placement of a piece
+ * covers b - w = +d or -d, d its balance as it lies anywhere. A filling
+ * then needs signs with sum(e_i d_i) the goal's own b - w, that is a
+ * subset of the d_i summing to (sum d_i + goal) / 2. A set that fails
+ * has no filling, and the search, which would have to find that out
+ * placement by placement, is not run: at 4x4x4 in 13 pieces of 4 to 6
+ * cells such sets are about 1 in 1,000 and ran to the 2,000,000-node
+ * budget, a fifth of all the nodes.
+ */
+static bool balance_ok(const prove *p, const int *const *cells,
+                       const int *size, int k)
+{
+	int d[PROVE_MAX_PIECES], sum = 0, goal = 0;
+	for (size_t c = 0; c < p->n; c++)
+		goal += (p->at[c][0] + p->at[c][1] + p->at[c][2]) % 2 ? -1 : 1;
+	for (int i = 0; i < k; i++) {
+		int b = 0;
+		for (int j = 0; j < size[i]; j++) {
+			const int *q = p->at[cells[i][j]];
+			b += (q[0] + q[1] + q[2]) % 2 ? -1 : 1;
+		}
+		d[i] = b < 0 ? -b : b;
+		sum += d[i];
+	}
+	goal = goal < 0 ? -goal : goal; /* (the signs are free) */
+	if (goal > sum || (sum + goal) % 2)
+		return false;
+	/* the subset sums up to 'want', a bit each */
+	int want = (sum + goal) / 2;
+	uint64_t reach[PROVE_MAX_CELLS / 64 + 1] = {1};
+	int words = want / 64 + 1;
+	for (int i = 0; i < k; i++) {
+		int w = d[i] / 64, b = d[i] % 64;
+		for (int u = words - 1; u >= w && d[i]; u--) {
+			uint64_t v = reach[u - w] << b;
+			if (b && u - w > 0)
+				v |= reach[u - w - 1] >> (64 - b);
+			reach[u] |= v;
+		}
+	}
+	return reach[want / 64] >> (want % 64) & 1;
+}
+
 int prove_count_pieces(prove *p, const int *const *cells, const int *size,
                        int k, uint64_t cap, uint64_t max_nodes,
                        struct prove_result *out, int *first)
@@ -1989,7 +2035,8 @@ int prove_count_pieces(prove *p, const int *const *cells, const int *size,
 		}
 		all += (size_t)size[i];
 	}
-	if (all != n) { /* no filling: the volumes differ */
+	if (all != n || !balance_ok(p, cells, size, k)) {
+		/* no filling: the volumes, or the colours, differ */
 		*out = (struct prove_result){0, 0, true};
 		return PROVE_OK;
 	}

@@ -597,6 +597,40 @@ static void test_prove_pieces(void **state)
 	assert_true(r.complete && r.solutions == 0);
 	prove_free(pv);
 	puz_grid_clear(&g);
+	/* the chessboard: in a 4 x 2 box (four cells of each colour) a T
+	 * (three of one colour, one of the other) and a square cannot make
+	 * it, decided with no search; an L and a square cannot either, but
+	 * only the search says so; two straight pieces can */
+	assert_int_equal(puz_grid_init(&g, 4, 2, 1), PUZ_OK);
+	memset(g.cells, PUZ_CELL, 8);
+	pv = prove_new(&g);
+	assert_non_null(pv);
+	int t[] = {0, 1, 2, 5}, o[] = {0, 1, 4, 5}, l[] = {0, 1, 2, 4},
+	    i0[] = {0, 1, 2, 3}, i1[] = {4, 5, 6, 7};
+	const int *sets[3][2] = {{t, o}, {l, o}, {i0, i1}};
+	const uint64_t want[3] = {0, 0, 1};
+	for (int j = 0; j < 3; j++) {
+		size[0] = size[1] = 4;
+		assert_int_equal(prove_count_pieces(pv, sets[j], size, 2, 2, 0, &r,
+		                                    NULL),
+		                 PROVE_OK);
+		assert_true(r.complete);
+		assert_int_equal(r.solutions, want[j]);
+		if (j == 0)
+			assert_int_equal(r.nodes, 0);
+		else
+			assert_true(r.nodes > 0);
+		struct puzzle q;
+		cells_puzzle(&g, sets[j], size, 2, &q);
+		struct solve_opts so = {.engine = SOLVE_DLX, .max_solutions = 4};
+		struct solve_result sr;
+		assert_int_equal(solve_puzzle(&q, &so, &sr), SOLVE_OK);
+		assert_int_equal(sr.solutions, want[j]);
+		solve_result_clear(&sr);
+		puz_clear(&q);
+	}
+	prove_free(pv);
+	puz_grid_clear(&g);
 }
 
 /* Proofs long enough to use the dissection as a known filling (prove.c:
