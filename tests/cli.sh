@@ -907,10 +907,10 @@ run 0 solve "$DATA/pentacubes-2x3x10.puz" && [ -z "$err" ] && ok || bad "progres
 # On a terminal (script(1) gives the command one), a search past a second
 # shows its progress on one line rewritten in place, blanked before what
 # follows: a solve of the Bedlam cube on one thread, and a block search
-# that finds nothing (4x4x4 in 13 pieces of 4 to 6 cells from seed 2: sets
-# drawn at random, about one in 60,000 makes a puzzle (docs/puzzles.md), and
-# 3000 of them, none a puzzle, take 3 s on the machine of docs/figures.md).
-# A few seconds each: not under valgrind.
+# that finds nothing (4x4x4 in 13 pieces of 4 to 6 cells from seed 3, on
+# one thread: sets drawn at random, a puzzle among thousands of them
+# (docs/puzzles.md), and 5000 of them, none a puzzle, take 4 s on the
+# machine of docs/figures.md). A few seconds each: not under valgrind.
 if [ -z "${WRAP:-}" ] && command -v script >/dev/null; then
 	tty_run() { # tty_run ARGS...: the terminal's transcript in $tty, exit in $tty_rc
 		local cmd
@@ -923,15 +923,15 @@ if [ -z "${WRAP:-}" ] && command -v script >/dev/null; then
 	contains "$tty" "solving: " "solve shows progress on a terminal"
 	[ "$tty_rc" = 0 ] && printf '%s\n' "$tty" | grep -q '^solutions: 19186' && ok ||
 		bad "solve on a terminal (exit $tty_rc): no line of its own for the count: $tty"
-	blocks_slow=(generate --kind blocks --size 4 --pieces 13..13 --cells 4..6 --seed 2
-		--max-attempts 3000 --out "$tmp/slow-blocks")
+	blocks_slow=(generate --kind blocks --size 4 --pieces 13..13 --cells 4..6 --seed 3
+		--max-attempts 5000 --threads 1 --out "$tmp/slow-blocks")
 	tty_run "${blocks_slow[@]}"
 	[ "$tty_rc" = 1 ] && ok || bad "a block search that finds nothing exited $tty_rc on a terminal"
 	contains "$tty" "searching: " "generate --kind blocks shows progress on a terminal"
-	contains "$tty" " of 3000 attempts, " "the progress line counts attempts"
+	contains "$tty" " of 5000 attempts, " "the progress line counts attempts"
 	contains "$tty" "at most about " "the progress line bounds the time left"
 	# the error line starts a line of its own, after the blanked progress
-	printf '%s\n' "$tty" | grep -q '^cubegen: generate: no block puzzle of 4x4x4 in 3000 attempts' &&
+	printf '%s\n' "$tty" | grep -q '^cubegen: generate: no block puzzle of 4x4x4 in 5000 attempts' &&
 		ok || bad "no error line of its own after the progress: $tty"
 	[ ! -e "$tmp/slow-blocks" ] && ok || bad "a failed block search left a folder"
 	run 1 "${blocks_slow[@]}" && [ "$(printf '%s\n' "$err" | wc -l)" = 1 ] &&
