@@ -96,7 +96,7 @@
  * one dissection in about 70 is unique, one set in about 11; 4 x 4 x 4
  * in 13 pieces of 4 to 6 cells: no dissection in 1,000,000 attempts;
  * seed 1's 58,418th set, seed 2's 3,081st, none in seed 3's first
- * 100,000). Each set drawn is an attempt, up to
+ * 100,000, seed 4's 98,448th). Each set drawn is an attempt, up to
  * max_attempts (and so is a draw of a piece count with no set, which
  * draws none; when no feasible count has a set, the exhaustive route
  * has already said that no puzzle exists).
