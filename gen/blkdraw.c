@@ -31,6 +31,7 @@
 #include "gen/blk_int.h"
 #include "gen/rng.h"
 #include "solver/poly.h"
+#include "solver/solve.h"
 
 #define DRAW_ALONE 32      /* sets counted before threads are used */
 #define DRAW_BATCH 8       /* sets a thread in the first batch */
@@ -211,7 +212,8 @@ int blk_draw_sets(struct blk_work *w, struct rng *r, const struct blk_spec *s,
 	int kmax = 0;
 	for (int i = 0; i < nk; i++)
 		kmax = ks[i] > kmax ? ks[i] : kmax;
-	int threads = s->threads > 1 ? (int)s->threads : 1;
+	int threads = s->threads > SOLVE_MAX_THREADS ? (int)SOLVE_MAX_THREADS
+	            : s->threads > 1 ? (int)s->threads : 1;
 	size_t cap = threads > 1 ? DRAW_BATCH_MAX : 1;
 	struct table tb;
 	struct pool pool = {.budget = s->proof_nodes ? s->proof_nodes
@@ -245,6 +247,8 @@ int blk_draw_sets(struct blk_work *w, struct rng *r, const struct blk_spec *s,
 				wk[nw].pv = prove_new(w->goal);
 				if (!wk[nw].pv) {
 					threads = nw + 1; /* fewer, the same counts */
+					size_t most = (size_t)threads * DRAW_BATCH;
+					batch = batch < most ? batch : most;
 					break;
 				}
 				nw++;

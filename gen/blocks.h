@@ -222,7 +222,7 @@ struct blk_spec {
 	void (*progress)(void *progress_ctx, const struct blk_found *so_far);
 	void *progress_ctx;
 	/* Threads the drawn route counts its sets on (0 or 1: the caller's
-	 * alone); the puzzle, the figures of blk_found and the stream's
+	 * alone; at most SOLVE_MAX_THREADS used); the puzzle, the figures of blk_found and the stream's
 	 * state after are the same whatever the number. piece_ok and
 	 * progress are called on the caller's thread only. */
 	unsigned threads;

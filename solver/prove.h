@@ -84,9 +84,13 @@ int prove_count(prove *p, const int *piece, int k, uint64_t cap,
  * may overlap): a set of shapes rather than a dissection, so no filling
  * is known before the search. When 'first' is not NULL and a filling is
  * found, the first one found is written there: each goal cell's piece
- * (copies of one shape in piece order). Pieces whose cells add up to more or fewer than the
- * goal's have no filling. PROVE_OK, PROVE_ENOMEM, or PROVE_EINVAL for a
- * bad k, cap, size or cell. */
+ * (copies of one shape in piece order). Pieces whose cells add up to
+ * more or fewer than the goal's have no filling, and nor have pieces
+ * whose chessboard colours cannot make the goal's (prove.c's
+ * balance_ok()): both answered complete, with 0 nodes. Capped at 2, the
+ * first filling found is scouted for a second nearby (pieces trading
+ * places), which changes nodes, never the count. PROVE_OK, PROVE_ENOMEM,
+ * or PROVE_EINVAL for a bad k, cap, size or cell. */
 int prove_count_pieces(prove *p, const int *const *cells, const int *size,
                        int k, uint64_t cap, uint64_t max_nodes,
                        struct prove_result *out, int *first);

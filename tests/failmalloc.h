@@ -30,7 +30,8 @@
  * 'alloc_calls' counts allocations, 'live' the blocks not yet freed and
  * 'live_bytes' their malloc_usable_size(). A lock keeps them whole when
  * the code under test allocates on threads of its own (the block
- * generator's drawn route); the test reads them between such calls.
+ * generator's drawn route); the test reads them between such calls, and
+ * never forks while another thread may hold the lock.
  */
 static long fail_after = -1;
 static long alloc_calls;
