@@ -178,8 +178,8 @@ static int batch_blocks(const struct batch_args *b, struct progress *p)
 	struct blocks_job job;
 	int rc = blocks_job_init(&job, "batch", b->size, b->goal, b->pieces,
 	                         b->cells, b->support_free, b->level, b->attempts,
-	                         b->threads, PRINT_DEFAULT_UNIT, PRINT_DEFAULT_CLEARANCE,
-	                         b->band);
+	                         b->threads, PRINT_DEFAULT_UNIT,
+	                         PRINT_DEFAULT_CLEARANCE, b->band);
 	if (rc != CLI_OK)
 		return rc;
 	uint64_t done = 0;

@@ -331,7 +331,8 @@ int cmd_solve(int argc, char **argv)
 	struct solve_opts o = {.max_solutions = c.max, .max_nodes = c.max_nodes,
 	                       .keep_first = c.print,
 	                       .rename_colours = c.rename_colours,
-	                       .threads = c.threads ? c.threads : cli_cores(SOLVE_MAX_THREADS),
+	                       .threads = c.threads ? c.threads
+	                                            : cli_cores(SOLVE_MAX_THREADS),
 	                       .shard_index = c.shard_index,
 	                       .shard_count = c.shard_count,
 	                       .disassemble = c.disassemble,

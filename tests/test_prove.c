@@ -475,6 +475,26 @@ static void cells_shape(const struct grid *g, const int *cells, int n,
 	puz_grid_clear(&t);
 }
 
+/* The cells of piece j of 'piece' (a labelling of the box g), turned
+ * half a turn about axis 'turn' (0 to 2; 3: as it lies), so that they
+ * still lie in the box: into out[], their number returned. */
+static int half_turned(const struct grid *g, const int *piece, int j,
+                       int turn, int *out)
+{
+	const int box[3] = {g->nx, g->ny, g->nz};
+	int m = 0;
+	for (int c = 0; c < g->nx * g->ny * g->nz; c++) {
+		if (piece[c] != j)
+			continue;
+		int q[3] = {c % g->nx, c / g->nx % g->ny, c / (g->nx * g->ny)};
+		for (int u = 0; u < 3; u++)
+			if (u != turn && turn < 3)
+				q[u] = box[u] - 1 - q[u];
+		out[m++] = q[0] + g->nx * (q[1] + g->ny * q[2]);
+	}
+	return m;
+}
+
 /* Sets of shapes rather than dissections (prove_count_pieces()): the
  * pieces of a random dissection of a box, each given turned half a turn
  * about an axis at random (still in the box), or pieces of equal size
@@ -513,18 +533,8 @@ static void test_prove_pieces(void **state)
 		for (int j = 0; j < k; j++) {
 			const int *src = mixed && rnd(&s, 2) ? b : a;
 			int turn = mixed ? 3 : rnd(&s, 4); /* 3: as it lies */
-			int m = 0;
-			for (int c = 0; c < n; c++) {
-				if (src[c] != j)
-					continue;
-				int q[3] = {c % g.nx, c / g.nx % g.ny, c / (g.nx * g.ny)};
-				for (int u = 0; u < 3; u++)
-					if (u != turn && turn < 3)
-						q[u] = box[u] - 1 - q[u];
-				buf[j][m++] = q[0] + g.nx * (q[1] + g.ny * q[2]);
-			}
 			cells[j] = buf[j];
-			size[j] = m;
+			size[j] = half_turned(&g, src, j, turn, buf[j]);
 		}
 		prove *pv = prove_new(&g);
 		assert_non_null(pv);
@@ -748,18 +758,9 @@ static void test_prove_pieces_reused(void **state)
 		const int *cells[PROVE_MAX_PIECES];
 		int size[PROVE_MAX_PIECES];
 		for (int j = 0; j < k; j++) {
-			int turn = rnd(&s, 4), m = 0; /* 3: as it lies */
-			for (int c = 0; c < n; c++) {
-				if (a[c] != j)
-					continue;
-				int q[3] = {c % g.nx, c / g.nx % g.ny, c / (g.nx * g.ny)};
-				for (int u = 0; u < 3; u++)
-					if (u != turn && turn < 3)
-						q[u] = box[u] - 1 - q[u];
-				buf[j][m++] = q[0] + g.nx * (q[1] + g.ny * q[2]);
-			}
+			int turn = rnd(&s, 4); /* 3: as it lies */
 			cells[j] = buf[j];
-			size[j] = m;
+			size[j] = half_turned(&g, a, j, turn, buf[j]);
 		}
 		struct puzzle p;
 		cells_puzzle(&g, cells, size, k, &p);
