@@ -60,6 +60,13 @@ bool blk_connected(struct blk_work *w, int i, int start, int want);
  * origin, as a new grid. false: out of memory. */
 bool blk_piece_grid(const struct blk_work *w, int i, int sym, struct grid *out);
 
+/* The grown route's dissection (blkgrow.c, blocks.h's stream step 2c):
+ * k pieces grown at once into w->pc, w->np = k, w->size and w->m set.
+ * 1 made, 0 a failed try (a free cell no piece may take, or a piece
+ * left smaller than cells_min). Uses w->list, w->queue and w->front. */
+int blk_grow(struct blk_work *w, struct rng *r, const struct blk_spec *s,
+             int k);
+
 /* The exhaustive route (blkset.c, blocks.h), the feasible piece counts
  * ks[0..nk-1]: 1 taken (every set tried; w->info->found says whether a
  * puzzle was, its dissection then in w->pc and w->np and its disassembly

@@ -39,6 +39,7 @@ static void add_found(struct blk_found *sum, const struct blk_found *f)
 	/* the exhaustive route: every search of the goal takes it or none */
 	sum->exhaustive = f->exhaustive;
 	sum->drawn = f->drawn;
+	sum->grown = f->grown;
 	sum->sets = f->sets;
 	sum->sets_open += f->sets_open;
 }

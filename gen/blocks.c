@@ -740,6 +740,13 @@ static bool finish(struct blk_work *w, struct rng *r, const struct dis_result *d
 	return true;
 }
 
+/* Whether attempts take the grown route (blocks.h): pieces of at least
+ * BLK_GROW_CELLS cells on a goal of more than 64 cells. */
+static bool grown(const struct blk_work *w, const struct blk_spec *s)
+{
+	return !w->nbm && !w->hollow && s->cells_min >= BLK_GROW_CELLS;
+}
+
 /* One attempt. 1 found (in '*out'), 0 not, -1 out of memory. */
 static int attempt(struct blk_work *w, struct rng *r, const struct blk_spec *s,
                    struct blk_puzzle *out)
@@ -753,6 +760,15 @@ static int attempt(struct blk_work *w, struct rng *r, const struct blk_spec *s,
 	w->np = 1;
 	w->m[0] = k;
 	w->size[0] = w->n;
+	if (grown(w, s)) {
+		int rc = blk_grow(w, r, s, k);
+		for (int i = 0; i < k && rc == 1; i++)
+			rc = blk_final_ok(w, s, i);
+		if (rc == 1)
+			rc = unique(w, s, false);
+		if (rc <= 0)
+			return rc;
+	}
 	while (w->np < k) {
 		int rc = step(w, r, s);
 		if (rc <= 0)
@@ -814,6 +830,7 @@ int blk_find(struct rng *r, const struct grid *goal, const struct blk_spec *s,
 		*info = f;
 		return GEN_OK;
 	}
+	f.grown = rc == 0 && grown(&w, s);
 	while (f.attempts < s->max_attempts && rc == 0) {
 		f.attempts++;
 		rc = attempt(&w, r, s, out);

@@ -101,6 +101,21 @@
  * draws none; when no feasible count has a set, the exhaustive route
  * has already said that no puzzle exists).
  *
+ * The grown route. With pieces of at least BLK_GROW_CELLS cells on a goal
+ * of more than 64 cells (no level_min above 1), an attempt grows the
+ * whole dissection at once instead of cutting it (blkgrow.c): k seed
+ * cells, then, one cell at a time, the smallest piece that can still grow
+ * (below cells_max, a free cell next to it) takes a free neighbour, one
+ * that touches the piece along as few faces as any (so pieces branch) and
+ * along as many edges as any of those (so they curl round). A growth that
+ * leaves a cell no piece can take, or a piece below cells_min, is tried
+ * again, up to BLK_GROW_TRIES times an attempt. Every piece is then a
+ * final piece (the rules of a cut's final pieces above), and the
+ * dissection is proved unique once, within proof_nodes. Branched pieces
+ * fit the goal in few ways: 5 x 5 x 5 in 16 pieces of 6 to 8 cells is
+ * unique about two times in three this way, where the cuts made no
+ * unique one in thousands of attempts (docs/puzzles.md).
+ *
  * The stream (part of the seed contract). Goal cells are numbered in
  * grid order (x fastest, then y, then z). On the exhaustive route, from
  * 'r': the sets (blkset.c's order) shuffled, a[i] = i, for i = n-1 down
@@ -144,6 +159,13 @@
  *      then the others, each when its size is in lo..hi; the part is
  *      candidate rng_below(count). A tree with no candidate is a failed
  *      try. Both sides are face-connected (halves of a tree).
+ *   2c. on the grown route, per growth tried: for i = 0..k-1, the seed
+ *      of piece i, rng_below(f) among the f free cells in order; then
+ *      per cell taken, the piece, rng_below(t) among the t pieces in
+ *      order that can grow and are as small as any that can; its cell,
+ *      rng_below(c) among the c free cells in order next to it that
+ *      touch it along the fewest faces, and of those along the most
+ *      edges. A failed growth is tried again from its seeds.
  *   2b. with level_min above 1, per draw of the climb: the cell,
  *      rng_below(n) among the goal's n cells; then rng_below(7): 0..5
  *      the neighbour (+x, -x, +y, -y, +z, -z) whose piece takes it, 6
@@ -153,8 +175,8 @@
  * After a dissection is found:
  *   3. the numbering: a[i] = i for i = 0..k-1; for i = k-1 down to 1,
  *      j = rng_below(i + 1), swap a[i] and a[j]; the piece cut as the
- *      i-th (in the order pieces came to exist, the whole goal 0) is
- *      numbered a[i] + 1;
+ *      i-th (in the order pieces came to exist, the whole goal 0; on
+ *      the grown route, the order of the seeds) is numbered a[i] + 1;
  *   4. for pieces 1..k in order, rng_below(24): the rotation (the n-th
  *      proper symmetry of solver/poly.h) it is drawn in, moved to the
  *      origin.
@@ -194,6 +216,8 @@
 #define BLK_SETS_MAX 2000
 #define BLK_SETS_STEPS 2000000u
 #define BLK_DRAW_CELLS 64 /* the drawn route: goals of at most this many cells */
+#define BLK_GROW_CELLS 6 /* the grown route: pieces of at least this many cells */
+#define BLK_GROW_TRIES 10000 /* ... its growths tried per attempt, at most */
 
 struct blk_found;
 
@@ -252,7 +276,7 @@ struct blk_found {
 	uint64_t scouts_open;  /* of them, proofs of k - 1 pieces stopped by
 	                        * BLK_SCOUT_NODES (passed) */
 	uint64_t nodes;        /* their search nodes */
-	uint64_t tries;        /* cuts drawn */
+	uint64_t tries;        /* cuts drawn (growths on the grown route) */
 	/* The exhaustive route (above): taken, the sets of shapes there
 	 * were (solved in turn until a puzzle is found, each an attempt),
 	 * and of them those left undecided (a count that proof_nodes cut
@@ -264,6 +288,9 @@ struct blk_found {
 	/* The drawn route (above) taken: each attempt a set of shapes drawn
 	 * and counted (solver_calls, nodes and cut_short count those). */
 	bool drawn;
+	/* The grown route (above) taken: each attempt one dissection grown
+	 * at once (its growths tried counted in 'tries'), proved once. */
+	bool grown;
 };
 
 /* Whether 'goal' (its nonzero cells) and the ranges of 's' can make a

@@ -165,6 +165,16 @@ static void check_rules(const struct grid *goal, const struct blk_spec *s,
 	assert_true((b->dis.nlevel ? b->dis.level[0] : 1) >= s->level_min);
 }
 
+/* Whether 'goal' has at most 64 cells (cut by grown cuts, never grown
+ * whole). */
+static bool goal_small(const struct grid *goal)
+{
+	size_t n = 0, total = (size_t)goal->nx * goal->ny * goal->nz;
+	for (size_t i = 0; i < total; i++)
+		n += goal->cells[i] != 0;
+	return n <= 64;
+}
+
 /* Seeds 1..seeds on 'goal': each finds a puzzle, every rule checked.
  * Returns the cuts answered from the memo of proofs (blk_found.repeats);
  * '*open' (when not NULL) gets the scouts cut short. */
@@ -182,9 +192,12 @@ static uint64_t run_goal_seeds(const struct grid *goal, struct blk_spec s,
 		assert_int_equal(blk_find(&r, goal, &s, &b, &f), GEN_OK);
 		assert_true(f.found);
 		/* the last two cuts at least were proved (perhaps the
-		 * next-to-last in an earlier attempt) */
+		 * next-to-last in an earlier attempt); a grown dissection
+		 * once */
 		assert_true(f.attempts >= 1 && f.solver_calls >= 1 &&
-		            (f.drawn || f.solver_calls + f.repeats >= 2));
+		            (f.drawn || f.grown || f.solver_calls + f.repeats >= 2));
+		assert_int_equal(f.grown, !goal_small(goal) && s.cells_min >= BLK_GROW_CELLS &&
+		                          s.level_min <= 1);
 		repeats += f.repeats;
 		scouts += f.scouts_open;
 		check_rules(goal, &s, &b, brute);
@@ -404,6 +417,61 @@ static void test_blocks_big_goals(void **state)
 	                                     .cells_min = 4, .cells_max = 15,
 	                                     .max_attempts = 1000}, 3, false, NULL);
 	puz_grid_clear(&g);
+}
+
+/* The grown route (blocks.h): pieces of at least BLK_GROW_CELLS cells on
+ * a goal of more than 64 cells. 4 x 4 x 5 in 10 to 12 pieces of 6 to 8
+ * cells: every rule kept (uniqueness re-proved by dancing links), one
+ * proof an attempt, the same puzzle from the same seed; with the pieces
+ * allowed one cell fewer the refinement's cuts run instead. */
+static void test_blocks_grown(void **state)
+{
+	(void)state;
+	struct grid goal;
+	box_goal(&goal, 4, 4, 5);
+	struct blk_spec s = {.pieces_min = 10, .pieces_max = 12, .cells_min = 6,
+	                     .cells_max = 8, .max_attempts = 1000};
+	run_goal_seeds(&goal, s, 2, false, NULL);
+	for (uint64_t seed = 1; seed <= 2; seed++) {
+		struct rng r, q;
+		rng_seed(&r, seed);
+		rng_seed(&q, seed);
+		struct blk_puzzle b, c;
+		struct blk_found f, g;
+		assert_int_equal(blk_find(&r, &goal, &s, &b, &f), GEN_OK);
+		assert_int_equal(blk_find(&q, &goal, &s, &c, &g), GEN_OK);
+		assert_true(f.found && f.grown && !f.drawn && !f.exhaustive);
+		assert_int_equal(f.solver_calls + f.repeats, f.attempts);
+		assert_true(f.tries >= f.attempts);
+		assert_memory_equal(b.answer, c.answer, 80);
+		assert_int_equal(rng_next(&r), rng_next(&q));
+		blk_puzzle_clear(&b);
+		blk_puzzle_clear(&c);
+	}
+	s.cells_min = 5;
+	struct rng r;
+	rng_seed(&r, 1);
+	struct blk_puzzle b;
+	struct blk_found f;
+	assert_int_equal(blk_find(&r, &goal, &s, &b, &f), GEN_OK);
+	assert_false(f.grown);
+	if (f.found)
+		blk_puzzle_clear(&b);
+	/* pieces of exactly 8 cells: growths fail more often; at most the
+	 * attempts allowed, each a growth at least, one proof at most */
+	s = (struct blk_spec){.pieces_min = 10, .pieces_max = 10,
+	                      .cells_min = 8, .cells_max = 8, .max_attempts = 2};
+	rng_seed(&r, 1);
+	assert_int_equal(blk_find(&r, &goal, &s, &b, &f), GEN_OK);
+	assert_true(f.grown);
+	assert_true(f.attempts >= 1 && f.attempts <= 2 && f.tries >= f.attempts);
+	assert_true(f.solver_calls <= f.attempts);
+	assert_true(f.found || f.attempts == 2);
+	if (f.found) {
+		check_rules(&goal, &s, &b, false);
+		blk_puzzle_clear(&b);
+	}
+	puz_grid_clear(&goal);
 }
 
 /* A goal that is not a box: a staircase of 3 x 3 x 3 less a corner
@@ -1213,6 +1281,7 @@ int main(void)
 		cmocka_unit_test(test_blocks_scouts),
 		cmocka_unit_test(test_blocks_box),
 		cmocka_unit_test(test_blocks_big_goals),
+		cmocka_unit_test(test_blocks_grown),
 		cmocka_unit_test(test_blocks_any_goal),
 		cmocka_unit_test(test_blocks_deterministic),
 		cmocka_unit_test(test_blocks_progress),
