@@ -385,6 +385,13 @@ int generate_blocks(const struct generate_args *ga, uint64_t seed)
 			          "or other --pieces and --cells)", box, found.attempts,
 			          seed, shortc);
 		}
+		else if (job.band == GEN_BAND_ANY && found.grown)
+			cli_error("generate: no block puzzle of %s in %" PRIu64 " attempts "
+			          "from seed %" PRIu64 " (%" PRIu64 " dissections grown "
+			          "whole and proved, %" PRIu64 " of them cut short by the "
+			          "search's budget; try another seed, more --max-attempts "
+			          "or other --pieces and --cells)", box, found.attempts,
+			          seed, found.solver_calls, found.cut_short);
 		else if (job.band == GEN_BAND_ANY)
 			cli_error("generate: no block puzzle of %s in %" PRIu64 " attempts "
 			          "from seed %" PRIu64 " (%" PRIu64 " cuts proved; try "

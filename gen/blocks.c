@@ -11,11 +11,13 @@
 #include "gen/gen.h"
 #include "solver/poly.h"
 #include "solver/prove.h"
+#include "solver/solve.h"
 
 static void work_clear(struct blk_work *w)
 {
 	free(w->at);
 	free(w->nb);
+	free(w->eb);
 	free(w->nbm);
 	free(w->pc);
 	free(w->list);
@@ -26,6 +28,7 @@ static void work_clear(struct blk_work *w)
 	free(w->labels);
 	dis_free(w->dis);
 	prove_free(w->pv);
+	blk_ahead_clear(&w->ahead);
 	free(w->memo.labels);
 	free(w->memo.hash);
 	free(w->memo.answer);
@@ -53,6 +56,7 @@ static bool work_init(struct blk_work *w, const struct grid *goal)
 	w->n = n;
 	w->at = malloc((size_t)n * sizeof *w->at);
 	w->nb = malloc((size_t)n * sizeof *w->nb);
+	w->eb = malloc((size_t)n * sizeof *w->eb);
 	w->nbm = n <= 64 ? calloc((size_t)n, sizeof *w->nbm) : NULL;
 	w->pc = calloc((size_t)n, sizeof *w->pc);
 	w->list = malloc((size_t)n * sizeof *w->list);
@@ -63,7 +67,7 @@ static bool work_init(struct blk_work *w, const struct grid *goal)
 	w->labels = malloc(total);
 	w->dis = dis_new();
 	w->pv = n <= PROVE_MAX_CELLS ? prove_new(goal) : NULL;
-	if (!w->at || !w->nb || (n <= 64 && !w->nbm) || !w->pc || !w->list ||
+	if (!w->at || !w->nb || !w->eb || (n <= 64 && !w->nbm) || !w->pc || !w->list ||
 	    !w->queue || !w->walk || !w->up || !w->front || !w->labels ||
 	    !w->dis || !w->pv) {
 		free(num);
@@ -87,6 +91,19 @@ static bool work_init(struct blk_work *w, const struct grid *goal)
 					if (w->nbm && w->nb[c][d] >= 0)
 						w->nbm[c] |= (uint64_t)1 << w->nb[c][d];
 				}
+				int e = 0;
+				for (int a = 0; a < 3; a++)
+					for (int b = a + 1; b < 3; b++)
+						for (int t = 0; t < 4; t++) {
+							int q[3] = {p[0], p[1], p[2]};
+							q[a] += t & 1 ? -1 : 1;
+							q[b] += t & 2 ? -1 : 1;
+							bool in = q[a] >= 0 && q[a] < lim[a] &&
+							          q[b] >= 0 && q[b] < lim[b];
+							w->eb[c][e++] = in ? num[puz_grid_index(
+							                         goal, q[0], q[1], q[2])]
+							                   : -1;
+						}
 				c++;
 			}
 	free(num);
@@ -455,9 +472,11 @@ static int unique(struct blk_work *w, const struct blk_spec *s, bool scout)
 	if (scout && budget > BLK_SCOUT_NODES)
 		budget = BLK_SCOUT_NODES;
 	struct prove_result r;
-	int rc = prove_count(w->pv, w->pc, w->np, 2, budget, &r);
-	if (rc != PROVE_OK)
-		return -1;
+	if (scout || !blk_ahead_take(w, &r)) {
+		int rc = prove_count(w->pv, w->pc, w->np, 2, budget, &r);
+		if (rc != PROVE_OK)
+			return -1;
+	}
 	w->info->solver_calls++;
 	w->info->nodes += r.nodes;
 	bool open = !r.complete && r.solutions < 2;
@@ -740,11 +759,13 @@ static bool finish(struct blk_work *w, struct rng *r, const struct dis_result *d
 	return true;
 }
 
-/* Whether attempts take the grown route (blocks.h): pieces of at least
- * BLK_GROW_CELLS cells on a goal of more than 64 cells. */
+/* Whether attempts take the grown route (blocks.h): pieces of
+ * BLK_GROW_CELLS to BLK_GROW_CELLS_MAX cells on a goal of more than 64
+ * cells. */
 static bool grown(const struct blk_work *w, const struct blk_spec *s)
 {
-	return !w->nbm && !w->hollow && s->cells_min >= BLK_GROW_CELLS;
+	return !w->nbm && !w->hollow && s->cells_min >= BLK_GROW_CELLS &&
+	       s->cells_max <= BLK_GROW_CELLS_MAX;
 }
 
 /* One attempt. 1 found (in '*out'), 0 not, -1 out of memory. */
@@ -831,7 +852,19 @@ int blk_find(struct rng *r, const struct grid *goal, const struct blk_spec *s,
 		return GEN_OK;
 	}
 	f.grown = rc == 0 && grown(&w, s);
+	/* the grown route's proofs made ahead on threads (blkgrow.c) */
+	w.ahead.threads = !f.grown || s->threads <= 1 ? 1
+	                : s->threads > SOLVE_MAX_THREADS ? (int)SOLVE_MAX_THREADS
+	                : (int)s->threads;
+	uint64_t until = 0; /* attempts the proofs ahead reach */
 	while (f.attempts < s->max_attempts && rc == 0) {
+		if (w.ahead.threads > 1 && f.attempts >= until) {
+			if (blk_ahead_fill(&w, r, s, ks, nk,
+			                   s->max_attempts - f.attempts))
+				until = f.attempts + w.ahead.span;
+			else
+				w.ahead.threads = 1;
+		}
 		f.attempts++;
 		rc = attempt(&w, r, s, out);
 		if (rc == 0 && s->progress)

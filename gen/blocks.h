@@ -101,8 +101,9 @@
  * draws none; when no feasible count has a set, the exhaustive route
  * has already said that no puzzle exists).
  *
- * The grown route. With pieces of at least BLK_GROW_CELLS cells on a goal
- * of more than 64 cells (no level_min above 1), an attempt grows the
+ * The grown route. With pieces of BLK_GROW_CELLS to BLK_GROW_CELLS_MAX
+ * cells (cells_min at least the one, cells_max at most the other) on a
+ * goal of more than 64 cells (no level_min above 1), an attempt grows the
  * whole dissection at once instead of cutting it (blkgrow.c): k seed
  * cells, then, one cell at a time, the smallest piece that can still grow
  * (below cells_max, a free cell next to it) takes a free neighbour, one
@@ -114,7 +115,11 @@
  * dissection is proved unique once, within proof_nodes. Branched pieces
  * fit the goal in few ways: 5 x 5 x 5 in 16 pieces of 6 to 8 cells is
  * unique about two times in three this way, where the cuts made no
- * unique one in thousands of attempts (docs/puzzles.md).
+ * unique one in thousands of attempts (docs/puzzles.md). (Larger pieces
+ * grown so interlock: 6 x 6 x 6 in 8 to 10 pieces of 6 to 27 cells grew
+ * unique dissections that did not come apart, where cuts find a puzzle
+ * in a few attempts.) With threads, the next attempts' proofs are made
+ * ahead side by side (blkgrow.c), the same puzzle on any number.
  *
  * The stream (part of the seed contract). Goal cells are numbered in
  * grid order (x fastest, then y, then z). On the exhaustive route, from
@@ -159,19 +164,21 @@
  *      then the others, each when its size is in lo..hi; the part is
  *      candidate rng_below(count). A tree with no candidate is a failed
  *      try. Both sides are face-connected (halves of a tree).
- *   2c. on the grown route, per growth tried: for i = 0..k-1, the seed
- *      of piece i, rng_below(f) among the f free cells in order; then
- *      per cell taken, the piece, rng_below(t) among the t pieces in
- *      order that can grow and are as small as any that can; its cell,
- *      rng_below(c) among the c free cells in order next to it that
- *      touch it along the fewest faces, and of those along the most
- *      edges. A failed growth is tried again from its seeds.
  *   2b. with level_min above 1, per draw of the climb: the cell,
  *      rng_below(n) among the goal's n cells; then rng_below(7): 0..5
  *      the neighbour (+x, -x, +y, -y, +z, -z) whose piece takes it, 6
  *      a hollow; a draw that cannot apply changes nothing and draws
  *      nothing more. A change to be kept for its positions alone (one
  *      time in ten) draws rng_below(10), kept on 0.
+ *   2c. on the grown route, per growth tried: for i = 0..k-1, the seed
+ *      of piece i, rng_below(f) among the f free cells in order; then
+ *      per cell taken, the piece, rng_below(t) among the t pieces in
+ *      order that can grow and are as small as any that can; its cell,
+ *      rng_below(c) among the c free cells in order next to it that
+ *      touch it along the fewest faces, and of those along the most
+ *      edges (goal cells sharing an edge with it, not a face, counted
+ *      whatever lies between). A failed growth is tried again, from new
+ *      seeds.
  * After a dissection is found:
  *   3. the numbering: a[i] = i for i = 0..k-1; for i = k-1 down to 1,
  *      j = rng_below(i + 1), swap a[i] and a[j]; the piece cut as the
@@ -217,6 +224,7 @@
 #define BLK_SETS_STEPS 2000000u
 #define BLK_DRAW_CELLS 64 /* the drawn route: goals of at most this many cells */
 #define BLK_GROW_CELLS 6 /* the grown route: pieces of at least this many cells */
+#define BLK_GROW_CELLS_MAX 8 /* ... and of at most this many */
 #define BLK_GROW_TRIES 10000 /* ... its growths tried per attempt, at most */
 
 struct blk_found;

@@ -419,11 +419,13 @@ static void test_blocks_big_goals(void **state)
 	puz_grid_clear(&g);
 }
 
-/* The grown route (blocks.h): pieces of at least BLK_GROW_CELLS cells on
- * a goal of more than 64 cells. 4 x 4 x 5 in 10 to 12 pieces of 6 to 8
- * cells: every rule kept (uniqueness re-proved by dancing links), one
- * proof an attempt, the same puzzle from the same seed; with the pieces
- * allowed one cell fewer the refinement's cuts run instead. */
+/* The grown route (blocks.h): pieces of BLK_GROW_CELLS to
+ * BLK_GROW_CELLS_MAX cells on a goal of more than 64 cells. 4 x 4 x 5 in
+ * 10 to 12 pieces of 6 to 8 cells: every rule kept (uniqueness re-proved
+ * by dancing links), at most one proof an attempt, the same puzzle,
+ * figures and stream on 1, 2 and 3 threads (the proofs made ahead);
+ * with pieces of 5 cells allowed, or of 9, the refinement's cuts run
+ * instead. */
 static void test_blocks_grown(void **state)
 {
 	(void)state;
@@ -432,31 +434,53 @@ static void test_blocks_grown(void **state)
 	struct blk_spec s = {.pieces_min = 10, .pieces_max = 12, .cells_min = 6,
 	                     .cells_max = 8, .max_attempts = 1000};
 	run_goal_seeds(&goal, s, 2, false, NULL);
-	for (uint64_t seed = 1; seed <= 2; seed++) {
-		struct rng r, q;
+	for (uint64_t seed = 1; seed <= 4; seed++) {
+		struct rng r;
 		rng_seed(&r, seed);
-		rng_seed(&q, seed);
-		struct blk_puzzle b, c;
-		struct blk_found f, g;
+		struct blk_puzzle b;
+		struct blk_found f;
+		s.threads = 1;
 		assert_int_equal(blk_find(&r, &goal, &s, &b, &f), GEN_OK);
-		assert_int_equal(blk_find(&q, &goal, &s, &c, &g), GEN_OK);
 		assert_true(f.found && f.grown && !f.drawn && !f.exhaustive);
-		assert_int_equal(f.solver_calls + f.repeats, f.attempts);
-		assert_true(f.tries >= f.attempts);
-		assert_memory_equal(b.answer, c.answer, 80);
-		assert_int_equal(rng_next(&r), rng_next(&q));
+		assert_true(f.solver_calls >= 1 && f.solver_calls + f.repeats <= f.attempts);
+		uint64_t next = rng_next(&r);
+		for (unsigned t = 2; t <= 3; t++) {
+			struct rng q;
+			rng_seed(&q, seed);
+			struct blk_puzzle c;
+			struct blk_found g;
+			s.threads = t;
+			assert_int_equal(blk_find(&q, &goal, &s, &c, &g), GEN_OK);
+			assert_true(g.found);
+			assert_memory_equal(b.answer, c.answer, 80);
+			assert_int_equal(f.attempts, g.attempts);
+			assert_int_equal(f.solver_calls, g.solver_calls);
+			assert_int_equal(f.repeats, g.repeats);
+			assert_int_equal(f.nodes, g.nodes);
+			assert_int_equal(f.cut_short, g.cut_short);
+			assert_int_equal(f.tries, g.tries);
+			assert_int_equal(next, rng_next(&q));
+			blk_puzzle_clear(&c);
+		}
 		blk_puzzle_clear(&b);
-		blk_puzzle_clear(&c);
 	}
-	s.cells_min = 5;
+	s.threads = 0;
 	struct rng r;
-	rng_seed(&r, 1);
 	struct blk_puzzle b;
 	struct blk_found f;
-	assert_int_equal(blk_find(&r, &goal, &s, &b, &f), GEN_OK);
-	assert_false(f.grown);
-	if (f.found)
-		blk_puzzle_clear(&b);
+	for (int other = 0; other < 2; other++) {
+		struct blk_spec o = s;
+		if (other)
+			o.cells_max = 9;
+		else
+			o.cells_min = 5;
+		rng_seed(&r, 1);
+		assert_int_equal(blk_find(&r, &goal, &o, &b, &f), GEN_OK);
+		assert_false(f.grown);
+		assert_true(f.tries > 0 && f.solver_calls + f.repeats >= 2);
+		if (f.found)
+			blk_puzzle_clear(&b);
+	}
 	/* pieces of exactly 8 cells: growths fail more often; at most the
 	 * attempts allowed, each a growth at least, one proof at most */
 	s = (struct blk_spec){.pieces_min = 10, .pieces_max = 10,
