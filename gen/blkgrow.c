@@ -141,6 +141,9 @@ void blk_ahead_clear(struct blk_ahead *a)
 	memset(a, 0, sizeof *a);
 }
 
+/* Attempts grown ahead at most, a thread. */
+#define AHEAD_SPAN 8
+
 /* The slots being proved, shared by the threads of one batch. */
 struct ahead_pool {
 	struct blk_ahead *a;
@@ -193,15 +196,23 @@ bool blk_ahead_fill(struct blk_work *w, const struct rng *r,
 			return false;
 		}
 	}
-	/* the attempts to come, as attempt() makes them, up to their proofs */
+	/* the attempts to come, as attempt() makes them, up to their proofs
+	 * (no progress shown for them: they have not happened yet; at most
+	 * AHEAD_SPAN a thread, where growths seldom succeed) */
 	struct rng q = *r;
 	uint64_t tries = w->info->tries;
+	struct blk_spec quiet = *s;
+	quiet.progress = NULL;
+	for (int i = 0; i < BLK_MAX_PIECES; i++)
+		blk_drop_final(w, i);
+	uint64_t most = (uint64_t)t * AHEAD_SPAN;
+	left = left < most ? left : most;
 	a->span = 0;
 	for (; a->span < left && a->n < t; a->span++) {
 		int k = ks[rng_below(&q, (uint64_t)nk)];
-		int rc = blk_grow(w, &q, s, k);
+		int rc = blk_grow(w, &q, &quiet, k);
 		for (int i = 0; i < k && rc == 1; i++)
-			rc = blk_final_ok(w, s, i);
+			rc = blk_final_ok(w, &quiet, i);
 		for (int i = 0; i < k; i++)
 			blk_drop_final(w, i);
 		if (rc < 0) {

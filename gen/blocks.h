@@ -253,10 +253,12 @@ struct blk_spec {
 	 * the same with it or without it. */
 	void (*progress)(void *progress_ctx, const struct blk_found *so_far);
 	void *progress_ctx;
-	/* Threads the drawn route counts its sets on (0 or 1: the caller's
-	 * alone; at most SOLVE_MAX_THREADS used); the puzzle, the figures of blk_found and the stream's
-	 * state after are the same whatever the number. piece_ok and
-	 * progress are called on the caller's thread only. */
+	/* Threads the drawn route counts its sets on, and the grown route
+	 * proves its next attempts' dissections on (0 or 1: the caller's
+	 * alone; at most SOLVE_MAX_THREADS used); the puzzle, the figures of
+	 * blk_found and the stream's state after are the same whatever the
+	 * number. piece_ok and progress are called on the caller's thread
+	 * only. */
 	unsigned threads;
 };
 

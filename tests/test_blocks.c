@@ -196,8 +196,9 @@ static uint64_t run_goal_seeds(const struct grid *goal, struct blk_spec s,
 		 * once */
 		assert_true(f.attempts >= 1 && f.solver_calls >= 1 &&
 		            (f.drawn || f.grown || f.solver_calls + f.repeats >= 2));
-		assert_int_equal(f.grown, !goal_small(goal) && s.cells_min >= BLK_GROW_CELLS &&
-		                          s.level_min <= 1);
+		assert_int_equal(f.grown, !goal_small(goal) && s.level_min <= 1 &&
+		                          s.cells_min >= BLK_GROW_CELLS &&
+		                          s.cells_max <= BLK_GROW_CELLS_MAX);
 		repeats += f.repeats;
 		scouts += f.scouts_open;
 		check_rules(goal, &s, &b, brute);
@@ -463,6 +464,52 @@ static void test_blocks_grown(void **state)
 			blk_puzzle_clear(&c);
 		}
 		blk_puzzle_clear(&b);
+	}
+	/* many attempts, fills and refills: proofs cut short at 1,000 nodes
+	 * (seed 2: 24 attempts, 20 proofs cut short), and pieces of exactly
+	 * 8 cells (most growths fail); the same figures and stream on 1 to 3
+	 * threads */
+	const struct blk_spec many[] = {
+	    {.pieces_min = 10, .pieces_max = 12, .cells_min = 6, .cells_max = 8,
+	     .max_attempts = 30, .proof_nodes = 1000},
+	    {.pieces_min = 10, .pieces_max = 10, .cells_min = 8, .cells_max = 8,
+	     .max_attempts = 6}};
+	for (size_t m = 0; m < sizeof many / sizeof *many; m++) {
+		struct blk_found f1 = {0};
+		uint64_t next1 = 0;
+		unsigned char ans1[80] = {0};
+		for (unsigned t = 1; t <= 3; t++) {
+			struct blk_spec o = many[m];
+			o.threads = t;
+			struct rng q;
+			rng_seed(&q, 2);
+			struct blk_puzzle c;
+			struct blk_found g;
+			assert_int_equal(blk_find(&q, &goal, &o, &c, &g), GEN_OK);
+			assert_true(g.grown);
+			uint64_t next = rng_next(&q);
+			if (g.found) {
+				if (t == 1)
+					memcpy(ans1, c.answer, 80);
+				assert_memory_equal(ans1, c.answer, 80);
+				blk_puzzle_clear(&c);
+			}
+			if (t == 1) {
+				f1 = g;
+				next1 = next;
+				if (m == 0)
+					assert_true(g.attempts > 10 && g.cut_short > 5);
+				continue;
+			}
+			assert_int_equal(f1.found, g.found);
+			assert_int_equal(f1.attempts, g.attempts);
+			assert_int_equal(f1.solver_calls, g.solver_calls);
+			assert_int_equal(f1.repeats, g.repeats);
+			assert_int_equal(f1.nodes, g.nodes);
+			assert_int_equal(f1.cut_short, g.cut_short);
+			assert_int_equal(f1.tries, g.tries);
+			assert_int_equal(next1, next);
+		}
 	}
 	s.threads = 0;
 	struct rng r;
@@ -1284,6 +1331,13 @@ static void test_blocks_out_of_memory(void **state)
 	oom_search(&g, &s, 1);
 	s.threads = 3;
 	oom_search(&g, &s, 37);
+	puz_grid_clear(&g);
+	/* the grown route with its proofs made ahead on threads (an
+	 * allocation failing there leaves the attempts to prove their own) */
+	box_goal(&g, 4, 4, 5);
+	s = (struct blk_spec){.pieces_min = 10, .pieces_max = 12, .cells_min = 6,
+	                      .cells_max = 8, .max_attempts = 100, .threads = 2};
+	oom_search(&g, &s, 1);
 	puz_grid_clear(&g);
 	/* the interlocking climb and its proofs */
 	box_goal(&g, 4, 4, 4);
