@@ -27,23 +27,6 @@ struct blk_memo {
 	size_t tmask;
 };
 
-/* The grown route's proofs made ahead on threads (blkgrow.c): the
- * dissections the next attempts will grow, drawn from a copy of the
- * stream, proved side by side; unique() takes a proof from here when its
- * dissection is one of them (the same answer and nodes: a proof is a
- * function of the labels and the budget). */
-struct blk_ahead {
-	int threads;       /* in all, the caller's among them (1: off) */
-	prove **pv;        /* threads - 1 workers' provers, made on first use */
-	int npv;
-	int *labels;       /* slot i: labels[i * n ...], its k pieces */
-	int *k;
-	int *rc;           /* prove_count()'s */
-	struct prove_result *pr;
-	int n, at;         /* slots made, the first not yet taken */
-	uint64_t span;     /* attempts the last fill grew ahead */
-};
-
 /* One search: the goal's cells and the dissection being refined. */
 struct blk_work {
 	const struct grid *goal;
@@ -68,7 +51,6 @@ struct blk_work {
 	disasm *dis;
 	prove *pv; /* the uniqueness proofs, set up once for the goal */
 	struct blk_memo memo;
-	struct blk_ahead ahead;
 	struct blk_found *info;
 };
 
@@ -86,21 +68,6 @@ bool blk_piece_grid(const struct blk_work *w, int i, int sym, struct grid *out);
  * left smaller than cells_min). Uses w->list, w->queue and w->front. */
 int blk_grow(struct blk_work *w, struct rng *r, const struct blk_spec *s,
              int k);
-
-/* Ahead of the grown route's next attempts (blocks.h), when there are
- * threads: their dissections grown from a copy of 'r' (k drawn from
- * ks[0..nk-1]; at most 'left' attempts; w->info and the stream left as
- * they were) until as many need a proof as there are threads, and
- * proved side by side into w->ahead (w->ahead.span: the attempts grown).
- * false: out of memory (nothing ahead; the attempts then prove their
- * own). */
-bool blk_ahead_fill(struct blk_work *w, const struct rng *r,
-                    const struct blk_spec *s, const int *ks, int nk,
-                    uint64_t left);
-/* The proof made ahead of pieces w->pc (w->np of them), into '*out':
- * true when there is one (taken), false otherwise. */
-bool blk_ahead_take(struct blk_work *w, struct prove_result *out);
-void blk_ahead_clear(struct blk_ahead *a);
 
 /* The exhaustive route (blkset.c, blocks.h), the feasible piece counts
  * ks[0..nk-1]: 1 taken (every set tried; w->info->found says whether a

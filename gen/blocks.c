@@ -11,7 +11,6 @@
 #include "gen/gen.h"
 #include "solver/poly.h"
 #include "solver/prove.h"
-#include "solver/solve.h"
 
 static void work_clear(struct blk_work *w)
 {
@@ -28,7 +27,6 @@ static void work_clear(struct blk_work *w)
 	free(w->labels);
 	dis_free(w->dis);
 	prove_free(w->pv);
-	blk_ahead_clear(&w->ahead);
 	free(w->memo.labels);
 	free(w->memo.hash);
 	free(w->memo.answer);
@@ -472,11 +470,9 @@ static int unique(struct blk_work *w, const struct blk_spec *s, bool scout)
 	if (scout && budget > BLK_SCOUT_NODES)
 		budget = BLK_SCOUT_NODES;
 	struct prove_result r;
-	if (scout || !blk_ahead_take(w, &r)) {
-		int rc = prove_count(w->pv, w->pc, w->np, 2, budget, &r);
-		if (rc != PROVE_OK)
-			return -1;
-	}
+	int rc = prove_count(w->pv, w->pc, w->np, 2, budget, &r);
+	if (rc != PROVE_OK)
+		return -1;
 	w->info->solver_calls++;
 	w->info->nodes += r.nodes;
 	bool open = !r.complete && r.solutions < 2;
@@ -852,19 +848,7 @@ int blk_find(struct rng *r, const struct grid *goal, const struct blk_spec *s,
 		return GEN_OK;
 	}
 	f.grown = rc == 0 && grown(&w, s);
-	/* the grown route's proofs made ahead on threads (blkgrow.c) */
-	w.ahead.threads = !f.grown || s->threads <= 1 ? 1
-	                : s->threads > SOLVE_MAX_THREADS ? (int)SOLVE_MAX_THREADS
-	                : (int)s->threads;
-	uint64_t until = 0; /* attempts the proofs ahead reach */
 	while (f.attempts < s->max_attempts && rc == 0) {
-		if (w.ahead.threads > 1 && f.attempts >= until) {
-			if (blk_ahead_fill(&w, r, s, ks, nk,
-			                   s->max_attempts - f.attempts))
-				until = f.attempts + w.ahead.span;
-			else
-				w.ahead.threads = 1;
-		}
 		f.attempts++;
 		rc = attempt(&w, r, s, out);
 		if (rc == 0 && s->progress)

@@ -118,8 +118,7 @@
  * unique one in thousands of attempts (docs/puzzles.md). (Larger pieces
  * grown so interlock: 6 x 6 x 6 in 8 to 10 pieces of 6 to 27 cells grew
  * unique dissections that did not come apart, where cuts find a puzzle
- * in a few attempts.) With threads, the next attempts' proofs are made
- * ahead side by side (blkgrow.c), the same puzzle on any number.
+ * in a few attempts.) The route runs on the caller's thread alone.
  *
  * The stream (part of the seed contract). Goal cells are numbered in
  * grid order (x fastest, then y, then z). On the exhaustive route, from
@@ -253,8 +252,7 @@ struct blk_spec {
 	 * the same with it or without it. */
 	void (*progress)(void *progress_ctx, const struct blk_found *so_far);
 	void *progress_ctx;
-	/* Threads the drawn route counts its sets on, and the grown route
-	 * proves its next attempts' dissections on (0 or 1: the caller's
+	/* Threads the drawn route counts its sets on (0 or 1: the caller's
 	 * alone; at most SOLVE_MAX_THREADS used); the puzzle, the figures of
 	 * blk_found and the stream's state after are the same whatever the
 	 * number. piece_ok and progress are called on the caller's thread
