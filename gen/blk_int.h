@@ -52,6 +52,7 @@ struct blk_work {
 	prove *pv; /* the uniqueness proofs, set up once for the goal */
 	struct blk_memo memo;
 	struct blk_found *info;
+	uint64_t grown_proofs; /* proofs made on the grown route so far */
 };
 
 /* Whether the cells of piece i, of which 'start' is one, are

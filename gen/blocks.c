@@ -446,6 +446,30 @@ static void memo_keep(struct blk_work *w, uint64_t h, int answer)
 	m->tab[slot] = (uint32_t)++m->len;
 }
 
+/* Whether attempts take the grown route (blocks.h): pieces of
+ * BLK_GROW_CELLS to BLK_GROW_CELLS_MAX cells on a goal of more than 64
+ * cells. */
+static bool grown(const struct blk_work *w, const struct blk_spec *s)
+{
+	return !w->nbm && !w->hollow && s->cells_min >= BLK_GROW_CELLS &&
+	       s->cells_max <= BLK_GROW_CELLS_MAX;
+}
+
+/* The i-th term (i >= 1) of Luby's sequence 1, 1, 2, 1, 1, 2, 4, 1, 1,
+ * 2, 1, 1, 2, 4, 8, ...: 2^(j-1) when i = 2^j - 1, else the term i - 2^(j-1)
+ * + 1 for the j with 2^(j-1) <= i < 2^j - 1. Past 2^63 it stays 2^62. */
+static uint64_t luby(uint64_t i)
+{
+	for (;;) {
+		int j = 1;
+		while (j < 63 && ((uint64_t)1 << j) - 1 < i)
+			j++;
+		if (((uint64_t)1 << j) - 1 <= i)
+			return (uint64_t)1 << (j - 1);
+		i -= ((uint64_t)1 << (j - 1)) - 1;
+	}
+}
+
 /* Whether the dissection is proved unique: 1 yes, 0 no (or not within
  * the node budget), -1 out of memory. A scout (the dissection before
  * its last cut: the cut can only add solutions, so one that is not
@@ -467,6 +491,11 @@ static int unique(struct blk_work *w, const struct blk_spec *s, bool scout)
 		}
 	}
 	uint64_t budget = s->proof_nodes ? s->proof_nodes : BLK_PROOF_NODES;
+	if (!s->proof_nodes && grown(w, s)) {
+		uint64_t t = luby(++w->grown_proofs);
+		budget = BLK_GROW_PROOF_NODES *
+		         (t < BLK_GROW_PROOF_TIMES ? t : BLK_GROW_PROOF_TIMES);
+	}
 	if (scout && budget > BLK_SCOUT_NODES)
 		budget = BLK_SCOUT_NODES;
 	struct prove_result r;
@@ -755,21 +784,17 @@ static bool finish(struct blk_work *w, struct rng *r, const struct dis_result *d
 	return true;
 }
 
-/* Whether attempts take the grown route (blocks.h): pieces of
- * BLK_GROW_CELLS to BLK_GROW_CELLS_MAX cells on a goal of more than 64
- * cells. */
-static bool grown(const struct blk_work *w, const struct blk_spec *s)
-{
-	return !w->nbm && !w->hollow && s->cells_min >= BLK_GROW_CELLS &&
-	       s->cells_max <= BLK_GROW_CELLS_MAX;
-}
-
 /* One attempt. 1 found (in '*out'), 0 not, -1 out of memory. */
 static int attempt(struct blk_work *w, struct rng *r, const struct blk_spec *s,
                    struct blk_puzzle *out)
 {
-	int ks[BLK_MAX_PIECES + 1], nk = feasible(s, w->n, ks);
-	int k = ks[rng_below(r, (uint64_t)nk)];
+	int ks[BLK_MAX_PIECES + 1], nk = feasible(s, w->n, ks), ki = 0;
+	if (grown(w, s))
+		while (ki < nk - 1 && rng_below(r, BLK_GROW_MORE) == 0)
+			ki++;
+	else
+		ki = (int)rng_below(r, (uint64_t)nk);
+	int k = ks[ki];
 	for (int i = 0; i < w->np; i++)
 		blk_drop_final(w, i);
 	for (int c = 0; c < w->n; c++)

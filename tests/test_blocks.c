@@ -437,21 +437,21 @@ static void test_blocks_grown(void **state)
 	run_goal_seeds(&goal, s, 4, false, NULL);
 	const struct blk_spec many[] = {
 	    {.pieces_min = 10, .pieces_max = 12, .cells_min = 6, .cells_max = 8,
-	     .max_attempts = 30, .proof_nodes = 1000},
+	     .max_attempts = 30, .proof_nodes = 300},
 	    {.pieces_min = 10, .pieces_max = 10, .cells_min = 8, .cells_max = 8,
 	     .max_attempts = 6}};
 	for (size_t m = 0; m < sizeof many / sizeof *many; m++) {
 		struct rng q;
-		rng_seed(&q, 2);
+		rng_seed(&q, 1 + (uint64_t)m);
 		struct blk_puzzle c;
 		struct blk_found g;
 		assert_int_equal(blk_find(&q, &goal, &many[m], &c, &g), GEN_OK);
 		assert_true(g.grown && g.tries >= g.attempts);
 		assert_true(g.solver_calls + g.repeats <= g.attempts);
 		assert_true(g.found || g.attempts == many[m].max_attempts);
-		/* seed 2: 24 attempts, 20 proofs cut short */
+		/* seed 1: 14 attempts, 13 proofs cut short, then one found */
 		if (m == 0)
-			assert_true(g.attempts > 10 && g.cut_short > 5);
+			assert_true(g.found && g.attempts > 10 && g.cut_short > 5);
 		if (g.found) {
 			check_rules(&goal, &many[m], &c, false);
 			blk_puzzle_clear(&c);
