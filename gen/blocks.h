@@ -118,7 +118,7 @@
  * nodes, else proof_nodes: most unique grown dissections are proved
  * within a few hundred thousand nodes, and the rare ones that need more
  * still get their budget as the search goes on. The piece count favours
- * the fewest pieces: each count one more is drawn a quarter as often
+ * the fewest pieces: each count one more is drawn an eighth as often
  * (BLK_GROW_MORE), since a dissection into one piece more is unique far
  * less often (5 x 5 x 5 in 6 to 8 cells, measured: 10 of 22 proofs of 16
  * pieces unique within 2,000,000 nodes, 0 of 34 of 17 to 20). Branched pieces
@@ -236,7 +236,7 @@
 #define BLK_GROW_CELLS 6 /* the grown route: pieces of at least this many cells */
 #define BLK_GROW_CELLS_MAX 8 /* ... and of at most this many */
 #define BLK_GROW_TRIES 10000 /* ... its growths tried per attempt, at most */
-#define BLK_GROW_MORE 4 /* ... a piece count one more drawn 1/4 as often */
+#define BLK_GROW_MORE 8 /* ... a piece count one more drawn 1/8 as often */
 #define BLK_GROW_PROOF_NODES 500000u /* ... the unit of its proofs' budgets */
 #define BLK_GROW_PROOF_TIMES 64u     /* ... a budget at most this many units */
 
