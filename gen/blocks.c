@@ -455,6 +455,7 @@ static bool grown(const struct blk_work *w, const struct blk_spec *s)
 	       s->cells_max <= BLK_GROW_CELLS_MAX;
 }
 
+
 /* The i-th term (i >= 1) of Luby's sequence 1, 1, 2, 1, 1, 2, 4, 1, 1,
  * 2, 1, 1, 2, 4, 8, ...: 2^(j-1) when i = 2^j - 1, else the term i - 2^(j-1)
  * + 1 for the j with 2^(j-1) <= i < 2^j - 1. Past 2^63 it stays 2^62. */
@@ -470,13 +471,22 @@ static uint64_t luby(uint64_t i)
 	}
 }
 
+uint64_t blk_grow_budget(uint64_t i)
+{
+	uint64_t t = luby(i ? i : 1);
+	return BLK_GROW_PROOF_NODES *
+	       (t < BLK_GROW_PROOF_TIMES ? t : BLK_GROW_PROOF_TIMES);
+}
+
 /* Whether the dissection is proved unique: 1 yes, 0 no (or not within
  * the node budget), -1 out of memory. A scout (the dissection before
  * its last cut: the cut can only add solutions, so one that is not
  * unique is dropped early) has a smaller budget, and a scout cut short
  * passes (2 in the memo): only the last cut's proof decides. A
  * dissection proved before in this search gets the answer it got then:
- * the proof is a function of the labels and the budget alone; one a
+ * the proof is a function of the labels and the budget alone (on the
+ * grown route the budget of the first proof of it: a repeat keeps that
+ * answer, cut short or not, so the search stays the same); one a
  * scout left open is proved again when it is a last cut. */
 static int unique(struct blk_work *w, const struct blk_spec *s, bool scout)
 {
@@ -492,9 +502,7 @@ static int unique(struct blk_work *w, const struct blk_spec *s, bool scout)
 	}
 	uint64_t budget = s->proof_nodes ? s->proof_nodes : BLK_PROOF_NODES;
 	if (!s->proof_nodes && grown(w, s)) {
-		uint64_t t = luby(++w->grown_proofs);
-		budget = BLK_GROW_PROOF_NODES *
-		         (t < BLK_GROW_PROOF_TIMES ? t : BLK_GROW_PROOF_TIMES);
+		budget = blk_grow_budget(++w->grown_proofs);
 	}
 	if (scout && budget > BLK_SCOUT_NODES)
 		budget = BLK_SCOUT_NODES;

@@ -115,13 +115,14 @@
  * dissection is proved unique once. With proof_nodes 0 the i-th proof of
  * a search may take BLK_GROW_PROOF_NODES times the i-th term of Luby's
  * sequence (1, 1, 2, 1, 1, 2, 4, 1, ...; at most BLK_GROW_PROOF_TIMES)
- * nodes, else proof_nodes: most unique grown dissections are proved
+ * nodes (blk_grow_budget(); a proof whose answer is reused does not
+ * count), else proof_nodes: most unique grown dissections are proved
  * within a few hundred thousand nodes, and the rare ones that need more
  * still get their budget as the search goes on. The piece count favours
  * the fewest pieces: each count one more is drawn an eighth as often
  * (BLK_GROW_MORE), since a dissection into one piece more is unique far
  * less often (5 x 5 x 5 in 6 to 8 cells, measured: 10 of 22 proofs of 16
- * pieces unique within 2,000,000 nodes, 0 of 34 of 17 to 20). Branched pieces
+ * pieces unique within 2,000,000 nodes, 0 of 32 of 17 to 20). Branched pieces
  * fit the goal in few ways: 5 x 5 x 5 in 16 pieces of 6 to 8 cells is
  * unique about two times in three this way, where the cuts made no
  * unique one in thousands of attempts (docs/puzzles.md). (Larger pieces
@@ -246,7 +247,8 @@ struct blk_spec {
 	int pieces_min, pieces_max; /* 2..BLK_MAX_PIECES */
 	int cells_min, cells_max;   /* 1..BLK_MAX_CELLS */
 	uint64_t max_attempts;      /* >= 1 */
-	uint64_t proof_nodes;       /* per proof; 0: BLK_PROOF_NODES */
+	uint64_t proof_nodes;       /* per proof; 0: BLK_PROOF_NODES (the
+	                             * grown route: blk_grow_budget()) */
 	bool support_free;          /* every piece has a way to lie on a print
 	                             * bed with no overhanging cell
 	                             * (poly_overhangs()) */
@@ -294,7 +296,7 @@ struct blk_found {
 	uint64_t solver_calls; /* uniqueness proofs run (cuts tested) */
 	uint64_t repeats;      /* cuts tested again: a dissection proved
 	                        * before in this search, its answer reused */
-	uint64_t cut_short;    /* of them, stopped by proof_nodes */
+	uint64_t cut_short;    /* of them, stopped by their node budget */
 	uint64_t scouts_open;  /* of them, proofs of k - 1 pieces stopped by
 	                        * BLK_SCOUT_NODES (passed) */
 	uint64_t nodes;        /* their search nodes */
@@ -328,6 +330,12 @@ int blk_check(const struct grid *goal, const struct blk_spec *s, char *why,
  * '*out' is the puzzle (the caller clears it with blk_puzzle_clear()). */
 int blk_find(struct rng *r, const struct grid *goal, const struct blk_spec *s,
              struct blk_puzzle *out, struct blk_found *info);
+
+/* The node budget of the grown route's i-th proof run (i >= 1; a
+ * dissection proved before, its answer reused, does not count) when
+ * proof_nodes is 0: BLK_GROW_PROOF_NODES times the i-th term of Luby's
+ * sequence, at most BLK_GROW_PROOF_TIMES times. */
+uint64_t blk_grow_budget(uint64_t i);
 
 void blk_puzzle_clear(struct blk_puzzle *b);
 
