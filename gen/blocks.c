@@ -455,7 +455,6 @@ static bool grown(const struct blk_work *w, const struct blk_spec *s)
 	       s->cells_max <= BLK_GROW_CELLS_MAX;
 }
 
-
 /* The i-th term (i >= 1) of Luby's sequence 1, 1, 2, 1, 1, 2, 4, 1, 1,
  * 2, 1, 1, 2, 4, 8, ...: 2^(j-1) when i = 2^j - 1, else the term i - 2^(j-1)
  * + 1 for the j with 2^(j-1) <= i < 2^j - 1. Past 2^63 it stays 2^62. */
@@ -501,9 +500,8 @@ static int unique(struct blk_work *w, const struct blk_spec *s, bool scout)
 		}
 	}
 	uint64_t budget = s->proof_nodes ? s->proof_nodes : BLK_PROOF_NODES;
-	if (!s->proof_nodes && grown(w, s)) {
+	if (!s->proof_nodes && grown(w, s))
 		budget = blk_grow_budget(++w->grown_proofs);
-	}
 	if (scout && budget > BLK_SCOUT_NODES)
 		budget = BLK_SCOUT_NODES;
 	struct prove_result r;
