@@ -8,6 +8,8 @@
 #   make tsan       the threaded solver's tests under ThreadSanitizer
 #   make valgrind   the command-line tests with every run under valgrind
 #   make bench      build and run the benchmark table
+#   make bench-compare BASE=REV
+#                   the table's rows for commit REV and this tree, in turn
 #   make fuzz       libFuzzer on the readers and the argument parsers
 #                   (FUZZ_SECONDS each, default 30; needs clang)
 #   make deps       install the Debian packages the build and tests need
@@ -91,7 +93,7 @@ CUBEGEN   := $(BUILD)/cubegen
 TESTS     := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 BENCH     := $(BUILD)/bench/bench
 
-.PHONY: all install uninstall run test ci-checks bands check-unit check-cli check-fuzz check-fault check-install asan tsan valgrind bench deps clean \
+.PHONY: all install uninstall run test ci-checks bands check-unit check-cli check-fuzz check-fault check-install asan tsan valgrind bench bench-compare deps clean \
         fuzz fuzz-targets
 all: $(CUBEGEN)
 
@@ -319,6 +321,15 @@ bench: deps
 	$(MAKE) OPT="-O2 -g -DNDEBUG" BUILD=build-bench build-bench/bench/bench build-bench/cubegen
 	./build-bench/bench/bench
 
+# The bench of commit BASE and of this tree (with its changes) in turn,
+# ROUNDS times, side by side (tools/bench-compare.sh): e.g.
+#   make bench-compare BASE=HEAD~3 GROUP=--wide ROUNDS=5
+BASE   ?= HEAD
+GROUP  ?= --solve
+ROUNDS ?= 3
+bench-compare: deps
+	bash tools/bench-compare.sh --rounds "$(ROUNDS)" "$(BASE)" "$(GROUP)"
+
 # Honours PREFIX (default /usr/local), BINDIR, MANDIR and DESTDIR.
 install: $(CUBEGEN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
@@ -329,6 +340,6 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/cubegen $(DESTDIR)$(MANDIR)/man1/cubegen.1
 
 clean:
-	rm -rf build build-asan build-bench build-fuzz build-tsan
+	rm -rf build build-asan build-bench build-bench-base build-fuzz build-tsan
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -2,10 +2,10 @@
  * bench.c: cubegen's benchmark table (`make bench`). Not a test: it prints
  * figures, medians of repeated runs, for docs/figures.md to quote.
  *
- * Usage: bench [--quick | --disassemble | --blocks | --climb | --proofs |
- *               --wide]
+ * Usage: bench [--quick | --solve | --disassemble | --blocks | --climb |
+ *               --proofs | --wide]
  * (--quick skips the slowest solver rows; the others run one group's rows
- * alone)
+ * alone: --solve the counts, on one core and on all of them)
  * Run from the repository root (it reads tests/data).
  */
 #include <inttypes.h>
@@ -1074,73 +1074,10 @@ static void bench_wide(void)
 	                   "solve: 600-cell box, dancing links", SOLVE_DLX);
 }
 
-int main(int argc, char **argv)
+/* The solver's counts on one core, each puzzle a row (quick: not the
+ * ones of a second or more). */
+static void bench_counts(bool quick)
 {
-	bool quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
-	/* --disassemble: the disassembler's rows alone */
-	bool dis_only = argc > 1 && strcmp(argv[1], "--disassemble") == 0;
-	/* --climb: the hard and expert search's rows alone */
-	bool climb_only = argc > 1 && strcmp(argv[1], "--climb") == 0;
-	/* --proofs: the rows of random dissections proved unique alone */
-	bool proofs_only = argc > 1 && strcmp(argv[1], "--proofs") == 0;
-	/* --wide: the rows of goals past 128 cells alone */
-	bool wide_only = argc > 1 && strcmp(argv[1], "--wide") == 0;
-	/* --blocks: the block generator's rows alone */
-	bool blocks_only = argc > 1 && strcmp(argv[1], "--blocks") == 0;
-	if (argc > 2 || (argc == 2 && !quick && !dis_only && !climb_only &&
-	                 !proofs_only && !wide_only && !blocks_only)) {
-		fprintf(stderr, "usage: bench [--quick | --disassemble | --climb | "
-		                "--proofs | --wide | --blocks]\n");
-		return 2;
-	}
-	printf("cubegen bench: %ld cores online; medians of repeated runs; "
-	       "list passes on %s\n\n", sysconf(_SC_NPROCESSORS_ONLN),
-	       bench_kernels());
-	printf("| %-50s | %18s | %-36s |\n", "what", "figure", "note");
-	printf("|%s|%s|%s|\n", "----------------------------------------------------",
-	       "--------------------", "--------------------------------------");
-	if (dis_only) {
-		bench_disassembler();
-		return 0;
-	}
-	if (blocks_only) {
-		bench_block_puzzles();
-		return 0;
-	}
-	if (wide_only) {
-		bench_wide();
-		return 0;
-	}
-	if (proofs_only) {
-		bench_dissections((const int[3]){4, 4, 4}, 10, 13, 100, 0, false,
-		                  "4x4x4 cut into 10-13");
-		bench_dissections((const int[3]){5, 5, 5}, 19, 21, 10, 2000000, false,
-		                  "5x5x5 cut into 19-21");
-		return 0;
-	}
-	if (climb_only) {
-		bench_climbs();
-		return 0;
-	}
-	bench_rng();
-	bench_generate_candidates();
-	bench_check((const int[3]){3, 3, 3}, 201, false);
-	bench_check((const int[3]){5, 5, 5}, 1001, false);
-	bench_check((const int[3]){5, 5, 5}, 201, true);
-	bench_check((const int[3]){8, 8, 8}, 501, false);
-	bench_check((const int[3]){12, 12, 12}, 501, false);
-	bench_check((const int[3]){20, 20, 20}, 201, false);
-	bench_check((const int[3]){4, 5, 6}, 1001, false);
-	bench_check((const int[3]){3, 3, 64}, 101, false);
-	bench_check((const int[3]){64, 64, 64}, 21, false);
-	for (int n = 3; n <= 10; n++)
-		bench_unique_share((const int[3]){n, n, n}, n <= 5 ? 4000 : 1000);
-	static const int boxes[][3] = {
-		{3, 3, 4}, {3, 4, 5}, {4, 4, 6}, {4, 5, 6}, {3, 5, 7}, {5, 6, 8},
-		{3, 3, 10}, {4, 4, 10},
-	};
-	for (size_t b = 0; b < sizeof boxes / sizeof boxes[0]; b++)
-		bench_unique_share(boxes[b], 2000);
 	bench_solve("tests/data/classic/soma.puz", "solve: Soma cube, all solutions", 15);
 	bench_solve("tests/data/classic/pentacubes-2x3x10.puz",
 	            "solve: 12 pentacubes in 2x3x10", 5);
@@ -1174,12 +1111,11 @@ int main(int argc, char **argv)
 		bench_solve("tests/data/bench/y-pentacubes-5x5x5.puz",
 		            "solve: 25 Y-pentacubes in 5x5x5", 1);
 	}
-	bench_wide();
-	bench_dissections((const int[3]){4, 4, 4}, 10, 13, 100, 0, false,
-	                  "4x4x4 cut into 10-13");
-	if (!quick)
-		bench_dissections((const int[3]){5, 5, 5}, 19, 21, 10, 2000000, false,
-		                  "5x5x5 cut into 19-21");
+}
+
+/* Counts on one core and on all of them, side by side. */
+static void bench_counts_threads(bool quick)
+{
 	bench_solve_threads("tests/data/bench/pentacubes-2x5x6.puz",
 	                    "solve: 2x5x6 pentacubes", 3, 2);
 	/* a small tree of long lists: split in one round (tasks.c) */
@@ -1195,6 +1131,91 @@ int main(int argc, char **argv)
 		bench_solve_threads("tests/data/bench/pentacubes-2x5x7.puz",
 		                    "solve: 70-cell pentacube box (wide)", 1, 2);
 	}
+}
+
+int main(int argc, char **argv)
+{
+	bool quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
+	/* --disassemble: the disassembler's rows alone */
+	bool dis_only = argc > 1 && strcmp(argv[1], "--disassemble") == 0;
+	/* --climb: the hard and expert search's rows alone */
+	bool climb_only = argc > 1 && strcmp(argv[1], "--climb") == 0;
+	/* --proofs: the rows of random dissections proved unique alone */
+	bool proofs_only = argc > 1 && strcmp(argv[1], "--proofs") == 0;
+	/* --wide: the rows of goals past 128 cells alone */
+	bool wide_only = argc > 1 && strcmp(argv[1], "--wide") == 0;
+	/* --blocks: the block generator's rows alone */
+	bool blocks_only = argc > 1 && strcmp(argv[1], "--blocks") == 0;
+	/* --solve: the counts alone (tools/bench-compare.sh's default) */
+	bool solve_only = argc > 1 && strcmp(argv[1], "--solve") == 0;
+	if (argc > 2 || (argc == 2 && !quick && !dis_only && !climb_only &&
+	                 !proofs_only && !wide_only && !blocks_only &&
+	                 !solve_only)) {
+		fprintf(stderr, "usage: bench [--quick | --solve | --disassemble | "
+		                "--climb | --proofs | --wide | --blocks]\n");
+		return 2;
+	}
+	printf("cubegen bench: %ld cores online; medians of repeated runs; "
+	       "list passes on %s\n\n", sysconf(_SC_NPROCESSORS_ONLN),
+	       bench_kernels());
+	printf("| %-50s | %18s | %-36s |\n", "what", "figure", "note");
+	printf("|%s|%s|%s|\n", "----------------------------------------------------",
+	       "--------------------", "--------------------------------------");
+	if (dis_only) {
+		bench_disassembler();
+		return 0;
+	}
+	if (blocks_only) {
+		bench_block_puzzles();
+		return 0;
+	}
+	if (wide_only) {
+		bench_wide();
+		return 0;
+	}
+	if (proofs_only) {
+		bench_dissections((const int[3]){4, 4, 4}, 10, 13, 100, 0, false,
+		                  "4x4x4 cut into 10-13");
+		bench_dissections((const int[3]){5, 5, 5}, 19, 21, 10, 2000000, false,
+		                  "5x5x5 cut into 19-21");
+		return 0;
+	}
+	if (climb_only) {
+		bench_climbs();
+		return 0;
+	}
+	if (solve_only) {
+		bench_counts(false);
+		bench_counts_threads(false);
+		return 0;
+	}
+	bench_rng();
+	bench_generate_candidates();
+	bench_check((const int[3]){3, 3, 3}, 201, false);
+	bench_check((const int[3]){5, 5, 5}, 1001, false);
+	bench_check((const int[3]){5, 5, 5}, 201, true);
+	bench_check((const int[3]){8, 8, 8}, 501, false);
+	bench_check((const int[3]){12, 12, 12}, 501, false);
+	bench_check((const int[3]){20, 20, 20}, 201, false);
+	bench_check((const int[3]){4, 5, 6}, 1001, false);
+	bench_check((const int[3]){3, 3, 64}, 101, false);
+	bench_check((const int[3]){64, 64, 64}, 21, false);
+	for (int n = 3; n <= 10; n++)
+		bench_unique_share((const int[3]){n, n, n}, n <= 5 ? 4000 : 1000);
+	static const int boxes[][3] = {
+		{3, 3, 4}, {3, 4, 5}, {4, 4, 6}, {4, 5, 6}, {3, 5, 7}, {5, 6, 8},
+		{3, 3, 10}, {4, 4, 10},
+	};
+	for (size_t b = 0; b < sizeof boxes / sizeof boxes[0]; b++)
+		bench_unique_share(boxes[b], 2000);
+	bench_counts(quick);
+	bench_wide();
+	bench_dissections((const int[3]){4, 4, 4}, 10, 13, 100, 0, false,
+	                  "4x4x4 cut into 10-13");
+	if (!quick)
+		bench_dissections((const int[3]){5, 5, 5}, 19, 21, 10, 2000000, false,
+		                  "5x5x5 cut into 19-21");
+	bench_counts_threads(quick);
 	bench_disassembler();
 	bench_difficulty((const int[3]){5, 5, 5}, 1000);
 	bench_difficulty((const int[3]){8, 8, 8}, 200);
