@@ -32,7 +32,7 @@ T
 cat >"$tmp/base.2" <<'T'
 | solve: Tetris cube                                 |             2.10 s | 9839 solutions, 18311792 nodes (1 run) |
 | solve: Soma cube, all solutions                    |          330.00 µs | 240 solutions, 3552 nodes            |
-| unique share, 5x5x5                                |             41.2 % | 4000 candidates                      |
+| unique share, 5x5x5                                |             41.2 % | 4000 candidates, 63981 unique puzzles/s |
 | solve: Bedlam cube, 2 threads                      |             1.30 s | x1.70, 300 tasks, 19186 solutions (1 run) |
 | rng: one draw                                      |            12.0 ns | gone since                           |
 T
@@ -46,7 +46,7 @@ T
 cat >"$tmp/now.2" <<'T'
 | solve: Tetris cube                                 |             1.20 s | 9839 solutions, 9000000 nodes (1 run) |
 | solve: Soma cube, all solutions                    |          300.00 µs | 240 solutions, 3552 nodes            |
-| unique share, 5x5x5                                |             41.3 % | 4000 candidates                      |
+| unique share, 5x5x5                                |             41.3 % | 4000 candidates, 45564 unique puzzles/s |
 | solve: Bedlam cube, 2 threads                      |          900.00 ms | x1.90, 300 tasks, 19186 solutions (1 run) |
 | solve: new row                                     |            5.00 ms | only in now                          |
 T
@@ -57,7 +57,7 @@ base: abc (HEAD~1); now: def-dirty; 2 and 2 runs, in turn; each build's least an
 |----------------------------------------------------|--------------------------|--------------------------|----------|------------|
 | solve: Tetris cube                                 | 2.10 s to 2.40 s         | 1.05 s to 1.20 s         | 2.00×    | 9839 solutions, 9000000 nodes (1 run) (base: 9839 solutions, 18311792 nodes (1 run)) |
 | solve: Soma cube, all solutions                    | 310.00 µs to 330.00 µs   | 300.00 µs to 310.00 µs   | 1.03×    | 240 solutions, 3552 nodes |
-| unique share, 5x5x5                                | 41.2 %                   | 41.3 %                   | -        | 4000 candidates |
+| unique share, 5x5x5                                | 41.2 %                   | 41.3 %                   | -        | 4000 candidates, 45564 unique puzzles/s |
 | solve: Bedlam cube, 2 threads                      | 1.20 s to 1.30 s         | 900.00 ms                | 1.33×    | x1.90, 300 tasks, 19186 solutions (1 run) |
 | solve: new row                                     | -                        | 5.00 ms                  | -        | only in now |
 | rng: one draw                                      | 12.0 ns                  | -                        | -        | (not in now) |

@@ -37,9 +37,10 @@ function show(t) {
 }
 
 # A note without what depends on the run's speed: the speed-ups of the
-# thread rows ("x1.87") and times in it.
+# thread rows ("x1.87"), rates ("45564 unique puzzles/s") and times.
 function steady(s) {
 	gsub(/x[0-9]+\.[0-9]+/, "x?", s)
+	gsub(/[0-9]+(\.[0-9]+)? [a-z ]*\/s/, "?/s", s)
 	gsub(/[0-9]+(\.[0-9]+)? (ns|µs|ms|s)([ ,;)]|$)/, "? ", s)
 	return s
 }
