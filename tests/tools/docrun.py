@@ -45,6 +45,8 @@ ELSEWHERE = {
     "make valgrind": ".ci/run",
     "make fuzz": ".ci/run (FUZZ_SECONDS=60)",
     "make bench": "by hand, for docs/figures.md",
+    "make bench-compare BASE=HEAD~1 GROUP=--solve ROUNDS=3":
+        "by hand (minutes); tests/bench_compare.sh checks its table and refusals",
     "make": "every make target",
     "sudo make install": "tests/install.sh (into a staging folder)",
     "make install PREFIX=$HOME/.local": "tests/install.sh (into a staging folder)",
