@@ -27,7 +27,8 @@
  * Stab_G(y): g fixes y only if g maps P's region to P's region or g is not
  * in H, so only the h in H fixing r and the elements outside H are tried.
  * Where Stab_H(r) is more than {e}, a second piece is pinned below r the
- * same way, and |H r| gains a factor (choose_second()).
+ * same way, and |H r| gains a factor (choose_second()); below a pinned
+ * cell's representative, a second cell (choose_cell_second()).
  *
  * solve.c and recolour.c call each other (solve_int.h): this file calls
  * recolour_setup(), recolour_stab() and recolour_free(), and recolour.c
@@ -1137,6 +1138,236 @@ static int drop_seconds(struct solver *s, void *e,
 	return rc;
 }
 
+/* Row images choose_cell_second() may make in all, choosing cells: a
+ * bound on its time where many representatives are symmetric (the 25
+ * Y-pentacubes make about 12,000). */
+#define CELL_SECOND_IMAGES ((uint64_t)1 << 20)
+
+/* The orbit of row q under the elements 'sub' of G (bit k: group[k]),
+ * marked in seen[] with 'stamp'; returns its size, 0 when q was marked
+ * already, SIZE_MAX out of memory. */
+static size_t mark_orbit(struct solver *s, uint64_t sub, size_t q,
+                         uint32_t *seen, uint32_t stamp, uint64_t *images)
+{
+	if (seen[q] == stamp)
+		return 0;
+	size_t n = 0;
+	for (int k = 0; k < s->group_order; k++) {
+		if (!(sub >> k & 1))
+			continue;
+		size_t img = row_image(s, k, q);
+		if (img == SIZE_MAX)
+			return SIZE_MAX;
+		++*images;
+		if (seen[img] != stamp) {
+			seen[img] = stamp;
+			n++;
+		}
+	}
+	return n;
+}
+
+/* Whether row q meets none of the cells marked. */
+static bool misses(const struct solver *s, size_t q, const bool *mark)
+{
+	for (size_t c = s->roff[q]; c < s->roff[q + 1]; c++)
+		if (mark[s->rcells[c]])
+			return false;
+	return true;
+}
+
+/* One level down below a pinned cell C, as choose_second() below a
+ * pinned type. A representative r on C may be fixed by more of H than
+ * the identity (a flat piece on the middle of a box lies in a mirror
+ * plane): its subtree holds each solution |S| times over, S = Stab_H(r).
+ * Let C2 be a required cell outside r and S' the elements of S fixing
+ * C2. Every cover with r has exactly one row on C2, and S' maps the
+ * covers with r onto each other, the row q on C2 to g q; so there are as
+ * many covers with r and q as with r and any row of q's S'-orbit. The
+ * search keeps one row of each orbit (the first) and a cover found with
+ * q stands for |S' q| covers with r. C2: the cell whose rows that go
+ * with r keep the least share (then the fewest, then the first cell).
+ * Without colours (the visitor finds q by cov_owner); the engine leaves
+ * the others out below r only when r is its root's row (drop_below), so
+ * the visitor weighs only those covers (solve_visit). */
+static int choose_cell_second(struct solver *s)
+{
+	if (!s->cell_orbit || s->rcol)
+		return SOLVE_OK;
+	size_t nr = s->nrows, nc = s->ncells;
+	size_t *coff = calloc(nc + 1, sizeof *coff);
+	size_t *crow = malloc((s->roff[nr] ? s->roff[nr] : 1) * sizeof *crow);
+	uint32_t *seen = calloc(nr ? nr : 1, sizeof *seen);
+	bool *mark = calloc(nc ? nc : 1, sizeof *mark);
+	s->csec_cell = malloc((nr ? nr : 1) * sizeof *s->csec_cell);
+	s->csec_off = calloc(nr + 1, sizeof *s->csec_off);
+	int rc = coff && crow && seen && mark && s->csec_cell && s->csec_off
+	       ? SOLVE_OK : SOLVE_ENOMEM;
+	if (rc != SOLVE_OK)
+		goto out;
+	/* the rows on each cell, ascending */
+	for (size_t r = 0; r < nr; r++)
+		for (size_t c = s->roff[r]; c < s->roff[r + 1]; c++)
+			coff[s->rcells[c] + 1]++;
+	for (size_t c = 0; c < nc; c++)
+		coff[c + 1] += coff[c];
+	for (size_t r = 0; r < nr; r++)
+		for (size_t c = s->roff[r]; c < s->roff[r + 1]; c++)
+			crow[coff[s->rcells[c]]++] = r;
+	for (size_t c = nc; c > 0; c--)
+		coff[c] = coff[c - 1];
+	coff[0] = 0;
+	uint32_t stamp = 0;
+	uint64_t images = 0;
+	size_t used = 0, cap = 0;
+	for (size_t r = 0; r < nr && rc == SOLVE_OK; r++) {
+		s->csec_off[r] = used;
+		s->csec_cell[r] = UINT32_MAX;
+		uint32_t o = s->cell_orbit[r];
+		if (o == PIN_OFF || o == 0 ||
+		    __builtin_popcountll(s->cell_fixes[r]) < 2 ||
+		    images >= CELL_SECOND_IMAGES)
+			continue;
+		for (size_t c = s->roff[r]; c < s->roff[r + 1]; c++)
+			mark[s->rcells[c]] = true;
+		size_t bc = SIZE_MAX, bk = 0, bt = 1;
+		uint64_t bsub = 0;
+		for (size_t c2 = 0; c2 < nc && rc == SOLVE_OK &&
+		                    images < CELL_SECOND_IMAGES; c2++) {
+			if (mark[c2] ||
+			    puz_cell_optional(s->p->goal.cells[s->goal_cell[c2]]))
+				continue;
+			uint64_t sub = 0;
+			for (int k = 0; k < s->group_order; k++)
+				if ((s->cell_fixes[r] >> k & 1) &&
+				    s->cellmap[(size_t)k * nc + c2] == (int32_t)c2)
+					sub |= (uint64_t)1 << k;
+			if (__builtin_popcountll(sub) < 2)
+				continue;
+			if (++stamp == 0) {
+				memset(seen, 0, nr * sizeof *seen);
+				stamp = 1;
+			}
+			size_t kept = 0, total = 0;
+			for (size_t j = coff[c2]; j < coff[c2 + 1]; j++) {
+				size_t q = crow[j];
+				if (!misses(s, q, mark))
+					continue;
+				total++;
+				size_t z = mark_orbit(s, sub, q, seen, stamp, &images);
+				if (z == SIZE_MAX)
+					rc = SOLVE_ENOMEM;
+				kept += z != 0;
+			}
+			if (rc == SOLVE_OK && kept < total &&
+			    (bc == SIZE_MAX || kept * bt < bk * total ||
+			     (kept * bt == bk * total && kept < bk))) {
+				bc = c2;
+				bk = kept;
+				bt = total;
+				bsub = sub;
+			}
+		}
+		if (rc == SOLVE_OK && bc != SIZE_MAX) {
+			if (used + bt > cap) {
+				size_t nc2 = 2 * cap + bt;
+				size_t *nrw = realloc(s->csec_row, nc2 * sizeof *nrw);
+				if (nrw)
+					s->csec_row = nrw;
+				uint32_t *no = nrw ? realloc(s->csec_orb,
+				                             nc2 * sizeof *no) : NULL;
+				if (no)
+					s->csec_orb = no;
+				if (!nrw || !no)
+					rc = SOLVE_ENOMEM;
+				else
+					cap = nc2;
+			}
+			if (++stamp == 0) {
+				memset(seen, 0, nr * sizeof *seen);
+				stamp = 1;
+			}
+			for (size_t j = coff[bc]; j < coff[bc + 1] && rc == SOLVE_OK; j++) {
+				size_t q = crow[j];
+				if (!misses(s, q, mark))
+					continue;
+				size_t z = mark_orbit(s, bsub, q, seen, stamp, &images);
+				if (z == SIZE_MAX) {
+					rc = SOLVE_ENOMEM;
+					break;
+				}
+				s->csec_row[used] = q;
+				s->csec_orb[used++] = (uint32_t)z;
+			}
+			s->csec_cell[r] = (uint32_t)bc;
+		}
+		for (size_t c = s->roff[r]; c < s->roff[r + 1]; c++)
+			mark[s->rcells[c]] = false;
+	}
+	s->csec_off[nr] = used;
+out:
+	free(coff);
+	free(crow);
+	free(seen);
+	free(mark);
+	return rc;
+}
+
+/* Hand the engine the rows choose_cell_second() leaves out, as
+ * drop_seconds(). */
+static int drop_cell_seconds(struct solver *s, void *e,
+                             int (*drop)(void *, size_t, const size_t *, size_t))
+{
+	if (!s->csec_cell)
+		return SOLVE_OK;
+	size_t *num = malloc((s->nrows ? s->nrows : 1) * sizeof *num);
+	size_t *rows = malloc((s->nrows ? s->nrows : 1) * sizeof *rows);
+	int rc = num && rows ? SOLVE_OK : SOLVE_ENOMEM;
+	for (size_t k = 0; k < s->nsearched && rc == SOLVE_OK; k++)
+		num[s->table_row[k]] = k;
+	for (size_t r = 0; r < s->nrows && rc == SOLVE_OK; r++) {
+		if (s->csec_cell[r] == UINT32_MAX)
+			continue;
+		size_t n = 0;
+		for (size_t j = s->csec_off[r]; j < s->csec_off[r + 1]; j++)
+			if (!s->csec_orb[j])
+				rows[n++] = num[s->csec_row[j]];
+		if (n && drop(e, num[r], rows, n) != XC_OK)
+			rc = SOLVE_ENOMEM;
+	}
+	free(num);
+	free(rows);
+	s->csec_on = rc == SOLVE_OK;
+	return rc;
+}
+
+/* The factor |S' q| of a cover (rows[0..n), the table rows, root's
+ * first; cov_owner set) whose root row r has a second cell
+ * (choose_cell_second), else 1. */
+static uint64_t cell_second_factor(const struct solver *s, const size_t *xrows,
+                                   const size_t *rows, size_t n)
+{
+	if (!s->csec_on || !n || xrows[0] >= s->nsearched)
+		return 1;
+	size_t r = rows[0];
+	uint32_t c2 = s->csec_cell[r];
+	if (c2 == UINT32_MAX)
+		return 1;
+	int32_t i = s->cov_owner[c2];
+	assert(i >= 0 && (size_t)i < n);
+	size_t q = rows[i], lo = s->csec_off[r], hi = s->csec_off[r + 1];
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->csec_row[mid] < q)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	assert(lo < s->csec_off[r + 1] && s->csec_row[lo] == q &&
+	       s->csec_orb[lo] > 0);
+	return s->csec_orb[lo];
+}
+
 static int bb_drop(void *e, size_t root, const size_t *rows, size_t n)
 {
 	return bb_drop_below(e, root, rows, n);
@@ -1279,6 +1510,10 @@ bool solve_visit(void *ctx, const size_t *xrows, size_t n)
 		for (int k = 0; k < s->nmirror; k++)
 			stab += fixes_cover(s, s->msym[k],
 			                    s->mmap + (size_t)k * s->ncells, rows, n);
+	/* below a pinned cell's symmetric representative (cov_owner is
+	 * set: without colours) */
+	if (!s->rcol)
+		orbit *= cell_second_factor(s, xrows, rows, n);
 	if (!s->rcol) /* back to -1 for the next cover */
 		for (size_t i = 0; i < n; i++)
 			for (size_t c = s->roff[rows[i]]; c < s->roff[rows[i] + 1]; c++)
@@ -1541,6 +1776,8 @@ static int build_bits(struct solver *s, bb **out)
 			bb_set_first(b, s->pin);
 			rc = drop_seconds(s, b, bb_drop);
 		}
+		if (rc == SOLVE_OK)
+			rc = drop_cell_seconds(s, b, bb_drop);
 	}
 	if (rc == SOLVE_OK) {
 		s->res->rows = s->nsearched;
@@ -1609,6 +1846,8 @@ static int build_wide(struct solver *s, bbw **out)
 			bbw_set_first(b, s->pin);
 			rc = drop_seconds(s, b, bbw_drop);
 		}
+		if (rc == SOLVE_OK)
+			rc = drop_cell_seconds(s, b, bbw_drop);
 	}
 	if (rc == SOLVE_OK) {
 		s->res->rows = s->nsearched;
@@ -1840,6 +2079,10 @@ static void solver_free(struct solver *s)
 	free(s->sec_type);
 	free(s->sec_off);
 	free(s->sec_orbit);
+	free(s->csec_cell);
+	free(s->csec_off);
+	free(s->csec_row);
+	free(s->csec_orb);
 	free(s->table_row);
 	free(s->stamp);
 	free(s->cover_rows);
@@ -2005,6 +2248,8 @@ int solve_puzzle(const struct puzzle *p, const struct solve_opts *o,
 			rc = choose_pin(&s);
 		if (rc == SOLVE_OK)
 			rc = choose_second(&s);
+		if (rc == SOLVE_OK)
+			rc = choose_cell_second(&s);
 		if (rc == SOLVE_OK)
 			rc = run_search(&s);
 	}

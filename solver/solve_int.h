@@ -156,6 +156,19 @@ struct solver {
 	uint32_t *sec_orbit;  /* per row q of Q: |S' q| for the rows kept,
 	                       * 0 for those left out */
 	bool sec_on;          /* the engine leaves them out */
+	/* The same below a pinned cell C (choose_cell_second): below a
+	 * representative r on C whose stabilizer S in H is more than {e}, a
+	 * required cell C2 outside r keeps one row per orbit of S' (the
+	 * elements of S fixing C2) among the rows on C2 that go with r, when
+	 * the engine can leave the others out (bb, bbw); a cover whose root
+	 * row is r stands for |S' q| times more, q its row on C2. */
+	uint32_t *csec_cell;  /* per row: C2 below such an r, else
+	                       * UINT32_MAX; NULL when no cell is pinned */
+	size_t *csec_off;     /* per row, and one more: its entries in
+	                       * csec_row and csec_orb */
+	size_t *csec_row;     /* the rows on C2 that go with r, ascending */
+	uint32_t *csec_orb;   /* |S' q| for the rows kept, 0 for the others */
+	bool csec_on;         /* the engine leaves them out */
 	size_t *table_row;    /* searched row number -> table row */
 	size_t nsearched;     /* rows given to the engine */
 	size_t *cover_rows;   /* a cover's table rows, one per piece */

@@ -623,26 +623,23 @@ int randpuz_box_sized(uint64_t seed, int vmin, int vmax, bool optional,
 /* ---- puzzles of copies only --------------------------------------- */
 
 
-int randpuz_copies(uint64_t seed, struct puzzle *out)
+/* randpuz_copies() on one of the boxes[0..nb), shapes of smin to
+ * smin + 2 cells. */
+static int copies_in(uint64_t seed, const int (*boxes)[3], int nb, int smin,
+                     struct puzzle *out)
 {
-	/* odd sides: a middle cell fixed by every symmetry; 2x3x3 and
-	 * 1x3x4: middle cells fixed by some */
-	static const int boxes[][3] = {
-		{3, 3, 3}, {1, 3, 3}, {1, 3, 5}, {1, 5, 5}, {2, 3, 3},
-		{1, 3, 4}, {3, 3, 1}, {1, 1, 9},
-	};
 	struct rng r = {seed};
 	struct puzzle p;
 	memset(&p, 0, sizeof p);
 	memset(out, 0, sizeof *out);
-	const int *d = boxes[rng_below(&r, (int)(sizeof boxes / sizeof *boxes))];
+	const int *d = boxes[rng_below(&r, nb)];
 	int v = d[0] * d[1] * d[2];
 	/* one shape of s cells, V/s copies; or two, a and b copies */
 	int ns, sz[2], cnt[2];
 	for (;;) {
 		ns = 1 + rng_below(&r, 2);
-		sz[0] = 3 + rng_below(&r, 3);
-		sz[1] = 3 + rng_below(&r, 3);
+		sz[0] = smin + rng_below(&r, 3);
+		sz[1] = smin + rng_below(&r, 3);
 		if (ns == 1) {
 			cnt[0] = v / sz[0];
 			if (v % sz[0] == 0 && cnt[0] >= 2)
@@ -683,4 +680,27 @@ int randpuz_copies(uint64_t seed, struct puzzle *out)
 	}
 	*out = p;
 	return 0;
+}
+
+int randpuz_copies(uint64_t seed, struct puzzle *out)
+{
+	/* odd sides: a middle cell fixed by every symmetry; 2x3x3 and
+	 * 1x3x4: middle cells fixed by some */
+	static const int boxes[][3] = {
+		{3, 3, 3}, {1, 3, 3}, {1, 3, 5}, {1, 5, 5}, {2, 3, 3},
+		{1, 3, 4}, {3, 3, 1}, {1, 1, 9},
+	};
+	return copies_in(seed, boxes, (int)(sizeof boxes / sizeof *boxes), 3,
+	                 out);
+}
+
+int randpuz_copies_wide(uint64_t seed, struct puzzle *out)
+{
+	/* 65 to 125 cells, each with cells that symmetries fix */
+	static const int boxes[][3] = {
+		{5, 5, 3}, {3, 3, 9}, {3, 5, 5}, {1, 9, 9}, {3, 3, 11},
+		{5, 5, 5}, {3, 5, 7}, {1, 7, 11}, {2, 5, 7}, {3, 7, 5},
+	};
+	return copies_in(seed, boxes, (int)(sizeof boxes / sizeof *boxes), 4,
+	                 out);
 }

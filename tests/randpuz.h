@@ -59,5 +59,8 @@ int randpuz_box_sized(uint64_t seed, int vmin, int vmax, bool optional,
  * one or two random shapes of 3 to 5 cells, at least two of each, the
  * volume exact. Often unsolvable. Returns 0, or -1 when out of memory. */
 int randpuz_copies(uint64_t seed, struct puzzle *out);
+/* The same on boxes of 65 to 125 cells (the wide board's), with shapes
+ * of 4 to 6 cells. */
+int randpuz_copies_wide(uint64_t seed, struct puzzle *out);
 
 #endif
