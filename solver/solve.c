@@ -1192,7 +1192,8 @@ static bool misses(const struct solver *s, size_t q, const bool *mark)
  * the visitor weighs only those covers (solve_visit). */
 static int choose_cell_second(struct solver *s)
 {
-	if (!s->cell_orbit || s->rcol)
+	/* (no rows at all: a range of copies that fits nowhere) */
+	if (!s->cell_orbit || s->rcol || !s->nrows)
 		return SOLVE_OK;
 	size_t nr = s->nrows, nc = s->ncells;
 	size_t *coff = calloc(nc + 1, sizeof *coff);

@@ -778,6 +778,19 @@ static void test_solve_unsolvable_says_why(void **state)
 	assert_non_null(strstr(r.why, "'L' fits nowhere"));
 	solve_result_clear(&r);
 	puz_clear(&p);
+	/* A range that fits nowhere is no reason by itself: the search
+	 * runs with no rows at all, a cell pinned (the middle of the line)
+	 * and nothing below it (choose_cell_second once read the rows'
+	 * cells of a table never made: found by fuzz_xmpuzzle). */
+	static const char norows[] = "puzzle v1\ngoal 1 1 3\n#\n\n#\n\n#\n"
+	                             "piece L 2 2 1 count 0..2\n##\n#.\n";
+	assert_int_equal(puz_read_mem(norows, sizeof norows - 1, &p, &e), PUZ_OK);
+	r = run(&p, (struct solve_opts){0});
+	assert_true(r.complete);
+	assert_int_equal(r.solutions, 0);
+	assert_int_equal(r.assemblies, 0);
+	solve_result_clear(&r);
+	puz_clear(&p);
 }
 
 /* Identical pieces given as separate entries or as a count are the same
