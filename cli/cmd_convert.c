@@ -16,7 +16,6 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
-#include "solver/poly.h"
 #include "solver/solve.h"
 
 static const char help[] =
@@ -69,42 +68,6 @@ static bool split(const char *path, char *dir, char *base)
 		strcpy(base, slash + 1);
 	}
 	return true;
-}
-
-/* The first pair of congruent pieces (i < j) into '*a', '*b'; false when
- * there is none. BurrTools tells shapes apart by their numbers, so it
- * counts such pieces' swaps as different assemblies where cubegen does
- * not. PUZ_ENOMEM into '*rc' when out of memory. */
-static bool congruent_pair(const struct puzzle *p, size_t *a, size_t *b,
-                           int *rc)
-{
-	struct shape *canon = calloc(p->npieces ? p->npieces : 1, sizeof *canon);
-	*rc = canon ? PUZ_OK : PUZ_ENOMEM;
-	size_t done = 0;
-	bool found = false;
-	for (; canon && done < p->npieces && !found; done++) {
-		struct shape sh;
-		if (poly_from_grid(&p->pieces[done].shape, &sh) != POLY_OK) {
-			*rc = PUZ_ENOMEM;
-			break;
-		}
-		int prc = poly_canonical(&sh, &canon[done]);
-		poly_shape_clear(&sh);
-		if (prc != POLY_OK) {
-			*rc = PUZ_ENOMEM;
-			break;
-		}
-		for (size_t j = 0; j < done && !found; j++)
-			if (poly_equal(&canon[j], &canon[done])) {
-				*a = j;
-				*b = done;
-				found = true;
-			}
-	}
-	for (size_t i = 0; i < done; i++)
-		poly_shape_clear(&canon[i]);
-	free(canon);
-	return found && *rc == PUZ_OK;
 }
 
 /* Write 'p' (and 'sols') to 'out' through a temporary file beside it. */
@@ -220,14 +183,6 @@ int cmd_convert(int argc, char **argv)
 		puz_clear(&p);
 		return CLI_USAGE;
 	}
-	size_t pa = 0, pb = 0;
-	int crc = PUZ_OK;
-	bool pair = xmp && congruent_pair(&p, &pa, &pb, &crc);
-	if (crc != PUZ_OK) {
-		cli_error("%s: out of memory", c.in);
-		puz_clear(&p);
-		return CLI_FAIL;
-	}
 	struct xmp_solutions s = {0};
 	if (c.solutions) {
 		int src = xmp_find_solutions(&p, c.max, c.disassemble, &s);
@@ -247,10 +202,16 @@ int cmd_convert(int argc, char **argv)
 			       (unsigned long long)c.max);
 		else if (c.solutions)
 			printf("solutions: %zu, all of them\n", s.n);
-		if (pair)
-			printf("note: pieces '%s' and '%s' are congruent: BurrTools "
-			       "counts their swaps as different assemblies\n",
-			       p.pieces[pa].name, p.pieces[pb].name);
+		/* what solve says of the file written: BurrTools' count may
+		 * differ (congruent pieces, mirror images paired in order) */
+		struct puzzle back;
+		struct xmp_info bi = {0};
+		struct puz_error be;
+		if (xmp && xmp_read_file(c.out, 0, &back, &bi, &be) == PUZ_OK) {
+			if (bi.differs)
+				printf("note: BurrTools counts differently: %s\n", bi.why);
+			puz_clear(&back);
+		}
 	}
 	xmp_solutions_clear(&s);
 	puz_clear(&p);

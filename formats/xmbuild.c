@@ -42,7 +42,13 @@
  * Counted differently: BurrTools tells the parts of a problem apart even
  * when their shapes are congruent (two shape ids, or one shape listed
  * twice), so assemblies that swap them count as different there and as
- * one here. xmp_info.differs says so; the counts of other problems agree.
+ * one here. With piece ranges BurrTools pairs each chiral piece with a
+ * mirror image in the problem's order, one copy after another, and stops
+ * at the first copy left without one (assembler_1.cpp); an assembly using
+ * copies it did not pair then meets its mirror image as a different one
+ * there, where cubegen, whose rule does not depend on the order, counts
+ * the two once. xmp_info.differs says either; the counts of other
+ * problems agree.
  */
 #include "formats/xmread_int.h"
 
@@ -368,6 +374,130 @@ static int congruent(const struct puzzle *p, const size_t *shape_of,
 	return PUZ_OK;
 }
 
+/* Piece k's most copies. */
+static unsigned most(const struct puzzle *p, size_t k)
+{
+	const struct puz_piece *pc = &p->pieces[k];
+
+	return pc->count_max ? pc->count_max : pc->count;
+}
+
+/* Whether the goal has an improper symmetry (a mirror image of it is
+ * itself, colours ignored): without one neither tool meets mirror images. */
+static int goal_mirrors(const struct puzzle *p, bool *yes)
+{
+	struct shape g = {0}, t = {0};
+	int rc = poly_from_grid(&p->goal, &g);
+
+	*yes = false;
+	for (size_t i = 0; i < g.n; i++)
+		g.cells[i] &= ~(uint32_t)0xff;
+	for (int s = 0; rc == POLY_OK && s < POLY_NSYM && !*yes; s++) {
+		if (poly_sym_proper(s))
+			continue;
+		rc = poly_transform(&g, s, &t);
+		*yes = rc == POLY_OK && poly_equal(&g, &t);
+		poly_shape_clear(&t);
+	}
+	poly_shape_clear(&g);
+	return rc;
+}
+
+/*
+ * With ranges: where BurrTools' pairing of mirror images stops short.
+ * Each piece's copies in order, each copy not yet paired and not its own
+ * mirror image is paired with the first later unpaired copy of its mirror
+ * image, until a copy has none (assembler_1.cpp). A chiral piece A whose
+ * mirror image B is in the problem, with fewer copies paired than
+ * min(most(A), most(B)), may be used by an assembly whose mirror image
+ * cubegen meets (the copies stay within the ranges) and BurrTools does not.
+ * 'form' and 'mform' are each piece's canonical form and its mirror
+ * image's; 'paired' is scratch of one count per piece.
+ */
+static size_t pairing_short(const struct puzzle *p, const struct form *form,
+                            const struct form *mform, unsigned *paired)
+{
+	size_t n = p->npieces, a, b;
+	bool stopped = false;
+
+	memset(paired, 0, n * sizeof(*paired));
+	/* the copies in order; those paired by an earlier piece are the
+	 * first paired[] ones of their piece, so the rest are unpaired */
+	for (a = 0; a < n && !stopped; a++) {
+		if (poly_equal(&form[a].s, &mform[a].s))
+			continue;
+		while (!stopped && paired[a] < most(p, a)) {
+			for (b = a + 1; b < n; b++)
+				if (paired[b] < most(p, b) &&
+				    poly_equal(&form[b].s, &mform[a].s))
+					break;
+			stopped = b == n;
+			if (!stopped) {
+				paired[a]++;
+				paired[b]++;
+			}
+		}
+	}
+	for (a = 0; a < n; a++) {
+		if (poly_equal(&form[a].s, &mform[a].s))
+			continue;
+		for (b = 0; b < n; b++) {
+			if (!poly_equal(&form[b].s, &mform[a].s))
+				continue;
+			if (paired[a] < most(p, a) && paired[a] < most(p, b))
+				return a;
+		}
+	}
+	return SIZE_MAX;
+}
+
+/* Whether BurrTools' pairing of mirror images may count differently
+ * (pairing_short): into 'info' when it may. */
+static int mirror_pairs(const struct puzzle *p, const size_t *shape_of,
+                        struct xmp_info *info, struct puz_error *err)
+{
+	size_t n = p->npieces, k, a = SIZE_MAX;
+	struct form *f = calloc(2 * n, sizeof(*f));
+	unsigned *paired = calloc(n, sizeof(*paired));
+	int rc = PUZ_OK;
+	bool sym = false;
+
+	if (f == NULL || paired == NULL)
+		rc = fmt_fail_nomem(err);
+	for (k = 0; k < n && rc == PUZ_OK; k++) {
+		struct shape s = {0}, m = {0};
+		int s_mirror = 0;
+
+		while (poly_sym_proper(s_mirror))
+			s_mirror++;
+		if (poly_from_grid(&p->pieces[k].shape, &s) != POLY_OK ||
+		    poly_canonical(&s, &f[k].s) != POLY_OK ||
+		    poly_transform(&s, s_mirror, &m) != POLY_OK ||
+		    poly_canonical(&m, &f[n + k].s) != POLY_OK)
+			rc = fmt_fail_nomem(err);
+		poly_shape_clear(&s);
+		poly_shape_clear(&m);
+	}
+	if (rc == PUZ_OK)
+		a = pairing_short(p, f, f + n, paired);
+	if (rc == PUZ_OK && a != SIZE_MAX && goal_mirrors(p, &sym) != POLY_OK)
+		rc = fmt_fail_nomem(err);
+	if (rc == PUZ_OK && a != SIZE_MAX && sym) {
+		info->differs = true;
+		snprintf(info->why, sizeof(info->why),
+		         "BurrTools pairs mirror-image shapes in file order and "
+		         "stops at the first unpaired chiral one: an assembly "
+		         "using S%zu may count apart from its mirror image "
+		         "there, as one here",
+		         shape_of[a] + 1);
+	}
+	for (k = 0; f != NULL && k < 2 * n; k++)
+		poly_shape_clear(&f[k].s);
+	free(f);
+	free(paired);
+	return rc;
+}
+
 /* Room for the pieces of 'pr'. */
 static int add_pieces(const struct xdoc *d, const struct xproblem *pr,
                       size_t k, struct puzzle *p, size_t *shape_of,
@@ -478,6 +608,8 @@ int xmp_build(const struct xdoc *d, size_t k, struct puzzle *p,
 		rc = colours(d, pr, p, err);
 	if (rc == PUZ_OK)
 		rc = congruent(p, shape_of, info, err);
+	if (rc == PUZ_OK && ranges && !info->differs)
+		rc = mirror_pairs(p, shape_of, info, err);
 	free(shape_of);
 	return rc;
 }

@@ -781,6 +781,15 @@ usage_error solve "$DATA/soma.puz" --problem 1
 usage_error solve "$bt/CubeInCage.xmpuzzle" --problem 0
 printf '<puzzle version="2"><shapes><voxel x="1" y="1" z="1" type="0">#</voxel><voxel x="1" y="1" z="1" type="0">#</voxel><voxel x="2" y="1" z="1" type="0">##</voxel></shapes><problems><problem><shapes><shape id="0"/><shape id="1"/></shapes><result id="2"/></problem></problems></puzzle>' >"$tmp/two.xmpuzzle"
 run 0 solve "$tmp/two.xmpuzzle" && contains "$out" "burrtools: counts differently: shapes S1 and S2 are congruent" "xmpuzzle: congruent shapes"
+# ranges: BurrTools pairs mirror images in the problem's order (docs/formats.md)
+run 0 solve "$bt/mirror-order.xmpuzzle" && contains "$out" "burrtools: counts differently: BurrTools pairs mirror-image shapes in file order" "xmpuzzle: mirror pairing in order" &&
+	contains "$out" "solutions: 1" "xmpuzzle: mirror pairing, cubegen's count"
+run 0 solve "$bt/mirror-order.xmpuzzle" --problem 2 && { grep -q 'burrtools:' <<<"$out" && bad "xmpuzzle: mirror pairing complete is flagged" || ok; }
+printf 'puzzle v1\ngoal 2 2 2\n##\n##\n\n##\n##\npiece P 3 2 2 count 0..1\n###\n..#\n\n...\n..#\npiece SL 2 2 2 count 0..2\n##\n.#\n\n..\n.#\npiece SR 2 2 2 count 0..2\n##\n#.\n\n..\n#.\n' >"$tmp/mo.puz"
+run 0 convert "$tmp/mo.puz" "$tmp/mo.xmpuzzle" && contains "$out" "note: BurrTools counts differently: BurrTools pairs mirror-image shapes" "convert: mirror pairing note"
+printf 'puzzle v1\ngoal 2 1 1\n##\npiece A 1 1 1\n#\npiece B 1 1 1\n#\n' >"$tmp/cg.puz"
+run 0 convert "$tmp/cg.puz" "$tmp/cg.xmpuzzle" && contains "$out" "note: BurrTools counts differently: shapes S2 and S3 are congruent" "convert: congruent note"
+run 0 convert "$DATA/soma.puz" "$tmp/soma-plain.xmpuzzle" && { grep -q 'note:' <<<"$out" && bad "convert: a note for soma" || ok; }
 head -c 500 "$bt/PelikanBurr.xmpuzzle" >"$tmp/cut.xmpuzzle"
 usage_error check "$tmp/cut.xmpuzzle" && contains "$err" "truncated gzip data" "xmpuzzle: truncated gzip"
 # 26 monocubes of 26 colours: 26! assemblies do not fit in 64 bits

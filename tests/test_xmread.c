@@ -827,6 +827,45 @@ static void test_xmread_mirror_ranges(void **state)
 	}
 }
 
+/* BurrTools pairs mirror images with ranges in the problem's order and
+ * stops at the first chiral copy without one (formats/xmbuild.c): in
+ * mirror-order.xmpuzzle a chiral pentacube P (0..1, never fits) listed
+ * before the screw tetracubes SL and SR (0..2 each) in a 2x2x2 box leaves
+ * them unpaired there, so burrTxt counts SL+SL and SR+SR apart (2), and
+ * 1 with P listed after SL (problems 2 and 3). cubegen counts 1 in every
+ * order and flags the first only; not when the goal has no mirror
+ * symmetry (6) or when what was paired is all the ranges allow (4, 5).
+ * burrTxt -d counts in tests/data/burrtools/SOURCE.md. */
+static void test_xmread_mirror_order(void **state)
+{
+	(void)state;
+	static const struct {
+		uint64_t burrtools, solutions, assemblies;
+		bool differs;
+	} pr[] = {
+		{2, 1, 12, true}, {1, 1, 12, false}, {1, 1, 12, false},
+		{1, 1, 6, false}, {1, 1, 6, false}, {1, 1, 1, false},
+	};
+	for (size_t i = 0; i < sizeof pr / sizeof pr[0]; i++) {
+		struct puzzle p;
+		struct xmp_info xi;
+		struct puz_error e;
+		assert_int_equal(xmp_read_file(DIR "mirror-order.xmpuzzle", i, &p,
+		                               &xi, &e), PUZ_OK);
+		assert_int_equal(xi.differs, pr[i].differs);
+		if (pr[i].differs)
+			assert_non_null(strstr(xi.why, "using S2 may count apart"));
+		else
+			assert_string_equal(xi.why, "");
+		uint64_t a;
+		assert_int_equal(count(&p, &a), pr[i].solutions);
+		assert_int_equal(a, pr[i].assemblies);
+		/* where not flagged, the counts are BurrTools' */
+		assert_true(pr[i].differs || pr[i].solutions == pr[i].burrtools);
+		puz_clear(&p);
+	}
+}
+
 static void test_xmread_names(void **state)
 {
 	(void)state;
@@ -926,6 +965,10 @@ static void test_xmread_oom(void **state)
 	plain = slurp(DIR "colour-8.xmpuzzle", &n); /* coloured variable voxels */
 	oom(plain, n, 0);
 	free(plain);
+	plain = slurp(DIR "mirror-order.xmpuzzle", &n); /* mirror pairing */
+	oom(plain, n, 0);
+	oom(plain, n, 5);
+	free(plain);
 	static const char two[] = HEAD GRID " <shapes>\n"
 		"  <voxel x=\"2\" y=\"1\" z=\"1\" type=\"0\">##</voxel>\n"
 		"  <voxel x=\"1\" y=\"1\" z=\"1\" type=\"0\">#</voxel>\n"
@@ -949,6 +992,7 @@ int main(void)
 		cmocka_unit_test(test_xmread_coloured_variable),
 		cmocka_unit_test(test_xmread_differs),
 		cmocka_unit_test(test_xmread_mirror_ranges),
+		cmocka_unit_test(test_xmread_mirror_order),
 		cmocka_unit_test(test_xmread_names),
 		cmocka_unit_test(test_xmread_problems),
 		cmocka_unit_test(test_xmread_oom),
