@@ -1107,6 +1107,21 @@ static int choose_second(struct solver *s)
 	return rc;
 }
 
+/* For drop_seconds() and drop_cell_seconds(): '*num' each table row's
+ * number in the engine (the searched rows, in order) and '*rows' room for
+ * as many; both the caller's to free (NULL or not), SOLVE_ENOMEM when
+ * either could not be had. */
+static int engine_numbers(const struct solver *s, size_t **num, size_t **rows)
+{
+	*num = malloc((s->nrows ? s->nrows : 1) * sizeof **num);
+	*rows = malloc((s->nrows ? s->nrows : 1) * sizeof **rows);
+	if (!*num || !*rows)
+		return SOLVE_ENOMEM;
+	for (size_t k = 0; k < s->nsearched; k++)
+		(*num)[s->table_row[k]] = k;
+	return SOLVE_OK;
+}
+
 /* Hand the engine the rows choose_second() leaves out (by searched row
  * number, with 'drop' its bb_drop_below); the visitor then weighs the
  * covers found. */
@@ -1116,11 +1131,8 @@ static int drop_seconds(struct solver *s, void *e,
 	if (!s->sec_type)
 		return SOLVE_OK;
 	const struct type *pt = &s->types[s->pin];
-	size_t *num = malloc((s->nrows ? s->nrows : 1) * sizeof *num);
-	size_t *rows = malloc((s->nrows ? s->nrows : 1) * sizeof *rows);
-	int rc = num && rows ? SOLVE_OK : SOLVE_ENOMEM;
-	for (size_t k = 0; k < s->nsearched && rc == SOLVE_OK; k++)
-		num[s->table_row[k]] = k;
+	size_t *num, *rows;
+	int rc = engine_numbers(s, &num, &rows);
 	for (size_t j = 0; j < pt->nrows && rc == SOLVE_OK; j++) {
 		size_t t = s->sec_type[j], n = 0;
 		if (t == s->ntypes)
@@ -1321,11 +1333,8 @@ static int drop_cell_seconds(struct solver *s, void *e,
 {
 	if (!s->csec_cell)
 		return SOLVE_OK;
-	size_t *num = malloc((s->nrows ? s->nrows : 1) * sizeof *num);
-	size_t *rows = malloc((s->nrows ? s->nrows : 1) * sizeof *rows);
-	int rc = num && rows ? SOLVE_OK : SOLVE_ENOMEM;
-	for (size_t k = 0; k < s->nsearched && rc == SOLVE_OK; k++)
-		num[s->table_row[k]] = k;
+	size_t *num, *rows;
+	int rc = engine_numbers(s, &num, &rows);
 	for (size_t r = 0; r < s->nrows && rc == SOLVE_OK; r++) {
 		if (s->csec_cell[r] == UINT32_MAX)
 			continue;
