@@ -70,9 +70,12 @@ static bool split(const char *path, char *dir, char *base)
 	return true;
 }
 
-/* Write 'p' (and 'sols') to 'out' through a temporary file beside it. */
+/* Write 'p' (and 'sols') to 'out' through a temporary file beside it.
+ * A BurrTools file is read back before it takes its name, into '*xi':
+ * what solve would say of it (whether BurrTools counts it differently). */
 static int write_out(const char *out, const struct puzzle *p,
-                     const struct xmp_solutions *sols, bool xmp)
+                     const struct xmp_solutions *sols, bool xmp,
+                     struct xmp_info *xi)
 {
 	char dir[PATH_MAX], base[PATH_MAX], tmp[PATH_MAX];
 	if (!split(out, dir, base) ||
@@ -106,6 +109,17 @@ static int write_out(const char *out, const struct puzzle *p,
 	if (fclose(fp) != 0 && rc == PUZ_OK) {
 		rc = PUZ_EIO;
 		err = errno;
+	}
+	if (rc == PUZ_OK && xmp) {
+		struct puzzle back;
+		struct puz_error be;
+		rc = xmp_read_file(tmp, 0, &back, xi, &be);
+		if (rc == PUZ_OK)
+			puz_clear(&back);
+		else if (rc != PUZ_ENOMEM) {
+			rc = PUZ_EIO; /* what was written must read back */
+			err = EIO;
+		}
 	}
 	if (rc == PUZ_OK && rename(tmp, out) != 0) {
 		rc = PUZ_EIO;
@@ -192,7 +206,8 @@ int cmd_convert(int argc, char **argv)
 			return CLI_FAIL;
 		}
 	}
-	rc = write_out(c.out, &p, c.solutions ? &s : NULL, xmp);
+	struct xmp_info wi = {0};
+	rc = write_out(c.out, &p, c.solutions ? &s : NULL, xmp, &wi);
 	if (rc == CLI_OK) {
 		printf("wrote %s\n", c.out);
 		if (c.solutions && (!s.complete || s.n < s.solutions))
@@ -204,14 +219,8 @@ int cmd_convert(int argc, char **argv)
 			printf("solutions: %zu, all of them\n", s.n);
 		/* what solve says of the file written: BurrTools' count may
 		 * differ (congruent pieces, mirror images paired in order) */
-		struct puzzle back;
-		struct xmp_info bi = {0};
-		struct puz_error be;
-		if (xmp && xmp_read_file(c.out, 0, &back, &bi, &be) == PUZ_OK) {
-			if (bi.differs)
-				printf("note: BurrTools counts differently: %s\n", bi.why);
-			puz_clear(&back);
-		}
+		if (wi.differs)
+			printf("note: BurrTools counts differently: %s\n", wi.why);
 	}
 	xmp_solutions_clear(&s);
 	puz_clear(&p);
