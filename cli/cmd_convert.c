@@ -70,12 +70,40 @@ static bool split(const char *path, char *dir, char *base)
 	return true;
 }
 
-/* Write 'p' (and 'sols') to 'out' through a temporary file beside it.
- * A BurrTools file is read back before it takes its name, into '*xi':
- * what solve would say of it (whether BurrTools counts it differently). */
+/* What solve would say of 'p' written as a BurrTools file, into '*xi'
+ * (whether BurrTools counts it differently): the problem written to
+ * memory, without solutions, and read back. PUZ_OK, or PUZ_ENOMEM (also
+ * when the memory stream could not grow). */
+static int burrtools_view(const struct puzzle *p, struct xmp_info *xi)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&text, &len);
+	if (!fp)
+		return PUZ_ENOMEM;
+	int rc = xmp_write(fp, p, NULL, false);
+	if (fclose(fp) != 0 && rc == PUZ_OK)
+		rc = PUZ_ENOMEM;
+	if (rc == PUZ_OK) {
+		struct puzzle back;
+		struct puz_error e;
+		rc = xmp_read_mem(text, len, 0, &back, xi, &e);
+		if (rc == PUZ_OK)
+			puz_clear(&back);
+	}
+	free(text);
+	/* (what xmp_write wrote reads back; were it ever refused, there is
+	 * no note to make, and the file is written all the same) */
+	if (rc != PUZ_OK && rc != PUZ_ENOMEM) {
+		memset(xi, 0, sizeof *xi);
+		rc = PUZ_OK;
+	}
+	return rc;
+}
+
+/* Write 'p' (and 'sols') to 'out' through a temporary file beside it. */
 static int write_out(const char *out, const struct puzzle *p,
-                     const struct xmp_solutions *sols, bool xmp,
-                     struct xmp_info *xi)
+                     const struct xmp_solutions *sols, bool xmp)
 {
 	char dir[PATH_MAX], base[PATH_MAX], tmp[PATH_MAX];
 	if (!split(out, dir, base) ||
@@ -109,17 +137,6 @@ static int write_out(const char *out, const struct puzzle *p,
 	if (fclose(fp) != 0 && rc == PUZ_OK) {
 		rc = PUZ_EIO;
 		err = errno;
-	}
-	if (rc == PUZ_OK && xmp) {
-		struct puzzle back;
-		struct puz_error be;
-		rc = xmp_read_file(tmp, 0, &back, xi, &be);
-		if (rc == PUZ_OK)
-			puz_clear(&back);
-		else if (rc != PUZ_ENOMEM) {
-			rc = PUZ_EIO; /* what was written must read back */
-			err = EIO;
-		}
 	}
 	if (rc == PUZ_OK && rename(tmp, out) != 0) {
 		rc = PUZ_EIO;
@@ -197,6 +214,12 @@ int cmd_convert(int argc, char **argv)
 		puz_clear(&p);
 		return CLI_USAGE;
 	}
+	struct xmp_info wi = {0};
+	if (xmp && burrtools_view(&p, &wi) != PUZ_OK) {
+		cli_error("%s: out of memory", c.in);
+		puz_clear(&p);
+		return CLI_FAIL;
+	}
 	struct xmp_solutions s = {0};
 	if (c.solutions) {
 		int src = xmp_find_solutions(&p, c.max, c.disassemble, &s);
@@ -206,8 +229,7 @@ int cmd_convert(int argc, char **argv)
 			return CLI_FAIL;
 		}
 	}
-	struct xmp_info wi = {0};
-	rc = write_out(c.out, &p, c.solutions ? &s : NULL, xmp, &wi);
+	rc = write_out(c.out, &p, c.solutions ? &s : NULL, xmp);
 	if (rc == CLI_OK) {
 		printf("wrote %s\n", c.out);
 		if (c.solutions && (!s.complete || s.n < s.solutions))
