@@ -320,6 +320,28 @@ static int cmp_form(const void *a, const void *b)
 	return (x->piece > y->piece) - (x->piece < y->piece);
 }
 
+/* A piece's canonical form into 'canon' and, unless NULL, its mirror
+ * image's into 'mirror'. POLY_ENOMEM leaves what was made to clear. */
+static int piece_form(const struct puz_piece *pc, struct shape *canon,
+                      struct shape *mirror)
+{
+	struct shape s = {0}, m = {0};
+	int s_mirror = 0, rc;
+
+	while (poly_sym_proper(s_mirror))
+		s_mirror++;
+	rc = poly_from_grid(&pc->shape, &s);
+	if (rc == POLY_OK)
+		rc = poly_canonical(&s, canon);
+	if (rc == POLY_OK && mirror != NULL)
+		rc = poly_transform(&s, s_mirror, &m);
+	if (rc == POLY_OK && mirror != NULL)
+		rc = poly_canonical(&m, mirror);
+	poly_shape_clear(&s);
+	poly_shape_clear(&m);
+	return rc;
+}
+
 /* Whether two pieces are congruent (BurrTools tells them apart). */
 static int congruent(const struct puzzle *p, const size_t *shape_of,
                      struct xmp_info *info, struct puz_error *err)
@@ -334,13 +356,9 @@ static int congruent(const struct puzzle *p, const size_t *shape_of,
 	if (f == NULL)
 		return fmt_fail_nomem(err);
 	for (k = 0; k < n && rc == PUZ_OK; k++) {
-		struct shape s = {0};
-
 		f[k].piece = k;
-		if (poly_from_grid(&p->pieces[k].shape, &s) != POLY_OK ||
-		    poly_canonical(&s, &f[k].s) != POLY_OK)
+		if (piece_form(&p->pieces[k], &f[k].s, NULL) != POLY_OK)
 			rc = fmt_fail_nomem(err);
-		poly_shape_clear(&s);
 	}
 	if (rc == PUZ_OK) {
 		qsort(f, n, sizeof(*f), cmp_form);
@@ -464,20 +482,9 @@ static int mirror_pairs(const struct puzzle *p, const size_t *shape_of,
 
 	if (f == NULL || paired == NULL)
 		rc = fmt_fail_nomem(err);
-	for (k = 0; k < n && rc == PUZ_OK; k++) {
-		struct shape s = {0}, m = {0};
-		int s_mirror = 0;
-
-		while (poly_sym_proper(s_mirror))
-			s_mirror++;
-		if (poly_from_grid(&p->pieces[k].shape, &s) != POLY_OK ||
-		    poly_canonical(&s, &f[k].s) != POLY_OK ||
-		    poly_transform(&s, s_mirror, &m) != POLY_OK ||
-		    poly_canonical(&m, &f[n + k].s) != POLY_OK)
+	for (k = 0; k < n && rc == PUZ_OK; k++)
+		if (piece_form(&p->pieces[k], &f[k].s, &f[n + k].s) != POLY_OK)
 			rc = fmt_fail_nomem(err);
-		poly_shape_clear(&s);
-		poly_shape_clear(&m);
-	}
 	if (rc == PUZ_OK)
 		a = pairing_short(p, f, f + n, paired);
 	if (rc == PUZ_OK && a != SIZE_MAX && goal_mirrors(p, &sym) != POLY_OK)
