@@ -3,6 +3,9 @@
  */
 #include <stdio.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "cli/cli.h"
 
@@ -29,6 +32,15 @@ static const char usage[] =
 
 int main(int argc, char **argv)
 {
+#ifdef __GLIBC__
+	/* glibc hands the free memory at the top of its heap back to the
+	 * system past 128 KB, so a command that frees its solver's tables
+	 * and makes new ones (the count, then the difficulty search) pays
+	 * for those pages again, about 10 µs each on a virtual machine:
+	 * 4 MB kept, and asked for at a time (Pelikan's burr's `solve`:
+	 * 730 page faults to 630, 16.5 ms to 14.4) */
+	mallopt(M_TOP_PAD, 4 << 20);
+#endif
 	if (argc < 2) {
 		fputs(usage, stderr);
 		return CLI_USAGE;
