@@ -306,6 +306,24 @@ static int parse(int argc, char **argv, bool check, struct solve_args *c)
 	return 0;
 }
 
+/* The puzzle of c->file (its problem c->problem): CLI_OK, or the exit
+ * code, the error said. A BurrTools file whose groups split a piece is
+ * refused with --disassemble. */
+static int read_solve_puzzle(const struct solve_args *c, struct puzzle *p,
+                             struct xmp_info *xi)
+{
+	int rc = cli_read_puzzle_at(c->file, c->problem, p, xi);
+	if (rc != CLI_OK)
+		return rc;
+	if (c->disassemble && xi->groups_split) {
+		cli_error("%s: --disassemble: %s; cubegen takes each piece in one "
+		          "group or none", c->file, xi->groups_why);
+		puz_clear(p);
+		return CLI_USAGE;
+	}
+	return CLI_OK;
+}
+
 int cmd_solve(int argc, char **argv)
 {
 	struct solve_args c;
@@ -314,15 +332,9 @@ int cmd_solve(int argc, char **argv)
 		return pc < 0 ? CLI_OK : pc;
 	struct puzzle p;
 	struct xmp_info xi;
-	int rrc = cli_read_puzzle_at(c.file, c.problem, &p, &xi);
+	int rrc = read_solve_puzzle(&c, &p, &xi);
 	if (rrc != CLI_OK)
 		return rrc;
-	if (c.disassemble && xi.groups_split) {
-		cli_error("%s: --disassemble: %s; cubegen takes each piece in one "
-		          "group or none", c.file, xi.groups_why);
-		puz_clear(&p);
-		return CLI_USAGE;
-	}
 	char fp[17] = "";
 	if (c.shard_count && !fingerprint(&p, &c, fp)) {
 		cli_error("%s: %s", c.file, solve_strerror(SOLVE_ENOMEM));
@@ -472,15 +484,9 @@ int cmd_check(int argc, char **argv)
 		return pc < 0 ? CLI_OK : pc;
 	struct puzzle p;
 	struct xmp_info xi;
-	int rrc = cli_read_puzzle_at(c.file, c.problem, &p, &xi);
+	int rrc = read_solve_puzzle(&c, &p, &xi);
 	if (rrc != CLI_OK)
 		return rrc;
-	if (c.disassemble && xi.groups_split) {
-		cli_error("%s: --disassemble: %s; cubegen takes each piece in one "
-		          "group or none", c.file, xi.groups_why);
-		puz_clear(&p);
-		return CLI_USAGE;
-	}
 	if (xi.differs)
 		printf("%s: burrtools: counts differently: %s\n", c.file, xi.why);
 	/* Two solutions are enough to say "not unique". */
