@@ -42,9 +42,11 @@ static const char solve_help[] =
 	"                 nodes, seconds, symmetries, mirror_closed, difficulty\n"
 	"  --problem K    the K-th problem of a BurrTools file (default 1); a\n"
 	"                 line says when BurrTools would count it differently\n"
-	"                 (it tells congruent shapes apart, and with ranges\n"
-	"                 pairs mirror images in file order); BurrTools'\n"
-	"                 'assemblies' are what cubegen calls solutions\n"
+	"                 (it tells congruent shapes apart, with ranges\n"
+	"                 pairs mirror images in file order, and with\n"
+	"                 --disassemble looks a stuck part's groups up by\n"
+	"                 the pieces' places); BurrTools' 'assemblies' are\n"
+	"                 what cubegen calls solutions\n"
 	"  --difficulty-nodes N\n"
 	"                 placements the difficulty search may try (default\n"
 	"                 5000000, a second or two; 0: no limit)\n"	"  --disassemble  take every assembly apart as BurrTools does (pieces\n"
@@ -308,7 +310,8 @@ static int parse(int argc, char **argv, bool check, struct solve_args *c)
 
 /* The puzzle of c->file (its problem c->problem): CLI_OK, or the exit
  * code, the error said. A BurrTools file whose groups split a piece is
- * refused with --disassemble. */
+ * refused with --disassemble; with it, xi says too where BurrTools may
+ * take its assemblies apart differently. */
 static int read_solve_puzzle(const struct solve_args *c, struct puzzle *p,
                              struct xmp_info *xi)
 {
@@ -320,6 +323,10 @@ static int read_solve_puzzle(const struct solve_args *c, struct puzzle *p,
 		          "group or none", c->file, xi->groups_why);
 		puz_clear(p);
 		return CLI_USAGE;
+	}
+	if (c->disassemble && !xi->differs && xi->dis_differs) {
+		xi->differs = true;
+		snprintf(xi->why, sizeof xi->why, "%s", xi->dis_why);
 	}
 	return CLI_OK;
 }

@@ -60,6 +60,10 @@ struct pz {
 PUZ_PRINTF(4, 5)
 int fmt_fail(struct puz_error *err, int line, int col, const char *fmt, ...);
 int fmt_fail_nomem(struct puz_error *err);
+/* A file that could not be opened or read, errno 'e' (0: EIO): its text
+ * at line 0 and PUZ_EIO, or, for ENOMEM, fmt_fail_nomem()'s (out of
+ * memory is no fault of the file). */
+int fmt_fail_errno(struct puz_error *err, int e);
 
 /* s[0..len) for a message in 'buf', cut with "..." after 32 bytes; the
  * one character at s[0..n) of a checked line. Both return 'buf'. */

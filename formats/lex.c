@@ -60,6 +60,14 @@ int fmt_fail_nomem(struct puz_error *err)
 	return PUZ_ENOMEM;
 }
 
+int fmt_fail_errno(struct puz_error *err, int e)
+{
+	if (e == ENOMEM)
+		return fmt_fail_nomem(err);
+	fmt_fail(err, 0, 0, "%s", strerror(e ? e : EIO));
+	return PUZ_EIO;
+}
+
 static bool is_cont(unsigned char c)
 {
 	return (c & 0xC0) == 0x80;
@@ -162,15 +170,12 @@ static int slurp(const char *path, char **text, size_t *len,
 	struct stat st;
 	char *buf = NULL, *nb;
 	size_t cap = 0, n = 0, got;
-	int rc = PUZ_OK, e;
+	int rc = PUZ_OK;
 
 	errno = 0;
 	fp = fopen(path, "rb");
-	if (fp == NULL) {
-		e = errno;
-		fmt_fail(err, 0, 0, "%s", strerror(e ? e : EIO));
-		return PUZ_EIO;
-	}
+	if (fp == NULL)
+		return fmt_fail_errno(err, errno);
 	/* Refuse a large regular file before reading a byte of it; the read
 	 * loop below still stops pipes and devices at the same size. */
 	if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) &&
@@ -205,10 +210,7 @@ static int slurp(const char *path, char **text, size_t *len,
 		if (n < cap) {
 			/* A short read is the end of the file or an error. */
 			if (ferror(fp)) {
-				e = errno;
-				fmt_fail(err, 0, 0, "%s",
-				         strerror(e ? e : EIO));
-				rc = PUZ_EIO;
+				rc = fmt_fail_errno(err, errno);
 				goto out;
 			}
 			break;
@@ -221,11 +223,8 @@ static int slurp(const char *path, char **text, size_t *len,
 	}
 out:
 	errno = 0;
-	if (fclose(fp) != 0 && rc == PUZ_OK) {
-		e = errno;
-		fmt_fail(err, 0, 0, "%s", strerror(e ? e : EIO));
-		rc = PUZ_EIO;
-	}
+	if (fclose(fp) != 0 && rc == PUZ_OK)
+		rc = fmt_fail_errno(err, errno);
 	if (rc != PUZ_OK) {
 		free(buf);
 		return rc;

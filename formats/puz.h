@@ -81,6 +81,11 @@ struct xmp_info {
 	                    * groups (the disassembler takes one group per
 	                    * piece: solve --disassemble refuses these) */
 	char groups_why[200]; /* when 'groups_split': which piece */
+	bool dis_differs; /* BurrTools' disassembler may take apart this
+	                   * problem's assemblies differently: its second
+	                   * check of a stuck part's groups looks pieces up
+	                   * by their place as shape numbers (xmbuild.c) */
+	char dis_why[200]; /* when 'dis_differs': one sentence saying why */
 	bool solved;      /* the file holds BurrTools' finished count */
 	uint64_t assemblies, solutions; /* that count, when 'solved':
 	                                 * BurrTools' assemblies are what
@@ -99,7 +104,11 @@ int xmp_read_mem(const void *data, size_t len, size_t problem,
  * gzip-compressed as BurrTools writes it (or plain XML): shape 0 is the
  * goal (optional cells as variable voxels), shapes 1.. the pieces in file
  * order with their names, and one problem with each piece's count or
- * range. Colour c (1..26, 'a'..'z') is BurrTools colour c with its display
+ * range (and group). When a piece has a group the goal is the last shape
+ * instead, after the pieces 0..: then each piece's place in the problem
+ * is its shape's number, and BurrTools' second check of a stuck part's
+ * groups, which takes the one for the other (xmp_info.dis_differs),
+ * finds the right pieces. Colour c (1..26, 'a'..'z') is BurrTools colour c with its display
  * colour; the match rule becomes BurrTools' colour constraints (with no
  * match table, each colour on itself). BurrTools has no distinct regions:
  * xmp_writable() refuses them. Regions without 'distinct' (they change

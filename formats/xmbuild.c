@@ -49,6 +49,17 @@
  * there, where cubegen, whose rule does not depend on the order, counts
  * the two once. xmp_info.differs says either; the counts of other
  * problems agree.
+ *
+ * Taken apart differently (xmp_info.dis_differs): of a part that does not
+ * come apart, BurrTools' disassembler (disassembler_a.cpp) asks first
+ * whether all its pieces are in one group, as cubegen does, and then a
+ * second time through its grouping_c, which it filled by shape number but
+ * asks by the part's place in the problem's list: a piece is looked up as
+ * the shape whose number is its place (with the result as shape 0 and the
+ * pieces after it, as the shape listed before it). That second answer adds
+ * to the first only where it takes a piece for a member of a group the
+ * piece is not in; where that group then holds two pieces or more in its
+ * eyes, an assembly stuck here may count as a solution there.
  */
 #include "formats/xmread_int.h"
 
@@ -568,6 +579,55 @@ static int add_pieces(const struct xdoc *d, const struct xproblem *pr,
 	return PUZ_OK;
 }
 
+/* Part q's one group (0 none) and its count, as BurrTools keeps them
+ * (problem.cpp: the group attribute counts every copy). */
+static uint64_t part_group(const struct xpart *pt, uint64_t *count)
+{
+	*count = pt->ngroups ? pt->gcount : pt->max;
+	return pt->mixed ? 0 : pt->group;
+}
+
+/* The part BurrTools' second group check finds for the part at place j:
+ * the one of shape number j, or NULL. */
+static const struct xpart *looked_up(const struct xproblem *pr, size_t j)
+{
+	for (size_t q = 0; q < pr->nparts; q++)
+		if (pr->parts[q].id == j)
+			return &pr->parts[q];
+	return NULL;
+}
+
+/* Whether BurrTools' second group check (see the top) may take a stuck
+ * part for one group where cubegen does not: then info->dis_differs. */
+static void group_lookup(const struct xproblem *pr, struct xmp_info *info)
+{
+	for (size_t j = 0; j < pr->nparts; j++) {
+		const struct xpart *pt = &pr->parts[j], *as = looked_up(pr, j);
+		uint64_t c, cj, g = as ? part_group(as, &c) : 0;
+
+		if (pt->max == 0 || g == 0 || part_group(pt, &cj) == g)
+			continue;
+		/* the pieces group g holds in its eyes */
+		uint64_t held = 0;
+		for (size_t i = 0; i < pr->nparts && held < 2; i++) {
+			const struct xpart *a = looked_up(pr, i);
+			if (a && part_group(a, &c) == g)
+				held += c < pr->parts[i].max ? c : pr->parts[i].max;
+		}
+		if (held < 2)
+			continue;
+		info->dis_differs = true;
+		snprintf(info->dis_why, sizeof(info->dis_why),
+		         "BurrTools checks a stuck part's groups again by "
+		         "each piece's place in the problem, not its shape "
+		         "(S%u as S%u, of group %u): an assembly stuck "
+		         "here may be a solution there",
+		         (unsigned)(pt->id + 1), (unsigned)(j + 1),
+		         (unsigned)g);
+		return;
+	}
+}
+
 int xmp_build(const struct xdoc *d, size_t k, struct puzzle *p,
               struct xmp_info *info, struct puz_error *err)
 {
@@ -617,6 +677,10 @@ int xmp_build(const struct xdoc *d, size_t k, struct puzzle *p,
 		rc = congruent(p, shape_of, info, err);
 	if (rc == PUZ_OK && ranges && !info->differs)
 		rc = mirror_pairs(p, shape_of, info, err);
+	info->dis_differs = false;
+	info->dis_why[0] = '\0';
+	if (rc == PUZ_OK && !info->groups_split)
+		group_lookup(pr, info);
 	free(shape_of);
 	return rc;
 }

@@ -1133,17 +1133,14 @@ int xmp_read_file(const char *path, size_t problem, struct puzzle *out,
 	struct xdoc d;
 	FILE *fp;
 	size_t n;
-	int rc, e;
+	int rc;
 
 	if (err == NULL)
 		err = &dummy;
 	errno = 0;
 	fp = fopen(path, "rb");
-	if (fp == NULL) {
-		e = errno;
-		fmt_fail(err, 0, 0, "%s", strerror(e ? e : EIO));
-		return PUZ_EIO;
-	}
+	if (fp == NULL)
+		return fmt_fail_errno(err, errno);
 	r = malloc(sizeof(*r));
 	chunk = malloc(XMP_CHUNK);
 	if (r == NULL || chunk == NULL) {
@@ -1159,12 +1156,8 @@ int xmp_read_file(const char *path, size_t problem, struct puzzle *out,
 		if (n > 0)
 			rc = rd_put(r, chunk, n);
 		if (n < XMP_CHUNK) {
-			if (rc == PUZ_OK && ferror(fp)) {
-				e = errno;
-				fmt_fail(err, 0, 0, "%s",
-				         strerror(e ? e : EIO));
-				rc = PUZ_EIO;
-			}
+			if (rc == PUZ_OK && ferror(fp))
+				rc = fmt_fail_errno(err, errno);
 			break;
 		}
 	}

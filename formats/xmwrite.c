@@ -429,12 +429,20 @@ static void put_puzzle(struct buf *b, const struct puzzle *p,
 		indent(b, 1);
 		buf_puts(b, "</colors>\n");
 	}
+	/* the goal first, or last when a piece has a group (puz.h) */
+	bool last = false;
+	for (size_t i = 0; i < p->npieces; i++)
+		last |= p->pieces[i].group != 0;
+	size_t first = last ? 0 : 1; /* the first piece's shape number */
 	indent(b, 1);
 	buf_puts(b, "<shapes>\n");
-	put_shape(b, &p->goal, "goal", 1);
+	if (!last)
+		put_shape(b, &p->goal, "goal", 1);
 	for (size_t i = 0; i < p->npieces; i++)
 		put_shape(b, &p->pieces[i].shape, p->pieces[i].name,
 		          p->pieces[i].weight);
+	if (last)
+		put_shape(b, &p->goal, "goal", 1);
 	indent(b, 1);
 	buf_puts(b, "</shapes>\n");
 	indent(b, 1);
@@ -454,10 +462,10 @@ static void put_puzzle(struct buf *b, const struct puzzle *p,
 		indent(b, 4);
 		if (pc->count_max)
 			buf_printf(b, "<shape id=\"%zu\" min=\"%u\" max=\"%u\"",
-			           i + 1, pc->count, pc->count_max);
+			           first + i, pc->count, pc->count_max);
 		else
-			buf_printf(b, "<shape id=\"%zu\" count=\"%u\"", i + 1,
-			           pc->count);
+			buf_printf(b, "<shape id=\"%zu\" count=\"%u\"",
+			           first + i, pc->count);
 		if (pc->group)
 			buf_printf(b, " group=\"%u\"", pc->group);
 		buf_puts(b, "/>\n");
@@ -465,7 +473,7 @@ static void put_puzzle(struct buf *b, const struct puzzle *p,
 	indent(b, 3);
 	buf_puts(b, "</shapes>\n");
 	indent(b, 3);
-	buf_puts(b, "<result id=\"0\"/>\n");
+	buf_printf(b, "<result id=\"%zu\"/>\n", last ? p->npieces : (size_t)0);
 	/* The pairs in BurrTools' order (its std::set of piece << 16 |
 	 * result): by piece colour, then goal colour. */
 	bool any = false;

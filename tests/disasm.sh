@@ -98,14 +98,35 @@ f=$bt/CubeInCage.xmpuzzle
 run 0 solve "$f" --disassemble &&
 	contains "$out" "solutions: 1 (come apart)" "CubeInCage: its frame is one group" &&
 	contains "$out" "stuck: 95" "CubeInCage stuck" &&
-	contains "$out" "level: 4.9.3 (the highest; 1 solution)" "CubeInCage level, as burrTxt"
+	contains "$out" "level: 4.9.3 (the highest; 1 solution)" "CubeInCage level, as burrTxt" &&
+	contains "$out" "burrtools: counts differently: BurrTools checks a stuck part's groups again by each piece's place in the problem, not its shape (S4 as S3, of group 1)" \
+	         "CubeInCage: BurrTools looks its groups up by place (the result is shape 0)"
+run 0 solve "$f" && { printf '%s\n' "$out" | grep -q burrtools && bad "CubeInCage: a BurrTools note on a plain count" || ok; }
 # the groups survive .puz and .xmpuzzle round trips, and so does the count
 run 0 convert "$f" "$tmp/cage.puz" && grep -q '^piece Frame2 5 7 1 count 2 group 1$' "$tmp/cage.puz" &&
 	ok || bad "convert to .puz: no 'group 1' on Frame2: $(grep '^piece' "$tmp/cage.puz")"
 run 0 convert "$tmp/cage.puz" "$tmp/cage.xmpuzzle"
-gzip -dc "$tmp/cage.xmpuzzle" | grep -q '<shape id="2" count="2" group="1"/>' && ok ||
+gzip -dc "$tmp/cage.xmpuzzle" | grep -q '<shape id="1" count="2" group="1"/>' && ok ||
 	bad "convert to .xmpuzzle: no group attribute"
-run 0 solve "$tmp/cage.xmpuzzle" --disassemble && contains "$out" "level: 4.9.3" "CubeInCage round trip"
+# with groups the goal is written last: each piece's place is its shape's
+# number, and BurrTools finds the right groups
+gzip -dc "$tmp/cage.xmpuzzle" | grep -q '<result id="5"/>' && ok ||
+	bad "convert to .xmpuzzle with groups: the goal is not the last shape"
+run 0 solve "$tmp/cage.xmpuzzle" --disassemble && contains "$out" "level: 4.9.3" "CubeInCage round trip" &&
+	{ printf '%s\n' "$out" | grep -q burrtools && bad "CubeInCage written by cubegen: a BurrTools note" || ok; }
+# the smallest case a random cross-check found: BurrTools (burrTxt -d)
+# counts 1 solution with the result as shape 0, 0 with it last (SOURCE.md)
+gl=$bt/group-lookup.xmpuzzle
+run 0 solve "$gl" --disassemble &&
+	contains "$out" "solutions: 0 (come apart)" "group-lookup solutions" &&
+	contains "$out" "stuck: 1 (solutions" "group-lookup stuck" &&
+	contains "$out" "(S4 as S3, of group 1): an assembly stuck here may be a solution there" "group-lookup note"
+run 0 solve "$gl" --disassemble --json && contains "$out" '"burrtools_differs": "BurrTools checks' "group-lookup JSON"
+run 0 solve "$gl" --json && contains "$out" '"burrtools_differs": null' "group-lookup JSON, plain count"
+run 1 check "$gl" --disassemble && contains "$out" "burrtools: counts differently: BurrTools checks" "group-lookup check"
+run 0 convert "$gl" "$tmp/gl.xmpuzzle" && run 0 solve "$tmp/gl.xmpuzzle" --disassemble &&
+	contains "$out" "solutions: 0 (come apart)" "group-lookup written by cubegen" &&
+	{ printf '%s\n' "$out" | grep -q burrtools && bad "group-lookup written by cubegen: a BurrTools note" || ok; }
 grep -v '^piece Frame' "$tmp/cage.puz" >/dev/null
 sed 's/ group 1$//' "$tmp/cage.puz" >"$tmp/nogroup.puz"
 run 0 solve "$tmp/nogroup.puz" --disassemble && contains "$out" "solutions: 0 (come apart)" "no group, stuck frames"

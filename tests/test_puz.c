@@ -33,6 +33,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "formats/fmt_int.h"
 #include "formats/puz.h"
 
 #define DATA "tests/data/classic/"
@@ -2532,6 +2533,23 @@ static void test_hcq_read_nonexistent_file_is_eio(void **state)
 	assert_true(poisoned(&p));
 }
 
+/* A file that cannot be opened or read: its errno's text and PUZ_EIO,
+ * but out of memory for ENOMEM (fopen() allocates), no fault of the
+ * file's (the command then exits 1, not 2). */
+static void test_fail_errno(void **state)
+{
+	struct puz_error e;
+
+	(void)state;
+	assert_int_equal(fmt_fail_errno(&e, ENOENT), PUZ_EIO);
+	assert_int_equal(e.line, 0);
+	assert_string_equal(e.msg, "No such file or directory");
+	assert_int_equal(fmt_fail_errno(&e, 0), PUZ_EIO);
+	assert_string_equal(e.msg, strerror(EIO));
+	assert_int_equal(fmt_fail_errno(&e, ENOMEM), PUZ_ENOMEM);
+	assert_string_equal(e.msg, "out of memory");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2616,6 +2634,7 @@ int main(void)
 		cmocka_unit_test(test_hcq_read_headers),
 		cmocka_unit_test(test_hcq_read_accepts_after_eof_blank_lines),
 		cmocka_unit_test(test_hcq_read_nonexistent_file_is_eio),
+		cmocka_unit_test(test_fail_errno),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -866,6 +866,81 @@ static void test_xmread_mirror_order(void **state)
 	}
 }
 
+/* BurrTools' second check of a stuck part's groups looks a piece up by
+ * its place in the problem as a shape number (xmbuild.c): flagged with
+ * dis_differs where that puts a piece in a group it is not in and the
+ * group then holds two pieces; never for plain counts (differs). */
+static void test_xmread_group_lookup(void **state)
+{
+	(void)state;
+	/* a 3 x 3 square and four pieces no two congruent (a cube, a domino,
+	 * a line and an L of three), the square first or last; the parts'
+	 * shape ids and groups given per case */
+#define RESULT "  <voxel x=\"3\" y=\"3\" z=\"1\" type=\"0\">#########</voxel>\n"
+#define PIECES                                                             \
+	"  <voxel x=\"1\" y=\"1\" z=\"1\" type=\"0\">#</voxel>\n"              \
+	"  <voxel x=\"2\" y=\"1\" z=\"1\" type=\"0\">##</voxel>\n"             \
+	"  <voxel x=\"3\" y=\"1\" z=\"1\" type=\"0\">###</voxel>\n"            \
+	"  <voxel x=\"2\" y=\"2\" z=\"1\" type=\"0\">###_</voxel>\n"
+	static const char shapes_first[] =
+		" <shapes>\n" RESULT PIECES " </shapes>\n";
+	static const char shapes_last[] =
+		" <shapes>\n" PIECES RESULT " </shapes>\n";
+	static const struct {
+		bool last;         /* the result last (shapes_last) */
+		const char *parts; /* the problem's <shape>s */
+		bool flag;
+		const char *why;
+	} cs[] = {
+		/* S4 (no group) looked up as S3, of group 1 with S2: flagged */
+		{false, "<shape id=\"1\" group=\"1\"/><shape id=\"2\" group=\"1\"/>"
+		        "<shape id=\"3\"/><shape id=\"4\" group=\"1\"/>",
+		 true, "(S4 as S3, of group 1)"},
+		/* the same with the result last: each place its own shape */
+		{true, "<shape id=\"0\" group=\"1\"/><shape id=\"1\" group=\"1\"/>"
+		       "<shape id=\"2\"/><shape id=\"3\" group=\"1\"/>",
+		 false, NULL},
+		/* S3 looked up as S2, whose group holds one piece: no set of
+		 * two can be taken for it */
+		{false, "<shape id=\"1\"/><shape id=\"2\" group=\"1\"/>"
+		        "<shape id=\"3\"/><shape id=\"4\"/>",
+		 false, NULL},
+		/* a <group> element for every copy is the attribute; the two
+		 * copies of S4 at place 2 make the group of S2 hold two */
+		{false, "<shape id=\"1\" count=\"2\"><group group=\"2\" count=\"2\"/>"
+		        "</shape><shape id=\"3\" count=\"2\"/>",
+		 true, "(S4 as S2, of group 2)"},
+		/* copies split among groups: refused with --disassemble
+		 * (groups_split), not flagged */
+		{false, "<shape id=\"1\" count=\"2\"><group group=\"1\" count=\"1\"/>"
+		        "</shape><shape id=\"2\" group=\"1\"/>",
+		 false, NULL},
+	};
+	for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+		char doc[2048];
+		snprintf(doc, sizeof doc,
+		         HEAD GRID "%s <problems>\n  <problem>\n   <shapes>%s"
+		         "</shapes>\n   <result id=\"%d\"/>\n  </problem>\n"
+		         " </problems>\n" TAIL,
+		         cs[i].last ? shapes_last : shapes_first, cs[i].parts,
+		         cs[i].last ? 4 : 0);
+		struct puzzle p;
+		struct xmp_info xi;
+		struct puz_error e;
+		assert_int_equal(rd(doc, 0, &p, &xi, &e), PUZ_OK);
+		assert_false(xi.differs); /* plain counts agree */
+		assert_int_equal(xi.dis_differs, cs[i].flag);
+		if (cs[i].flag)
+			assert_non_null(strstr(xi.dis_why, cs[i].why));
+		else
+			assert_string_equal(xi.dis_why, "");
+		assert_int_equal(xi.groups_split, i == 4);
+		puz_clear(&p);
+	}
+#undef RESULT
+#undef PIECES
+}
+
 static void test_xmread_names(void **state)
 {
 	(void)state;
@@ -993,6 +1068,7 @@ int main(void)
 		cmocka_unit_test(test_xmread_differs),
 		cmocka_unit_test(test_xmread_mirror_ranges),
 		cmocka_unit_test(test_xmread_mirror_order),
+		cmocka_unit_test(test_xmread_group_lookup),
 		cmocka_unit_test(test_xmread_names),
 		cmocka_unit_test(test_xmread_problems),
 		cmocka_unit_test(test_xmread_oom),
