@@ -162,7 +162,8 @@ const char *fmt_show_char(char buf[40], const char *s, size_t n)
 
 /* Read all of 'path' into a new buffer '*text' of '*len' bytes (NUL
  * added, not counted). PUZ_EIO with strerror text and line 0 when the
- * file cannot be opened or read; PUZ_EPARSE when it is too large. */
+ * file cannot be opened or read (PUZ_ENOMEM when for want of memory);
+ * PUZ_EPARSE when it is too large. */
 static int slurp(const char *path, char **text, size_t *len,
                  struct puz_error *err)
 {

@@ -108,9 +108,9 @@ int xmp_read_mem(const void *data, size_t len, size_t problem,
  * instead, after the pieces 0..: then each piece's place in the problem
  * is its shape's number, and BurrTools' second check of a stuck part's
  * groups, which takes the one for the other (xmp_info.dis_differs),
- * finds the right pieces. Colour c (1..26, 'a'..'z') is BurrTools colour c with its display
- * colour; the match rule becomes BurrTools' colour constraints (with no
- * match table, each colour on itself). BurrTools has no distinct regions:
+ * finds the right pieces. Colour c (1..26, 'a'..'z') is BurrTools colour
+ * c with its display colour; the match rule becomes BurrTools' colour
+ * constraints (with no match table, each colour on itself). BurrTools has no distinct regions:
  * xmp_writable() refuses them. Regions without 'distinct' (they change
  * nothing) and the size and seed lines are not carried.
  *

@@ -56,10 +56,9 @@
  * second time through its grouping_c, which it filled by shape number but
  * asks by the part's place in the problem's list: a piece is looked up as
  * the shape whose number is its place (with the result as shape 0 and the
- * pieces after it, as the shape listed before it). That second answer adds
- * to the first only where it takes a piece for a member of a group the
- * piece is not in; where that group then holds two pieces or more in its
- * eyes, an assembly stuck here may count as a solution there.
+ * pieces after it in order, as the shape listed before it). Where that
+ * lets a part pass for one group whose pieces are not all in one group
+ * (group_lookup()), an assembly stuck here may count as a solution there.
  */
 #include "formats/xmread_int.h"
 
@@ -579,7 +578,7 @@ static int add_pieces(const struct xdoc *d, const struct xproblem *pr,
 	return PUZ_OK;
 }
 
-/* Part q's one group (0 none) and its count, as BurrTools keeps them
+/* A part's one group (0 none) and its count, as BurrTools keeps them
  * (problem.cpp: the group attribute counts every copy). */
 static uint64_t part_group(const struct xpart *pt, uint64_t *count)
 {
@@ -587,45 +586,83 @@ static uint64_t part_group(const struct xpart *pt, uint64_t *count)
 	return pt->mixed ? 0 : pt->group;
 }
 
-/* The part BurrTools' second group check finds for the part at place j:
- * the one of shape number j, or NULL. */
-static const struct xpart *looked_up(const struct xproblem *pr, size_t j)
-{
-	for (size_t q = 0; q < pr->nparts; q++)
-		if (pr->parts[q].id == j)
-			return &pr->parts[q];
-	return NULL;
-}
-
 /* Whether BurrTools' second group check (see the top) may take a stuck
- * part for one group where cubegen does not: then info->dis_differs. */
-static void group_lookup(const struct xproblem *pr, struct xmp_info *info)
+ * part for one group where cubegen does not: then info->dis_differs.
+ * That check puts the copies at place i (part i of the problem) in group
+ * g up to the count the part of shape number i has there (cap_i); a
+ * stuck part passes when its pieces fit one group so. It passes where
+ * cubegen's rule (every piece in one group, BurrTools' first check) does
+ * not exactly when some g takes two pieces or more and the places it
+ * takes them from are not all of one same group of their own. */
+static int group_lookup(const struct xdoc *d, const struct xproblem *pr,
+                        struct xmp_info *info, struct puz_error *err)
 {
-	for (size_t j = 0; j < pr->nparts; j++) {
-		const struct xpart *pt = &pr->parts[j], *as = looked_up(pr, j);
-		uint64_t c, cj, g = as ? part_group(as, &c) : 0;
+	/* a place with pieces whose looked-up part has a group: at most one
+	 * per piece (PUZ_MAX_PIECES in all), so the pairs below stay few */
+	struct place {
+		size_t i;
+		uint64_t g, cap, own; /* looked-up group, its count there, and
+		                       * the place's own group */
+	} *pl;
+	uint64_t c;
+	size_t q, i, m = 0, n = pr->nparts < d->nshapes ? pr->nparts : d->nshapes;
+	size_t *of;
 
-		if (pt->max == 0 || g == 0 || part_group(pt, &cj) == g)
+	for (q = 0; q < pr->nparts && part_group(&pr->parts[q], &c) == 0; q++)
+		;
+	if (q == pr->nparts || n == 0)
+		return PUZ_OK; /* no groups: the usual file */
+	/* of[i]: the part of shape number i, + 1 (0 none), for the places
+	 * that can have pieces (a place past the shapes looks up none) */
+	of = calloc(n, sizeof(*of));
+	pl = malloc(n * sizeof(*pl));
+	if (of == NULL || pl == NULL) {
+		free(of);
+		free(pl);
+		return fmt_fail_nomem(err);
+	}
+	for (q = pr->nparts; q-- > 0;)
+		if (pr->parts[q].id < n)
+			of[pr->parts[q].id] = q + 1;
+	for (i = 0; i < n; i++) {
+		uint64_t g = of[i] ? part_group(&pr->parts[of[i] - 1], &c) : 0;
+		if (g == 0 || c == 0 || pr->parts[i].max == 0)
 			continue;
-		/* the pieces group g holds in its eyes */
-		uint64_t held = 0;
-		for (size_t i = 0; i < pr->nparts && held < 2; i++) {
-			const struct xpart *a = looked_up(pr, i);
-			if (a && part_group(a, &c) == g)
-				held += c < pr->parts[i].max ? c : pr->parts[i].max;
+		uint64_t cap = c < pr->parts[i].max ? c : pr->parts[i].max;
+		pl[m++] = (struct place){i, g, cap, part_group(&pr->parts[i], &c)};
+	}
+	for (q = 0; q < m && !info->dis_differs; q++) {
+		uint64_t g = pl[q].g, held = 0;
+		bool one = true;
+		size_t bad = SIZE_MAX;
+
+		for (i = 0; i < q && pl[i].g != g; i++)
+			;
+		if (i < q)
+			continue; /* g done */
+		for (i = q; i < m; i++) {
+			if (pl[i].g != g)
+				continue;
+			one &= pl[i].own == pl[q].own;
+			if (pl[i].own != g && bad == SIZE_MAX)
+				bad = pl[i].i;
+			held += pl[i].cap;
 		}
-		if (held < 2)
+		if (held < 2 || (one && pl[q].own != 0))
 			continue;
+		/* (a place of another group, or of none, is among them) */
 		info->dis_differs = true;
 		snprintf(info->dis_why, sizeof(info->dis_why),
-		         "BurrTools checks a stuck part's groups again by "
-		         "each piece's place in the problem, not its shape "
-		         "(S%u as S%u, of group %u): an assembly stuck "
-		         "here may be a solution there",
-		         (unsigned)(pt->id + 1), (unsigned)(j + 1),
+		         "BurrTools checks a stuck part's groups again "
+		         "by each piece's place, not its shape (S%u, looked up "
+		         "as S%u, passes for group %u): an assembly stuck here "
+		         "may be a solution there",
+		         (unsigned)(pr->parts[bad].id + 1), (unsigned)(bad + 1),
 		         (unsigned)g);
-		return;
 	}
+	free(of);
+	free(pl);
+	return PUZ_OK;
 }
 
 int xmp_build(const struct xdoc *d, size_t k, struct puzzle *p,
@@ -680,7 +717,7 @@ int xmp_build(const struct xdoc *d, size_t k, struct puzzle *p,
 	info->dis_differs = false;
 	info->dis_why[0] = '\0';
 	if (rc == PUZ_OK && !info->groups_split)
-		group_lookup(pr, info);
+		rc = group_lookup(d, pr, info, err);
 	free(shape_of);
 	return rc;
 }

@@ -99,7 +99,7 @@ run 0 solve "$f" --disassemble &&
 	contains "$out" "solutions: 1 (come apart)" "CubeInCage: its frame is one group" &&
 	contains "$out" "stuck: 95" "CubeInCage stuck" &&
 	contains "$out" "level: 4.9.3 (the highest; 1 solution)" "CubeInCage level, as burrTxt" &&
-	contains "$out" "burrtools: counts differently: BurrTools checks a stuck part's groups again by each piece's place in the problem, not its shape (S4 as S3, of group 1)" \
+	contains "$out" "burrtools: counts differently: BurrTools checks a stuck part's groups again by each piece's place, not its shape (S4, looked up as S3, passes for group 1)" \
 	         "CubeInCage: BurrTools looks its groups up by place (the result is shape 0)"
 run 0 solve "$f" && { printf '%s\n' "$out" | grep -q burrtools && bad "CubeInCage: a BurrTools note on a plain count" || ok; }
 # the groups survive .puz and .xmpuzzle round trips, and so does the count
@@ -120,7 +120,7 @@ gl=$bt/group-lookup.xmpuzzle
 run 0 solve "$gl" --disassemble &&
 	contains "$out" "solutions: 0 (come apart)" "group-lookup solutions" &&
 	contains "$out" "stuck: 1 (solutions" "group-lookup stuck" &&
-	contains "$out" "(S4 as S3, of group 1): an assembly stuck here may be a solution there" "group-lookup note"
+	contains "$out" "(S4, looked up as S3, passes for group 1): an assembly stuck here may be a solution there" "group-lookup note"
 run 0 solve "$gl" --disassemble --json && contains "$out" '"burrtools_differs": "BurrTools checks' "group-lookup JSON"
 run 0 solve "$gl" --json && contains "$out" '"burrtools_differs": null' "group-lookup JSON, plain count"
 run 1 check "$gl" --disassemble && contains "$out" "burrtools: counts differently: BurrTools checks" "group-lookup check"

@@ -895,21 +895,33 @@ static void test_xmread_group_lookup(void **state)
 		/* S4 (no group) looked up as S3, of group 1 with S2: flagged */
 		{false, "<shape id=\"1\" group=\"1\"/><shape id=\"2\" group=\"1\"/>"
 		        "<shape id=\"3\"/><shape id=\"4\" group=\"1\"/>",
-		 true, "(S4 as S3, of group 1)"},
+		 true, "(S4, looked up as S3, passes for group 1)"},
 		/* the same with the result last: each place its own shape */
 		{true, "<shape id=\"0\" group=\"1\"/><shape id=\"1\" group=\"1\"/>"
 		       "<shape id=\"2\"/><shape id=\"3\" group=\"1\"/>",
 		 false, NULL},
-		/* S3 looked up as S2, whose group holds one piece: no set of
-		 * two can be taken for it */
+		/* S4 looked up as S3, whose group then takes that piece alone:
+		 * no set of two */
 		{false, "<shape id=\"1\"/><shape id=\"2\" group=\"1\"/>"
 		        "<shape id=\"3\"/><shape id=\"4\"/>",
 		 false, NULL},
 		/* a <group> element for every copy is the attribute; the two
-		 * copies of S4 at place 2 make the group of S2 hold two */
+		 * copies of S4, second in the list, looked up as S2, make its
+		 * group take two */
 		{false, "<shape id=\"1\" count=\"2\"><group group=\"2\" count=\"2\"/>"
 		        "</shape><shape id=\"3\" count=\"2\"/>",
-		 true, "(S4 as S2, of group 2)"},
+		 true, "(S4, looked up as S2, passes for group 2)"},
+		/* the two copies of S3, of group 2, looked up as S2, of group
+		 * 1: one group of their own all the same (the first check
+		 * passes them) */
+		{false, "<shape id=\"1\" count=\"2\" group=\"1\"/>"
+		        "<shape id=\"2\" count=\"2\" group=\"2\"/>",
+		 false, NULL},
+		/* S5 looked up as S2, of group 1 but never used (count 0):
+		 * group 1 takes only the two copies of S3, its own */
+		{false, "<shape id=\"1\" count=\"0\" group=\"1\"/><shape id=\"4\"/>"
+		        "<shape id=\"2\" count=\"2\" group=\"1\"/>",
+		 false, NULL},
 		/* copies split among groups: refused with --disassemble
 		 * (groups_split), not flagged */
 		{false, "<shape id=\"1\" count=\"2\"><group group=\"1\" count=\"1\"/>"
@@ -934,7 +946,7 @@ static void test_xmread_group_lookup(void **state)
 			assert_non_null(strstr(xi.dis_why, cs[i].why));
 		else
 			assert_string_equal(xi.dis_why, "");
-		assert_int_equal(xi.groups_split, i == 4);
+		assert_int_equal(xi.groups_split, i == 6);
 		puz_clear(&p);
 	}
 #undef RESULT
@@ -1038,6 +1050,9 @@ static void test_xmread_oom(void **state)
 	oom(plain, n, 0);
 	free(plain);
 	plain = slurp(DIR "colour-8.xmpuzzle", &n); /* coloured variable voxels */
+	oom(plain, n, 0);
+	free(plain);
+	plain = slurp(DIR "group-lookup.xmpuzzle", &n); /* groups looked up */
 	oom(plain, n, 0);
 	free(plain);
 	plain = slurp(DIR "mirror-order.xmpuzzle", &n); /* mirror pairing */
