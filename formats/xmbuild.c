@@ -615,7 +615,7 @@ static int group_lookup(const struct xdoc *d, const struct xproblem *pr,
 	/* of[i]: the part of shape number i, + 1 (0 none), for the places
 	 * that can have pieces (a place past the shapes looks up none) */
 	of = calloc(n, sizeof(*of));
-	pl = malloc(n * sizeof(*pl));
+	pl = malloc((n < PUZ_MAX_PIECES ? n : PUZ_MAX_PIECES) * sizeof(*pl));
 	if (of == NULL || pl == NULL) {
 		free(of);
 		free(pl);
@@ -626,7 +626,9 @@ static int group_lookup(const struct xdoc *d, const struct xproblem *pr,
 			of[pr->parts[q].id] = q + 1;
 	for (i = 0; i < n; i++) {
 		uint64_t g = of[i] ? part_group(&pr->parts[of[i] - 1], &c) : 0;
-		if (g == 0 || c == 0 || pr->parts[i].max == 0)
+		/* (add_pieces() has seen at most PUZ_MAX_PIECES pieces) */
+		if (g == 0 || c == 0 || pr->parts[i].max == 0 ||
+		    m == PUZ_MAX_PIECES)
 			continue;
 		uint64_t cap = c < pr->parts[i].max ? c : pr->parts[i].max;
 		pl[m++] = (struct place){i, g, cap, part_group(&pr->parts[i], &c)};
