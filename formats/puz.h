@@ -110,9 +110,10 @@ int xmp_read_mem(const void *data, size_t len, size_t problem,
  * groups, which takes the one for the other (xmp_info.dis_differs),
  * finds the right pieces. Colour c (1..26, 'a'..'z') is BurrTools colour
  * c with its display colour; the match rule becomes BurrTools' colour
- * constraints (with no match table, each colour on itself). BurrTools has no distinct regions:
- * xmp_writable() refuses them. Regions without 'distinct' (they change
- * nothing) and the size and seed lines are not carried.
+ * constraints (with no match table, each colour on itself). BurrTools
+ * has no distinct regions: xmp_writable() refuses them. Regions without
+ * 'distinct' (they change nothing) and the size and seed lines are not
+ * carried.
  *
  * Rotations: BurrTools numbers the 24 rotations of its cube grid by a
  * table of its own; xmp_rotation(t) is rotation t as a symmetry of
