@@ -611,6 +611,7 @@ static void start_pshape(struct xparse *x, const XML_Char **atts)
 	if (att(atts, "group") &&
 	    !num(x, atts, "shape", "group", PUZ_MAX_GROUP, true, &pt->group))
 		return;
+	pt->gatt = pt->group != 0;
 	p->nparts++;
 }
 
@@ -648,7 +649,9 @@ static void start_pair(struct xparse *x, const XML_Char **atts)
 
 /* A <group group= count=> inside a problem's <shape>: some of its copies
  * in a group (problem.cpp). One such element for all of the copies is
- * the same as the group attribute; anything else splits the copies. */
+ * the same as the group attribute; anything else splits the copies.
+ * Beside a group attribute other than 0 the elements are not read at
+ * all, as BurrTools reads them. */
 static void start_group(struct xparse *x, const XML_Char **atts)
 {
 	struct xproblem *p = &x->d->problems[x->d->nproblems - 1];
@@ -657,6 +660,8 @@ static void start_group(struct xparse *x, const XML_Char **atts)
 	if (p->nparts == 0)
 		return; /* its <shape> was refused */
 	struct xpart *pt = &p->parts[p->nparts - 1];
+	if (pt->gatt)
+		return;
 
 	if (!num(x, atts, "group", "group", PUZ_MAX_GROUP, true, &g) ||
 	    !num(x, atts, "group", "count", UINT64_MAX, true, &c))

@@ -891,42 +891,55 @@ static void test_xmread_group_lookup(void **state)
 		const char *parts; /* the problem's <shape>s */
 		bool flag;
 		const char *why;
+		bool split;        /* groups_split */
 	} cs[] = {
 		/* S4 (no group) looked up as S3, of group 1 with S2: flagged */
 		{false, "<shape id=\"1\" group=\"1\"/><shape id=\"2\" group=\"1\"/>"
 		        "<shape id=\"3\"/><shape id=\"4\" group=\"1\"/>",
-		 true, "(S4, looked up as S3, passes for group 1)"},
+		 true, "(S4, looked up as S3, passes for group 1)", false},
 		/* the same with the result last: each place its own shape */
 		{true, "<shape id=\"0\" group=\"1\"/><shape id=\"1\" group=\"1\"/>"
 		       "<shape id=\"2\"/><shape id=\"3\" group=\"1\"/>",
-		 false, NULL},
+		 false, NULL, false},
 		/* S4 looked up as S3, whose group then takes that piece alone:
 		 * no set of two */
 		{false, "<shape id=\"1\"/><shape id=\"2\" group=\"1\"/>"
 		        "<shape id=\"3\"/><shape id=\"4\"/>",
-		 false, NULL},
+		 false, NULL, false},
 		/* a <group> element for every copy is the attribute; the two
 		 * copies of S4, second in the list, looked up as S2, make its
 		 * group take two */
 		{false, "<shape id=\"1\" count=\"2\"><group group=\"2\" count=\"2\"/>"
 		        "</shape><shape id=\"3\" count=\"2\"/>",
-		 true, "(S4, looked up as S2, passes for group 2)"},
+		 true, "(S4, looked up as S2, passes for group 2)", false},
 		/* the two copies of S3, of group 2, looked up as S2, of group
 		 * 1: one group of their own all the same (the first check
 		 * passes them) */
 		{false, "<shape id=\"1\" count=\"2\" group=\"1\"/>"
 		        "<shape id=\"2\" count=\"2\" group=\"2\"/>",
-		 false, NULL},
+		 false, NULL, false},
 		/* S5 looked up as S2, of group 1 but never used (count 0):
 		 * group 1 takes only the two copies of S3, its own */
 		{false, "<shape id=\"1\" count=\"0\" group=\"1\"/><shape id=\"4\"/>"
 		        "<shape id=\"2\" count=\"2\" group=\"1\"/>",
-		 false, NULL},
+		 false, NULL, false},
 		/* copies split among groups: refused with --disassemble
 		 * (groups_split), not flagged */
 		{false, "<shape id=\"1\" count=\"2\"><group group=\"1\" count=\"1\"/>"
 		        "</shape><shape id=\"2\" group=\"1\"/>",
-		 false, NULL},
+		 false, NULL, true},
+		/* a group attribute beside <group> elements: BurrTools reads
+		 * the attribute alone (problem.cpp skips the elements, even
+		 * ones it would refuse), so this is the fourth case */
+		{false, "<shape id=\"1\" count=\"2\" group=\"2\">"
+		        "<group group=\"1\" count=\"1\"/><group/></shape>"
+		        "<shape id=\"3\" count=\"2\"/>",
+		 true, "(S4, looked up as S2, passes for group 2)", false},
+		/* group="0" reads the elements */
+		{false, "<shape id=\"1\" count=\"2\" group=\"0\">"
+		        "<group group=\"1\" count=\"1\"/></shape>"
+		        "<shape id=\"2\" group=\"1\"/>",
+		 false, NULL, true},
 	};
 	for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
 		char doc[2048];
@@ -946,7 +959,9 @@ static void test_xmread_group_lookup(void **state)
 			assert_non_null(strstr(xi.dis_why, cs[i].why));
 		else
 			assert_string_equal(xi.dis_why, "");
-		assert_int_equal(xi.groups_split, i == 6);
+		assert_int_equal(xi.groups_split, cs[i].split);
+		if (i == 7)
+			assert_int_equal(p.pieces[0].group, 2);
 		puz_clear(&p);
 	}
 #undef RESULT
