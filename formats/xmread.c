@@ -611,7 +611,6 @@ static void start_pshape(struct xparse *x, const XML_Char **atts)
 	if (att(atts, "group") &&
 	    !num(x, atts, "shape", "group", PUZ_MAX_GROUP, true, &pt->group))
 		return;
-	pt->gatt = pt->group != 0;
 	p->nparts++;
 }
 
@@ -660,8 +659,8 @@ static void start_group(struct xparse *x, const XML_Char **atts)
 	if (p->nparts == 0)
 		return; /* its <shape> was refused */
 	struct xpart *pt = &p->parts[p->nparts - 1];
-	if (pt->gatt)
-		return;
+	if (pt->group && !pt->ngroups)
+		return; /* the attribute's (an element's comes with ngroups) */
 
 	if (!num(x, atts, "group", "group", PUZ_MAX_GROUP, true, &g) ||
 	    !num(x, atts, "group", "count", UINT64_MAX, true, &c))

@@ -46,8 +46,6 @@ struct xpart {
 	size_t ngroups;    /* <group> elements with a group other than 0 */
 	uint64_t gcount;   /* the count of the last of them */
 	bool mixed;
-	bool gatt;         /* a group attribute other than 0: BurrTools
-	                    * then skips the <group> elements */
 };
 
 /* A <problem>. */
