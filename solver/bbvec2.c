@@ -662,21 +662,37 @@ bbvec_squeeze(uint64_t *const *lm, uint32_t n, const uint64_t *e, int W,
 				        _pext_u64(m1[i], e1) << r;
 		return;
 	}
-	unsigned base[BB_SQUEEZE_WORDS + 1];
-	base[0] = 0;
-	for (int w = 0; w < W; w++)
-		base[w + 1] = base[w] + (unsigned)__builtin_popcountll(e[w]);
+	/* Each row's squeezed cells as a stream: word w's go in from bit
+	 * r[w] of the word being made, and when that word is full (done[w])
+	 * it is stored as word q[w] and the rest of w's begins the next,
+	 * x >> (64 - r[w]) written x >> hi[w] >> 1 as a shift by 64 (r[w]
+	 * 0) is undefined in C. The word made stays in a register (an array
+	 * indexed by q[w] made a chain of stores and loads a row); word q[w]
+	 * <= w of the row is written only after word w is read. */
+	unsigned r[BB_SQUEEZE_WORDS], hi[BB_SQUEEZE_WORDS], q[BB_SQUEEZE_WORDS],
+	         base = 0;
+	bool done[BB_SQUEEZE_WORDS];
+	for (int w = 0; w < W; w++) {
+		unsigned c = (unsigned)__builtin_popcountll(e[w]);
+		q[w] = base / 64;
+		r[w] = base % 64;
+		hi[w] = 63 - r[w];
+		done[w] = r[w] + c >= 64;
+		base += c;
+	}
+	bool tail = base % 64 != 0; /* word W2 - 1 is left part made */
 	for (uint32_t i = 0; i < n; i++) {
-		uint64_t o[BB_SQUEEZE_WORDS + 1] = {0};
+		uint64_t acc = 0;
 		for (int w = 0; w < W; w++) {
 			uint64_t x = _pext_u64(lm[w][i], e[w]);
-			unsigned q = base[w] / 64, r = base[w] % 64;
-			o[q] |= x << r;
-			if (r)
-				o[q + 1] |= x >> (64 - r);
+			acc |= x << r[w];
+			if (done[w]) {
+				lm[q[w]][i] = acc;
+				acc = x >> hi[w] >> 1;
+			}
 		}
-		for (int v = 0; v < W2; v++)
-			lm[v][i] = o[v];
+		if (tail)
+			lm[W2 - 1][i] = acc;
 	}
 }
 
