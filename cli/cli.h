@@ -57,6 +57,11 @@ int cli_read_puzzle(const char *path, struct puzzle *out);
  * bad usage. */
 int cli_read_puzzle_at(const char *path, uint64_t problem, struct puzzle *out,
                        struct xmp_info *xi);
+/* cli_read_puzzle_at(), and with 'disassemble' a BurrTools file whose
+ * groups split a piece's copies refused (one line, CLI_USAGE): cubegen
+ * takes each piece in one group or none. */
+int cli_read_puzzle_dis(const char *path, uint64_t problem, bool disassemble,
+                        struct puzzle *out, struct xmp_info *xi);
 /* The same for a goal: a .puz file may have no piece. */
 int cli_read_goal(const char *path, struct puzzle *out);
 

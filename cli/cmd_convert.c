@@ -200,15 +200,9 @@ int cmd_convert(int argc, char **argv)
 	}
 	struct puzzle p;
 	struct xmp_info xi;
-	int rc = cli_read_puzzle_at(c.in, 0, &p, &xi);
+	int rc = cli_read_puzzle_dis(c.in, 0, c.disassemble, &p, &xi);
 	if (rc != CLI_OK)
 		return rc;
-	if (c.disassemble && xi.groups_split) {
-		cli_error("%s: --disassemble: %s; cubegen takes each piece in one "
-		          "group or none", c.in, xi.groups_why);
-		puz_clear(&p);
-		return CLI_USAGE;
-	}
 	char why[160];
 	if (xmp && !xmp_writable(&p, c.solutions, why, sizeof why)) {
 		cli_error("%s: cannot be written as a BurrTools file: %s", c.in, why);

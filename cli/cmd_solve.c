@@ -316,15 +316,9 @@ static int parse(int argc, char **argv, bool check, struct solve_args *c)
 static int read_solve_puzzle(const struct solve_args *c, struct puzzle *p,
                              struct xmp_info *xi)
 {
-	int rc = cli_read_puzzle_at(c->file, c->problem, p, xi);
+	int rc = cli_read_puzzle_dis(c->file, c->problem, c->disassemble, p, xi);
 	if (rc != CLI_OK)
 		return rc;
-	if (c->disassemble && xi->groups_split) {
-		cli_error("%s: --disassemble: %s; cubegen takes each piece in one "
-		          "group or none", c->file, xi->groups_why);
-		puz_clear(p);
-		return CLI_USAGE;
-	}
 	if (c->disassemble && !xi->differs && xi->dis_differs) {
 		xi->differs = true;
 		snprintf(xi->why, sizeof xi->why, "%s", xi->dis_why);

@@ -224,6 +224,21 @@ int cli_read_puzzle_at(const char *path, uint64_t problem, struct puzzle *out,
 	return read_puzzle(path, problem, false, out, xi);
 }
 
+int cli_read_puzzle_dis(const char *path, uint64_t problem, bool disassemble,
+                        struct puzzle *out, struct xmp_info *xi)
+{
+	struct xmp_info local;
+	if (!xi)
+		xi = &local;
+	int rc = read_puzzle(path, problem, false, out, xi);
+	if (rc != CLI_OK || !disassemble || !xi->groups_split)
+		return rc;
+	cli_error("%s: --disassemble: %s; cubegen takes each piece in one "
+	          "group or none", path, xi->groups_why);
+	puz_clear(out);
+	return CLI_USAGE;
+}
+
 int cli_read_goal(const char *path, struct puzzle *out)
 {
 	return read_puzzle(path, 0, true, out, NULL);
