@@ -665,22 +665,20 @@ bbvec_squeeze(uint64_t *const *lm, uint32_t n, const uint64_t *e, int W,
 	/* Each row's squeezed cells as a stream: word w's go in from bit
 	 * r[w] of the word being made, and when that word is full (done[w])
 	 * it is stored as word q[w] and the rest of w's begins the next,
-	 * x >> (64 - r[w]) written x >> hi[w] >> 1 as a shift by 64 (r[w]
-	 * 0) is undefined in C. The word made stays in a register (an array
-	 * indexed by q[w] made a chain of stores and loads a row); word q[w]
-	 * <= w of the row is written only after word w is read. */
-	unsigned r[BB_SQUEEZE_WORDS], hi[BB_SQUEEZE_WORDS], q[BB_SQUEEZE_WORDS],
-	         base = 0;
+	 * x >> (64 - r[w]) written x >> (63 - r[w]) >> 1 as a shift by 64
+	 * (r[w] 0) is undefined in C. The word made stays in a register (an
+	 * array indexed by q[w] made a chain of stores and loads a row);
+	 * word q[w] <= w of the row is written only after word w is read. */
+	unsigned r[BB_SQUEEZE_WORDS], q[BB_SQUEEZE_WORDS], base = 0;
 	bool done[BB_SQUEEZE_WORDS];
 	for (int w = 0; w < W; w++) {
 		unsigned c = (unsigned)__builtin_popcountll(e[w]);
 		q[w] = base / 64;
 		r[w] = base % 64;
-		hi[w] = 63 - r[w];
 		done[w] = r[w] + c >= 64;
 		base += c;
 	}
-	bool tail = base % 64 != 0; /* word W2 - 1 is left part made */
+	bool tail = base % 64 != 0; /* the last word, W2 - 1, not yet full */
 	for (uint32_t i = 0; i < n; i++) {
 		uint64_t acc = 0;
 		for (int w = 0; w < W; w++) {
@@ -688,7 +686,7 @@ bbvec_squeeze(uint64_t *const *lm, uint32_t n, const uint64_t *e, int W,
 			acc |= x << r[w];
 			if (done[w]) {
 				lm[q[w]][i] = acc;
-				acc = x >> hi[w] >> 1;
+				acc = x >> (63 - r[w]) >> 1;
 			}
 		}
 		if (tail)
