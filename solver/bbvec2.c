@@ -316,11 +316,54 @@ no_holes4w(const struct holes4w *hv, __m256i m0, __m256i m1)
 	return _mm256_cmpeq_epi64(lone, _mm256_setzero_si256());
 }
 
-/* One block of filterw4: rows m[0..W) (the lanes 'in'), numbers 'id'. */
+/* The same rule where the goal has at most three gaps, each under 64 (a
+ * box's 1, X and XY past 64 cells: the 2x5x7 boxes), written out with
+ * the word-crossing terms of gaps of 64 or more left out: GCC at -O2
+ * keeps the loop above a loop and reloads every gap's masks from memory
+ * at every block. Unused gaps have no cells (src 0). */
+struct holes4w3 {
+	__m256i empty[2], src[3][2];
+	__m128i d[3], up[3]; /* d, 64 - d */
+};
+
+BBVEC2 static inline __attribute__((always_inline)) void
+gap4w3(const struct holes4w3 *hv, int k, __m256i e0, __m256i e1, __m256i *n0,
+       __m256i *n1)
+{
+	__m256i x0 = _mm256_and_si256(e0, hv->src[k][0]);
+	__m256i x1 = _mm256_and_si256(e1, hv->src[k][1]);
+	*n0 = _mm256_or_si256(*n0, _mm256_sll_epi64(x0, hv->d[k]));
+	*n1 = _mm256_or_si256(*n1,
+	                      _mm256_or_si256(_mm256_sll_epi64(x1, hv->d[k]),
+	                                      _mm256_srl_epi64(x0, hv->up[k])));
+	__m256i y0 = _mm256_or_si256(_mm256_srl_epi64(e0, hv->d[k]),
+	                             _mm256_sll_epi64(e1, hv->up[k]));
+	*n0 = _mm256_or_si256(*n0, _mm256_and_si256(y0, hv->src[k][0]));
+	*n1 = _mm256_or_si256(*n1, _mm256_and_si256(
+	                               _mm256_srl_epi64(e1, hv->d[k]),
+	                               hv->src[k][1]));
+}
+
+BBVEC2 static inline __attribute__((always_inline)) __m256i
+no_holes4w3(const struct holes4w3 *hv, __m256i m0, __m256i m1)
+{
+	__m256i e0 = _mm256_andnot_si256(m0, hv->empty[0]);
+	__m256i e1 = _mm256_andnot_si256(m1, hv->empty[1]);
+	__m256i n0 = _mm256_setzero_si256(), n1 = n0;
+	gap4w3(hv, 0, e0, e1, &n0, &n1);
+	gap4w3(hv, 1, e0, e1, &n0, &n1);
+	gap4w3(hv, 2, e0, e1, &n0, &n1);
+	__m256i lone = _mm256_or_si256(_mm256_andnot_si256(n0, e0),
+	                               _mm256_andnot_si256(n1, e1));
+	return _mm256_cmpeq_epi64(lone, _mm256_setzero_si256());
+}
+
+/* One block of filterw4: rows m[0..W) (the lanes 'in'), numbers 'id';
+ * the rule against holes by hv, or by h3 (three gaps), or none. */
 BBVEC2 static inline __attribute__((always_inline)) uint32_t
 block4w(const __m256i *m, __m128i id, __m256i in, const __m256i *rv,
-        const struct holes4w *hv, uint64_t *const *o, uint32_t *oi,
-        uint32_t k, __m256i *acc, int W)
+        const struct holes4w *hv, const struct holes4w3 *h3,
+        uint64_t *const *o, uint32_t *oi, uint32_t k, __m256i *acc, int W)
 {
 	__m256i ok = in;
 	for (int w = 0; w < W; w++)
@@ -329,6 +372,8 @@ block4w(const __m256i *m, __m128i id, __m256i in, const __m256i *rv,
 		                              _mm256_setzero_si256()));
 	if (hv)
 		ok = _mm256_and_si256(ok, no_holes4w(hv, m[0], m[1]));
+	if (h3)
+		ok = _mm256_and_si256(ok, no_holes4w3(h3, m[0], m[1]));
 	unsigned keep = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(ok));
 	__m256i p = _mm256_load_si256((const __m256i *)pairs_of[keep]);
 	for (int w = 0; w < W; w++) {
@@ -346,8 +391,9 @@ block4w(const __m256i *m, __m128i id, __m256i in, const __m256i *rv,
 BBVEC2 static inline __attribute__((always_inline)) void
 filterw4(const uint64_t *const *p, const uint32_t *pi, const uint32_t *g,
          const unsigned *rem, size_t T, const uint64_t *rm,
-         const struct holes4w *hv, uint64_t *const *o, uint32_t *oi,
-         uint32_t *og, uint64_t *any, int W)
+         const struct holes4w *hv, const struct holes4w3 *h3,
+         uint64_t *const *o, uint32_t *oi, uint32_t *og, uint64_t *any,
+         int W)
 {
 	__m256i rv[BBVEC_MAX_WORDS], acc[BBVEC_MAX_WORDS], m[BBVEC_MAX_WORDS];
 	for (int w = 0; w < W; w++) {
@@ -365,7 +411,7 @@ filterw4(const uint64_t *const *p, const uint32_t *pi, const uint32_t *g,
 			for (int w = 0; w < W; w++)
 				m[w] = _mm256_loadu_si256((const __m256i *)(p[w] + i));
 			k += block4w(m, _mm_loadu_si128((const __m128i *)(pi + i)),
-			             all, rv, hv, o, oi, k, acc, W);
+			             all, rv, hv, h3, o, oi, k, acc, W);
 		}
 		/* 0..3 rows: the lanes past the end load as 0 */
 		long long r = (long long)end - i;
@@ -373,7 +419,7 @@ filterw4(const uint64_t *const *p, const uint32_t *pi, const uint32_t *g,
 			m[w] = load_first(p[w] + i, r);
 		k += block4w(m, _mm_maskload_epi32((const int *)(pi + i),
 		                                   tail32(r)),
-		             tail64(r), rv, hv, o, oi, k, acc, W);
+		             tail64(r), rv, hv, h3, o, oi, k, acc, W);
 	}
 	og[T] = k;
 	for (int w = 0; w < W; w++)
@@ -388,7 +434,22 @@ BBVEC2 void bbvec_avx2_filterw(const uint64_t *const *p, const uint32_t *pi,
                                int W)
 {
 	struct holes4w hv;
-	if (h) {
+	struct holes4w3 h3;
+	bool three = h && h->ngaps <= 3;
+	for (size_t k = 0; three && k < h->ngaps; k++)
+		three = h->delta[k] < 64;
+	if (three) {
+		for (int w = 0; w < 2; w++)
+			h3.empty[w] = _mm256_set1_epi64x((long long)h->empty[w]);
+		for (size_t k = 0; k < 3; k++) {
+			long long d = k < h->ngaps ? h->delta[k] : 1;
+			for (int w = 0; w < 2; w++)
+				h3.src[k][w] = _mm256_set1_epi64x(
+				    k < h->ngaps ? (long long)h->src[k][w] : 0);
+			h3.d[k] = _mm_cvtsi64_si128(d);
+			h3.up[k] = _mm_cvtsi64_si128(64 - d);
+		}
+	} else if (h) {
 		for (int w = 0; w < 2; w++)
 			hv.empty[w] = _mm256_set1_epi64x((long long)h->empty[w]);
 		hv.ngaps = h->ngaps;
@@ -404,18 +465,23 @@ BBVEC2 void bbvec_avx2_filterw(const uint64_t *const *p, const uint32_t *pi,
 	}
 	switch (W) {
 	case 2:
-		if (h)
-			filterw4(p, pi, g, rem, T, rm, &hv, o, oi, og, any, 2);
+		if (three)
+			filterw4(p, pi, g, rem, T, rm, NULL, &h3, o, oi, og, any,
+			         2);
+		else if (h)
+			filterw4(p, pi, g, rem, T, rm, &hv, NULL, o, oi, og, any,
+			         2);
 		else
-			filterw4(p, pi, g, rem, T, rm, NULL, o, oi, og, any, 2);
+			filterw4(p, pi, g, rem, T, rm, NULL, NULL, o, oi, og, any,
+			         2);
 		break;
-	case 3: filterw4(p, pi, g, rem, T, rm, NULL, o, oi, og, any, 3); break;
-	case 4: filterw4(p, pi, g, rem, T, rm, NULL, o, oi, og, any, 4); break;
-	case 5: filterw4(p, pi, g, rem, T, rm, NULL, o, oi, og, any, 5); break;
-	case 6: filterw4(p, pi, g, rem, T, rm, NULL, o, oi, og, any, 6); break;
-	case 7: filterw4(p, pi, g, rem, T, rm, NULL, o, oi, og, any, 7); break;
-	case 8: filterw4(p, pi, g, rem, T, rm, NULL, o, oi, og, any, 8); break;
-	default: filterw4(p, pi, g, rem, T, rm, NULL, o, oi, og, any, W); break;
+	case 3: filterw4(p, pi, g, rem, T, rm, NULL, NULL, o, oi, og, any, 3); break;
+	case 4: filterw4(p, pi, g, rem, T, rm, NULL, NULL, o, oi, og, any, 4); break;
+	case 5: filterw4(p, pi, g, rem, T, rm, NULL, NULL, o, oi, og, any, 5); break;
+	case 6: filterw4(p, pi, g, rem, T, rm, NULL, NULL, o, oi, og, any, 6); break;
+	case 7: filterw4(p, pi, g, rem, T, rm, NULL, NULL, o, oi, og, any, 7); break;
+	case 8: filterw4(p, pi, g, rem, T, rm, NULL, NULL, o, oi, og, any, 8); break;
+	default: filterw4(p, pi, g, rem, T, rm, NULL, NULL, o, oi, og, any, W); break;
 	}
 }
 
