@@ -179,10 +179,14 @@ int cmd_convert(int argc, char **argv)
 		return CLI_USAGE;
 	}
 	struct stat si, so;
+	/* a missing input is said before anything of the output */
+	if (stat(c.in, &si) != 0) {
+		cli_error("%s: %s", c.in, strerror(errno));
+		return CLI_USAGE;
+	}
 	if (stat(c.out, &so) == 0) {
 		if (strcmp(c.in, c.out) == 0 ||
-		    (stat(c.in, &si) == 0 && si.st_dev == so.st_dev &&
-		     si.st_ino == so.st_ino)) {
+		    (si.st_dev == so.st_dev && si.st_ino == so.st_ino)) {
 			cli_error("%s: the output is the input file", c.out);
 			return CLI_USAGE;
 		}
@@ -192,7 +196,7 @@ int cmd_convert(int argc, char **argv)
 		}
 		if (!c.force) {
 			cli_error("%s already exists (use --force to replace it)", c.out);
-			return CLI_USAGE;
+			return CLI_FAIL;
 		}
 	} else if (strcmp(c.in, c.out) == 0) {
 		cli_error("%s: the output is the input file", c.out);
@@ -226,7 +230,7 @@ int cmd_convert(int argc, char **argv)
 	}
 	rc = write_out(c.out, &p, c.solutions ? &s : NULL, xmp);
 	if (rc == CLI_OK) {
-		printf("wrote %s\n", c.out);
+		printf("wrote: %s\n", c.out);
 		if (c.solutions && (!s.complete || s.n < s.solutions))
 			printf("solutions: the first %zu of %s%llu (--max %llu)\n", s.n,
 			       s.complete ? "" : "at least ",

@@ -1,6 +1,7 @@
 /*
  * main.c: cubegen's entry point: dispatch to a command, --help, --version.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #ifdef __GLIBC__
@@ -30,6 +31,23 @@ static const char usage[] =
 	"Run 'cubegen COMMAND --help' for a command's options.\n"
 	"Exit codes: 0 success, 1 the job failed, 2 bad usage or bad input.\n";
 
+/* The command's exit code, or CLI_FAIL with one line when what it wrote
+ * to standard output did not all get there (a full disk, /dev/full):
+ * a script that runs shards or solves sees the failure in the exit code,
+ * not as an empty file later. A command that failed has said why
+ * already (batch its own write error; check's 1 is an answer that
+ * stays 1). */
+static int flushed(const char *cmd, int rc)
+{
+	errno = 0;
+	if ((fflush(stdout) == 0 && !ferror(stdout)) || rc == CLI_FAIL)
+		return rc;
+	int err = errno;
+	cli_error("%s: cannot write to standard output: %s", cmd,
+	          err ? strerror(err) : "a write failed");
+	return rc == CLI_USAGE ? rc : CLI_FAIL;
+}
+
 int main(int argc, char **argv)
 {
 #ifdef __GLIBC__
@@ -54,11 +72,11 @@ int main(int argc, char **argv)
 	if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 ||
 	    strcmp(cmd, "help") == 0) {
 		fputs(usage, stdout);
-		return CLI_OK;
+		return flushed("--help", CLI_OK);
 	}
 	if (strcmp(cmd, "--version") == 0) {
 		printf("cubegen %s\n", CUBEGEN_VERSION);
-		return CLI_OK;
+		return flushed("--version", CLI_OK);
 	}
 	static const struct {
 		const char *name;
@@ -74,7 +92,7 @@ int main(int argc, char **argv)
 	};
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
 		if (strcmp(cmd, cmds[i].name) == 0)
-			return cmds[i].run(argc - 1, argv + 1);
+			return flushed(cmd, cmds[i].run(argc - 1, argv + 1));
 	cli_error("unknown command '%s' (try 'cubegen --help')", cmd);
 	return CLI_USAGE;
 }

@@ -313,27 +313,74 @@ static bool starts_with(const char *path, const char *name, const char *head)
 	return same;
 }
 
-/* Whether folder 'path' is empty or was written by cubegen: it holds a
- * puzzle.puz (generate, render), or print's pieces.txt or coupon's
- * coupon.txt, which name cubegen on their first line. */
-static bool replaceable(const char *path)
+/* Whether 'name' is a file cubegen writes into an output folder
+ * (generate, render, print, coupon). */
+static bool ours(const char *name)
+{
+	static const char *const fixed[] = {
+		"coupon.3mf",  "coupon.stl",      "coupon.txt",    "pieces.html",
+		"pieces.png",  "pieces.txt",      "plate.3mf",     "plate.stl",
+		"preview.png", "puzzle.puz",      "puzzle.scad",   "puzzle.xmpuzzle",
+		"solution.html", "solution.png", "solution.txt",
+	};
+	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+		if (strcmp(name, fixed[i]) == 0)
+			return true;
+	/* piece-N.stl, piece-N.scad, coupon-N.scad */
+	const char *p = strncmp(name, "piece-", 6) == 0    ? name + 6
+	                : strncmp(name, "coupon-", 7) == 0 ? name + 7
+	                                                   : NULL;
+	if (!p || *p < '1' || *p > '9')
+		return false;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	return strcmp(p, ".scad") == 0 ||
+	       (strcmp(p, ".stl") == 0 && name[1] == 'i');
+}
+
+/* Whether folder 'path' may be replaced: it is empty, or it was written
+ * by cubegen (it holds a puzzle.puz, or print's pieces.txt or coupon's
+ * coupon.txt, which name cubegen on their first line) and holds nothing
+ * else than files cubegen writes. Else false with the reason in 'why':
+ * the first of its entries cubegen did not write, by name. */
+static bool replaceable(const char *path, char *why, size_t len)
 {
 	char f[PATH_MAX];
-	if ((size_t)snprintf(f, sizeof f, "%s/puzzle.puz", path) >= sizeof f)
-		return false;
-	if (access(f, F_OK) == 0 || starts_with(path, "pieces.txt", "# cubegen print ") ||
-	    starts_with(path, "coupon.txt", "# cubegen coupon:"))
-		return true;
+	bool marked =
+	    (size_t)snprintf(f, sizeof f, "%s/puzzle.puz", path) < sizeof f &&
+	    (access(f, F_OK) == 0 ||
+	     starts_with(path, "pieces.txt", "# cubegen print ") ||
+	     starts_with(path, "coupon.txt", "# cubegen coupon:"));
 	DIR *d = opendir(path);
-	if (!d)
+	if (!d) {
+		snprintf(why, len, "cannot read it: %s", strerror(errno));
 		return false;
+	}
 	struct dirent *e;
 	bool empty = true;
-	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			empty = false;
+	char first[256] = "";
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		empty = false;
+		if (!ours(e->d_name) &&
+		    (!first[0] || strcmp(e->d_name, first) < 0))
+			snprintf(first, sizeof first, "%s", e->d_name);
+	}
 	closedir(d);
-	return empty;
+	if (empty)
+		return true;
+	if (!marked) {
+		snprintf(why, len, "not a folder cubegen wrote (no puzzle.puz, "
+		         "nor print's pieces.txt or coupon's coupon.txt, in it)");
+		return false;
+	}
+	if (first[0]) {
+		snprintf(why, len, "it holds '%s', which cubegen did not write "
+		         "(move it away first, or choose another --out)", first);
+		return false;
+	}
+	return true;
 }
 
 bool outdir_begin(struct outdir *o, const char *target, bool force)
@@ -363,14 +410,17 @@ bool outdir_begin(struct outdir *o, const char *target, bool force)
 		return false;
 	}
 	if (lstat(o->target, &st) == 0) {
-		if (!force) {
-			cli_error("%s already exists (use --force to replace it)", target);
+		char why[400];
+		if (!S_ISDIR(st.st_mode)) {
+			cli_error("%s already exists and is not a folder", target);
 			return false;
 		}
-		if (!S_ISDIR(st.st_mode) || !replaceable(o->target)) {
-			cli_error("%s: refusing to replace it: not a folder cubegen wrote "
-			          "(no puzzle.puz, nor print's pieces.txt or coupon's "
-			          "coupon.txt, in it)", target);
+		if (!replaceable(o->target, why, sizeof why)) {
+			cli_error("%s: refusing to replace it: %s", target, why);
+			return false;
+		}
+		if (!force) {
+			cli_error("%s already exists (use --force to replace it)", target);
 			return false;
 		}
 		o->replace = true;

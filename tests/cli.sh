@@ -1004,6 +1004,29 @@ cmp -s "$tmp/g1/puzzle.puz" "$tmp/g2/puzzle.puz" && bad "--force did not replace
 mkdir -p "$tmp/precious" && echo keep >"$tmp/precious/notes.txt"
 run 1 generate --seed 1 --out "$tmp/precious" --force && contains "$err" "refusing to replace" "foreign folder kept"
 [ -f "$tmp/precious/notes.txt" ] && ok || bad "--force destroyed a foreign folder"
+# a folder cubegen wrote, with a file and a folder of the user's put in it
+echo mine >"$tmp/g1/my-project.3mf"
+cp "$tmp/g1/puzzle.puz" "$tmp/g1-before.puz"
+run 1 generate --seed 2 --out "$tmp/g1" --force &&
+	contains "$err" "it holds 'my-project.3mf', which cubegen did not write" "a user's file named"
+[ -f "$tmp/g1/my-project.3mf" ] && cmp -s "$tmp/g1/puzzle.puz" "$tmp/g1-before.puz" && ok ||
+	bad "--force replaced a folder holding a file of the user's"
+rm "$tmp/g1/my-project.3mf" && mkdir "$tmp/g1/photos"
+run 1 generate --seed 2 --out "$tmp/g1" --force && contains "$err" "it holds 'photos'" "a user's folder named"
+rmdir "$tmp/g1/photos"
+echo x >"$tmp/afile"
+run 1 generate --seed 1 --out "$tmp/afile" --force &&
+	contains "$err" "already exists and is not a folder" "a file is not offered --force"
+# what goes to standard output must get there: a full device is a failure
+if [ -w /dev/full ]; then
+	for args in "solve $DATA/soma.puz" "solve --json $DATA/soma.puz" "--help" "merge --help"; do
+		${WRAP:-} "$CUBEGEN" $args >/dev/full 2>"$tmp/err"
+		got=$?
+		slurp err "$tmp/err"
+		[ "$got" = 1 ] && [[ "$err" == "cubegen: "*"cannot write to standard output: No space left on device" ]] && ok ||
+			bad "cubegen $args >/dev/full: exit $got, stderr: $err"
+	done
+fi
 leftovers=$(find "$tmp" -maxdepth 1 -name '.*tmp-*' -o -maxdepth 1 -name '.*old-*' | wc -l)
 [ "$leftovers" = 0 ] && ok || bad "temporary folders left behind: $leftovers"
 
@@ -1064,8 +1087,10 @@ run 0 convert "$DATA/soma.puz" "$tmp/soma.xmpuzzle" --solutions &&
 	bad "a .xmpuzzle is gzip-compressed"
 n=$(gzip -dc "$tmp/soma.xmpuzzle" | grep -c '<assembly>')
 [ "$n" = 240 ] && ok || bad "soma.xmpuzzle holds $n assemblies, expected 240"
-usage_error convert "$DATA/soma.puz" "$tmp/soma.xmpuzzle"
-contains "$err" "already exists (use --force" "existing output refused"
+run 1 convert "$DATA/soma.puz" "$tmp/soma.xmpuzzle" &&
+	contains "$err" "already exists (use --force" "existing output refused"
+usage_error convert "$tmp/does-not-exist.puz" "$tmp/soma.xmpuzzle"
+contains "$err" "does-not-exist.puz: No such file or directory" "a missing input is said before an existing output"
 run 0 convert "$DATA/soma.puz" "$tmp/soma.xmpuzzle" --solutions --force
 run 0 convert "$DATA/soma.puz" "$tmp/soma2.xmpuzzle" --solutions
 cmp -s "$tmp/soma.xmpuzzle" "$tmp/soma2.xmpuzzle" && ok || bad "convert is not deterministic"
