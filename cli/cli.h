@@ -9,6 +9,7 @@
 #ifndef CUBEGEN_CLI_H
 #define CUBEGEN_CLI_H
 
+#include <dirent.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -99,6 +100,9 @@ struct outdir {
 	bool replace; /* the target exists and --force was given */
 	int sync[OUTDIR_SYNC_MAX]; /* files written, to be synced at commit */
 	size_t nsync;
+	/* the temporary folder, opened when made: emptied through it when
+	 * aborted, which then allocates nothing (out of memory too) */
+	DIR *dir;
 };
 /* Refuse an existing target unless 'force'; make the temporary folder. */
 bool outdir_begin(struct outdir *o, const char *target, bool force);

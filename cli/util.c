@@ -437,6 +437,15 @@ bool outdir_begin(struct outdir *o, const char *target, bool force)
 			          strerror(e));
 		return false;
 	}
+	o->dir = opendir(o->tmp);
+	if (!o->dir) {
+		int e = errno;
+		rmdir(o->tmp);
+		o->tmp[0] = '\0';
+		cli_error("%s: cannot read the folder made there: %s", dir,
+		          strerror(e));
+		return false;
+	}
 	/* mkdtemp makes the folder private; the result is an ordinary one. */
 	mode_t mask = umask(0);
 	umask(mask);
@@ -533,6 +542,10 @@ static void sync_dir(const char *path)
 
 bool outdir_commit(struct outdir *o)
 {
+	if (o->dir) {
+		closedir(o->dir);
+		o->dir = NULL;
+	}
 	if (!sync_all(o, true)) {
 		cli_error("%s: cannot write: %s", o->target, strerror(errno));
 		outdir_abort(o);
@@ -580,7 +593,20 @@ bool outdir_commit(struct outdir *o)
 void outdir_abort(struct outdir *o)
 {
 	sync_all(o, false);
-	if (o->tmp[0])
+	if (o->dir && o->tmp[0]) {
+		/* the folder holds files only: removed through the stream
+		 * opened at the start, with no allocation */
+		rewinddir(o->dir);
+		struct dirent *e;
+		while ((e = readdir(o->dir)))
+			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+				unlinkat(dirfd(o->dir), e->d_name, 0);
+	}
+	if (o->dir) {
+		closedir(o->dir);
+		o->dir = NULL;
+	}
+	if (o->tmp[0] && rmdir(o->tmp) != 0)
 		remove_tree(o->tmp);
 	o->tmp[0] = '\0';
 }

@@ -154,7 +154,7 @@ const char *mesh_strerror(int status)
 	case MESH_EBADMESH:
 		return "the STL is not a clean closed solid";
 	case MESH_ENOLIB:
-		return "libzip could not be loaded (3MF files need it installed)";
+		return "libzip could not be loaded (3MF files need it: is it installed? or memory ran out)";
 	}
 	return "unknown mesh error";
 }

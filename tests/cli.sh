@@ -1030,6 +1030,23 @@ fi
 leftovers=$(find "$tmp" -maxdepth 1 -name '.*tmp-*' -o -maxdepth 1 -name '.*old-*' | wc -l)
 [ "$leftovers" = 0 ] && ok || bad "temporary folders left behind: $leftovers"
 
+# Memory running out at every point from the start to the last file: no
+# hidden temporary folder is left (its removal allocates nothing). Not
+# under a wrapper or the sanitizers, which need more address space.
+mkdir -p "$tmp/lowmem"
+if [ -z "${WRAP:-}" ] && (ulimit -v 16000 && "$CUBEGEN" --version) >/dev/null 2>&1; then
+	failed=0
+	for kb in 4000 5000 6000 7000 8000 9000 10000 12000; do
+		for c in "generate --size 5 --seed 1" "coupon"; do
+			(ulimit -v $kb && exec "$CUBEGEN" $c --out "$tmp/lowmem/o$kb") >/dev/null 2>&1 ||
+				failed=$((failed + 1))
+			rm -rf "$tmp/lowmem/o$kb"
+		done
+	done
+	[ "$failed" -gt 0 ] && ok || bad "no run under a memory limit failed: the limits test nothing"
+	[ -z "$(ls -A "$tmp/lowmem")" ] && ok || bad "out of memory left: $(ls -A "$tmp/lowmem")"
+fi
+
 # A parent that cannot be written: a read-only mount when we may mount
 # (root), else a folder without write permission.
 mkdir -p "$tmp/ro"
