@@ -86,6 +86,12 @@ void cli_status_show(struct cli_status *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void cli_status_end(struct cli_status *s);
 
+/* Whether every piece of 'p' (read from 'file') is one solid: its cells
+ * joined face to face, as print and render need to mesh it. CLI_OK, or
+ * one line naming the first piece that is not and CLI_USAGE (CLI_FAIL
+ * when out of memory). */
+int cli_pieces_solid(const char *file, const struct puzzle *p);
+
 /* The default folder of a command run on a puzzle file: "out/PREFIX-NAME",
  * NAME the file's name without its folders and from its first dot on. */
 void cli_default_out(const char *prefix, const char *file, char *buf,

@@ -189,6 +189,11 @@ int cmd_print(int argc, char **argv)
 	int code = cli_read_puzzle(pa.file, &p);
 	if (code != CLI_OK)
 		return code;
+	code = cli_pieces_solid(pa.file, &p);
+	if (code != CLI_OK) {
+		puz_clear(&p);
+		return code;
+	}
 	char defout[PATH_MAX];
 	const char *out = pa.out;
 	if (!out) {

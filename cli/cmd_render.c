@@ -360,6 +360,11 @@ int cmd_render(int argc, char **argv)
 	int rrc = cli_read_puzzle_at(file, ra.problem, &p, NULL);
 	if (rrc != CLI_OK)
 		return rrc;
+	rrc = cli_pieces_solid(file, &p);
+	if (rrc != CLI_OK) {
+		puz_clear(&p);
+		return rrc;
+	}
 	char defout[PATH_MAX];
 	if (!out) {
 		cli_default_out("render", file, defout, sizeof defout);

@@ -297,6 +297,64 @@ static int remove_tree(const char *path)
 	return rmdir(path) == 0 ? rc : -1;
 }
 
+/* The cells of grid g reached face to face from its first cell. */
+static size_t reached(const struct grid *g, size_t *queue)
+{
+	size_t n = (size_t)g->nx * (size_t)g->ny * (size_t)g->nz, first = 0;
+	while (first < n && !g->cells[first])
+		first++;
+	if (first == n)
+		return 0;
+	unsigned char *seen = (unsigned char *)(queue + n);
+	memset(seen, 0, n);
+	size_t head = 0, tail = 0;
+	queue[tail++] = first;
+	seen[first] = 1;
+	const size_t step[3] = {1, (size_t)g->nx, (size_t)g->nx * (size_t)g->ny};
+	const int dim[3] = {g->nx, g->ny, g->nz};
+	while (head < tail) {
+		size_t c = queue[head++];
+		int at[3] = {(int)(c % step[1]), (int)(c / step[1] % (size_t)g->ny),
+		             (int)(c / step[2])};
+		for (int a = 0; a < 3; a++)
+			for (int s = -1; s <= 1; s += 2) {
+				int v = at[a] + s;
+				if (v < 0 || v >= dim[a])
+					continue;
+				size_t d = s < 0 ? c - step[a] : c + step[a];
+				if (g->cells[d] && !seen[d]) {
+					seen[d] = 1;
+					queue[tail++] = d;
+				}
+			}
+	}
+	return tail;
+}
+
+int cli_pieces_solid(const char *file, const struct puzzle *p)
+{
+	for (size_t i = 0; i < p->npieces; i++) {
+		const struct grid *g = &p->pieces[i].shape;
+		size_t n = (size_t)g->nx * (size_t)g->ny * (size_t)g->nz, cells = 0;
+		for (size_t c = 0; c < n; c++)
+			cells += g->cells[c] != 0;
+		size_t *queue = malloc(n * (sizeof *queue + 1));
+		if (!queue) {
+			cli_error("%s: out of memory", file);
+			return CLI_FAIL;
+		}
+		size_t got = reached(g, queue);
+		free(queue);
+		if (got != cells) {
+			cli_error("%s: piece %s is not one solid (its cells are not "
+			          "all joined face to face), so it cannot be printed "
+			          "or drawn", file, p->pieces[i].name);
+			return CLI_USAGE;
+		}
+	}
+	return CLI_OK;
+}
+
 /* Whether file 'name' in folder 'path' starts with 'head'. */
 static bool starts_with(const char *path, const char *name, const char *head)
 {

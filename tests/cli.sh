@@ -432,6 +432,15 @@ usage_error print
 usage_error print "$DATA/soma.puz" --bogus
 usage_error print "$DATA/soma.puz" --wall 0
 usage_error print "$tmp/missing.puz"
+# a piece whose cells do not all touch face to face solves, but cannot be
+# meshed: said up front, as bad input, naming the file and the piece
+printf 'puzzle v1\ngoal 3 1 1\n###\npiece a 3 1 1\n#.#\npiece b 1 1 1\n#\n' >"$tmp/apart.puz"
+run 0 solve "$tmp/apart.puz" && contains "$out" "solutions: 1" "a piece in two parts solves"
+for c in print render; do
+	usage_error $c "$tmp/apart.puz" --out "$tmp/apart-$c"
+	contains "$err" "apart.puz: piece a is not one solid" "$c names the piece that is not one solid"
+	[ ! -e "$tmp/apart-$c" ] && ok || bad "$c of a piece in two parts left a folder"
+done
 
 # --- coupon ----------------------------------------------------------------------
 run 0 coupon --out "$tmp/coupon" && contains "$out" "pairs: 5" "coupon pairs"
