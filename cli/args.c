@@ -90,7 +90,8 @@ static bool print_check(struct print_opts *p, double c, const char *what)
 		          p->unit);
 		return false;
 	}
-	if (p->wall < 0)
+	bool defaulted = p->wall < 0; /* the unit's: named as --unit below */
+	if (defaulted)
 		p->wall = p->unit;
 	if (!(p->wall <= p->unit)) {
 		cli_error("--wall: must be more than 0 and at most the unit (%g mm), "
@@ -105,8 +106,9 @@ static bool print_check(struct print_opts *p, double c, const char *what)
 	}
 	double floor = p->labels ? PRINT_MIN_FLOOR + 0.6 : PRINT_MIN_FLOOR;
 	if (!(p->wall - c >= floor - 1e-9)) {
-		cli_error("--wall: %g mm less the %g mm clearance leaves %g mm of "
-		          "plate; at least %g mm are needed%s", p->wall, c,
+		cli_error("%s: %g mm less the %g mm clearance leaves %g mm of "
+		          "plate; at least %g mm are needed%s",
+		          defaulted ? "--unit" : "--wall", p->wall, c,
 		          p->wall - c, floor,
 		          p->labels ? " (0.6 mm engraved numbers and 0.6 mm below "
 		                      "them; or --no-labels)" : "");

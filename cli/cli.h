@@ -93,7 +93,9 @@ void cli_status_end(struct cli_status *s);
 int cli_pieces_solid(const char *file, const struct puzzle *p);
 
 /* The default folder of a command run on a puzzle file: "out/PREFIX-NAME",
- * NAME the file's name without its folders and from its first dot on. */
+ * NAME the file's name without its folders and its extension (.puz,
+ * .hcq, .xmpuzzle, else from its last dot on); for a file named
+ * puzzle.puz (generate's) the name of its folder. */
 void cli_default_out(const char *prefix, const char *file, char *buf,
                      size_t len);
 

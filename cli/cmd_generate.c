@@ -54,24 +54,25 @@ static const char help[] =
 	"  --seed S          a whole number from 0 to 18446744073709551615; the\n"
 	"                    same seed and options always give the same files\n"
 	"                    (default: drawn from the system, and printed)\n"
-	"  --out DIR         output folder (default out/cubeN-S, or\n"
-	"                    out/boxXxYxZ-S for a box; out/blocksN-S,\n"
-	"                    out/blocksXxYxZ-S or out/blocks-NAME-S for blocks)\n"
+	"  --out DIR         output folder (default out/cubeN-S or\n"
+	"                    out/boxXxYxZ-S; for blocks out/blocksN-S,\n"
+	"                    out/blocksXxYxZ-S or out/blocks-NAME-S; with\n"
+	"                    --difficulty B, -B at the end)\n"
 	"  --unit MM         edge of one cell in millimetres, > 0 (default 10)\n"
-	"  --wall MM         plates: thickness of the plates, 0 < wall <= unit\n"
+	"  --wall MM         plates: thickness of the plates, 0 < wall <= unit,\n"
+	"                    wall - clearance >= 0.6 (1.2 with numbers)\n"
 	"                    (default: the unit, solid cubes); 3 makes light\n"
 	"                    plates whose fingers interlock like a Happy Cube's\n"
 	"  --clearance MM    gap between touching pieces, 0 <= c < wall/2\n"
 	"                    (default 0.2); each exposed face is inset by c/2\n"
 	"  --no-labels       do not engrave each piece's number on its top\n"
 	"                    (engraving needs wall - clearance >= 1.2 mm)\n"
-	"  --difficulty B    a puzzle in band B, bands set per size (man\n"
-	"                    cubegen): easy (about 95 % of random puzzles; at\n"
-	"                    size 5 like the Happy Cube Originals or easier) or\n"
-	"                    medium, drawn at random; for plates hard (at size 5\n"
-	"                    like a typical Pro set, >= 51) or expert (like Da\n"
-	"                    Vinci, >= 61.67), searched for; for blocks hard (the\n"
-	"                    hardest 1.5 % of 200 random puzzles, measured first)\n"
+	"  --difficulty B    a puzzle in band B (bands per size: man cubegen):\n"
+	"                    easy (about 95 % of random puzzles) or medium,\n"
+	"                    drawn at random; for plates hard (at size 5 like\n"
+	"                    a Pro set, >= 51) or expert (like Da Vinci,\n"
+	"                    >= 61.67), searched for; for blocks hard (the\n"
+	"                    hardest 1.5 % of 200 random puzzles)\n"
 	"  --max-attempts K  candidates to try before giving up, 1 to 1000000\n"
 	"                    (default 1000; 20000 for hard and expert plates;\n"
 	"                    for blocks, dissections started)\n"
@@ -133,9 +134,10 @@ int cmd_generate(int argc, char **argv)
 	                         .labels = ga.print.labels};
 	char defout[64];
 	if (!out) {
-		snprintf(defout, sizeof defout, "out/%s%s-%llu",
+		snprintf(defout, sizeof defout, "out/%s%s-%llu%s%s",
 		         gen_is_cube(dim) ? "cube" : "box", size,
-		         (unsigned long long)seed);
+		         (unsigned long long)seed, ga.band != GEN_BAND_ANY ? "-" : "",
+		         ga.band != GEN_BAND_ANY ? gen_band_name((enum gen_band)ga.band) : "");
 		out = defout;
 	}
 	struct outdir od;

@@ -40,7 +40,8 @@ static const char help[] =
 	"by step, else the first found.\n"
 	"\n"
 	"  --out DIR   output folder (default out/render-NAME, NAME the file's\n"
-	"              name without its extension)\n"
+	"              name without its extension; for a puzzle.puz, its\n"
+	"              folder's name)\n"
 	"  --force     replace DIR if it exists (only a folder cubegen wrote)\n"
 	"  --problem K the K-th problem of a BurrTools file (default 1)\n";
 

@@ -309,8 +309,10 @@ int generate_blocks(const struct generate_args *ga, uint64_t seed)
 	if (code != CLI_OK)
 		return code;
 	char defout[128];
-	snprintf(defout, sizeof defout, "out/blocks%s%s-%" PRIu64,
-	         job.from_file ? "-" : "", job.size, seed);
+	snprintf(defout, sizeof defout, "out/blocks%s%s-%" PRIu64 "%s%s",
+	         job.from_file ? "-" : "", job.size, seed,
+	         ga->band != GEN_BAND_ANY ? "-" : "",
+	         ga->band != GEN_BAND_ANY ? gen_band_name((enum gen_band)ga->band) : "");
 	const char *size = job.size;
 	const char *out = ga->out ? ga->out : defout;
 	struct outdir od;

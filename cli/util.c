@@ -172,8 +172,32 @@ void cli_default_out(const char *prefix, const char *file, char *buf,
 {
 	const char *base = strrchr(file, '/');
 	base = base ? base + 1 : file;
-	size_t n = strcspn(base, ".");
-	snprintf(buf, len, "out/%s-%.*s", prefix, (int)(n ? n : strlen(base)), base);
+	size_t n = strlen(base);
+	static const char *const ext[] = {".xmpuzzle", ".puz", ".hcq"};
+	bool cut = false;
+	for (size_t i = 0; i < sizeof ext / sizeof ext[0] && !cut; i++) {
+		size_t k = strlen(ext[i]);
+		if (n > k && strcmp(base + n - k, ext[i]) == 0) {
+			n -= k;
+			cut = true;
+		}
+	}
+	const char *dot = strrchr(base, '.');
+	if (!cut && dot && dot > base)
+		n = (size_t)(dot - base);
+	/* generate's puzzle.puz: named by its folder (out/cube5-42) */
+	if (n == 6 && strncmp(base, "puzzle", 6) == 0 && base > file) {
+		const char *end = base - 1, *start = end;
+		while (start > file && start[-1] != '/')
+			start--;
+		size_t m = (size_t)(end - start);
+		if (m && !(m == 1 && start[0] == '.') &&
+		    !(m == 2 && start[0] == '.' && start[1] == '.')) {
+			base = start;
+			n = m;
+		}
+	}
+	snprintf(buf, len, "out/%s-%.*s", prefix, (int)n, base);
 }
 
 static bool ends_with(const char *s, const char *suffix)

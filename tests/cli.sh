@@ -1000,6 +1000,25 @@ sed 's/"numerator": [0-9]*/"numerator": -5/' "$tmp/soma-2.json" >"$tmp/soma-2x.j
 usage_error merge "$tmp/soma-1.json" "$tmp/soma-2x.json" "$tmp/soma-3.json"
 
 # --- output folders ----------------------------------------------------------
+# default folders, in a folder of their own: a band asked for is in the
+# name; render and print name a generated puzzle.puz by its folder, any
+# other file by its name less its extension
+mkdir -p "$tmp/dcwd"
+(
+	cd "$tmp/dcwd" || exit 1
+	w=${WRAP:-}
+	$w "$CUBEGEN" generate --size 3 --seed 1 &&
+		$w "$CUBEGEN" generate --size 3 --seed 1 --difficulty easy &&
+		$w "$CUBEGEN" render out/cube3-1/puzzle.puz &&
+		$w "$CUBEGEN" print out/cube3-1-easy/puzzle.puz &&
+		$w "$CUBEGEN" render "$here/data/burr/lohe.key-trap.xmpuzzle" &&
+		$w "$CUBEGEN" print "$DATA/soma.puz"
+) >/dev/null 2>"$tmp/d-err" && ok || bad "default folders: $(cat "$tmp/d-err")"
+got=$(cd "$tmp/dcwd/out" && ls | tr '\n' ' ')
+[ "$got" = "cube3-1 cube3-1-easy print-cube3-1-easy print-soma render-cube3-1 render-lohe.key-trap " ] && ok ||
+	bad "default folders: $got"
+run 2 generate --unit 1 && contains "$err" "cubegen: --unit: 1 mm less the 0.2 mm clearance" \
+	"a unit too small for the plates is named as --unit"
 run 1 generate --seed 1 --out "$tmp/g1" && contains "$err" "already exists" "existing folder refused"
 # a file system that takes no folders says so, not "No such file"
 if [ -d /proc/self ]; then
