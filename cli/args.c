@@ -234,6 +234,37 @@ static bool kind_check(const char *cmd, struct kind_opts k)
 	return true;
 }
 
+/* Whether --out's value (NULL: not given) names a folder to write:
+ * not empty, and its last part not '.', '..' or '/' alone; else one
+ * error line. */
+static bool out_ok(const char *out)
+{
+	if (!out)
+		return true;
+	if (!*out) {
+		cli_error("--out: the folder name is empty");
+		return false;
+	}
+	if (!cli_folder_name_ok(out)) {
+		cli_error("--out: '%s' is not a folder name (it must end in a "
+		          "name, not '.', '..' or '/')", out);
+		return false;
+	}
+	return true;
+}
+
+/* One line for an argument a command without a file does not know: an
+ * option by its name, a word as a stray argument. */
+static void unknown(const char *cmd, const char *arg)
+{
+	if (arg[0] == '-')
+		cli_error("%s: unknown option '%s' (try 'cubegen %s --help')", cmd,
+		          arg, cmd);
+	else
+		cli_error("%s: unexpected argument '%s' (%s takes options only; try "
+		          "'cubegen %s --help')", cmd, arg, cmd, cmd);
+}
+
 /* Whether argv[a->i] is one of the kind options; *bad when its value is
  * bad (an error printed). */
 static bool kind_option(struct cli_args *a, struct kind_opts *k, bool *bad)
@@ -302,8 +333,7 @@ int args_generate(int argc, char **argv, struct generate_args *g)
 		} else if (cli_opt_flag(&a, "--force")) {
 			g->force = true;
 		} else {
-			cli_error("generate: unknown argument '%s' (try 'cubegen generate "
-			          "--help')", arg);
+			unknown("generate", arg);
 			return ARGS_BAD;
 		}
 	}
@@ -319,10 +349,8 @@ int args_generate(int argc, char **argv, struct generate_args *g)
 	if (a.bad || !kind_check("generate", k) ||
 	    !print_check(&g->print, g->print.clearance, "--clearance"))
 		return ARGS_BAD;
-	if (g->out && !*g->out) {
-		cli_error("--out: the folder name is empty");
+	if (!out_ok(g->out))
 		return ARGS_BAD;
-	}
 	return ARGS_OK;
 }
 
@@ -444,17 +472,15 @@ int args_solve(int argc, char **argv, bool check, struct solve_args *s)
 }
 
 /* The checks after a FILE [--out DIR] command's options: a file given,
- * and no empty folder name. */
+ * and a folder name that names one. */
 static int file_and_out(const char *cmd, const char *file, const char *out)
 {
 	if (!file) {
 		cli_error("%s: which puzzle file? (try 'cubegen %s --help')", cmd, cmd);
 		return ARGS_BAD;
 	}
-	if (out && !*out) {
-		cli_error("--out: the folder name is empty");
+	if (!out_ok(out))
 		return ARGS_BAD;
-	}
 	return ARGS_OK;
 }
 
@@ -591,8 +617,7 @@ int args_coupon(int argc, char **argv, struct coupon_args *c)
 			if (bad)
 				return ARGS_BAD;
 		} else {
-			cli_error("coupon: unknown argument '%s' (try 'cubegen coupon "
-			          "--help')", arg);
+			unknown("coupon", arg);
 			return ARGS_BAD;
 		}
 	}
@@ -610,10 +635,8 @@ int args_coupon(int argc, char **argv, struct coupon_args *c)
 	c->print.clearance = most;
 	if (!print_check(&c->print, most, "--clearances"))
 		return ARGS_BAD;
-	if (c->out && !*c->out) {
-		cli_error("--out: the folder name is empty");
+	if (!out_ok(c->out))
 		return ARGS_BAD;
-	}
 	return ARGS_OK;
 }
 
@@ -740,8 +763,7 @@ int args_batch(int argc, char **argv, struct batch_args *b)
 			if (!a.bad && !parse_band(a.value, &b->band))
 				return ARGS_BAD;
 		} else {
-			cli_error("batch: unknown argument '%s' (try 'cubegen batch "
-			          "--help')", arg);
+			unknown("batch", arg);
 			return ARGS_BAD;
 		}
 	}

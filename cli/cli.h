@@ -99,6 +99,12 @@ int cli_pieces_solid(const char *file, const struct puzzle *p);
 void cli_default_out(const char *prefix, const char *file, char *buf,
                      size_t len);
 
+/* Whether 'path' can name an output folder: its last part a name, not
+ * '.', '..' or '/'. */
+bool cli_folder_name_ok(const char *path);
+/* The length of 'path' without its trailing slashes (for "wrote: %.*s/"). */
+int cli_dirlen(const char *path);
+
 /* An output folder written beside its target and renamed into place. */
 #define OUTDIR_SYNC_MAX 64
 struct outdir {

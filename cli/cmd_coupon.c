@@ -188,6 +188,6 @@ int cmd_coupon(int argc, char **argv)
 		outdir_abort(&od);
 		return CLI_FAIL;
 	}
-	printf("pairs: %zu\nwrote: %s/\n", ca.count, out);
+	printf("pairs: %zu\nwrote: %.*s/\n", ca.count, cli_dirlen(out), out);
 	return CLI_OK;
 }

@@ -229,6 +229,6 @@ int cmd_generate(int argc, char **argv)
 	else if (ga.band == GEN_BAND_EXPERT)
 		printf("band: expert (difficulty >= %.2f at this size)\n",
 		       bands.expert_min);
-	printf("wrote: %s/\n", out);
+	printf("wrote: %.*s/\n", cli_dirlen(out), out);
 	return CLI_OK;
 }

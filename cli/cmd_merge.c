@@ -11,9 +11,11 @@
  * one line and exit 2. JSON is read with json-c (its integers hold the
  * whole uint64_t range).
  */
+#include <errno.h>
 #include <json.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/args.h"
 #include "cli/cli.h"
@@ -112,15 +114,26 @@ static int read_shard(const char *path, struct shard *s)
 {
 	memset(s, 0, sizeof *s);
 	s->path = path;
+	/* what is wrong with the file itself, said as the other commands
+	 * say it (json-c's messages name its own functions) */
+	struct stat st;
+	if (stat(path, &st) != 0) {
+		cli_error("merge: %s: %s", path, strerror(errno));
+		return CLI_USAGE;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		cli_error("merge: %s: is a folder", path);
+		return CLI_USAGE;
+	}
+	if (S_ISREG(st.st_mode) && st.st_size == 0) {
+		cli_error("merge: %s: the file is empty (a shard that did not run "
+		          "to its end? run it again)", path);
+		return CLI_USAGE;
+	}
 	s->root = json_object_from_file(path);
 	if (!s->root) {
-		const char *why = json_util_get_last_err();
-		size_t n = why ? strlen(why) : 0;
-		/* json-c's message ends with a newline */
-		while (n && (why[n - 1] == '\n' || why[n - 1] == '\r'))
-			n--;
-		cli_error("merge: %s: cannot read it as JSON: %.*s", path, (int)n,
-		          why ? why : "unknown error");
+		cli_error("merge: %s: not JSON, or cut short (a shard that did not "
+		          "run to its end? run it again)", path);
 		return CLI_USAGE;
 	}
 	if (!json_object_is_type(s->root, json_type_object)) {

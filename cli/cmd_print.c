@@ -255,7 +255,7 @@ int cmd_print(int argc, char **argv)
 	guide_answer_clear(&ga);
 	lowest_answer_clear(&la);
 	if (code == CLI_OK) {
-		printf("pieces: %zu\nwrote: %s/\n", ncopies, out);
+		printf("pieces: %zu\nwrote: %.*s/\n", ncopies, cli_dirlen(out), out);
 		if (!found && fixed && complete)
 			printf("no solution.html: the puzzle has no solution\n");
 		else if (!found && fixed)

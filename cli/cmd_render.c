@@ -43,7 +43,11 @@ static const char help[] =
 	"              name without its extension; for a puzzle.puz, its\n"
 	"              folder's name)\n"
 	"  --force     replace DIR if it exists (only a folder cubegen wrote)\n"
-	"  --problem K the K-th problem of a BurrTools file (default 1)\n";
+	"  --problem K the K-th problem of a BurrTools file (default 1)\n"
+	"\n"
+	"Exit 0 when the pictures and pages were written (also for a puzzle\n"
+	"with no solution to draw), 1 when they could not be, 2 on bad usage\n"
+	"or input.\n";
 
 /* Whether every piece is one cell thick (in z) and fits a picture. */
 static bool all_flat(const struct puzzle *p)
@@ -423,9 +427,11 @@ int cmd_render(int argc, char **argv)
 		goto done;
 	if (!outdir_commit(&od))
 		goto done;
-	printf("wrote: %s/pieces.png\nwrote: %s/pieces.html\n", out, out);
+	printf("wrote: %.*s/pieces.png\nwrote: %.*s/pieces.html\n",
+	       cli_dirlen(out), out, cli_dirlen(out), out);
 	if (solved)
-		printf("wrote: %s/solution.png\nwrote: %s/solution.html\n", out, out);
+		printf("wrote: %.*s/solution.png\nwrote: %.*s/solution.html\n",
+		       cli_dirlen(out), out, cli_dirlen(out), out);
 	else
 		printf("no solution to draw: the puzzle has none\n");
 	code = CLI_OK;

@@ -73,7 +73,11 @@ static const char solve_help[] =
 	"\n"
 	"The difficulty is dead ends per solution of a search that works the way\n"
 	"a person does (higher is harder; see 'man cubegen'). It is measured\n"
-	"only when the count is complete.\n";
+	"only when the count is complete.\n"
+	"\n"
+	"Exit 0 when the count ran (to its end, or to --max or --max-nodes,\n"
+	"which 'stopped:' says), 1 when it could not (out of memory, too big\n"
+	"to search), 2 on bad usage or input.\n";
 
 static const char check_help[] =
 	"usage: cubegen check FILE [--max-nodes N] [--difficulty-nodes N]\n"

@@ -2,7 +2,10 @@
  * cmd_verify.c: 'cubegen verify': the checks cubegen runs on its own STL
  * files, on any STL.
  */
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "mesh/mesh.h"
@@ -10,13 +13,43 @@
 static const char help[] =
 	"usage: cubegen verify FILE.stl...\n"
 	"\n"
-	"Check binary STL files the way cubegen checks its own: every edge used\n"
-	"by exactly two triangles in opposite directions, every vertex a single\n"
-	"fan (no solids touching at an edge or a corner), no zero-area\n"
-	"triangles, no NaN, infinity or -0.0, a positive volume; then admesh's\n"
-	"checks (every facet connected on all three edges, nothing to repair).\n"
+	"Check STL files (binary or ASCII) the way cubegen checks its own:\n"
+	"every edge used by exactly two triangles in opposite directions,\n"
+	"every vertex a single fan (no solids touching at an edge or a\n"
+	"corner), no zero-area triangles, no NaN, infinity or -0.0, a positive\n"
+	"volume; then admesh's checks (every facet connected on all three\n"
+	"edges, nothing to repair).\n"
 	"Prints one line per file. Exit 0 when every file passes, 1 when one\n"
 	"does not, 2 when a file cannot be read.\n";
+
+/* Whether 'path' is a file to check at all; else one line as the other
+ * commands say it: missing, a folder, or a 3MF package (a zip). */
+static bool readable_stl(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0) {
+		cli_error("%s: %s", path, strerror(errno));
+		return false;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		cli_error("%s: is a folder", path);
+		return false;
+	}
+	FILE *fp = fopen(path, "rb");
+	if (!fp) {
+		cli_error("%s: %s", path, strerror(errno));
+		return false;
+	}
+	unsigned char head[4] = {0};
+	bool zip = fread(head, 1, 4, fp) == 4 && memcmp(head, "PK\3\4", 4) == 0;
+	fclose(fp);
+	if (zip) {
+		cli_error("%s: a zip file (a 3MF package?), not an STL: verify "
+		          "checks STL files", path);
+		return false;
+	}
+	return true;
+}
 
 int cmd_verify(int argc, char **argv)
 {
@@ -39,6 +72,10 @@ int cmd_verify(int argc, char **argv)
 	}
 	int code = CLI_OK;
 	for (int i = 1; i < argc; i++) {
+		if (!readable_stl(argv[i])) {
+			code = CLI_USAGE;
+			continue;
+		}
 		struct mesh_report rep;
 		int rc = mesh_verify_stl(argv[i], -1, &rep);
 		if (rc == MESH_OK) {

@@ -423,9 +423,9 @@ int generate_blocks(const struct generate_args *ga, uint64_t seed)
 	blocks_level_text(&b.dis, level, sizeof level);
 	printf("kind: blocks\nsize: %s\nseed: %" PRIu64 "\npieces: %zu\n"
 	       "attempts: %" PRIu64 "\nproofs: %" PRIu64 "\nsolutions: 1\n"
-	       "level: %s\ndifficulty: %.2f\n%s%swrote: %s/\n", size, seed,
+	       "level: %s\ndifficulty: %.2f\n%s%swrote: %.*s/\n", size, seed,
 	       b.npieces, found.attempts, found.solver_calls, level, score, band,
-	       *band ? "\n" : "", out);
+	       *band ? "\n" : "", cli_dirlen(out), out);
 	blk_puzzle_clear(&b);
 	return CLI_OK;
 }

@@ -295,6 +295,20 @@ static bool split_path(const char *path, char *dir, char *base, size_t len)
 	return true;
 }
 
+bool cli_folder_name_ok(const char *path)
+{
+	char dir[PATH_MAX], base[PATH_MAX];
+	return split_path(path, dir, base, sizeof dir);
+}
+
+int cli_dirlen(const char *path)
+{
+	size_t n = strlen(path);
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	return n > INT_MAX ? INT_MAX : (int)n;
+}
+
 /* Remove 'path' and everything below it, never following links. */
 static int remove_tree(const char *path)
 {

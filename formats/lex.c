@@ -148,12 +148,21 @@ const char *fmt_show(char buf[40], const char *s, size_t len)
 	return buf;
 }
 
-/* Show the one character at s[0..n), n > 0, of a checked line. */
+/* Show the one character at s[0..n), n > 0: a control character as an
+ * escape (\n, \t, \r, \xNN), so that an error stays one line. */
 const char *fmt_show_char(char buf[40], const char *s, size_t n)
 {
 	uint32_t cp;
+	unsigned char c = (unsigned char)s[0];
 	size_t k = utf8_len((const unsigned char *)s, n, &cp);
 
+	if (c < 0x20 || c == 0x7f) {
+		if (c == '\n' || c == '\t' || c == '\r')
+			snprintf(buf, 40, "\\%c", c == '\n' ? 'n' : c == '\t' ? 't' : 'r');
+		else
+			snprintf(buf, 40, "\\x%02x", c);
+		return buf;
+	}
 	return fmt_show(buf, s, k > 0 ? k : 1);
 }
 

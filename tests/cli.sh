@@ -57,6 +57,12 @@ usage_error solve "$DATA/soma.puz" "$DATA/soma.puz"
 usage_error check
 usage_error solve "$tmp/does-not-exist.puz"
 contains "$err" "does-not-exist.puz: No such file or directory" "missing file"
+# a control character in a BurrTools voxel string is shown escaped: the
+# error stays one line
+gzip -dc "$here/data/burr/PelikanBurr.xmpuzzle" |
+	python3 -c 'import sys; s=sys.stdin.read(); j=s.index(">", s.index("<voxel"))+1; sys.stdout.write(s[:j+5]+"\n"+s[j+6:])' \
+	>"$tmp/nl.xmpuzzle"
+usage_error solve "$tmp/nl.xmpuzzle" && contains "$err" "unexpected '\\n' at voxel" "a newline in a voxel string escaped"
 printf 'puzzle v1\ngoal 2 1 1\n##\npiece A 1 1 1 count 0\n#\n' >"$tmp/bad.puz"
 usage_error solve "$tmp/bad.puz"
 contains "$err" "bad.puz:4:" "bad count names the line"
@@ -282,6 +288,12 @@ python3 "$here/tools/same3mf.py" "$tmp/g1/plate.3mf" "$tmp/g1"/piece-{2,1,3,4,5,
 	bad "same3mf.py cannot fail" || ok
 # 3 mm plates: the pieces are 2*3 + 3*10 - 0.2 = 35.8 mm wide and 2.8 mm thick
 run 0 verify "$tmp/w3/piece-1.stl" && contains "$out" "ok" "wall 3 piece"
+# files verify cannot check: one line each, as the other commands say it
+usage_error verify "$tmp/no-such.stl" && contains "$err" "no-such.stl: No such file or directory" "verify: a missing file"
+usage_error verify "$tmp/w3" && contains "$err" "w3: is a folder" "verify: a folder"
+usage_error verify "$tmp/w3/plate.3mf" && contains "$err" "not an STL" "verify: a 3MF"
+head -c 100 "$tmp/w3/piece-1.stl" >"$tmp/cut.stl"
+run 1 verify "$tmp/cut.stl" && contains "$out" "cut.stl: FAILED: truncated" "verify: an STL cut short fails"
 # solution.html places each printed piece in the box: along every axis
 # its solid spans layer boundaries (3 mm walls, 10 mm inside) moved in by
 # clearance/2 = 0.1, and all of them together the whole box
@@ -963,9 +975,13 @@ done
 usage_error check "$DATA/soma.puz" --threads 2
 usage_error merge
 usage_error merge --frob "$tmp/shard-1.json"
-usage_error merge "$tmp/no-such.json"
+usage_error merge "$tmp/no-such.json" && contains "$err" "no-such.json: No such file or directory" "merge of a missing file"
+usage_error merge "$tmp" && contains "$err" "is a folder" "merge of a folder"
+: >"$tmp/empty.json"
+usage_error merge "$tmp/empty.json" && contains "$err" "the file is empty" "merge of an empty file"
 printf 'not json' >"$tmp/bad.json"
-usage_error merge "$tmp/bad.json"
+usage_error merge "$tmp/bad.json" && contains "$err" "not JSON, or cut short" "merge of a file cut short"
+[[ "$err" != *json_* ]] && ok || bad "merge names json-c's functions: $err"
 printf '[1, 2]' >"$tmp/bad.json"
 usage_error merge "$tmp/bad.json"
 run 0 solve "$DATA/soma.puz" --json && printf '%s\n' "$out" >"$tmp/plain.json"
@@ -1017,6 +1033,13 @@ mkdir -p "$tmp/dcwd"
 got=$(cd "$tmp/dcwd/out" && ls | tr '\n' ' ')
 [ "$got" = "cube3-1 cube3-1-easy print-cube3-1-easy print-soma render-cube3-1 render-lohe.key-trap " ] && ok ||
 	bad "default folders: $got"
+for o in '' . .. / ./ a/..; do
+	for c in "generate" "coupon" "render $DATA/soma.puz" "print $DATA/soma.puz"; do
+		usage_error $c --out "$o"
+	done
+done
+run 0 generate --seed 1 --out "$tmp/slash/" && contains "$out" "wrote: $tmp/slash/" "a trailing slash is not doubled"
+[[ "$out" != *"//"* ]] && ok || bad "wrote a doubled slash: $out"
 run 2 generate --unit 1 && contains "$err" "cubegen: --unit: 1 mm less the 0.2 mm clearance" \
 	"a unit too small for the plates is named as --unit"
 run 1 generate --seed 1 --out "$tmp/g1" && contains "$err" "already exists" "existing folder refused"
