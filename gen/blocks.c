@@ -711,9 +711,18 @@ int blk_check(const struct grid *goal, const struct blk_spec *s, char *why,
 	}
 	int ks[BLK_MAX_PIECES + 1];
 	if (feasible(s, (int)n, ks) == 0) {
+		/* the piece counts those sizes allow, as a hint */
+		int lo = (int)((n + (size_t)s->cells_max - 1) / (size_t)s->cells_max);
+		int hi = (int)(n / (size_t)s->cells_min);
+		lo = lo < 2 ? 2 : lo;
+		hi = hi > BLK_MAX_PIECES ? BLK_MAX_PIECES : hi;
+		char hint[64] = "";
+		if (lo <= hi)
+			snprintf(hint, sizeof hint, " (--pieces %d..%d would fit)", lo,
+			         hi);
 		snprintf(why, len, "%zu goal cells cannot be cut into %d..%d pieces of "
-		         "%d..%d cells", n, s->pieces_min, s->pieces_max, s->cells_min,
-		         s->cells_max);
+		         "%d..%d cells%s", n, s->pieces_min, s->pieces_max, s->cells_min,
+		         s->cells_max, hint);
 		return GEN_EINVAL;
 	}
 	struct blk_work w;

@@ -826,7 +826,7 @@ static void test_blocks_refused(void **state)
 	s = ok;
 	s.pieces_min = s.pieces_max = 20; /* 20 x 4 > 64 */
 	expect_refused(&g, s, "64 goal cells cannot be cut into 20..20 pieces of "
-	               "4..8 cells");
+	               "4..8 cells (--pieces 8..16 would fit)");
 	s = ok;
 	s.pieces_min = s.pieces_max = 2; /* 2 x 8 < 64 */
 	expect_refused(&g, s, "cannot be cut");
