@@ -86,6 +86,11 @@ void cli_status_show(struct cli_status *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void cli_status_end(struct cli_status *s);
 
+/* The size of input file 'path', or -1 with one line ("PREFIXpath: No
+ * such file or directory", "...: is a folder") when it is missing or a
+ * folder. */
+long long cli_input_size(const char *prefix, const char *path);
+
 /* Whether every piece of 'p' (read from 'file') is one solid: its cells
  * joined face to face, as print and render need to mesh it. CLI_OK, or
  * one line naming the first piece that is not and CLI_USAGE (CLI_FAIL

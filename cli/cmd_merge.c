@@ -11,11 +11,9 @@
  * one line and exit 2. JSON is read with json-c (its integers hold the
  * whole uint64_t range).
  */
-#include <errno.h>
 #include <json.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli/args.h"
 #include "cli/cli.h"
@@ -116,16 +114,10 @@ static int read_shard(const char *path, struct shard *s)
 	s->path = path;
 	/* what is wrong with the file itself, said as the other commands
 	 * say it (json-c's messages name its own functions) */
-	struct stat st;
-	if (stat(path, &st) != 0) {
-		cli_error("merge: %s: %s", path, strerror(errno));
+	long long size = cli_input_size("merge: ", path);
+	if (size < 0)
 		return CLI_USAGE;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		cli_error("merge: %s: is a folder", path);
-		return CLI_USAGE;
-	}
-	if (S_ISREG(st.st_mode) && st.st_size == 0) {
+	if (size == 0) {
 		cli_error("merge: %s: the file is empty (a shard that did not run "
 		          "to its end? run it again)", path);
 		return CLI_USAGE;

@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "mesh/mesh.h"
@@ -26,15 +25,8 @@ static const char help[] =
  * commands say it: missing, a folder, or a 3MF package (a zip). */
 static bool readable_stl(const char *path)
 {
-	struct stat st;
-	if (stat(path, &st) != 0) {
-		cli_error("%s: %s", path, strerror(errno));
+	if (cli_input_size("", path) < 0)
 		return false;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		cli_error("%s: is a folder", path);
-		return false;
-	}
 	FILE *fp = fopen(path, "rb");
 	if (!fp) {
 		cli_error("%s: %s", path, strerror(errno));

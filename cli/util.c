@@ -295,6 +295,20 @@ static bool split_path(const char *path, char *dir, char *base, size_t len)
 	return true;
 }
 
+long long cli_input_size(const char *prefix, const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0) {
+		cli_error("%s%s: %s", prefix, path, strerror(errno));
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		cli_error("%s%s: is a folder", prefix, path);
+		return -1;
+	}
+	return (long long)st.st_size;
+}
+
 bool cli_folder_name_ok(const char *path)
 {
 	char dir[PATH_MAX], base[PATH_MAX];

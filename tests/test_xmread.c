@@ -440,7 +440,7 @@ static const struct bad bad[] = {
 	 "</shapes>\n" TAIL, 0, 3, 44,
 	 "unexpected 'x' at voxel 2, at (1, 0, 0): expected '_', '#', '+'"},
 	{HEAD " <shapes><voxel x=\"2\" y=\"1\" z=\"1\" type=\"0\">#\n#"
-	 "</voxel></shapes>\n" TAIL, 0, 3, 45, "unexpected '\n'"},
+	 "</voxel></shapes>\n" TAIL, 0, 3, 45, "unexpected '\\n'"},
 	{HEAD " <shapes><voxel x=\"2\" y=\"1\" z=\"1\" type=\"0\">1##</voxel>"
 	 "</shapes>\n" TAIL, 0, 3, 44, "colour digits before the first voxel"},
 	{HEAD " <shapes><voxel x=\"2\" y=\"1\" z=\"1\" type=\"0\">#_1</voxel>"
