@@ -86,9 +86,10 @@ void cli_status_show(struct cli_status *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void cli_status_end(struct cli_status *s);
 
-/* The size of input file 'path', or -1 with one line ("PREFIXpath: No
- * such file or directory", "...: is a folder") when it is missing or a
- * folder. */
+/* The size of input file 'path' (CLI_SIZE_UNKNOWN when it is no regular
+ * file: a pipe, a device), or -1 with one line ("PREFIXpath: No such file
+ * or directory", "...: is a folder") when it is missing or a folder. */
+#define CLI_SIZE_UNKNOWN LLONG_MAX
 long long cli_input_size(const char *prefix, const char *path);
 
 /* Whether every piece of 'p' (read from 'file') is one solid: its cells

@@ -152,6 +152,35 @@ static int write_out(const char *out, const struct puzzle *p,
 	return CLI_OK;
 }
 
+/* Whether c->out may be written: not the input, not a folder, and new
+ * unless --force; else one line and the exit code. */
+static int output_free(const struct convert_args *c)
+{
+	struct stat si, so;
+	if (stat(c->out, &so) != 0) {
+		if (strcmp(c->in, c->out) == 0) {
+			cli_error("%s: the output is the input file", c->out);
+			return CLI_USAGE;
+		}
+		return CLI_OK;
+	}
+	if (strcmp(c->in, c->out) == 0 ||
+	    (stat(c->in, &si) == 0 && si.st_dev == so.st_dev &&
+	     si.st_ino == so.st_ino)) {
+		cli_error("%s: the output is the input file", c->out);
+		return CLI_USAGE;
+	}
+	if (S_ISDIR(so.st_mode)) {
+		cli_error("%s: is a folder", c->out);
+		return CLI_USAGE;
+	}
+	if (!c->force) {
+		cli_error("%s already exists (use --force to replace it)", c->out);
+		return CLI_FAIL;
+	}
+	return CLI_OK;
+}
+
 int cmd_convert(int argc, char **argv)
 {
 	struct convert_args c;
@@ -178,35 +207,18 @@ int cmd_convert(int argc, char **argv)
 		cli_error("--solutions: only a .xmpuzzle output holds solutions");
 		return CLI_USAGE;
 	}
-	struct stat si, so;
-	/* a missing input is said before anything of the output */
-	if (stat(c.in, &si) != 0) {
-		cli_error("%s: %s", c.in, strerror(errno));
-		return CLI_USAGE;
-	}
-	if (stat(c.out, &so) == 0) {
-		if (strcmp(c.in, c.out) == 0 ||
-		    (si.st_dev == so.st_dev && si.st_ino == so.st_ino)) {
-			cli_error("%s: the output is the input file", c.out);
-			return CLI_USAGE;
-		}
-		if (S_ISDIR(so.st_mode)) {
-			cli_error("%s: is a folder", c.out);
-			return CLI_USAGE;
-		}
-		if (!c.force) {
-			cli_error("%s already exists (use --force to replace it)", c.out);
-			return CLI_FAIL;
-		}
-	} else if (strcmp(c.in, c.out) == 0) {
-		cli_error("%s: the output is the input file", c.out);
-		return CLI_USAGE;
-	}
+	/* the input read first: what is wrong with it is said before
+	 * anything of the output */
 	struct puzzle p;
 	struct xmp_info xi;
 	int rc = cli_read_puzzle_dis(c.in, 0, c.disassemble, &p, &xi);
 	if (rc != CLI_OK)
 		return rc;
+	rc = output_free(&c);
+	if (rc != CLI_OK) {
+		puz_clear(&p);
+		return rc;
+	}
 	char why[160];
 	if (xmp && !xmp_writable(&p, c.solutions, why, sizeof why)) {
 		cli_error("%s: cannot be written as a BurrTools file: %s", c.in, why);

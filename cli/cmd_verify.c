@@ -25,8 +25,11 @@ static const char help[] =
  * commands say it: missing, a folder, or a 3MF package (a zip). */
 static bool readable_stl(const char *path)
 {
-	if (cli_input_size("", path) < 0)
+	long long size = cli_input_size("", path);
+	if (size < 0)
 		return false;
+	if (size == CLI_SIZE_UNKNOWN) /* a pipe: what is read is gone */
+		return true;
 	FILE *fp = fopen(path, "rb");
 	if (!fp) {
 		cli_error("%s: %s", path, strerror(errno));

@@ -35,17 +35,17 @@ static const char usage[] =
  * to standard output did not all get there (a full disk, /dev/full):
  * a script that runs shards or solves sees the failure in the exit code,
  * not as an empty file later. A command that failed has said why
- * already (batch its own write error; check's 1 is an answer that
- * stays 1). */
+ * already, in one line (batch its own write error; check's 1 is an
+ * answer that stays 1). */
 static int flushed(const char *cmd, int rc)
 {
 	errno = 0;
-	if ((fflush(stdout) == 0 && !ferror(stdout)) || rc == CLI_FAIL)
+	if ((fflush(stdout) == 0 && !ferror(stdout)) || rc != CLI_OK)
 		return rc;
 	int err = errno;
 	cli_error("%s: cannot write to standard output: %s", cmd,
 	          err ? strerror(err) : "a write failed");
-	return rc == CLI_USAGE ? rc : CLI_FAIL;
+	return CLI_FAIL;
 }
 
 int main(int argc, char **argv)

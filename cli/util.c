@@ -186,8 +186,11 @@ void cli_default_out(const char *prefix, const char *file, char *buf,
 	if (!cut && dot && dot > base)
 		n = (size_t)(dot - base);
 	/* generate's puzzle.puz: named by its folder (out/cube5-42) */
-	if (n == 6 && strncmp(base, "puzzle", 6) == 0 && base > file) {
-		const char *end = base - 1, *start = end;
+	if (strcmp(base, "puzzle.puz") == 0 && base > file) {
+		const char *end = base - 1, *start;
+		while (end > file && end[-1] == '/') /* a//puzzle.puz */
+			end--;
+		start = end;
 		while (start > file && start[-1] != '/')
 			start--;
 		size_t m = (size_t)(end - start);
@@ -306,7 +309,7 @@ long long cli_input_size(const char *prefix, const char *path)
 		cli_error("%s%s: is a folder", prefix, path);
 		return -1;
 	}
-	return (long long)st.st_size;
+	return S_ISREG(st.st_mode) ? (long long)st.st_size : CLI_SIZE_UNKNOWN;
 }
 
 bool cli_folder_name_ok(const char *path)
@@ -456,9 +459,10 @@ static bool ours(const char *name)
 static bool replaceable(const char *path, char *why, size_t len)
 {
 	char f[PATH_MAX];
+	struct stat ms;
 	bool marked =
 	    (size_t)snprintf(f, sizeof f, "%s/puzzle.puz", path) < sizeof f &&
-	    (access(f, F_OK) == 0 ||
+	    ((lstat(f, &ms) == 0 && S_ISREG(ms.st_mode)) ||
 	     starts_with(path, "pieces.txt", "# cubegen print ") ||
 	     starts_with(path, "coupon.txt", "# cubegen coupon:"));
 	DIR *d = opendir(path);
@@ -473,8 +477,13 @@ static bool replaceable(const char *path, char *why, size_t len)
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
 		empty = false;
-		if (!ours(e->d_name) &&
-		    (!first[0] || strcmp(e->d_name, first) < 0))
+		/* cubegen's: a plain file of one of its names (a folder or a
+		 * link of such a name is not) */
+		struct stat st;
+		bool mine = ours(e->d_name) &&
+		            fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		            S_ISREG(st.st_mode);
+		if (!mine && (!first[0] || strcmp(e->d_name, first) < 0))
 			snprintf(first, sizeof first, "%s", e->d_name);
 	}
 	closedir(d);
@@ -552,8 +561,11 @@ bool outdir_begin(struct outdir *o, const char *target, bool force)
 		int e = errno;
 		rmdir(o->tmp);
 		o->tmp[0] = '\0';
-		cli_error("%s: cannot read the folder made there: %s", dir,
-		          strerror(e));
+		if (e == ENOMEM)
+			cli_error("%s: out of memory", target);
+		else
+			cli_error("%s: cannot read the folder made there: %s", dir,
+			          strerror(e));
 		return false;
 	}
 	/* mkdtemp makes the folder private; the result is an ordinary one. */
@@ -662,6 +674,14 @@ bool outdir_commit(struct outdir *o)
 		return false;
 	}
 	sync_dir(o->tmp);
+	/* what was put into the old folder while the command worked is not
+	 * ours to delete either */
+	char why[400];
+	if (o->replace && !replaceable(o->target, why, sizeof why)) {
+		cli_error("%s: refusing to replace it: %s", o->target, why);
+		outdir_abort(o);
+		return false;
+	}
 	char *old = o->old;
 #ifdef RENAME_EXCHANGE
 	/* Swap the new folder and the old one in one step, so that the
