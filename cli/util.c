@@ -664,10 +664,6 @@ static void sync_dir(const char *path)
 
 bool outdir_commit(struct outdir *o)
 {
-	if (o->dir) {
-		closedir(o->dir);
-		o->dir = NULL;
-	}
 	if (!sync_all(o, true)) {
 		cli_error("%s: cannot write: %s", o->target, strerror(errno));
 		outdir_abort(o);
@@ -681,6 +677,12 @@ bool outdir_commit(struct outdir *o)
 		cli_error("%s: refusing to replace it: %s", o->target, why);
 		outdir_abort(o);
 		return false;
+	}
+	/* (kept open until here: an abort above empties the folder through
+	 * it, with no allocation) */
+	if (o->dir) {
+		closedir(o->dir);
+		o->dir = NULL;
 	}
 	char *old = o->old;
 #ifdef RENAME_EXCHANGE
