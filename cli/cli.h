@@ -111,6 +111,12 @@ bool cli_folder_name_ok(const char *path);
 /* The length of 'path' without its trailing slashes (for "wrote: %.*s/"). */
 int cli_dirlen(const char *path);
 
+/* generate's default folder: "out/" KIND SIZE "-" SEED, and "-" the band
+ * when one was asked for (band an enum gen_band; GEN_BAND_ANY none):
+ * out/cube5-42, out/blocks-NAME-7-hard. */
+void cli_generate_out(const char *kind, const char *size, uint64_t seed,
+                      int band, char *buf, size_t len);
+
 /* An output folder written beside its target and renamed into place. */
 #define OUTDIR_SYNC_MAX 64
 struct outdir {

@@ -157,19 +157,15 @@ static int write_out(const char *out, const struct puzzle *p,
 static int output_free(const struct convert_args *c)
 {
 	struct stat si, so;
-	if (stat(c->out, &so) != 0) {
-		if (strcmp(c->in, c->out) == 0) {
-			cli_error("%s: the output is the input file", c->out);
-			return CLI_USAGE;
-		}
-		return CLI_OK;
-	}
+	bool exists = stat(c->out, &so) == 0;
 	if (strcmp(c->in, c->out) == 0 ||
-	    (stat(c->in, &si) == 0 && si.st_dev == so.st_dev &&
+	    (exists && stat(c->in, &si) == 0 && si.st_dev == so.st_dev &&
 	     si.st_ino == so.st_ino)) {
 		cli_error("%s: the output is the input file", c->out);
 		return CLI_USAGE;
 	}
+	if (!exists)
+		return CLI_OK;
 	if (S_ISDIR(so.st_mode)) {
 		cli_error("%s: is a folder", c->out);
 		return CLI_USAGE;

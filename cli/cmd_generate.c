@@ -134,10 +134,8 @@ int cmd_generate(int argc, char **argv)
 	                         .labels = ga.print.labels};
 	char defout[64];
 	if (!out) {
-		snprintf(defout, sizeof defout, "out/%s%s-%llu%s%s",
-		         gen_is_cube(dim) ? "cube" : "box", size,
-		         (unsigned long long)seed, ga.band != GEN_BAND_ANY ? "-" : "",
-		         ga.band != GEN_BAND_ANY ? gen_band_name((enum gen_band)ga.band) : "");
+		cli_generate_out(gen_is_cube(dim) ? "cube" : "box", size, seed,
+		                 ga.band, defout, sizeof defout);
 		out = defout;
 	}
 	struct outdir od;

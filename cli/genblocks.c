@@ -309,10 +309,8 @@ int generate_blocks(const struct generate_args *ga, uint64_t seed)
 	if (code != CLI_OK)
 		return code;
 	char defout[128];
-	snprintf(defout, sizeof defout, "out/blocks%s%s-%" PRIu64 "%s%s",
-	         job.from_file ? "-" : "", job.size, seed,
-	         ga->band != GEN_BAND_ANY ? "-" : "",
-	         ga->band != GEN_BAND_ANY ? gen_band_name((enum gen_band)ga->band) : "");
+	cli_generate_out(job.from_file ? "blocks-" : "blocks", job.size, seed,
+	                 ga->band, defout, sizeof defout);
 	const char *size = job.size;
 	const char *out = ga->out ? ga->out : defout;
 	struct outdir od;

@@ -19,6 +19,7 @@
  */
 #define _GNU_SOURCE /* sync_file_range() */
 #include "cli/cli.h"
+#include "gen/gen.h"
 
 #include <assert.h>
 #include <dirent.h>
@@ -201,6 +202,15 @@ void cli_default_out(const char *prefix, const char *file, char *buf,
 		}
 	}
 	snprintf(buf, len, "out/%s-%.*s", prefix, (int)n, base);
+}
+
+void cli_generate_out(const char *kind, const char *size, uint64_t seed,
+                      int band, char *buf, size_t len)
+{
+	bool banded = band != GEN_BAND_ANY;
+	snprintf(buf, len, "out/%s%s-%llu%s%s", kind, size,
+	         (unsigned long long)seed, banded ? "-" : "",
+	         banded ? gen_band_name((enum gen_band)band) : "");
 }
 
 static bool ends_with(const char *s, const char *suffix)
