@@ -1029,16 +1029,33 @@ static inline uint64_t small_closure(const uint64_t *r, size_t e, int most,
 	return closure_walk(r, e, most, m);
 }
 
-/* small_closure() of piece p under the rows r of k pieces; 'c8' is 0
- * or, when k <= PACK_MAX, their closures packed (made on first use). */
+/* Packed closures c8 with every closure of more than 'most' pieces
+ * made 0: each byte's bits counted at once, then compared (a count of
+ * at most 8 plus 127 - most passes 127 just when it is over most). */
+static inline uint64_t small8(uint64_t c8, int most)
+{
+	uint64_t v = c8 - (c8 >> 1 & 0x5555555555555555u);
+	v = (v & 0x3333333333333333u) + (v >> 2 & 0x3333333333333333u);
+	v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+	uint64_t over = (v + (uint64_t)(127 - most) * BYTES_LOW) &
+	                0x8080808080808080u;
+	return c8 & ~((over >> 7) * 0xffu);
+}
+
+/* No closures packed yet (closure_of()): never a value, as no closure
+ * of k > 1 pieces has all of them and at most k/2. */
+#define C8_NONE UINT64_MAX
+
+/* small_closure() of piece p under the rows r of k pieces; 'c8' is
+ * C8_NONE or, when k <= PACK_MAX, their small closures packed (made on
+ * first use). */
 static inline uint64_t closure_of(const uint64_t *r, size_t k, size_t p,
                                   int most, struct clmemo *cm, uint64_t *c8)
 {
 	if (k <= PACK_MAX) {
-		if (!*c8)
-			*c8 = closure8(pack8(r, k), k);
-		uint64_t c = byte8(*c8, p);
-		return pop_few(c) <= most ? c : 0;
+		if (*c8 == C8_NONE)
+			*c8 = small8(closure8(pack8(r, k), k), most);
+		return byte8(*c8, p);
 	}
 	return small_closure(r, p, most, cm);
 }
@@ -1541,7 +1558,7 @@ static void expand(struct expand *x)
 		}
 		struct clmemo cm; /* the closures along D */
 		cm.big = cm.known = 0;
-		uint64_t c8 = 0; /* (k <= PACK_MAX: closure_of()) */
+		uint64_t c8 = C8_NONE; /* (k <= PACK_MAX: closure_of()) */
 		for (size_t p = 0; p < k && !x->full && !x->err; p++)
 			for (unsigned s = 1; !x->full && !x->err; s++) {
 				/* one cell: the rows made with the figures; more:
@@ -1599,7 +1616,7 @@ static void expand_cells(struct expand *x)
 			continue;
 		struct clmemo cm;
 		cm.big = cm.known = 0;
-		uint64_t c8 = 0, seen[DIS_MAX_PIECES];
+		uint64_t c8 = C8_NONE, seen[DIS_MAX_PIECES];
 		size_t nseen = 0;
 		for (size_t p = 0; p < k && !x->full && !x->err; p++) {
 			uint64_t g = closure_of(l->move1[D], k, p, most, &cm, &c8);
