@@ -354,6 +354,14 @@ int args_generate(int argc, char **argv, struct generate_args *g)
 	return ARGS_OK;
 }
 
+/* --problem's value (cli_opt_value() has taken it): K of a BurrTools
+ * file, from 1. false (the error printed) when it is bad. */
+static bool problem_value(const struct cli_args *a, uint64_t *problem)
+{
+	return !a->bad &&
+	       cli_parse_u64("--problem", a->value, 1, SIZE_MAX, problem);
+}
+
 /* A lone FILE argument: the first one, or an error for a second. */
 static int take_file(const char *cmd, const char **file, const char *arg)
 {
@@ -422,8 +430,7 @@ int args_solve(int argc, char **argv, bool check, struct solve_args *s)
 		} else if (cli_opt_flag(&a, "--rename-colours")) {
 			s->rename_colours = true;
 		} else if (cli_opt_value(&a, "--problem")) {
-			if (!a.bad && !cli_parse_u64("--problem", a.value, 1, SIZE_MAX,
-			                             &s->problem))
+			if (!problem_value(&a, &s->problem))
 				return ARGS_BAD;
 		} else if (!check && cli_opt_value(&a, "--threads")) {
 			uint64_t v = 0; /* stays 0 when a.bad: the loop ends */
@@ -497,8 +504,7 @@ int args_render(int argc, char **argv, struct render_args *r)
 		} else if (cli_opt_flag(&a, "--force")) {
 			r->force = true;
 		} else if (cli_opt_value(&a, "--problem")) {
-			if (!a.bad && !cli_parse_u64("--problem", a.value, 1, SIZE_MAX,
-			                             &r->problem))
+			if (!problem_value(&a, &r->problem))
 				return ARGS_BAD;
 		} else if (arg[0] == '-' && arg[1]) {
 			cli_error("render: unknown option '%s' (try 'cubegen render --help')",
@@ -553,6 +559,9 @@ int args_print(int argc, char **argv, struct print_args *p)
 			p->out = a.value;
 		} else if (cli_opt_flag(&a, "--force")) {
 			p->force = true;
+		} else if (cli_opt_value(&a, "--problem")) {
+			if (!problem_value(&a, &p->problem))
+				return ARGS_BAD;
 		} else if (print_option(&a, &p->print, true, &bad)) {
 			if (bad)
 				return ARGS_BAD;
@@ -658,6 +667,9 @@ int args_convert(int argc, char **argv, struct convert_args *c)
 				return ARGS_BAD;
 		} else if (cli_opt_flag(&a, "--force")) {
 			c->force = true;
+		} else if (cli_opt_value(&a, "--problem")) {
+			if (!problem_value(&a, &c->problem))
+				return ARGS_BAD;
 		} else if (arg[0] == '-' && arg[1]) {
 			cli_error("convert: unknown option '%s' (try 'cubegen convert "
 			          "--help')", arg);

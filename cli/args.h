@@ -55,6 +55,7 @@ struct print_args {
 	const char *file;
 	const char *out; /* NULL: the default folder */
 	bool force;
+	uint64_t problem; /* --problem K, as in struct solve_args */
 	struct print_opts print;
 };
 
@@ -110,6 +111,7 @@ struct convert_args {
 	                   * with its moves */
 	uint64_t max;   /* --max K: solutions written at most; 0 all */
 	bool force;     /* --force: replace an existing OUT */
+	uint64_t problem; /* --problem K of IN, as in struct solve_args */
 };
 
 /* 'batch': the seeds first..last, each searched exactly as generate

@@ -101,8 +101,10 @@ int cli_pieces_solid(const char *file, const struct puzzle *p);
 /* The default folder of a command run on a puzzle file: "out/PREFIX-NAME",
  * NAME the file's name without its folders and its extension (.puz,
  * .hcq, .xmpuzzle, else from its last dot on); for a file named
- * puzzle.puz (generate's) the name of its folder. */
-void cli_default_out(const char *prefix, const char *file, char *buf,
+ * puzzle.puz (generate's) the name of its folder; "-problemK" after it
+ * for problem K >= 2 of a BurrTools file (--problem; 0 or 1: none). */
+void cli_default_out(const char *prefix, const char *file, uint64_t problem,
+                     char *buf,
                      size_t len);
 
 /* Whether 'path' can name an output folder: its last part a name, not

@@ -20,11 +20,11 @@
 
 static const char help[] =
 	"usage: cubegen convert IN OUT [--solutions [--max K] [--disassemble]]\n"
-	"                              [--force]\n"
+	"                              [--force] [--problem K]\n"
 	"\n"
 	"Convert a puzzle file. The formats go by extension: IN is a .puz,\n"
-	".hcq (Happy Cube) or .xmpuzzle (BurrTools) file, OUT a .puz or\n"
-	".xmpuzzle file. A .xmpuzzle is written gzip-compressed, as BurrTools\n"
+	".hcq (Happy Cube) or .xmpuzzle (BurrTools) file (its first problem,\n"
+	"or problem K), OUT a .puz or .xmpuzzle file. A .xmpuzzle is written gzip-compressed, as BurrTools\n"
 	"0.6 writes it: the goal is its first shape (its last when a piece has\n"
 	"a group), the pieces follow with their names, in one problem with\n"
 	"their counts; colours and the match\n"
@@ -41,6 +41,7 @@ static const char help[] =
 	"               --disassemble' counts them), each with its moves as a\n"
 	"               BurrTools <separation>, so BurrTools animates them\n"
 	"  --force      replace OUT if it exists (never IN itself)\n"
+	"  --problem K  the K-th problem of a BurrTools IN (default 1)\n"
 	"\n"
 	"OUT is written beside its final name and renamed into place. Exit 0\n"
 	"when written, 1 when it could not be, 2 on bad usage or input.\n";
@@ -207,7 +208,7 @@ int cmd_convert(int argc, char **argv)
 	 * anything of the output */
 	struct puzzle p;
 	struct xmp_info xi;
-	int rc = cli_read_puzzle_dis(c.in, 0, c.disassemble, &p, &xi);
+	int rc = cli_read_puzzle_dis(c.in, c.problem, c.disassemble, &p, &xi);
 	if (rc != CLI_OK)
 		return rc;
 	rc = output_free(&c);

@@ -32,9 +32,10 @@
 static const char help[] =
 	"usage: cubegen print FILE [--out DIR] [--unit MM] [--wall MM]\n"
 	"                     [--clearance MM] [--no-labels] [--force]\n"
+	"                     [--problem K]\n"
 	"\n"
-	"Write printable pieces for any puzzle file (.puz, .hcq or the first\n"
-	"problem of a .xmpuzzle): each piece lying flat as STL and OpenSCAD\n"
+	"Write printable pieces for any puzzle file (.puz, .hcq or a problem\n"
+	"of a .xmpuzzle): each piece lying flat as STL and OpenSCAD\n"
 	"with its number engraved on top, all of them on one bed as plate.stl,\n"
 	"plate.3mf and puzzle.scad, pieces.html (them in 3D, for a browser),\n"
 	"solution.html (a solution step by step, chosen as render chooses\n"
@@ -46,7 +47,8 @@ static const char help[] =
 	"\n"
 	"  --out DIR         output folder (default out/print-NAME, NAME the\n"
 	"                    file's name without its extension; for a\n"
-	"                    puzzle.puz, its folder's name)\n"
+	"                    puzzle.puz, its folder's name; -problemK after\n"
+	"                    it for --problem K >= 2)\n"
 	"  --unit MM         edge of one cell in millimetres (default 10)\n"
 	"  --wall MM         thickness of the goal's outer layers, 0 < wall <=\n"
 	"                    unit, wall - clearance >= 0.6 (1.2 with numbers)\n"
@@ -57,6 +59,7 @@ static const char help[] =
 	"                    (default 0.2)\n"
 	"  --no-labels       do not engrave the numbers\n"
 	"  --force           replace DIR if it exists\n"
+	"  --problem K       the K-th problem of a BurrTools file (default 1)\n"
 	"\n"
 	"Exit 0 when the files were written, 1 when they could not be (or --wall\n"
 	"was given for a puzzle without a solution), 2 on bad usage or input.\n";
@@ -188,7 +191,7 @@ int cmd_print(int argc, char **argv)
 		return CLI_USAGE;
 	}
 	struct puzzle p;
-	int code = cli_read_puzzle(pa.file, &p);
+	int code = cli_read_puzzle_at(pa.file, pa.problem, &p, NULL);
 	if (code != CLI_OK)
 		return code;
 	code = cli_pieces_solid(pa.file, &p);
@@ -199,7 +202,7 @@ int cmd_print(int argc, char **argv)
 	char defout[PATH_MAX];
 	const char *out = pa.out;
 	if (!out) {
-		cli_default_out("print", pa.file, defout, sizeof defout);
+		cli_default_out("print", pa.file, pa.problem, defout, sizeof defout);
 		out = defout;
 	}
 	/* Every copy an assembly may use: MAX of a range. With --wall each

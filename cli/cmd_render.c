@@ -41,7 +41,7 @@ static const char help[] =
 	"\n"
 	"  --out DIR   output folder (default out/render-NAME, NAME the file's\n"
 	"              name without its extension; for a puzzle.puz, its\n"
-	"              folder's name)\n"
+	"              folder's name; -problemK after it for --problem K >= 2)\n"
 	"  --force     replace DIR if it exists (only a folder cubegen wrote)\n"
 	"  --problem K the K-th problem of a BurrTools file (default 1)\n"
 	"\n"
@@ -372,7 +372,7 @@ int cmd_render(int argc, char **argv)
 	}
 	char defout[PATH_MAX];
 	if (!out) {
-		cli_default_out("render", file, defout, sizeof defout);
+		cli_default_out("render", file, ra.problem, defout, sizeof defout);
 		out = defout;
 	}
 	struct outdir od;

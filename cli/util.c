@@ -168,8 +168,8 @@ bool cli_parse_double(const char *what, const char *s, double *out)
 	return true;
 }
 
-void cli_default_out(const char *prefix, const char *file, char *buf,
-                     size_t len)
+void cli_default_out(const char *prefix, const char *file, uint64_t problem,
+                     char *buf, size_t len)
 {
 	const char *base = strrchr(file, '/');
 	base = base ? base + 1 : file;
@@ -201,7 +201,11 @@ void cli_default_out(const char *prefix, const char *file, char *buf,
 			n = m;
 		}
 	}
-	snprintf(buf, len, "out/%s-%.*s", prefix, (int)n, base);
+	if (problem >= 2)
+		snprintf(buf, len, "out/%s-%.*s-problem%llu", prefix, (int)n, base,
+		         (unsigned long long)problem);
+	else
+		snprintf(buf, len, "out/%s-%.*s", prefix, (int)n, base);
 }
 
 void cli_generate_out(const char *kind, const char *size, uint64_t seed,

@@ -802,6 +802,21 @@ usage_error solve "$tmp/varpiece.xmpuzzle"
 contains "$err" "varpiece.xmpuzzle:4:2: <voxel> (shape S2, a piece): a variable voxel" "xmpuzzle refusal at the element"
 usage_error solve "$DATA/soma.puz" --problem 1
 usage_error solve "$bt/CubeInCage.xmpuzzle" --problem 0
+# convert and print take --problem as solve does: problem 2 converted
+# counts as solve --problem 2 does; refusals in solve's words
+run 0 convert "$bt/DemoMirrorParadox.xmpuzzle" "$tmp/dmp2.puz" --problem 2 &&
+	run 0 solve "$tmp/dmp2.puz" && contains "$out" "assemblies: 48" "convert --problem 2"
+run 0 convert "$bt/DemoMirrorParadox.xmpuzzle" "$tmp/dmp1.puz" &&
+	run 0 solve "$tmp/dmp1.puz" && contains "$out" "assemblies: 2" "convert: the first problem"
+usage_error convert "$bt/DemoMirrorParadox.xmpuzzle" "$tmp/dmp3.puz" --problem 3 &&
+	contains "$err" "problem 3: the file has 2 problems" "convert --problem past the end" &&
+	{ [ -e "$tmp/dmp3.puz" ] && bad "convert --problem 3 wrote its output" || ok; }
+usage_error convert "$DATA/soma.puz" "$tmp/soma-p.puz" --problem 1 &&
+	contains "$err" "is not a BurrTools file" "convert --problem of a .puz"
+usage_error print "$bt/DemoMirrorParadox.xmpuzzle" --problem 3 --out "$tmp/pdmp3" &&
+	contains "$err" "problem 3: the file has 2 problems" "print --problem past the end"
+usage_error print "$bt/DemoMirrorParadox.xmpuzzle" --problem x --out "$tmp/pdmpx"
+usage_error convert "$bt/DemoMirrorParadox.xmpuzzle" "$tmp/dmpx.puz" --problem
 printf '<puzzle version="2"><shapes><voxel x="1" y="1" z="1" type="0">#</voxel><voxel x="1" y="1" z="1" type="0">#</voxel><voxel x="2" y="1" z="1" type="0">##</voxel></shapes><problems><problem><shapes><shape id="0"/><shape id="1"/></shapes><result id="2"/></problem></problems></puzzle>' >"$tmp/two.xmpuzzle"
 run 0 solve "$tmp/two.xmpuzzle" && contains "$out" "burrtools: counts differently: shapes S1 and S2 are congruent" "xmpuzzle: congruent shapes"
 # ranges: BurrTools pairs mirror images in the problem's order (docs/formats.md)
@@ -1035,11 +1050,18 @@ mkdir -p "$tmp/dcwd"
 		$w "$CUBEGEN" render out/cube3-1/puzzle.puz &&
 		$w "$CUBEGEN" print out/cube3-1-easy/puzzle.puz &&
 		$w "$CUBEGEN" render "$here/data/burr/lohe.key-trap.xmpuzzle" &&
-		$w "$CUBEGEN" print "$DATA/soma.puz"
+		$w "$CUBEGEN" print "$DATA/soma.puz" &&
+		$w "$CUBEGEN" render "$here/data/burrtools/DemoMirrorParadox.xmpuzzle" --problem 2 &&
+		$w "$CUBEGEN" print "$here/data/burrtools/DemoMirrorParadox.xmpuzzle" --problem 2 &&
+		$w "$CUBEGEN" print "$here/data/burrtools/DemoMirrorParadox.xmpuzzle" --problem 1
 ) >/dev/null 2>"$tmp/d-err" && ok || bad "default folders: $(cat "$tmp/d-err")"
 got=$(cd "$tmp/dcwd/out" && ls | tr '\n' ' ')
-[ "$got" = "cube3-1 cube3-1-easy print-cube3-1-easy print-soma render-cube3-1 render-lohe.key-trap " ] && ok ||
+[ "$got" = "cube3-1 cube3-1-easy print-DemoMirrorParadox print-DemoMirrorParadox-problem2 print-cube3-1-easy print-soma render-DemoMirrorParadox-problem2 render-cube3-1 render-lohe.key-trap " ] && ok ||
 	bad "default folders: $got"
+# print --problem K prints problem K's pieces (pieces.txt names them)
+diff -q "$tmp/dcwd/out/print-DemoMirrorParadox/pieces.txt" \
+	"$tmp/dcwd/out/print-DemoMirrorParadox-problem2/pieces.txt" >/dev/null &&
+	bad "print --problem 2: the pieces of problem 1" || ok
 for o in '' . .. / ./ a/..; do
 	for c in "generate" "coupon" "render $DATA/soma.puz" "print $DATA/soma.puz"; do
 		usage_error $c --out "$o"
