@@ -264,11 +264,15 @@ static int draw_shell_answer(const struct puzzle *p, const unsigned char *lab,
 
 /*
  * The solution: 'lab' as solve_result.first, 'colours' (may be NULL) the
- * colour of the piece cell on each goal cell (solve_opts.on_cover).
+ * colour of the piece cell on each goal cell (solve_opts.on_cover); 'ga'
+ * (may be NULL) its disassembly, whose end the exploded view shows when
+ * the pieces are interlocked (draw_assembly_apart()), 'copy' its pieces
+ * (goal cells: 0 or the copy's number).
  */
 static int draw_answer(const struct puzzle *p, const unsigned char *lab,
-                       const unsigned char *colours, unsigned char **png,
-                       size_t *len)
+                       const unsigned char *colours,
+                       const struct guide_answer *ga, const unsigned char *copy,
+                       size_t ncopies, unsigned char **png, size_t *len)
 {
 	const struct grid *g = &p->goal;
 	size_t cells = (size_t)g->nx * g->ny * g->nz;
@@ -291,17 +295,40 @@ static int draw_answer(const struct puzzle *p, const unsigned char *lab,
 	}
 	for (size_t i = 0; i < p->npieces; i++)
 		names[i] = p->pieces[i].name;
-	rc = draw_assembly_coloured(lab, rgb, g->nx, g->ny, g->nz, names,
-	                            p->npieces, p->name, png, len);
+	bool apart = ga && ga->apart && copy && ncopies;
+	rc = draw_assembly_apart(lab, rgb, g->nx, g->ny, g->nz, names, p->npieces,
+	                         p->name, apart ? copy : NULL,
+	                         apart ? (const int (*)[3])ga->apart : NULL,
+	                         apart ? ncopies : 0, png, len);
 	free(names);
 	free(rgb);
 	return rc;
 }
 
-/* pieces.html and, given a solution 'r', solution.html: the pieces as
- * print makes them (default unit and clearance, numbers engraved), the
- * solution's copies as page_answer_pick() puts them together. A puzzle with a
- * range of copies gets pieces.html only (every copy it may use). */
+/* solution.png of solution 'r' ('ga' and 'copy' as draw_answer()'s). */
+static bool render_answer(struct outdir *od, const char *file,
+                          const struct puzzle *p, const struct solve_result *r,
+                          const struct guide_answer *ga,
+                          const unsigned char *copy, size_t ncopies)
+{
+	unsigned char *png = NULL;
+	size_t len = 0;
+	int rc = draw_answer(p, r->first, r->first_colours, ga, copy, ncopies, &png,
+	                     &len);
+	if (rc != DRAW_OK) {
+		cli_error("%s: cannot draw the solution: %s", file, draw_strerror(rc));
+		return false;
+	}
+	bool ok = outdir_write(od, "solution.png", png, len);
+	free(png);
+	return ok;
+}
+
+/* pieces.html and, given a solution 'r', solution.png and solution.html:
+ * the pieces as print makes them (default unit and clearance, numbers
+ * engraved), the solution's copies as page_answer_pick() puts them
+ * together. A puzzle with a range of copies gets pieces.html only (every
+ * copy it may use) beside its solution.png. */
 static bool render_pages(struct outdir *od, const char *file,
                          const struct puzzle *p, const struct solve_result *r)
 {
@@ -335,6 +362,10 @@ static bool render_pages(struct outdir *od, const char *file,
 		if (!ok)
 			cli_error("render: out of memory");
 	}
+	/* the exploded view from the disassembly the page shows, if any */
+	bool guided = answer && answer == &ga.a;
+	ok = ok && (!r || render_answer(od, file, p, r, guided ? &ga : NULL,
+	                                guided ? la.owner : NULL, n));
 	struct mesh_size sz = {PRINT_DEFAULT_UNIT, PRINT_DEFAULT_UNIT,
 	                       PRINT_DEFAULT_CLEARANCE};
 	const char *base = strrchr(file, '/');
@@ -400,17 +431,7 @@ int cmd_render(int argc, char **argv)
 		goto done;
 	}
 	bool solved = r.first != NULL;
-	if (solved) {
-		rc = draw_answer(&p, r.first, r.first_colours, &png, &len);
-		if (rc == DRAW_OK) {
-			ok = outdir_write(&od, "solution.png", png, len);
-			free(png);
-		} else {
-			cli_error("%s: cannot draw the solution: %s", file, draw_strerror(rc));
-			ok = false;
-		}
-	}
-	ok = ok && render_pages(&od, file, &p, solved ? &r : NULL);
+	ok = render_pages(&od, file, &p, solved ? &r : NULL);
 	solve_result_clear(&r);
 	if (!ok)
 		goto done;

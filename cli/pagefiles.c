@@ -19,6 +19,7 @@
 
 #include <assert.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -348,6 +349,7 @@ void guide_answer_clear(struct guide_answer *ga)
 	free(ga->shown);
 	free(ga->moving);
 	free(ga->at);
+	free(ga->apart);
 	memset(ga, 0, sizeof *ga);
 }
 
@@ -394,6 +396,78 @@ static bool guide_places(struct guide_answer *ga, const struct dis_result *d,
 	return true;
 }
 
+/* Cells between a part taken out and every other piece where render's
+ * exploded picture leaves it. */
+#define APART_GAP 2
+
+/*
+ * Where each piece waits once the disassembly is over, in whole cells
+ * from its place in 'owner' (dim cells: 0 or the piece's number): a move
+ * of dist > 0 shifts its group dist cells; one that takes a group out
+ * shifts it along its direction until its box lies APART_GAP cells past
+ * the boxes of all other pieces where they are then, so that no part
+ * waits where another is. ga->apart gets np rows. false when out of
+ * memory.
+ */
+static bool guide_apart(struct guide_answer *ga, const struct dis_result *d,
+                        size_t np, const unsigned char *owner,
+                        const int dim[3])
+{
+	int (*lo)[3] = malloc((np ? np : 1) * sizeof *lo);
+	int (*hi)[3] = malloc((np ? np : 1) * sizeof *hi);
+	ga->apart = calloc(np ? np : 1, sizeof *ga->apart);
+	if (!lo || !hi || !ga->apart) {
+		free(lo);
+		free(hi);
+		return false;
+	}
+	for (size_t p = 0; p < np; p++)
+		for (int a = 0; a < 3; a++) {
+			lo[p][a] = INT_MAX;
+			hi[p][a] = INT_MIN;
+		}
+	for (int z = 0; z < dim[2]; z++)
+		for (int y = 0; y < dim[1]; y++)
+			for (int x = 0; x < dim[0]; x++) {
+				int v = owner[x + dim[0] * (y + dim[1] * z)], c[3] = {x, y, z};
+				if (!v || (size_t)v > np)
+					continue;
+				for (int a = 0; a < 3; a++) {
+					lo[v - 1][a] = c[a] < lo[v - 1][a] ? c[a] : lo[v - 1][a];
+					hi[v - 1][a] = c[a] > hi[v - 1][a] ? c[a] : hi[v - 1][a];
+				}
+			}
+	int (*at)[3] = ga->apart;
+	for (size_t i = 0; i < d->nmoves; i++) {
+		const struct dis_move *m = &d->moves[i];
+		/* dis dirs: 0 +x, 1 -x, 2 +y, 3 -y, 4 +z, 5 -z */
+		int a = m->dir / 2, sign = m->dir % 2 ? -1 : 1, s = m->dist;
+		if (!s) {
+			/* along the way out: the group's near side and the far
+			 * side of the rest */
+			int gnear = INT_MAX, rfar = INT_MIN;
+			for (size_t p = 0; p < np; p++) {
+				if (lo[p][a] > hi[p][a])
+					continue; /* (not in the assembly) */
+				int l = sign * (sign > 0 ? lo[p][a] : hi[p][a]) + sign * at[p][a];
+				int h = sign * (sign > 0 ? hi[p][a] : lo[p][a]) + sign * at[p][a];
+				if (m->group >> p & 1)
+					gnear = l < gnear ? l : gnear;
+				else
+					rfar = h > rfar ? h : rfar;
+			}
+			s = rfar == INT_MIN ? 1 : rfar - gnear + 1 + APART_GAP;
+			s = s < 1 ? 1 : s;
+		}
+		for (size_t p = 0; p < np; p++)
+			if (m->group >> p & 1)
+				at[p][a] += sign * s;
+	}
+	free(lo);
+	free(hi);
+	return true;
+}
+
 bool guide_answer_init(struct guide_answer *ga, const struct dis_result *d,
                        size_t np, const unsigned char *owner, const int dim[3],
                        double unit)
@@ -412,7 +486,8 @@ bool guide_answer_init(struct guide_answer *ga, const struct dis_result *d,
 	int most = dim[0] > dim[1] ? dim[0] : dim[1];
 	double far = 1.5 * unit * (most > dim[2] ? most : dim[2]);
 	uint64_t *part = malloc((d->nmoves ? d->nmoves : 1) * sizeof *part);
-	if (!part || !guide_places(ga, d, np, unit, far, part)) {
+	if (!part || !guide_places(ga, d, np, unit, far, part) ||
+	    !guide_apart(ga, d, np, owner, dim)) {
 		free(part);
 		guide_answer_clear(ga);
 		return false;

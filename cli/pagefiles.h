@@ -76,6 +76,9 @@ struct guide_answer {
 	size_t *shown;  /* per step, the pieces shown: n per step */
 	size_t *moving;
 	double (*at)[3]; /* where each piece is, per move (guide_places()) */
+	int (*apart)[3]; /* where each piece waits once all is apart, whole
+	                  * cells from its place (render's exploded picture:
+	                  * guide_apart()) */
 };
 
 /* false when out of memory (then cleared). */

@@ -280,6 +280,23 @@ int draw_assembly_coloured(const unsigned char *labels, const uint32_t *rgb,
                            unsigned char **png, size_t *len);
 
 /*
+ * draw_assembly_coloured() with a second way to explode, for interlocked
+ * pieces (a burr, a box with a lid) that the spread from the centre
+ * leaves touching or on one another at every spread tried, where the
+ * exploded view would show little more than the assembly: the cells of
+ * part j (part: nx*ny*nz, 0 or 1..nparts, the pieces that move together,
+ * such as one copy of a piece) moved by shift[j - 1] cells, part 0
+ * staying (say, where a disassembly leaves its parts). When that puts
+ * two cells on one, the spread as draw_assembly_coloured() has it. part
+ * NULL: draw_assembly_coloured().
+ */
+int draw_assembly_apart(const unsigned char *labels, const uint32_t *rgb,
+                        int nx, int ny, int nz, const char *const *names,
+                        size_t npieces, const char *title,
+                        const unsigned char *part, const int (*shift)[3],
+                        size_t nparts, unsigned char **png, size_t *len);
+
+/*
  * How a puzzle goes together, a picture per step: step s shows the cells
  * of 'labels' (as draw_assembly()'s, 1 <= npieces <= 64) whose piece k has
  * bit k-1 set in shown[s], in place, isometric, under captions[s] (cut to

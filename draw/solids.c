@@ -141,36 +141,40 @@ struct part {
 	size_t cells;    /* cells of this piece; 0: not in the assembly */
 	int64_t sum[3];  /* sum of 2*coordinate + 1 - side: centroid offset x 2cells */
 	int lo[3], hi[3]; /* bounding box, inclusive */
-	int d[3];        /* displacement in the exploded view */
 };
 
 /*
- * Lay the pieces of 'lab' into a fresh grid, each moved by parts[k].d;
- * returns the grid (dims in ed[3]) or NULL, with *status DRAW_ENOMEM when
- * out of memory, else DRAW_OK and *fit: 2 when no two pieces overlap or
- * touch face to face, 1 when they only touch, 0 when they overlap (the grid
- * is then freed and NULL returned). With 'rgb' the cells' colours move
- * along into a grid '*rgb_out' of the same size, freed with the grid.
+ * Lay the pieces of 'lab' into a fresh grid, each cell moved by
+ * d[by[cell]] (by: lab itself, or a grid of parts); returns the grid
+ * (dims in ed[3]) or NULL, with *status DRAW_ENOMEM when out of memory,
+ * else DRAW_OK and *fit: 2 when no two pieces overlap or touch face to
+ * face, 1 when they only touch, 0 when they overlap (the grid is then
+ * freed and NULL returned). With 'rgb' the cells' colours move along into
+ * a grid '*rgb_out' of the same size, freed with the grid.
  */
-static unsigned char *explode_try(const unsigned char *lab, const uint32_t *rgb,
-                                  const int n[3], const struct part *parts,
-                                  size_t np, int ed[3], int *fit, int *status,
-                                  uint32_t **rgb_out)
+static unsigned char *explode_try(const unsigned char *lab,
+                                  const unsigned char *by, const uint32_t *rgb,
+                                  const int n[3], const int (*d)[3], int ed[3],
+                                  int *fit, int *status, uint32_t **rgb_out)
 {
 	int lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, first = 1;
 
 	*status = DRAW_OK;
 	*fit = 0;
-	for (size_t k = 1; k <= np; k++) {
-		if (parts[k].cells == 0)
-			continue;
-		for (int a = 0; a < 3; a++) {
-			int l = parts[k].lo[a] + parts[k].d[a], h = parts[k].hi[a] + parts[k].d[a];
-			lo[a] = first ? l : imin(lo[a], l);
-			hi[a] = first ? h : imax(hi[a], h);
-		}
-		first = 0;
-	}
+	for (int z = 0; z < n[2]; z++)
+		for (int y = 0; y < n[1]; y++)
+			for (int x = 0; x < n[0]; x++) {
+				size_t j = (size_t)x + (size_t)n[0] * ((size_t)y + (size_t)n[1] * (size_t)z);
+				if (lab[j] == 0)
+					continue;
+				const int *dj = d[by[j]], p[3] = {x, y, z};
+				for (int a = 0; a < 3; a++) {
+					int v = p[a] + dj[a];
+					lo[a] = first ? v : imin(lo[a], v);
+					hi[a] = first ? v : imax(hi[a], v);
+				}
+				first = 0;
+			}
 	for (int a = 0; a < 3; a++)
 		ed[a] = hi[a] - lo[a] + 1;
 	size_t total = (size_t)ed[0] * (size_t)ed[1] * (size_t)ed[2];
@@ -190,13 +194,14 @@ static unsigned char *explode_try(const unsigned char *lab, const uint32_t *rgb,
 	for (int z = 0; z < n[2]; z++)
 		for (int y = 0; y < n[1]; y++)
 			for (int x = 0; x < n[0]; x++) {
-				int k = lab[x + n[0] * (y + n[1] * z)];
+				size_t i = (size_t)x + (size_t)n[0] * ((size_t)y + (size_t)n[1] * (size_t)z);
+				int k = lab[i];
 				if (k == 0)
 					continue;
-				const int *d = parts[k].d;
-				size_t j = (size_t)(x + d[0] - lo[0]) +
-				           sy * (size_t)(y + d[1] - lo[1]) +
-				           sz * (size_t)(z + d[2] - lo[2]);
+				const int *dj = d[by[i]];
+				size_t j = (size_t)(x + dj[0] - lo[0]) +
+				           sy * (size_t)(y + dj[1] - lo[1]) +
+				           sz * (size_t)(z + dj[2] - lo[2]);
 				if (out[j] != 0) {
 					free(out);
 					free(moved);
@@ -204,7 +209,7 @@ static unsigned char *explode_try(const unsigned char *lab, const uint32_t *rgb,
 				}
 				out[j] = (unsigned char)k;
 				if (moved != NULL)
-					moved[j] = rgb[x + n[0] * (y + n[1] * z)];
+					moved[j] = rgb[i];
 			}
 	*rgb_out = moved;
 	*fit = 2;
@@ -223,17 +228,26 @@ static unsigned char *explode_try(const unsigned char *lab, const uint32_t *rgb,
 	return out;
 }
 
+/* The parts of draw_assembly_apart()'s second way to explode. */
+struct apart {
+	const unsigned char *part; /* NULL: none */
+	const int (*shift)[3];
+	size_t nparts;
+};
+
 /*
  * The exploded view: each piece moves by f times its centroid's offset
  * from the box centre (rounded to whole cells), for the smallest f of
- * 1, 1.5, 2, 3, 4 that leaves no two pieces touching; failing that the
- * smallest with no overlap; failing that (interlocked pieces) the
- * assembly itself. Returns the grid, dims in ed, or NULL when out of
+ * 1, 1.5, 2, 3, 4 that leaves no two pieces touching; failing that
+ * (interlocked pieces) the parts of 'ap' moved by their shifts, when no
+ * two of their cells meet; failing that the smallest f with no overlap;
+ * failing that the assembly itself. Returns the grid, dims in ed, or NULL when out of
  * memory. With 'rgb' the colours move along into '*rgb_out' (NULL
  * without), which the caller frees.
  */
 static unsigned char *explode(const unsigned char *lab, const uint32_t *rgb,
-                              int nx, int ny, int nz, size_t np, int ed[3],
+                              int nx, int ny, int nz, size_t np,
+                              const struct apart *ap, int ed[3],
                               uint32_t **rgb_out)
 {
 	static const int factor4[] = {4, 6, 8, 12, 16}; /* f times 4 */
@@ -259,17 +273,19 @@ static unsigned char *explode(const unsigned char *lab, const uint32_t *rgb,
 				q->cells++;
 			}
 
+	int d[DRAW_MAX_PIECES + 1][3], best_fit = 0;
+	memset(d, 0, sizeof d);
 	for (size_t i = 0; i < sizeof factor4 / sizeof factor4[0]; i++) {
 		int fit, try_ed[3];
 		for (size_t k = 1; k <= np; k++)
 			for (int a = 0; a < 3; a++)
 				if (parts[k].cells)
 					/* centroid offset = sum / (2 cells); times f4 / 4 */
-					parts[k].d[a] = (int)rdiv(factor4[i] * parts[k].sum[a],
-					                          8 * (int64_t)parts[k].cells);
+					d[k][a] = (int)rdiv(factor4[i] * parts[k].sum[a],
+					                    8 * (int64_t)parts[k].cells);
 		uint32_t *g_rgb = NULL;
-		unsigned char *g = explode_try(lab, rgb, n, parts, np, try_ed, &fit,
-		                               &status, &g_rgb);
+		unsigned char *g = explode_try(lab, lab, rgb, n, (const int (*)[3])d,
+		                               try_ed, &fit, &status, &g_rgb);
 		if (status != DRAW_OK) {
 			free(best);
 			free(best_rgb);
@@ -282,6 +298,7 @@ static unsigned char *explode(const unsigned char *lab, const uint32_t *rgb,
 			free(best_rgb);
 			best = g;
 			best_rgb = g_rgb;
+			best_fit = fit;
 			memcpy(best_ed, try_ed, sizeof best_ed);
 			if (fit == 2)
 				break;
@@ -289,6 +306,31 @@ static unsigned char *explode(const unsigned char *lab, const uint32_t *rgb,
 			free(g);
 			free(g_rgb);
 		}
+	}
+	if (best_fit < 2 && ap->part != NULL) {
+		/* the parts where a disassembly leaves them (part 0: in place) */
+		int (*sd)[3] = calloc(ap->nparts + 1, sizeof *sd);
+		if (sd == NULL) {
+			free(best);
+			free(best_rgb);
+			return NULL;
+		}
+		memcpy(sd + 1, ap->shift, ap->nparts * sizeof *sd);
+		int fit, try_ed[3];
+		uint32_t *g_rgb = NULL;
+		unsigned char *g = explode_try(lab, ap->part, rgb, n,
+		                               (const int (*)[3])sd, try_ed, &fit,
+		                               &status, &g_rgb);
+		free(sd);
+		if (g != NULL || status != DRAW_OK) {
+			free(best);
+			free(best_rgb);
+			best = g;
+			best_rgb = g_rgb;
+			memcpy(best_ed, try_ed, sizeof best_ed);
+		}
+		if (status != DRAW_OK)
+			return NULL;
 	}
 	if (best == NULL) {
 		size_t total = (size_t)nx * (size_t)ny * (size_t)nz;
@@ -348,17 +390,29 @@ int draw_assembly_coloured(const unsigned char *labels, const uint32_t *rgb,
                            size_t npieces, const char *title,
                            unsigned char **png, size_t *len)
 {
+	return draw_assembly_apart(labels, rgb, nx, ny, nz, names, npieces, title,
+	                           NULL, NULL, 0, png, len);
+}
+
+int draw_assembly_apart(const unsigned char *labels, const uint32_t *rgb,
+                        int nx, int ny, int nz, const char *const *names,
+                        size_t npieces, const char *title,
+                        const unsigned char *part, const int (*shift)[3],
+                        size_t nparts, unsigned char **png, size_t *len)
+{
 	assert(labels != NULL && png != NULL && len != NULL);
+	assert(part == NULL || (shift != NULL && nparts >= 1));
 	assert(nx >= 1 && nx <= DRAW_MAX_N && ny >= 1 && ny <= DRAW_MAX_N);
 	assert(nz >= 1 && nz <= DRAW_MAX_N);
 	assert(npieces >= 1 && npieces <= DRAW_MAX_PIECES);
 	size_t total = (size_t)nx * (size_t)ny * (size_t)nz;
 	for (size_t j = 0; j < total; j++)
-		assert(labels[j] <= npieces);
+		assert(labels[j] <= npieces && (part == NULL || part[j] <= nparts));
 	for (size_t k = 0; names != NULL && k < npieces; k++)
 		assert(names[k] != NULL);
 
 	const int n[3] = {nx, ny, nz};
+	const struct apart ap = {part, shift, nparts};
 	int ed[3], th = dr_title_height(title), longest = 3;
 	struct assembly_layout l;
 
@@ -374,7 +428,8 @@ int draw_assembly_coloured(const unsigned char *labels, const uint32_t *rgb,
 		return DRAW_ETOOBIG;
 
 	uint32_t *ex_rgb = NULL;
-	unsigned char *ex = explode(labels, rgb, nx, ny, nz, npieces, ed, &ex_rgb);
+	unsigned char *ex = explode(labels, rgb, nx, ny, nz, npieces, &ap, ed,
+	                            &ex_rgb);
 	if (ex == NULL)
 		return DRAW_ENOMEM;
 	int64_t uq = UQ_PIECES;

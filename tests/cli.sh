@@ -693,12 +693,13 @@ usage_error print "$DATA/colour-mix.puz" --wall 3 --out "$tmp/pmixw"
 contains "$err" "--wall needs each piece's number of copies fixed, and piece I of $DATA/colour-mix.puz has a range (count 1..3)" "print --wall with a range"
 [ ! -e "$tmp/pmixw" ] && ok || bad "print --wall with a range wrote a folder"
 printf 'puzzle v1\nname mixed colours\ncolour a FF0000\ncolour b 00FF00\ngoal 4 2 1\naa#b\n#bba\npiece L 2 2 1\nab\nb.\npiece M 3 1 1\na#b\npiece P 1 1 1\n#\npiece Q 1 1 1\na\n' >"$tmp/mixed.puz"
-# pngcolours FILE RRGGBB...: for each colour, whether the PNG has a pixel
-# of it (1 or 0), read with Python's zlib alone (8-bit RGB or RGBA, or a
-# palette of 1, 2, 4 or 8 bits a pixel)
-pngcolours() {
+# pngcount FILE RRGGBB...: for each colour, how many pixels of the PNG
+# have it, read with Python's zlib alone (8-bit RGB or RGBA, or a palette
+# of 1, 2, 4 or 8 bits a pixel); pngcolours FILE RRGGBB...: whether any
+# does (1 or 0)
+pngcount() {
 	python3 - "$@" <<'PY'
-import struct, sys, zlib
+import collections, struct, sys, zlib
 d = open(sys.argv[1], "rb").read()
 assert d[:8] == b"\x89PNG\r\n\x1a\n"
 pos, idat, plte = 8, b"", None
@@ -719,7 +720,7 @@ else:
     assert depth == 8 and ctype in (2, 6)
     bpp = 3 if ctype == 2 else 4
     stride = w * bpp
-raw, prev, seen = zlib.decompress(idat), bytearray(stride), set()
+raw, prev, seen = zlib.decompress(idat), bytearray(stride), collections.Counter()
 for y in range(h):
     f, row = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
     for i in range(stride):
@@ -732,13 +733,30 @@ for y in range(h):
         per = 8 // depth
         for x in range(w):
             byte = row[x // per]
-            seen.add(plte[(byte >> (8 - depth * (x % per + 1))) & ((1 << depth) - 1)])
+            seen[bytes(plte[(byte >> (8 - depth * (x % per + 1))) & ((1 << depth) - 1)])] += 1
     else:
         seen.update(bytes(row[i:i + 3]) for i in range(0, stride, bpp))
     prev = row
-print(" ".join("1" if bytes.fromhex(c) in seen else "0" for c in sys.argv[2:]))
+print(" ".join(str(seen[bytes.fromhex(c)]) for c in sys.argv[2:]))
 PY
 }
+pngcolours() {
+	local n r=""
+	for n in $(pngcount "$@"); do
+		r+="${r:+ }$((n > 0))"
+	done
+	echo "$r"
+}
+# An interlocked design whose pieces the spread from the centre cannot
+# part: render's exploded view is where its disassembly leaves them, so
+# the tops of p1 and p2, hidden in the box when assembled, show (their
+# colours 56B4E9 and 009E73 had 544 pixels each before: the legend's
+# swatches alone)
+if run 0 render "$here/data/burr/closed-box-lohe.xmpuzzle" --out "$tmp/rbox"; then
+	read -r n1 n2 <<<"$(pngcount "$tmp/rbox/solution.png" 56B4E9 009E73)"
+	[ "$n1" -gt 2500 ] && [ "$n2" -gt 2500 ] && ok ||
+		bad "render closed-box-lohe: the exploded view hides p1 and p2 ($n1, $n2 pixels)"
+fi
 # red FF0000 and green 00FF00 cells; plain cells in their piece's number
 # colour (piece 2's middle 56B4E9, piece 3 009E73); pieces 1 and 4 have no
 # plain cell, so their number colours E69F00 and F0E442 appear nowhere

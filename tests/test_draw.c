@@ -1324,6 +1324,64 @@ static void test_draw_assembly_shapes(void **state)
 	free(png);
 }
 
+/* A cube caged in the other 26 cells of a 3x3x3 box: the spread from
+ * the centre moves neither (both centred), so without parts the exploded
+ * view is the assembly and the cube is never seen but in the legend. */
+static void caged_cube(unsigned char lab[27])
+{
+	for (int i = 0; i < 27; i++)
+		lab[i] = 1;
+	lab[1 + 3 * (1 + 3 * 1)] = 2;
+}
+
+/* draw_assembly_apart(): interlocked pieces exploded by the parts given
+ * (the cube shown beside its cage), the same bytes twice; parts that
+ * would put two cells on one, or none, leave draw_assembly_coloured()'s
+ * picture, byte for byte. */
+static void test_draw_assembly_apart(void **state)
+{
+	(void)state;
+	static const char *const names[2] = {"cage", "cube"};
+	unsigned char lab[27], *plain, *a, *b, *c;
+	size_t lp, la, lb, lc;
+	caged_cube(lab);
+	assert_int_equal(draw_assembly_coloured(lab, NULL, 3, 3, 3, names, 2, "t",
+	                                        &plain, &lp), DRAW_OK);
+	const int up[2][3] = {{0, 0, 0}, {0, 0, 5}};
+	assert_int_equal(draw_assembly_apart(lab, NULL, 3, 3, 3, names, 2, "t", lab,
+	                                     up, 2, &a, &la), DRAW_OK);
+	assert_int_equal(draw_assembly_apart(lab, NULL, 3, 3, 3, names, 2, "t", lab,
+	                                     up, 2, &b, &lb), DRAW_OK);
+	assert_int_equal(la, lb);
+	assert_memory_equal(a, b, la);
+	gdImagePtr ip = load(plain, lp), ia = load(a, la);
+	/* the cube's top, a flat square of its colour: only the legend's
+	 * swatch before, the cube beside it now */
+	long cube_plain = count_colour(ip, 0, 0, gdImageSX(ip), gdImageSY(ip),
+	                               draw_colour(2));
+	long cube_apart = count_colour(ia, 0, 0, gdImageSX(ia), gdImageSY(ia),
+	                               draw_colour(2));
+	assert_true(cube_plain > 0);
+	assert_true(cube_apart > cube_plain + 200);
+	gdImageDestroy(ip);
+	gdImageDestroy(ia);
+	free(a);
+	free(b);
+	/* one cell to the side: onto the cage; and no parts at all */
+	const int side[2][3] = {{0, 0, 0}, {1, 0, 0}};
+	assert_int_equal(draw_assembly_apart(lab, NULL, 3, 3, 3, names, 2, "t", lab,
+	                                     side, 2, &c, &lc), DRAW_OK);
+	assert_int_equal(lc, lp);
+	assert_memory_equal(c, plain, lp);
+	free(c);
+	assert_int_equal(draw_assembly_apart(lab, NULL, 3, 3, 3, names, 2, "t",
+	                                     NULL, NULL, 0, &c, &lc), DRAW_OK);
+	assert_int_equal(lc, lp);
+	assert_memory_equal(c, plain, lp);
+	free(c);
+	free(plain);
+}
+
 /* A generated shell as a general assembly: 64^3 stays within bounds. */
 static void test_draw_assembly_large_shell(void **state)
 {
@@ -1906,6 +1964,18 @@ static int oom_assembly_coloured(const void *arg, unsigned char **png,
 	                              len);
 }
 
+/* The caged cube exploded by its parts, in colours. */
+static int oom_assembly_apart(const void *arg, unsigned char **png, size_t *len)
+{
+	const unsigned char *lab = arg;
+	static const int up[2][3] = {{0, 0, 0}, {0, 0, 5}};
+	uint32_t rgb[27];
+	for (int i = 0; i < 27; i++)
+		rgb[i] = cell_colours[i % 3];
+	return draw_assembly_apart(lab, rgb, 3, 3, 3, soma_names, 2, "t", lab, up,
+	                           2, png, len);
+}
+
 static int oom_pieces_coloured(const void *arg, unsigned char **png, size_t *len)
 {
 	const struct soma *s = arg;
@@ -1944,6 +2014,9 @@ static void test_draw_out_of_memory(void **state)
 	check_oom(oom_assembly, lab, 40);
 	check_oom(oom_assembly_coloured, lab, 40);
 	check_oom(oom_pieces_coloured, &soma, 40);
+	unsigned char caged[27];
+	caged_cube(caged);
+	check_oom(oom_assembly_apart, caged, 40);
 	shell_colour(&s, 0);
 	shell_colour(&box, 0);
 	check_oom(oom_solution, &s, 40);
@@ -1994,6 +2067,7 @@ int main(void)
 		cmocka_unit_test(test_draw_assembly_soma),
 		cmocka_unit_test(test_draw_assembly_shapes),
 		cmocka_unit_test(test_draw_assembly_large_shell),
+		cmocka_unit_test(test_draw_assembly_apart),
 		cmocka_unit_test(test_draw_colour_coloured),
 		cmocka_unit_test(test_draw_plates_coloured),
 		cmocka_unit_test(test_draw_shell_solution_coloured),
