@@ -249,7 +249,8 @@ int cmd_print(int argc, char **argv)
 	if (code == CLI_OK && !walls && fixed)
 		code = answer_of(&p, ncopies, &la, &found, &complete);
 	if (code == CLI_OK && found &&
-	    !page_answer_pick(&la, ncopies, PAGES_DIS_NODES, pa.print.unit, &ga, &answer)) {
+	    !page_answer_pick(&la, ncopies, &p, PAGES_DIS_NODES, pa.print.unit, &ga,
+	                      &answer)) {
 		cli_error("print: out of memory");
 		code = CLI_FAIL;
 	}

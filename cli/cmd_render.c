@@ -350,7 +350,7 @@ static bool render_pages(struct outdir *od, const char *file,
 	if (r && fixed) {
 		ok = printcopies_solved("render", p, r->first, r->first_colours, copies,
 		                        NULL, &la) == CLI_OK;
-		if (ok && !page_answer_pick(&la, n, PAGES_DIS_NODES,
+		if (ok && !page_answer_pick(&la, n, p, PAGES_DIS_NODES,
 		                            PRINT_DEFAULT_UNIT, &ga, &answer)) {
 			cli_error("render: out of memory");
 			ok = false;

@@ -528,20 +528,40 @@ bool guide_answer_init(struct guide_answer *ga, const struct dis_result *d,
 	return true;
 }
 
+/* The weights and groups of n copies of 'p' numbered in its pieces'
+ * order into weight[] and group[]; false when the copies are not n. */
+static bool copy_traits(const struct puzzle *p, size_t n, int *weight,
+                        unsigned *group)
+{
+	size_t at = 0;
+	for (size_t i = 0; i < p->npieces; i++)
+		for (unsigned k = 0; k < p->pieces[i].count; k++, at++) {
+			if (at == n)
+				return false;
+			weight[at] = p->pieces[i].weight ? p->pieces[i].weight : 1;
+			group[at] = p->pieces[i].group;
+		}
+	return at == n;
+}
+
 bool page_answer_pick(const struct lowest_answer *la, size_t n,
-                      unsigned max_nodes, double unit, struct guide_answer *ga,
+                      const struct puzzle *p, unsigned max_nodes, double unit,
+                      struct guide_answer *ga,
                       const struct page_answer **out)
 {
 	*out = la->a.nsteps ? &la->a : NULL;
 	if (!*out || n > DIS_MAX_PIECES || n < 2)
 		return true;
+	int weight[DIS_MAX_PIECES];
+	unsigned group[DIS_MAX_PIECES];
+	bool traits = p && copy_traits(p, n, weight, group);
 	disasm *d = dis_new();
 	if (!d)
 		return false;
 	dis_set_max_nodes(d, max_nodes);
 	struct dis_result res;
 	int rc = dis_run(d, la->a.dim[0], la->a.dim[1], la->a.dim[2], la->owner, n,
-	                 NULL, NULL, &res);
+	                 traits ? weight : NULL, traits ? group : NULL, &res);
 	dis_free(d);
 	if (rc == DIS_ENOMEM)
 		return false;

@@ -91,11 +91,17 @@ void guide_answer_clear(struct guide_answer *ga);
  * copies lowest first): when it comes apart (disasm.h), the disassembly
  * reversed, set up in 'ga' (slides of 'unit' mm) as generate's block
  * puzzles have it, each group sliding in, part way through a burr's
- * slides where it has them; else la's order. The disassembler keeps at most max_nodes positions: past
- * them, the order only. *out: the answer to use, NULL when la has none.
+ * slides where it has them; else la's order. The disassembler keeps at
+ * most max_nodes positions: past them, the order only. With 'p' (may be
+ * NULL), the puzzle whose copies la numbers in its pieces' order (as
+ * printcopies_solved() does), the pieces' weights and groups count as
+ * in 'solve --disassemble': a cage of one group need not come apart, the
+ * heaviest side stays. *out: the answer to use, NULL when la has none.
  * false when out of memory. */
+struct puzzle;
 bool page_answer_pick(const struct lowest_answer *la, size_t n,
-                      unsigned max_nodes, double unit, struct guide_answer *ga,
+                      const struct puzzle *p, unsigned max_nodes, double unit,
+                      struct guide_answer *ga,
                       const struct page_answer **out);
 
 /* The search that finds the solution the answer pages (and render's
@@ -106,7 +112,6 @@ bool page_answer_pick(const struct lowest_answer *la, size_t n,
  * NULL when there is none. */
 #define PAGES_APART_NODES 5000000u
 #define PAGES_DIS_NODES 100000u
-struct puzzle;
 struct solve_result;
 int pages_solution(const struct puzzle *p, uint64_t max_nodes,
                    struct solve_result *r);

@@ -370,6 +370,10 @@ run 0 render "$examples/PelikanBurr.xmpuzzle" --out "$tmp/rpelikan" &&
 steps_continuous "$tmp/rpelikan" && ok || bad "render PelikanBurr: solution.html's steps jump"
 run 0 render "$examples/CubeInCage.xmpuzzle" --out "$tmp/rcage" && steps_continuous "$tmp/rcage" &&
 	ok || bad "render CubeInCage: solution.html's steps jump"
+# its cage is one group (BurrTools' groups, as solve --disassemble takes
+# them): the page shows how the cubes come out of it, not only an order
+grep -q '"text": "Piece [0-9]* goes in from the ' "$tmp/rcage/solution.html" && ok ||
+	bad "render CubeInCage: solution.html is no disassembly (the cage's group ignored)"
 # print --wall solves the puzzle, so it has the answer's page too
 run 0 print "$DATA/happycube-blue.puz" --wall 3 --out "$tmp/pw3" &&
 	{ placed_ok "$tmp/pw3" 5 5 5 && ok || bad "print --wall 3: solution.html: a piece out of place"; }
