@@ -104,8 +104,7 @@ int cli_pieces_solid(const char *file, const struct puzzle *p);
  * puzzle.puz (generate's) the name of its folder; "-problemK" after it
  * for problem K >= 2 of a BurrTools file (--problem; 0 or 1: none). */
 void cli_default_out(const char *prefix, const char *file, uint64_t problem,
-                     char *buf,
-                     size_t len);
+                     char *buf, size_t len);
 
 /* Whether 'path' can name an output folder: its last part a name, not
  * '.', '..' or '/'. */
