@@ -456,7 +456,8 @@ static bool guide_apart(struct guide_answer *ga, const struct dis_result *d,
 				else
 					rfar = h > rfar ? h : rfar;
 			}
-			s = rfar == INT_MIN ? 1 : rfar - gnear + 1 + APART_GAP;
+			s = rfar == INT_MIN || gnear == INT_MAX
+			    ? 1 : rfar - gnear + 1 + APART_GAP;
 			s = s < 1 ? 1 : s;
 		}
 		for (size_t p = 0; p < np; p++)
