@@ -316,12 +316,19 @@ size_t guide_steps(const struct dis_result *d, size_t npieces,
 	for (size_t i = 0; i < d->nmoves; i++)
 		if (d->moves[i].dist == 0)
 			moved |= d->moves[i].group;
-	size_t n = 0;
+	/* (several when they are one group, which stays together: one
+	 * step puts them down) */
+	uint64_t start = 0;
 	for (size_t k = 0; k < npieces; k++)
-		if (!(moved >> k & 1)) {
-			st[n] = (struct guide_step){.group = (uint64_t)1 << k, .start = true};
-			snprintf(st[n++].text, sizeof st->text, "Start with piece %zu.", k + 1);
-		}
+		if (!(moved >> k & 1))
+			start |= (uint64_t)1 << k;
+	size_t n = 0;
+	if (start) {
+		char who[400];
+		group_text(start, false, who, sizeof who);
+		st[n] = (struct guide_step){.group = start, .start = true};
+		snprintf(st[n++].text, sizeof st->text, "Start with %s.", who);
+	}
 	for (size_t i = d->nmoves; i-- > 0;) {
 		const struct dis_move *m = &d->moves[i];
 		char who[400];

@@ -56,8 +56,9 @@ struct guide_step {
 };
 
 /* The steps of disassembly 'd' of n pieces into st (room for n +
- * d->nmoves): first the pieces no separation removes, then the moves
- * from the last to the first. Returns their count. */
+ * d->nmoves): first the pieces no separation removes, in one start step
+ * (one piece, or the pieces of a group, which need not come apart),
+ * then the moves from the last to the first. Returns their count. */
 struct dis_result;
 size_t guide_steps(const struct dis_result *d, size_t n, struct guide_step *st);
 

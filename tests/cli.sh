@@ -374,6 +374,10 @@ run 0 render "$examples/CubeInCage.xmpuzzle" --out "$tmp/rcage" && steps_continu
 # them): the page shows how the cubes come out of it, not only an order
 grep -q '"text": "Piece [0-9]* goes in from the ' "$tmp/rcage/solution.html" && ok ||
 	bad "render CubeInCage: solution.html is no disassembly (the cage's group ignored)"
+# the cage's three pieces (copies 1 to 3) go down together, in one step
+[ "$(grep -c '"text": "Start with' "$tmp/rcage/solution.html")" = 1 ] &&
+	grep -q '"text": "Start with pieces 1, 2 and 3\."' "$tmp/rcage/solution.html" && ok ||
+	bad "render CubeInCage: the cage is not put down in one start step"
 # print --wall solves the puzzle, so it has the answer's page too
 run 0 print "$DATA/happycube-blue.puz" --wall 3 --out "$tmp/pw3" &&
 	{ placed_ok "$tmp/pw3" 5 5 5 && ok || bad "print --wall 3: solution.html: a piece out of place"; }
