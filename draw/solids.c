@@ -140,7 +140,6 @@ int draw_pieces_coloured(const unsigned char *const *shapes,
 struct part {
 	size_t cells;    /* cells of this piece; 0: not in the assembly */
 	int64_t sum[3];  /* sum of 2*coordinate + 1 - side: centroid offset x 2cells */
-	int lo[3], hi[3]; /* bounding box, inclusive */
 };
 
 /*
@@ -164,7 +163,8 @@ static unsigned char *explode_try(const unsigned char *lab,
 	for (int z = 0; z < n[2]; z++)
 		for (int y = 0; y < n[1]; y++)
 			for (int x = 0; x < n[0]; x++) {
-				size_t j = (size_t)x + (size_t)n[0] * ((size_t)y + (size_t)n[1] * (size_t)z);
+				size_t j = (size_t)x +
+				           (size_t)n[0] * ((size_t)y + (size_t)n[1] * (size_t)z);
 				if (lab[j] == 0)
 					continue;
 				const int *dj = d[by[j]], p[3] = {x, y, z};
@@ -194,7 +194,8 @@ static unsigned char *explode_try(const unsigned char *lab,
 	for (int z = 0; z < n[2]; z++)
 		for (int y = 0; y < n[1]; y++)
 			for (int x = 0; x < n[0]; x++) {
-				size_t i = (size_t)x + (size_t)n[0] * ((size_t)y + (size_t)n[1] * (size_t)z);
+				size_t i = (size_t)x +
+				           (size_t)n[0] * ((size_t)y + (size_t)n[1] * (size_t)z);
 				int k = lab[i];
 				if (k == 0)
 					continue;
@@ -241,9 +242,9 @@ struct apart {
  * 1, 1.5, 2, 3, 4 that leaves no two pieces touching; failing that
  * (interlocked pieces) the parts of 'ap' moved by their shifts, when no
  * two of their cells meet; failing that the smallest f with no overlap;
- * failing that the assembly itself. Returns the grid, dims in ed, or NULL when out of
- * memory. With 'rgb' the colours move along into '*rgb_out' (NULL
- * without), which the caller frees.
+ * failing that the assembly itself. Returns the grid, dims in ed, or NULL
+ * when out of memory. With 'rgb' the colours move along into '*rgb_out'
+ * (NULL without), which the caller frees.
  */
 static unsigned char *explode(const unsigned char *lab, const uint32_t *rgb,
                               int nx, int ny, int nz, size_t np,
@@ -265,11 +266,8 @@ static unsigned char *explode(const unsigned char *lab, const uint32_t *rgb,
 				if (k == 0)
 					continue;
 				struct part *q = &parts[k];
-				for (int a = 0; a < 3; a++) {
+				for (int a = 0; a < 3; a++)
 					q->sum[a] += 2 * p[a] + 1 - n[a];
-					q->lo[a] = q->cells ? imin(q->lo[a], p[a]) : p[a];
-					q->hi[a] = q->cells ? imax(q->hi[a], p[a]) : p[a];
-				}
 				q->cells++;
 			}
 
