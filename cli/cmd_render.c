@@ -265,14 +265,13 @@ static int draw_shell_answer(const struct puzzle *p, const unsigned char *lab,
 /*
  * The solution: 'lab' as solve_result.first, 'colours' (may be NULL) the
  * colour of the piece cell on each goal cell (solve_opts.on_cover); 'ga'
- * (may be NULL) its disassembly, whose end the exploded view shows when
- * the pieces are interlocked (draw_assembly_apart()), 'copy' its pieces
- * (goal cells: 0 or the copy's number).
+ * (may be NULL) its disassembly, of its copies, whose end the exploded
+ * view shows when the pieces are interlocked (draw_assembly_apart()).
  */
 static int draw_answer(const struct puzzle *p, const unsigned char *lab,
                        const unsigned char *colours,
-                       const struct guide_answer *ga, const unsigned char *copy,
-                       size_t ncopies, unsigned char **png, size_t *len)
+                       const struct guide_answer *ga, unsigned char **png,
+                       size_t *len)
 {
 	const struct grid *g = &p->goal;
 	size_t cells = (size_t)g->nx * g->ny * g->nz;
@@ -295,26 +294,24 @@ static int draw_answer(const struct puzzle *p, const unsigned char *lab,
 	}
 	for (size_t i = 0; i < p->npieces; i++)
 		names[i] = p->pieces[i].name;
-	bool apart = ga && ga->apart && copy && ncopies;
+	bool apart = ga && ga->apart && ga->npieces;
 	rc = draw_assembly_apart(lab, rgb, g->nx, g->ny, g->nz, names, p->npieces,
-	                         p->name, apart ? copy : NULL,
+	                         p->name, apart ? ga->a.owner : NULL,
 	                         apart ? (const int (*)[3])ga->apart : NULL,
-	                         apart ? ncopies : 0, png, len);
+	                         apart ? ga->npieces : 0, png, len);
 	free(names);
 	free(rgb);
 	return rc;
 }
 
-/* solution.png of solution 'r' ('ga' and 'copy' as draw_answer()'s). */
+/* solution.png of solution 'r' ('ga' as draw_answer()'s). */
 static bool render_answer(struct outdir *od, const char *file,
                           const struct puzzle *p, const struct solve_result *r,
-                          const struct guide_answer *ga,
-                          const unsigned char *copy, size_t ncopies)
+                          const struct guide_answer *ga)
 {
 	unsigned char *png = NULL;
 	size_t len = 0;
-	int rc = draw_answer(p, r->first, r->first_colours, ga, copy, ncopies, &png,
-	                     &len);
+	int rc = draw_answer(p, r->first, r->first_colours, ga, &png, &len);
 	if (rc != DRAW_OK) {
 		cli_error("%s: cannot draw the solution: %s", file, draw_strerror(rc));
 		return false;
@@ -364,8 +361,7 @@ static bool render_pages(struct outdir *od, const char *file,
 	}
 	/* the exploded view from the disassembly the page shows, if any */
 	bool guided = answer && answer == &ga.a;
-	ok = ok && (!r || render_answer(od, file, p, r, guided ? &ga : NULL,
-	                                guided ? la.owner : NULL, n));
+	ok = ok && (!r || render_answer(od, file, p, r, guided ? &ga : NULL));
 	struct mesh_size sz = {PRINT_DEFAULT_UNIT, PRINT_DEFAULT_UNIT,
 	                       PRINT_DEFAULT_CLEARANCE};
 	const char *base = strrchr(file, '/');

@@ -420,14 +420,11 @@ static bool guide_apart(struct guide_answer *ga, const struct dis_result *d,
                         size_t np, const unsigned char *owner,
                         const int dim[3])
 {
-	int (*lo)[3] = malloc((np ? np : 1) * sizeof *lo);
-	int (*hi)[3] = malloc((np ? np : 1) * sizeof *hi);
+	assert(np <= DIS_MAX_PIECES); /* (a move's group is 64 bits) */
+	int lo[DIS_MAX_PIECES][3], hi[DIS_MAX_PIECES][3];
 	ga->apart = calloc(np ? np : 1, sizeof *ga->apart);
-	if (!lo || !hi || !ga->apart) {
-		free(lo);
-		free(hi);
+	if (!ga->apart)
 		return false;
-	}
 	for (size_t p = 0; p < np; p++)
 		for (int a = 0; a < 3; a++) {
 			lo[p][a] = INT_MAX;
@@ -471,8 +468,6 @@ static bool guide_apart(struct guide_answer *ga, const struct dis_result *d,
 			if (m->group >> p & 1)
 				at[p][a] += sign * s;
 	}
-	free(lo);
-	free(hi);
 	return true;
 }
 
@@ -533,6 +528,7 @@ bool guide_answer_init(struct guide_answer *ga, const struct dis_result *d,
 	ga->a = (struct page_answer){.owner = owner,
 	                             .dim = {dim[0], dim[1], dim[2]},
 	                             .steps = ga->step, .nsteps = n};
+	ga->npieces = np;
 	return true;
 }
 

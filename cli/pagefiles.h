@@ -80,6 +80,7 @@ struct guide_answer {
 	int (*apart)[3]; /* where each piece waits once all is apart, whole
 	                  * cells from its place (render's exploded picture:
 	                  * guide_apart()) */
+	size_t npieces;  /* the pieces (a.owner's numbers 1..npieces) */
 };
 
 /* false when out of memory (then cleared). */
