@@ -33,12 +33,15 @@
  * first, direction by direction (+x, -x, +y, -y, +z, -z), piece by piece.
  *
  * The rule at a depth: every position at depth L - 1 is looked at for
- * separations before any position at depth L is made; the first
- * separation whose parts both come apart (recursively, each part a new
- * search from its positions just before the freeing move) decides; when
- * the level has separations and none works, the part is stuck (BurrTools'
- * rule: the depth of the first separation decides). Positions of depth L
- * are made only while no separation has turned up at depth L - 1.
+ * separations before any position at depth L is, in the order made; the
+ * first separation whose parts both come apart (recursively, each part a
+ * new search from its positions just before the freeing move) decides;
+ * when the level has separations and none works, the part is stuck
+ * (BurrTools' rule: the depth of the first separation decides). Positions
+ * of depth L are made only while no separation has turned up at depth
+ * L - 1, and, where the search is eager, only until one has at depth L:
+ * each position made is then looked at at once, not after the whole depth
+ * is made.
  *
  * Most assemblies of an interlocking design are stuck with no separation
  * at any position they reach (Gargamel: all 7,679 of them, 16 positions
@@ -85,6 +88,9 @@
 #ifndef BAD_MAX
 #define BAD_MAX ((size_t)1 << 16)
 #endif
+/* A search's first depths, and every depth of a part's search after a
+ * separation, look at new positions eagerly (search()). */
+#define EAGER_DEPTHS 4
 /* Slots of a search's position table at its start (a power of two). */
 #define TAB_MIN 256
 
@@ -969,6 +975,19 @@ static bool tied(const uint64_t *fw, const uint64_t *bw, size_t k)
 	return true;
 }
 
+/* fill_figures() of node u, and per axis whether it is tied for one
+ * cell (then for any distance too: "needs" for one cell is part of
+ * "needs" at all). */
+static bool fill_node(disasm *d, struct level *l, const uint8_t *pcs,
+                      size_t u, bool tie1[3])
+{
+	if (!fill_figures(d, l, pcs, u))
+		return false;
+	for (int a = 0; a < 3; a++)
+		tie1[a] = tied(l->move1[2 * a], l->move1[2 * a + 1], l->k);
+	return true;
+}
+
 /* Closures under one set of rows ("needs") already taken, so that the
  * next walk stops at them: a part of many pieces, nearly all tied, has
  * every closure large, and each walk after the first meets a large one
@@ -1660,11 +1679,9 @@ static int never_free(disasm *d, struct level *l, const uint8_t *pcs)
 	bool open = false; /* left before the end */
 	while (ntodo && !open) {
 		size_t u = todo[--ntodo], n0 = l->n;
-		if (!fill_figures(d, l, pcs, u))
-			return -DIS_ENOMEM;
 		bool tie1[3];
-		for (int a = 0; a < 3; a++)
-			tie1[a] = tied(l->move1[2 * a], l->move1[2 * a + 1], k);
+		if (!fill_node(d, l, pcs, u, tie1))
+			return -DIS_ENOMEM;
 		if (has_separation(l, tie1)) {
 			if (u == 0)
 				return 0;
@@ -1730,24 +1747,42 @@ static int search(disasm *d, size_t depth, size_t k, const uint8_t *pcs,
 		out->v = DIS_STUCK;
 		return depth > 0 && !bad_add_all(d, l, pcs) ? DIS_ENOMEM : DIS_OK;
 	}
-	size_t lo = 0, hi = 1;
+	/* Nodes below 'checked' have been looked at for separations (eagerly:
+	 * see below). */
+	size_t lo = 0, hi = 1, checked = 0;
 	bool full = false;
 	for (int L = 1;; L++) {
 		bool found = false, bound = false;
+		/* Eagerly: each node's new positions are looked at for
+		 * separations as soon as they are made, in the order made,
+		 * once every node of this depth has been (so that a separation
+		 * one move deeper is taken only when this depth has none): the
+		 * first separation of the next depth turns up before the rest
+		 * of that depth is made, and no node before it is expanded.
+		 * Each node is then filled twice (looked at, then expanded),
+		 * which pays where the next depth is likely the last: in the
+		 * parts left by a separation, whose levels are mostly small,
+		 * and in a search's first depths. (Pelikan's burr with optional
+		 * cells, 53.6.7.2.3.3: 32,287 positions to 25,767 and 20 %
+		 * fewer instructions; the first search of Pelikan's burr, 98
+		 * deep, eager at every depth: 7 % more.) The answers are the
+		 * same either way; where a search reaches max_nodes, eagerly it
+		 * can find a separation the other way never looks at. */
+		bool eager = (depth > 0 || L <= EAGER_DEPTHS) &&
+		             (checked >= hi || hi - lo == 1);
+		bool found1 = false, bound1 = false; /* one move deeper */
 		for (size_t u = lo; u < hi; u++) {
-			if (!fill_figures(d, l, pcs, u))
-				return DIS_ENOMEM;
-			/* an axis tied for one cell is tied for any distance
-			 * ("needs" for one cell is part of "needs" at all) */
 			bool tie1[3];
-			for (int a = 0; a < 3; a++)
-				tie1[a] = tied(l->move1[2 * a], l->move1[2 * a + 1], k);
-			int rc = separations(d, depth, pcs, u, L, tie1, &found,
-			                     &bound, out);
-			if (rc != DIS_OK)
-				return rc;
-			if (found && out->v == DIS_APART)
-				return DIS_OK;
+			if (!fill_node(d, l, pcs, u, tie1))
+				return DIS_ENOMEM;
+			if (u >= checked) {
+				int rc = separations(d, depth, pcs, u, L, tie1, &found,
+				                     &bound, out);
+				if (rc != DIS_OK)
+					return rc;
+				if (found && out->v == DIS_APART)
+					return DIS_OK;
+			}
 			if (found || full)
 				continue;
 			struct expand *x = &d->ex;
@@ -1758,10 +1793,23 @@ static int search(disasm *d, size_t depth, size_t k, const uint8_t *pcs,
 			x->err = DIS_OK;
 			/* (d->ex is every depth's: set after separations()) */
 			memcpy(x->tie1, tie1, sizeof tie1);
+			size_t n0 = l->n;
 			expand(x);
 			if (x->err)
 				return x->err;
 			full = x->full;
+			for (size_t v = n0; eager && !full && v < l->n; v++) {
+				bool t1[3];
+				if (!fill_node(d, l, pcs, v, t1))
+					return DIS_ENOMEM;
+				int rc = separations(d, depth, pcs, v, L + 1, t1, &found1,
+				                     &bound1, out);
+				if (rc != DIS_OK)
+					return rc;
+				if (found1 && out->v == DIS_APART)
+					return DIS_OK;
+				checked = v + 1;
+			}
 		}
 		if (found) {
 			out->v = bound ? DIS_BOUND : DIS_STUCK;
@@ -1769,6 +1817,10 @@ static int search(disasm *d, size_t depth, size_t k, const uint8_t *pcs,
 		}
 		if (full) {
 			out->v = DIS_BOUND;
+			return DIS_OK;
+		}
+		if (found1) {
+			out->v = bound1 ? DIS_BOUND : DIS_STUCK;
 			return DIS_OK;
 		}
 		if (l->n == hi) {

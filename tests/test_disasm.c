@@ -990,6 +990,14 @@ static void test_disasm_burrtools_designs(void **state)
 		    r.dis_nodes > 10000)
 			fail_msg("Dracula's: %llu positions",
 			         (unsigned long long)r.dis_nodes);
+		/* the parts left by its separations are searched eagerly:
+		 * the first separation of a depth is found before the rest
+		 * of the depth is made (32,287 positions when each depth was
+		 * made whole first, 25,767 eagerly) */
+		if (strcmp(want[i].file, "pelikan-optional-53") == 0 &&
+		    r.dis_nodes > 27000)
+			fail_msg("Pelikan with optional cells: %llu positions",
+			         (unsigned long long)r.dis_nodes);
 		solve_result_clear(&r);
 		puz_clear(&p);
 	}
