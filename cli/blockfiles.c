@@ -26,7 +26,7 @@ static bool write_puzzle_files(struct outdir *od, const struct puzzle *p)
 		return false;
 	}
 	struct xmp_solutions s = {0};
-	int rc = xmp_find_solutions(p, 0, true, &s);
+	int rc = xmp_find_solutions(p, 0, true, NULL, NULL, &s);
 	if (rc != SOLVE_OK) {
 		cli_error("puzzle.xmpuzzle: %s", solve_strerror(rc));
 		return false;

@@ -86,6 +86,24 @@ void cli_status_show(struct cli_status *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void cli_status_end(struct cli_status *s);
 
+/* A solve's progress on a terminal: "WHAT: 12.5 % of 48 tasks, 3
+ * solutions so far, 2.0 s, about 14 s left", as a status line. */
+struct cli_progress {
+	struct cli_status line;
+	const char *what;
+};
+struct solve_opts;
+struct solve_progress;
+/* Start 'pg' now; whether to show it: 'show' and stderr a terminal. */
+bool cli_progress_begin(struct cli_progress *pg, const char *what, bool show);
+/* solve_opts.progress, its context a struct cli_progress. */
+void cli_progress_show(void *pg, const struct solve_progress *pr);
+/* cli_progress_begin(), and when shown, 'o' calls cli_progress_show(). */
+void cli_progress_on(struct cli_progress *pg, const char *what, bool show,
+                     struct solve_opts *o);
+/* Blank the line, once the solve has returned. */
+void cli_progress_end(struct cli_progress *pg);
+
 /* The size of input file 'path' (CLI_SIZE_UNKNOWN when it is no regular
  * file: a pipe, a device), or -1 with one line ("PREFIXpath: No such file
  * or directory", "...: is a folder") when it is missing or a folder. */

@@ -43,8 +43,10 @@ static const char help[] =
 	"  --force      replace OUT if it exists (never IN itself)\n"
 	"  --problem K  the K-th problem of a BurrTools IN (default 1)\n"
 	"\n"
-	"OUT is written beside its final name and renamed into place. Exit 0\n"
-	"when written, 1 when it could not be, 2 on bad usage or input.\n";
+	"A search for --solutions that takes more than a second shows its\n"
+	"progress on stderr when that is a terminal. OUT is written beside its\n"
+	"final name and renamed into place. Exit 0 when written, 1 when it\n"
+	"could not be, 2 on bad usage or input.\n";
 
 static bool ends_with(const char *s, const char *suffix)
 {
@@ -230,7 +232,12 @@ int cmd_convert(int argc, char **argv)
 	}
 	struct xmp_solutions s = {0};
 	if (c.solutions) {
-		int src = xmp_find_solutions(&p, c.max, c.disassemble, &s);
+		struct cli_progress prog;
+		bool show = cli_progress_begin(&prog, "finding solutions", true);
+		int src = xmp_find_solutions(&p, c.max, c.disassemble,
+		                             show ? cli_progress_show : NULL, &prog,
+		                             &s);
+		cli_progress_end(&prog);
 		if (src != SOLVE_OK) {
 			cli_error("%s: %s", c.in, solve_strerror(src));
 			puz_clear(&p);

@@ -61,6 +61,8 @@ static const char help[] =
 	"  --force           replace DIR if it exists\n"
 	"  --problem K       the K-th problem of a BurrTools file (default 1)\n"
 	"\n"
+	"A search for the solution past a second shows its progress on stderr\n"
+	"when that is a terminal.\n"
 	"Exit 0 when the files were written, 1 when they could not be (or --wall\n"
 	"was given for a puzzle without a solution), 2 on bad usage or input.\n";
 
@@ -73,9 +75,13 @@ static int solved_copies(const char *file, const struct puzzle *p,
                          struct lowest_answer *answer)
 {
 	const struct grid *g = &p->goal;
-	struct solve_opts so = {.max_solutions = 1, .keep_first = true};
+	struct solve_opts so = {.max_solutions = 1, .keep_first = true,
+	                        .threads = 1}; /* tasks: progress shown */
+	struct cli_progress prog;
+	cli_progress_on(&prog, "solving", true, &so);
 	struct solve_result r;
 	int rc = solve_puzzle(p, &so, &r);
+	cli_progress_end(&prog);
 	if (rc != SOLVE_OK) {
 		cli_error("print: %s", solve_strerror(rc));
 		return CLI_FAIL;

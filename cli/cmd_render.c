@@ -45,6 +45,8 @@ static const char help[] =
 	"  --force     replace DIR if it exists (only a folder cubegen wrote)\n"
 	"  --problem K the K-th problem of a BurrTools file (default 1)\n"
 	"\n"
+	"A search for the solution past a second shows its progress on stderr\n"
+	"when that is a terminal.\n"
 	"Exit 0 when the pictures and pages were written (also for a puzzle\n"
 	"with no solution to draw), 1 when they could not be, 2 on bad usage\n"
 	"or input.\n";

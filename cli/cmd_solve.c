@@ -89,6 +89,8 @@ static const char check_help[] =
 	".xmpuzzle file) has exactly one solution, and how\n"
 	"hard it is (as 'cubegen solve'). With --disassemble, exactly one\n"
 	"solution that comes apart (as 'cubegen solve --disassemble').\n"
+	"A search past a second shows its progress on stderr when that is a\n"
+	"terminal (never with --json).\n"
 	"Exit 0 when it does, 1 when it has none or several (or the node budget\n"
 	"ran out first), 2 on bad input.\n";
 
@@ -278,25 +280,6 @@ static bool fingerprint(const struct puzzle *p, const struct solve_args *c,
 	return ok;
 }
 
-/* Progress on stderr (a terminal): after a second, a line overwritten in
- * place about four times a second; blanked by cli_status_end(). */
-static void show_progress(void *ctx, const struct solve_progress *pr)
-{
-	struct cli_status *g = ctx;
-	double el;
-	if (!cli_status_due(g, &el))
-		return;
-	double share = pr->tasks ? (double)pr->tasks_done / (double)pr->tasks : 0;
-	char left[48] = "";
-	if (pr->tasks_done)
-		snprintf(left, sizeof left, ", about %.0f s left",
-		         el * (1 - share) / share);
-	cli_status_show(g, "solving: %.1f %% of %llu tasks, %llu solutions "
-	                "so far, %.1f s%s", 100 * share,
-	                (unsigned long long)pr->tasks,
-	                (unsigned long long)pr->solutions, el, left);
-}
-
 /* Parse; 0 to go on, else the exit code (help printed, or bad usage). */
 static int parse(int argc, char **argv, bool check, struct solve_args *c)
 {
@@ -358,15 +341,12 @@ int cmd_solve(int argc, char **argv)
 	                       .min_level = c.min_level,
 	                       .dis_max_nodes = c.dis_nodes};
 	double t0 = cli_now();
-	struct cli_status prog = {.t0 = t0, .after = 1.0, .every = 0.25};
-	if (!c.json && isatty(STDERR_FILENO)) {
-		o.progress = show_progress;
-		o.progress_ctx = &prog;
-	}
+	struct cli_progress prog;
+	cli_progress_on(&prog, "solving", !c.json, &o);
 	struct solve_result r;
 	int rc = solve_puzzle(&p, &o, &r);
 	double secs = cli_now() - t0;
-	cli_status_end(&prog);
+	cli_progress_end(&prog);
 	if (rc != SOLVE_OK) {
 		cli_error("%s: %s", c.file, solve_strerror(rc));
 		puz_clear(&p);
@@ -495,14 +475,20 @@ int cmd_check(int argc, char **argv)
 		return rrc;
 	if (xi.differs)
 		printf("%s: burrtools: counts differently: %s\n", c.file, xi.why);
-	/* Two solutions are enough to say "not unique". */
+	/* Two solutions are enough to say "not unique". One thread: split
+	 * into tasks (so that it can show its progress), it finds what one
+	 * plain search finds, and stops at the same count. */
 	struct solve_opts o = {.max_solutions = 2, .max_nodes = c.max_nodes,
+	                       .threads = 1,
 	                       .rename_colours = c.rename_colours,
 	                       .disassemble = c.disassemble,
 	                       .min_level = c.min_level,
 	                       .dis_max_nodes = c.dis_nodes};
+	struct cli_progress prog;
+	cli_progress_on(&prog, "checking", !c.json, &o);
 	struct solve_result r;
 	int rc = solve_puzzle(&p, &o, &r);
+	cli_progress_end(&prog);
 	struct difficulty d;
 	if (rc == SOLVE_OK) {
 		rc = measure(&p, c.diff_nodes, r.stop != SOLVE_MAX_NODES, NULL, &d);

@@ -110,8 +110,9 @@ bool page_answer_pick(const struct lowest_answer *la, size_t n,
  * solution.png) show: the first that comes apart (solve_opts.disassemble)
  * when one is found within PAGES_APART_NODES search nodes and each part's
  * disassembly within PAGES_DIS_NODES positions; else the first solution
- * found within max_nodes (0: no bound). solve_puzzle()'s status; r->first
- * NULL when there is none. */
+ * found within max_nodes (0: no bound), its progress shown on a terminal
+ * ("solving: ..."). solve_puzzle()'s status; r->first NULL when there is
+ * none. */
 #define PAGES_APART_NODES 5000000u
 #define PAGES_DIS_NODES 100000u
 struct solve_result;

@@ -20,6 +20,7 @@
 #define _GNU_SOURCE /* sync_file_range() */
 #include "cli/cli.h"
 #include "gen/gen.h"
+#include "solver/solve.h"
 
 #include <assert.h>
 #include <dirent.h>
@@ -77,6 +78,45 @@ void cli_status_end(struct cli_status *s)
 	if (s->width)
 		fprintf(stderr, "\r%*s\r", s->width, "");
 	s->width = 0;
+}
+
+void cli_progress_show(void *ctx, const struct solve_progress *pr)
+{
+	struct cli_progress *pg = ctx;
+	double el;
+	if (!cli_status_due(&pg->line, &el))
+		return;
+	double share = pr->tasks ? (double)pr->tasks_done / (double)pr->tasks : 0;
+	char left[48] = "";
+	if (pr->tasks_done)
+		snprintf(left, sizeof left, ", about %.0f s left",
+		         el * (1 - share) / share);
+	cli_status_show(&pg->line, "%s: %.1f %% of %llu tasks, %llu solutions "
+	                "so far, %.1f s%s", pg->what, 100 * share,
+	                (unsigned long long)pr->tasks,
+	                (unsigned long long)pr->solutions, el, left);
+}
+
+bool cli_progress_begin(struct cli_progress *pg, const char *what, bool show)
+{
+	*pg = (struct cli_progress){
+		.line = {.t0 = cli_now(), .after = 1.0, .every = 0.25},
+		.what = what};
+	return show && isatty(STDERR_FILENO);
+}
+
+void cli_progress_on(struct cli_progress *pg, const char *what, bool show,
+                     struct solve_opts *o)
+{
+	if (cli_progress_begin(pg, what, show)) {
+		o->progress = cli_progress_show;
+		o->progress_ctx = pg;
+	}
+}
+
+void cli_progress_end(struct cli_progress *pg)
+{
+	cli_status_end(&pg->line);
 }
 
 void cli_error(const char *fmt, ...)

@@ -167,12 +167,16 @@ struct xmp_solutions {
  * symmetries, as solve counts them; the proof is in xmsol.c), the first
  * 'max' found (0: all); with 'disassemble' only those that come apart
  * (as solve --disassemble counts them), each with its moves in 'sep'.
+ * 'progress' (NULL: none) is called as solve_opts.progress, with 'ctx'.
  * 'p' must pass xmp_writable(p, true). Returns solve_puzzle()'s status
  * (solver/solve.h: SOLVE_OK, SOLVE_ENOMEM, SOLVE_ETOOBIG,
  * SOLVE_EOVERFLOW); '*out' is filled only on SOLVE_OK and freed with
  * xmp_solutions_clear(). */
+struct solve_progress;
 int xmp_find_solutions(const struct puzzle *p, uint64_t max, bool disassemble,
-                       struct xmp_solutions *out);
+                       void (*progress)(void *ctx,
+                                        const struct solve_progress *pr),
+                       void *ctx, struct xmp_solutions *out);
 void xmp_solutions_clear(struct xmp_solutions *s);
 
 /* Write 'p' (which must pass xmp_writable(p, sols != NULL)) and, unless

@@ -693,7 +693,9 @@ static void on_cover(void *ctx, const unsigned char *labels,
 }
 
 int xmp_find_solutions(const struct puzzle *p, uint64_t max, bool disassemble,
-                       struct xmp_solutions *out)
+                       void (*progress)(void *ctx,
+                                        const struct solve_progress *pr),
+                       void *ctx, struct xmp_solutions *out)
 {
 #ifndef NDEBUG
 	char why[160];
@@ -735,9 +737,13 @@ int xmp_find_solutions(const struct puzzle *p, uint64_t max, bool disassemble,
 	}
 	struct solve_result r;
 	if (rc == SOLVE_OK) {
+		/* one thread: split into tasks (which report progress),
+		 * the covers come in a plain search's order */
 		struct solve_opts o = {.max_solutions = max, .no_pin = coloured,
+		                       .threads = 1,
 		                       .on_cover = on_cover, .ctx = &c,
-		                       .disassemble = disassemble};
+		                       .disassemble = disassemble,
+		                       .progress = progress, .progress_ctx = ctx};
 		rc = solve_puzzle(p, &o, &r);
 	}
 	if (rc == SOLVE_OK && c.oom) {

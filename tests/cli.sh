@@ -1009,6 +1009,12 @@ if [ -z "${WRAP:-}" ] && command -v script >/dev/null; then
 	[ ! -e "$tmp/slow-blocks" ] && ok || bad "a failed block search left a folder"
 	run 1 "${blocks_slow[@]}" && [ "$(printf '%s\n' "$err" | wc -l)" = 1 ] &&
 		[[ "$err" != *searching* ]] && ok || bad "block search progress in a pipe: $err"
+	# convert --solutions: the Bedlam cube's first 10,000 solutions (3 s
+	# on the machine of docs/figures.md), its progress then what it wrote
+	tty_run convert "$DATA/bedlam.puz" "$tmp/bedlam-tty.xmpuzzle" --solutions --max 10000
+	contains "$tty" "finding solutions: " "convert --solutions shows progress on a terminal"
+	[ "$tty_rc" = 0 ] && printf '%s\n' "$tty" | grep -q '^wrote: ' && ok ||
+		bad "convert on a terminal (exit $tty_rc): no line of its own for what it wrote: $tty"
 fi
 
 for v in 0 513 -1 abc 1x ""; do usage_error solve "$DATA/soma.puz" --threads "$v"; done

@@ -820,7 +820,7 @@ static void test_xmread_mirror_ranges(void **state)
 		solve_result_clear(&r);
 		/* the solutions written for BurrTools: one per solution */
 		struct xmp_solutions xs;
-		assert_int_equal(xmp_find_solutions(&p, 0, false, &xs), SOLVE_OK);
+		assert_int_equal(xmp_find_solutions(&p, 0, false, NULL, NULL, &xs), SOLVE_OK);
 		assert_int_equal(xs.n, files[i].solutions);
 		xmp_solutions_clear(&xs);
 		puz_clear(&p);

@@ -411,7 +411,7 @@ static void check_solutions(const struct puzzle *p, const struct xmp_solutions *
 static void expect_solutions(const struct puzzle *p, uint64_t want)
 {
 	struct xmp_solutions s;
-	assert_int_equal(xmp_find_solutions(p, 0, false, &s), SOLVE_OK);
+	assert_int_equal(xmp_find_solutions(p, 0, false, NULL, NULL, &s), SOLVE_OK);
 	assert_true(s.complete);
 	if (s.n != want || s.solutions != want)
 		fail_msg("%s: %zu solutions written, %llu counted, %llu expected",
@@ -470,7 +470,7 @@ static void test_xmwrite_golden_plain(void **state)
 	struct puzzle p;
 	load_text(two_l, &p);
 	struct xmp_solutions s;
-	assert_int_equal(xmp_find_solutions(&p, 0, false, &s), SOLVE_OK);
+	assert_int_equal(xmp_find_solutions(&p, 0, false, NULL, NULL, &s), SOLVE_OK);
 	assert_int_equal(s.n, 1);
 	assert_int_equal(s.slots, 2);
 	expect_xml(&p, &s,
@@ -606,7 +606,7 @@ static void test_xmwrite_deterministic_gzip(void **state)
 	struct puzzle p;
 	test_load_puzzle(DATA "soma.puz", &p);
 	struct xmp_solutions s;
-	assert_int_equal(xmp_find_solutions(&p, 0, false, &s), SOLVE_OK);
+	assert_int_equal(xmp_find_solutions(&p, 0, false, NULL, NULL, &s), SOLVE_OK);
 	size_t a, b;
 	char *x = write_mem(&p, &s, true, &a);
 	char *y = write_mem(&p, &s, true, &b);
@@ -798,13 +798,13 @@ static void test_xmwrite_solutions_max(void **state)
 	struct puzzle p;
 	test_load_puzzle(DATA "soma.puz", &p);
 	struct xmp_solutions s;
-	assert_int_equal(xmp_find_solutions(&p, 10, false, &s), SOLVE_OK);
+	assert_int_equal(xmp_find_solutions(&p, 10, false, NULL, NULL, &s), SOLVE_OK);
 	assert_int_equal(s.n, 10);
 	assert_false(s.complete);
 	assert_true(s.solutions >= 10);
 	check_solutions(&p, &s);
 	xmp_solutions_clear(&s);
-	assert_int_equal(xmp_find_solutions(&p, 1000, false, &s), SOLVE_OK);
+	assert_int_equal(xmp_find_solutions(&p, 1000, false, NULL, NULL, &s), SOLVE_OK);
 	assert_int_equal(s.n, 240);
 	assert_true(s.complete);
 	xmp_solutions_clear(&s);
@@ -831,7 +831,7 @@ static void test_xmwrite_out_of_memory(void **state)
 	long k = 0;
 	for (;; k++) {
 		fail_after = k;
-		int rc = xmp_find_solutions(&p, 0, false, &s);
+		int rc = xmp_find_solutions(&p, 0, false, NULL, NULL, &s);
 		fail_after = -1;
 		if (rc == SOLVE_OK)
 			break;

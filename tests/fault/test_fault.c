@@ -889,7 +889,7 @@ static bool job_xmp(void *ctx, bool ref)
 {
 	struct xmp_job *j = ctx;
 	struct xmp_solutions s;
-	int rc = xmp_find_solutions(&j->p, 0, false, &s);
+	int rc = xmp_find_solutions(&j->p, 0, false, NULL, NULL, &s);
 	if (rc != SOLVE_OK) {
 		assert_int_equal(rc, SOLVE_ENOMEM);
 		return false;
