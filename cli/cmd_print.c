@@ -75,8 +75,7 @@ static int solved_copies(const char *file, const struct puzzle *p,
                          struct lowest_answer *answer)
 {
 	const struct grid *g = &p->goal;
-	struct solve_opts so = {.max_solutions = 1, .keep_first = true,
-	                        .threads = 1}; /* tasks: progress shown */
+	struct solve_opts so = {.max_solutions = 1, .keep_first = true};
 	struct cli_progress prog;
 	cli_progress_on(&prog, "solving", true, &so);
 	struct solve_result r;

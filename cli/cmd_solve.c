@@ -475,11 +475,8 @@ int cmd_check(int argc, char **argv)
 		return rrc;
 	if (xi.differs)
 		printf("%s: burrtools: counts differently: %s\n", c.file, xi.why);
-	/* Two solutions are enough to say "not unique". One thread: split
-	 * into tasks (so that it can show its progress), it finds what one
-	 * plain search finds, and stops at the same count. */
+	/* Two solutions are enough to say "not unique". */
 	struct solve_opts o = {.max_solutions = 2, .max_nodes = c.max_nodes,
-	                       .threads = 1,
 	                       .rename_colours = c.rename_colours,
 	                       .disassemble = c.disassemble,
 	                       .min_level = c.min_level,

@@ -587,11 +587,9 @@ bool page_answer_pick(const struct lowest_answer *la, size_t n,
 int pages_solution(const struct puzzle *p, uint64_t max_nodes,
                    struct solve_result *r)
 {
-	/* (one thread: split into tasks, so that it can show its progress;
-	 * the first solution is a plain search's) */
 	struct solve_opts o = {.max_solutions = 1, .keep_first = true,
 	                       .disassemble = true, .max_nodes = PAGES_APART_NODES,
-	                       .dis_max_nodes = PAGES_DIS_NODES, .threads = 1};
+	                       .dis_max_nodes = PAGES_DIS_NODES};
 	struct cli_progress prog;
 	cli_progress_on(&prog, "solving", true, &o);
 	int rc = solve_puzzle(p, &o, r);
@@ -605,7 +603,7 @@ int pages_solution(const struct puzzle *p, uint64_t max_nodes,
 	 * out taking it apart): the first solution, as found (the progress
 	 * line goes on, its clock too) */
 	struct solve_opts q = {.max_solutions = 1, .keep_first = true,
-	                       .max_nodes = max_nodes, .threads = 1,
+	                       .max_nodes = max_nodes, .threads = o.threads,
 	                       .progress = o.progress,
 	                       .progress_ctx = o.progress_ctx};
 	rc = solve_puzzle(p, &q, r);

@@ -111,6 +111,11 @@ void cli_progress_on(struct cli_progress *pg, const char *what, bool show,
 	if (cli_progress_begin(pg, what, show)) {
 		o->progress = cli_progress_show;
 		o->progress_ctx = pg;
+		/* a plain search (threads 0) reports nothing; split into
+		 * tasks on one thread it finds the same, in the same order,
+		 * for a little more work, paid only where it is shown */
+		if (!o->threads)
+			o->threads = 1;
 	}
 }
 

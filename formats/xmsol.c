@@ -737,10 +737,10 @@ int xmp_find_solutions(const struct puzzle *p, uint64_t max, bool disassemble,
 	}
 	struct solve_result r;
 	if (rc == SOLVE_OK) {
-		/* one thread: split into tasks (which report progress),
-		 * the covers come in a plain search's order */
+		/* with progress, one thread split into tasks (a plain
+		 * search reports none): the same covers, in the same order */
 		struct solve_opts o = {.max_solutions = max, .no_pin = coloured,
-		                       .threads = 1,
+		                       .threads = progress ? 1 : 0,
 		                       .on_cover = on_cover, .ctx = &c,
 		                       .disassemble = disassemble,
 		                       .progress = progress, .progress_ctx = ctx};
