@@ -23,7 +23,9 @@
  *   - holes (bb.h's rule, on the same adjacency, for goals of 65 to 128
  *     cells): when every row's cells each have a neighbour in the row, a
  *     row that would leave an empty cell with no empty neighbour is left
- *     out of the lists filtered below nodes of more than 512 rows; with
+ *     out of the lists filtered below nodes of more than 512 rows (with
+ *     BBW_HOLES_MORE in a goal of three gaps at most, only where their
+ *     empty cells are more than 64 or lie within 64 in a row); with
  *     BBW_HOLES_MORE also of more than 192 rows with more than 64 empty
  *     cells, and of more than 128 whose empty cells lie within 64 cells
  *     in a row (as many rows as the 64-cell board's rule; goals of three

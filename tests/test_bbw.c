@@ -1923,6 +1923,109 @@ static void test_bbw_past_512(void **state)
 	              puzzles, optional, (unsigned long long)runs);
 }
 
+/* A puzzle file's box goal as bbw rows: every turn of every piece
+ * moved anywhere in the box, cells numbered x first, then y, then z, and
+ * the box's adjacency as edges. */
+static bbw *bbw_of_box(const char *path, size_t *ncells)
+{
+	struct puzzle p;
+	test_load_puzzle(path, &p);
+	int nx = p.goal.nx, ny = p.goal.ny, nz = p.goal.nz;
+	size_t n = (size_t)nx * ny * nz, T = p.npieces;
+	assert_int_equal(puz_grid_volume(&p.goal), n);
+	assert_true(n <= BBW_MAX_CELLS && T <= MAX_TYPES);
+	unsigned counts[MAX_TYPES], rank[BBW_MAX_CELLS];
+	for (size_t t = 0; t < T; t++)
+		counts[t] = p.pieces[t].count;
+	for (size_t c = 0; c < n; c++)
+		rank[c] = (unsigned)c;
+	bbw *b = bbw_new(n, rank, T, counts);
+	assert_non_null(b);
+	for (size_t t = 0; t < T; t++) {
+		struct shape s, *turns;
+		size_t nt;
+		assert_int_equal(poly_from_grid(&p.pieces[t].shape, &s), 0);
+		assert_int_equal(poly_orientations(&s, &turns, &nt), 0);
+		for (size_t o = 0; o < nt; o++) {
+			int hi[3] = {0, 0, 0};
+			for (size_t i = 0; i < turns[o].n; i++) {
+				uint32_t c = turns[o].cells[i];
+				int v[3] = {poly_x(c), poly_y(c), poly_z(c)};
+				for (int a = 0; a < 3; a++)
+					hi[a] = v[a] > hi[a] ? v[a] : hi[a];
+			}
+			for (int dz = 0; dz + hi[2] < nz; dz++)
+				for (int dy = 0; dy + hi[1] < ny; dy++)
+					for (int dx = 0; dx + hi[0] < nx; dx++) {
+						uint64_t m[BBW_MAX_WORDS] = {0};
+						for (size_t i = 0; i < turns[o].n; i++) {
+							uint32_t c = turns[o].cells[i];
+							set_cell(m, (unsigned)(((poly_z(c) + dz) * ny +
+							                        poly_y(c) + dy) * nx +
+							                       poly_x(c) + dx));
+						}
+						assert_int_equal(bbw_add_row(b, m, t), XC_OK);
+					}
+		}
+		poly_shapes_free(turns, nt);
+		poly_shape_clear(&s);
+	}
+	for (size_t c = 0; c < n; c++) {
+		int x = (int)(c % (size_t)nx), y = (int)(c / (size_t)nx % (size_t)ny),
+		    z = (int)(c / ((size_t)nx * ny));
+		if (x + 1 < nx)
+			bbw_add_edge(b, c, c + 1);
+		if (y + 1 < ny)
+			bbw_add_edge(b, c, c + (size_t)nx);
+		if (z + 1 < nz)
+			bbw_add_edge(b, c, c + (size_t)nx * ny);
+	}
+	puz_clear(&p);
+	*ncells = n;
+	return b;
+}
+
+/* The window under long lists: in the 2 x 5 x 7 box of eight flat
+ * pentacubes and three 2 x 5 slabs, nodes of more than 512 rows have 64
+ * empty cells or fewer lying further apart than 64, where no rule against
+ * holes is passed on (the squeeze takes them to one word). The tree must
+ * not depend on whether the CPU squeezes: the same nodes, dead ends and
+ * covers on each kernel (the portable passes never squeeze) and without
+ * the window, and every assembly (155 solutions, each in the box's eight
+ * turns: no piece pinned here). */
+static void test_bbw_window_long_lists(void **state)
+{
+	(void)state;
+	size_t n;
+	bbw *a = bbw_of_box("tests/data/bench/slabs-2x5x7.puz", &n);
+	bbw *b = bbw_of_box("tests/data/bench/slabs-2x5x7.puz", &n);
+	assert_int_equal(n, 70);
+	bbw_set_flags(b, BBW_QUICK_COUNT | BBW_HOLES | BBW_HOLES_MORE |
+	                     BBW_MATRIX);
+	struct covers ca = {0}, cb = {0};
+	uint64_t na, nb, squeezed = 0;
+	assert_int_equal(solve_both(a, 0, &ca, &na), XC_DONE);
+	squeezed = sq_last;
+	assert_int_equal(bbw_solve(b, 0, collect, &cb, &nb), XC_DONE);
+	if (na != nb || bbw_dead_ends(a) != bbw_dead_ends(b) || ca.n != cb.n)
+		fail_msg("with the window %llu nodes, %llu dead ends, %zu covers; "
+		         "without it %llu, %llu, %zu", (unsigned long long)na,
+		         (unsigned long long)bbw_dead_ends(a), ca.n,
+		         (unsigned long long)nb,
+		         (unsigned long long)bbw_dead_ends(b), cb.n);
+	for (size_t i = 0; i < ca.n; i++)
+		assert_int_equal(cover_cmp(&ca.c[i], &cb.c[i]), 0);
+	assert_int_equal(ca.n, 155 * 8);
+	assert_int_equal(bbw_window_runs(b, NULL, NULL), 0);
+	print_message("    2x5x7 slabs: %llu nodes, %zu covers; %llu squeezed "
+	              "subtrees\n", (unsigned long long)na, ca.n,
+	              (unsigned long long)squeezed);
+	covers_clear(&ca);
+	covers_clear(&cb);
+	bbw_free(a);
+	bbw_free(b);
+}
+
 /* Small random puzzles against the independent brute force (counts), and
  * against the 64-cell bitboard (partitions). */
 static void test_bbw_small_puzzles_brute(void **state)
@@ -2276,6 +2379,7 @@ int main(void)
 		cmocka_unit_test(test_bbw_known_counts),
 		cmocka_unit_test(test_bbw_holes),
 		cmocka_unit_test(test_bbw_window),
+		cmocka_unit_test(test_bbw_window_long_lists),
 		cmocka_unit_test(test_bbw_small_puzzles_brute),
 		cmocka_unit_test(test_bbw_clone_rows),
 		cmocka_unit_test(test_bbw_puzzles_65_to_128),

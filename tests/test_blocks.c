@@ -424,8 +424,9 @@ static void test_blocks_big_goals(void **state)
  * BLK_GROW_PROOF_NODES, capped; and a search they decide: 5 x 5 x 5 in
  * 16 to 20 pieces of 6 to 8 cells, seed 4, takes four proofs of 0.5,
  * 0.5, 1 and 0.5 million nodes at most, the first three cut short
- * (with every budget 1 unit it takes 1,942,639 nodes, with 64 units
- * 1,659,546). */
+ * (before the squeeze past 512 rows, solver/bbw.c's rule_below(), the
+ * last took 442,639 nodes; then with every budget 1 unit it took
+ * 1,942,639 nodes in all, with 64 units 1,659,546). */
 static void test_blocks_grown_budget(void **state)
 {
 	(void)state;
@@ -451,7 +452,7 @@ static void test_blocks_grown_budget(void **state)
 	assert_int_equal(blk_find(&r, &goal, &s, &b, &f), GEN_OK);
 	assert_true(f.found && f.grown);
 	assert_true(f.solver_calls == 4 && f.cut_short == 3);
-	assert_true(f.nodes == 2442639);
+	assert_true(f.nodes == 2443504);
 	assert_int_equal((int)b.npieces, 16);
 	blk_puzzle_clear(&b);
 	puz_grid_clear(&goal);
