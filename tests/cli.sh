@@ -912,6 +912,24 @@ for f in "${puzzles[@]}"; do
 		bad "$name: merge of $k shards differs from one run: $out"
 	done
 done
+# One thread walks the tree whole ("tasks": 0), unless --max, --max-nodes
+# or a shard needs the tasks; taking apart gives the same on any threads.
+run 0 solve "$DATA/soma.puz" --threads 1 --json &&
+	contains "$out" '"threads": 1, "tasks": 0}' "one thread walks the tree whole"
+for o in "--max 5" "--max-nodes 100000"; do
+	# (word splitting of $o on purpose)
+	# shellcheck disable=SC2086
+	run 0 solve "$DATA/soma.puz" --threads 1 --json $o &&
+	[ "$(printf '%s\n' "$out" | sed 's/.*"tasks": \([0-9]*\).*/\1/')" -gt 0 ] && ok ||
+	bad "solve --threads 1 $o: not cut into tasks: $out"
+done
+for f in "$bt/CubeInCage.xmpuzzle" "$bt/DraculasDentalDesaster.xmpuzzle"; do
+	run 0 solve "$f" --disassemble --print --threads 1 --difficulty-nodes 1 || continue
+	whole=$(printf '%s\n' "$out" | counts)
+	run 0 solve "$f" --disassemble --print --threads 2 --difficulty-nodes 1 &&
+	[ "$(printf '%s\n' "$out" | counts)" = "$whole" ] && ok ||
+	bad "$(basename "$f") --disassemble: --threads 2 differs from --threads 1"
+done
 # 65 to 128 cells: the 128-bit board splits its search too. A 70-cell box
 # of eight pentacubes and three slabs (155 solutions, 0.2 s) counted
 # whole, the first solution included; the 70-cell pentacube box (7.7
