@@ -99,7 +99,8 @@ bool cli_progress_begin(struct cli_progress *pg, const char *what, bool show);
 /* solve_opts.progress, its context a struct cli_progress. */
 void cli_progress_show(void *pg, const struct solve_progress *pr);
 /* cli_progress_begin(), and when shown, 'o' calls cli_progress_show()
- * (and searches as tasks, on one thread where it had none). */
+ * (and searches as tasks, on one thread where it had none); under a node
+ * budget 'o' searches as tasks, shown or not. */
 void cli_progress_on(struct cli_progress *pg, const char *what, bool show,
                      struct solve_opts *o);
 /* Blank the line, once the solve has returned. */

@@ -490,12 +490,8 @@ int cmd_check(int argc, char **argv)
 	                       .disassemble = c.disassemble,
 	                       .min_level = c.min_level,
 	                       .dis_max_nodes = c.dis_nodes};
-	/* Not under a node budget: the line's search (tasks, on one thread)
-	 * finds the same solutions in the same order as the plain one, but
-	 * spends its nodes in another order, so a budget could run out
-	 * elsewhere on a terminal than in a pipe. */
 	struct cli_progress prog;
-	cli_progress_on(&prog, "checking", !c.json && !c.max_nodes, &o);
+	cli_progress_on(&prog, "checking", !c.json, &o);
 	struct solve_result r;
 	int rc = solve_puzzle(&p, &o, &r);
 	cli_progress_end(&prog);

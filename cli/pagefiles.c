@@ -603,7 +603,8 @@ int pages_solution(const struct puzzle *p, uint64_t max_nodes,
 	 * out taking it apart): the first solution, as found (the progress
 	 * line goes on, its clock too) */
 	struct solve_opts q = {.max_solutions = 1, .keep_first = true,
-	                       .max_nodes = max_nodes, .threads = o.threads,
+	                       .max_nodes = max_nodes,
+	                       .threads = o.progress || max_nodes ? 1 : 0,
 	                       .progress = o.progress,
 	                       .progress_ctx = o.progress_ctx};
 	rc = solve_puzzle(p, &q, r);

@@ -108,6 +108,12 @@ bool cli_progress_begin(struct cli_progress *pg, const char *what, bool show)
 void cli_progress_on(struct cli_progress *pg, const char *what, bool show,
                      struct solve_opts *o)
 {
+	/* a search under a node budget runs as tasks whether the line is
+	 * shown or not: tasks spend their nodes in another order than one
+	 * plain search, and the budget must run out at the same place on a
+	 * terminal as in a pipe */
+	if (o->max_nodes && !o->threads)
+		o->threads = 1;
 	if (cli_progress_begin(pg, what, show)) {
 		o->progress = cli_progress_show;
 		o->progress_ctx = pg;
