@@ -147,14 +147,15 @@ int blocks_job_init(struct blocks_job *j, const char *cmd, const int size[3],
 		puz_grid_clear(&j->goal);
 		return rc == GEN_EINVAL ? CLI_USAGE : CLI_FAIL;
 	}
-	/* "4", "3x3x4" or the goal file's name without folders, up to its
-	 * first dot */
+	/* "4", "3x3x4" or the goal file's name without folders and without
+	 * its last dot's extension ("my.box.puz" is "my.box") */
 	j->from_file = goalfile != NULL;
 	if (goalfile) {
 		const char *base = strrchr(goalfile, '/');
 		base = base ? base + 1 : goalfile;
-		int n = (int)strcspn(base, ".");
-		snprintf(j->size, sizeof j->size, "%.*s", n > 60 ? 60 : n ? n : 60, base);
+		const char *dot = strrchr(base, '.');
+		int n = dot && dot > base ? (int)(dot - base) : (int)strlen(base);
+		snprintf(j->size, sizeof j->size, "%.*s", n > 60 ? 60 : n, base);
 	} else if (gen_is_cube(size)) {
 		snprintf(j->size, sizeof j->size, "%d", size[0]);
 	} else {
