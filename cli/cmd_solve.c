@@ -202,10 +202,29 @@ struct difficulty {
 	uint64_t budget;
 };
 
+/* The difficulty search's progress on a terminal (struct diff_watch). */
+static void measure_show(void *ctx, uint64_t nodes, uint64_t budget)
+{
+	struct cli_status *s = ctx;
+	double el;
+	if (!cli_status_due(s, &el))
+		return;
+	if (budget)
+		cli_status_show(s, "measuring the difficulty: %.1f of at most %.1f "
+		                "million placements, %.1f s", (double)nodes / 1e6,
+		                (double)budget / 1e6, el);
+	else
+		cli_status_show(s, "measuring the difficulty: %.1f million "
+		                "placements, %.1f s", (double)nodes / 1e6, el);
+}
+
 /* The difficulty of 'p' within 'budget' nodes, when 'run'; 'count' is
- * its complete count (NULL: unknown, as for a shard or check). */
+ * its complete count (NULL: unknown, as for a shard or check). With
+ * 'show', a search that takes more than a second says how far it is on
+ * a terminal. */
 static int measure(const struct puzzle *p, uint64_t budget, bool run,
-                   const struct solve_result *count, struct difficulty *d)
+                   const struct solve_result *count, bool show,
+                   struct difficulty *d)
 {
 	memset(d, 0, sizeof *d);
 	d->budget = budget;
@@ -213,8 +232,13 @@ static int measure(const struct puzzle *p, uint64_t budget, bool run,
 		d->why = "not measured: the count stopped early";
 		return SOLVE_OK;
 	}
-	int rc = diff_puzzle_known(p, budget, count ? count->assemblies : 0,
-	                           count ? count->nodes : 0, &d->r);
+	struct cli_status line = {.t0 = cli_now(), .after = 1.0, .every = 0.25};
+	struct diff_watch w = {.fn = measure_show, .ctx = &line};
+	int rc = diff_puzzle_watched(p, budget, count ? count->assemblies : 0,
+	                             count ? count->nodes : 0,
+	                             show && isatty(STDERR_FILENO) ? &w : NULL,
+	                             &d->r);
+	cli_status_end(&line);
 	if (rc != SOLVE_OK)
 		return rc;
 	d->has = diff_score(&d->r, &d->score);
@@ -366,7 +390,7 @@ int cmd_solve(int argc, char **argv)
 	struct difficulty d;
 	bool measured = !c.shard_count || c.shard_index == 0;
 	rc = measure(&p, c.diff_nodes, r.complete && measured,
-	             c.shard_count ? NULL : &r, &d);
+	             c.shard_count ? NULL : &r, !c.json, &d);
 	if (rc != SOLVE_OK) {
 		cli_error("%s: %s", c.file, solve_strerror(rc));
 		solve_result_clear(&r);
@@ -497,7 +521,8 @@ int cmd_check(int argc, char **argv)
 	cli_progress_end(&prog);
 	struct difficulty d;
 	if (rc == SOLVE_OK) {
-		rc = measure(&p, c.diff_nodes, r.stop != SOLVE_MAX_NODES, NULL, &d);
+		rc = measure(&p, c.diff_nodes, r.stop != SOLVE_MAX_NODES, NULL,
+		             !c.json, &d);
 		if (rc != SOLVE_OK)
 			solve_result_clear(&r);
 	}

@@ -722,7 +722,27 @@ static size_t phased_items(const struct cells *c, const struct phased *ph,
 	return k;
 }
 
+/* A watched search's allowances (xc_poll): 'every' placements at a
+ * time, none past the budget, so that it stops where it would unwatched
+ * (the engines take a budget in allowances so: xc.h). */
+struct allowance {
+	const struct diff_watch *w;
+	uint64_t given, max, every;
+};
+
+static uint64_t next_allowance(void *ctx)
+{
+	struct allowance *a = ctx;
+	a->w->fn(a->w->ctx, a->given, a->max);
+	uint64_t more = a->every;
+	if (a->max && a->max - a->given < more)
+		more = a->max - a->given;
+	a->given += more;
+	return more;
+}
+
 static int cells_search(struct cells *c, uint64_t max_nodes,
+                        const struct diff_watch *watch,
                         struct diff_result *out)
 {
 	/* Pin the single-copy type with the most rows (orbits are largest),
@@ -831,10 +851,24 @@ static int cells_search(struct cells *c, uint64_t max_nodes,
 	}
 	if (rc != SOLVE_OK)
 		goto out;
+	struct allowance a = {.w = watch, .max = max_nodes,
+	                      .every = watch && watch->every ? watch->every
+	                                                     : DIFF_POLL_NODES};
+	uint64_t first = max_nodes;
+	if (watch) {
+		first = max_nodes && max_nodes < a.every ? max_nodes : a.every;
+		a.given = first;
+		if (bits)
+			bb_set_poll(b, next_allowance, &a);
+		else if (wide)
+			bbw_set_poll(w, next_allowance, &a);
+		else
+			xc_set_poll(x, next_allowance, &a);
+	}
 	uint64_t nodes;
-	enum xc_stop stop = bits ? bb_solve(b, max_nodes, count_cover, c, &nodes)
-	                  : wide ? bbw_solve(w, max_nodes, count_cover, c, &nodes)
-	                         : xc_solve(x, max_nodes, count_cover, c, &nodes);
+	enum xc_stop stop = bits ? bb_solve(b, first, count_cover, c, &nodes)
+	                  : wide ? bbw_solve(w, first, count_cover, c, &nodes)
+	                         : xc_solve(x, first, count_cover, c, &nodes);
 	*out = (struct diff_result){
 		.method = DIFF_CELLS,
 		.complete = stop == XC_DONE,
@@ -876,6 +910,7 @@ static bool sure_to_pass(const struct cells *c, uint64_t max_nodes,
 
 static int cells_measure(const struct puzzle *p, uint64_t max_nodes,
                          uint64_t assemblies, uint64_t count_nodes,
+                         const struct diff_watch *watch,
                          struct diff_result *out)
 {
 	struct cells c;
@@ -897,7 +932,7 @@ static int cells_measure(const struct puzzle *p, uint64_t max_nodes,
 		if (rc == SOLVE_OK && sure_to_pass(&c, max_nodes, assemblies, count_nodes))
 			*out = (struct diff_result){.method = DIFF_CELLS};
 		else if (rc == SOLVE_OK && (rc = load_rows(&c)) == SOLVE_OK)
-			rc = cells_search(&c, max_nodes, out);
+			rc = cells_search(&c, max_nodes, watch, out);
 	}
 	poly_shape_clear(&g);
 	cells_clear(&c);
@@ -971,11 +1006,20 @@ int diff_puzzle_known(const struct puzzle *p, uint64_t max_nodes,
                       uint64_t assemblies, uint64_t count_nodes,
                       struct diff_result *out)
 {
+	return diff_puzzle_watched(p, max_nodes, assemblies, count_nodes, NULL,
+	                           out);
+}
+
+int diff_puzzle_watched(const struct puzzle *p, uint64_t max_nodes,
+                        uint64_t assemblies, uint64_t count_nodes,
+                        const struct diff_watch *w, struct diff_result *out)
+{
 	/* Colour puzzles: always the cell search (the plates need plain). */
 	int rc = puz_plain(p) ? plates_measure(p, max_nodes, out) : SHELL_NOT_SHELL;
 	if (rc != SHELL_NOT_SHELL)
 		return rc;
-	return cells_measure(p, max_nodes, assemblies, count_nodes, out);
+	return cells_measure(p, max_nodes, assemblies, count_nodes,
+	                     w && w->fn ? w : NULL, out);
 }
 
 int diff_plates(const int dim[3], const unsigned char *const plates[6],

@@ -130,6 +130,21 @@ int diff_puzzle_known(const struct puzzle *p, uint64_t max_nodes,
                       uint64_t assemblies, uint64_t count_nodes,
                       struct diff_result *out);
 
+/* Progress of a long measure (diff_puzzle_watched): fn is called with
+ * the placements the cell search has tried so far and its budget
+ * (max_nodes, 0 for none), once every 'every' placements (0:
+ * DIFF_POLL_NODES), from the caller's thread. */
+struct diff_watch {
+	void (*fn)(void *ctx, uint64_t nodes, uint64_t max_nodes);
+	void *ctx;
+	uint64_t every;
+};
+#define DIFF_POLL_NODES 65536u
+/* diff_puzzle_known(), watched by 'w' (NULL: not): the same result. */
+int diff_puzzle_watched(const struct puzzle *p, uint64_t max_nodes,
+                        uint64_t assemblies, uint64_t count_nodes,
+                        const struct diff_watch *w, struct diff_result *out);
+
 /* Returned by diff_plates() for plates that do not meet the condition. */
 #define DIFF_NOT_PLATES (-1)
 

@@ -1014,6 +1014,16 @@ if [ -z "${WRAP:-}" ] && command -v script >/dev/null; then
 	contains "$tty" "solving: " "solve shows progress on a terminal"
 	[ "$tty_rc" = 0 ] && printf '%s\n' "$tty" | grep -q '^solutions: 19186' && ok ||
 		bad "solve on a terminal (exit $tty_rc): no line of its own for the count: $tty"
+	# the difficulty search's own line (Bedlam's passes 20 million
+	# placements in about 2 s on the machine of docs/figures.md), blanked
+	# before the verdict and the difficulty's line
+	tty_run check "$DATA/bedlam.puz" --difficulty-nodes 20000000
+	contains "$tty" "measuring the difficulty: " "the difficulty search shows progress on a terminal"
+	contains "$tty" " of at most 20.0 million placements, " "the difficulty line gives the budget"
+	printf '%s\n' "$tty" | grep -q '^difficulty: not measured: over --difficulty-nodes 20000000' &&
+		ok || bad "no difficulty line of its own after the progress: $tty"
+	run 1 check "$DATA/bedlam.puz" --difficulty-nodes 20000000 && [ -z "$err" ] && ok ||
+		bad "difficulty progress in a pipe: $err"
 	blocks_slow=(generate --kind blocks --size 4 --pieces 13..13 --cells 4..6 --seed 3
 		--max-attempts 5000 --threads 1 --out "$tmp/slow-blocks")
 	tty_run "${blocks_slow[@]}"

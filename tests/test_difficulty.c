@@ -779,6 +779,103 @@ static void test_difficulty_budget_stops_incomplete(void **state)
 	puz_clear(&p);
 }
 
+/* ---- a watched measure ------------------------------------------------ */
+
+struct seen {
+	uint64_t calls, last, budget;
+	bool bad_budget, not_rising;
+};
+
+static void seen_fn(void *ctx, uint64_t nodes, uint64_t max_nodes)
+{
+	struct seen *s = ctx;
+	s->not_rising |= s->calls && nodes <= s->last;
+	s->bad_budget |= max_nodes != s->budget ||
+	                 (max_nodes && nodes > max_nodes);
+	s->calls++;
+	s->last = nodes;
+}
+
+/* diff_puzzle_watched() gives what diff_puzzle() gives, budget or not, its
+ * allowances of any size, and calls its watcher as often as it says. */
+static void expect_watched_same(const struct puzzle *p)
+{
+	struct diff_result full = measure(p, 0);
+	assert_true(full.complete && full.nodes > 8);
+	const uint64_t budgets[] = {0, 1, full.nodes / 2, full.nodes - 1,
+	                            full.nodes, full.nodes + 1};
+	const uint64_t every[] = {1, 3, 64, 0};
+	for (size_t i = 0; i < sizeof budgets / sizeof budgets[0]; i++) {
+		struct diff_result want = measure(p, budgets[i]);
+		for (size_t k = 0; k < sizeof every / sizeof every[0]; k++) {
+			struct seen s = {.budget = budgets[i]};
+			struct diff_watch w = {.fn = seen_fn, .ctx = &s,
+			                       .every = every[k]};
+			struct diff_result got;
+			assert_int_equal(diff_puzzle_watched(p, budgets[i], 0, 0, &w,
+			                                     &got),
+			                 SOLVE_OK);
+			if (!same(&got, &want))
+				fail_msg("%s, budget %llu, every %llu: " RES_FMT
+				         "; unwatched " RES_FMT, p->name,
+				         (unsigned long long)budgets[i],
+				         (unsigned long long)every[k], RES_ARGS(got),
+				         RES_ARGS(want));
+			uint64_t step = every[k] ? every[k] : DIFF_POLL_NODES;
+			/* a call at the end of each allowance the search used up */
+			uint64_t used = got.nodes / step;
+			if (s.bad_budget || s.not_rising ||
+			    s.calls < (used ? used - 1 : 0) || s.calls > used + 1)
+				fail_msg("%s, budget %llu, every %llu: %llu calls for %llu "
+				         "nodes%s%s", p->name, (unsigned long long)budgets[i],
+				         (unsigned long long)every[k],
+				         (unsigned long long)s.calls,
+				         (unsigned long long)got.nodes,
+				         s.bad_budget ? ", a wrong budget" : "",
+				         s.not_rising ? ", nodes not rising" : "");
+		}
+	}
+}
+
+/* Every engine the cell search runs on: the 64-cell board (Soma), the
+ * wide board (a random box past 128 cells; BurrTools designs with
+ * optional cells, with fillers; ranges with each type's least) and
+ * dancing links' phased search (a distinct region). */
+static void test_difficulty_watched(void **state)
+{
+	(void)state;
+	const char *files[] = {DATA "soma.puz", "examples/CubeInCage.xmpuzzle",
+	                       "examples/PelikanBurr.xmpuzzle",
+	                       "tests/data/puz/ranges-pinned-3x3x2.puz"};
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		struct puzzle p;
+		if (strstr(files[i], ".xmpuzzle")) {
+			struct xmp_info xi;
+			struct puz_error e;
+			assert_int_equal(xmp_read_file(files[i], 0, &p, &xi, &e), PUZ_OK);
+		} else {
+			test_load_puzzle(files[i], &p);
+		}
+		expect_watched_same(&p);
+		puz_clear(&p);
+	}
+	struct puzzle p;
+	assert_int_equal(randpuz_box_sized(4100, 129, 300, false, &p), 0);
+	expect_watched_same(&p);
+	puz_clear(&p);
+	static const char text[] =
+		"puzzle v1\n"
+		"goal 4 4 1\n####\n####\n####\n####\n"
+		"piece A 4 1 1\nabca\npiece B 4 1 1\ncbab\n"
+		"piece C 2 2 1\nab\nca\npiece D 2 2 1\nbc\nad\n"
+		"region R\n##..\n#...\n....\n...#\n"
+		"distinct R\n";
+	struct puz_error err;
+	assert_int_equal(puz_read_mem(text, sizeof text - 1, &p, &err), PUZ_OK);
+	expect_watched_same(&p);
+	puz_clear(&p);
+}
+
 static void test_difficulty_score(void **state)
 {
 	(void)state;
@@ -972,6 +1069,7 @@ int main(void)
 		cmocka_unit_test(test_difficulty_cells_known),
 		cmocka_unit_test(test_difficulty_cells_wide),
 		cmocka_unit_test(test_difficulty_budget_stops_incomplete),
+		cmocka_unit_test(test_difficulty_watched),
 		cmocka_unit_test(test_difficulty_score),
 		cmocka_unit_test(test_difficulty_method_names),
 		cmocka_unit_test(test_difficulty_impossible_puzzles),
