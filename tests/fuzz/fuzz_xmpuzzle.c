@@ -3,7 +3,7 @@
  * Properties: no crash, leak or undefined behaviour on any input, gzip or
  * plain; every problem of a file that reads is a puzzle puz_write accepts
  * and puz_read_mem reads back the same; a small one solves within a node
- * budget without trouble.
+ * budget without trouble, every engine to the same counts (samecounts.h).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -12,6 +12,7 @@
 
 #include "formats/puz.h"
 #include "solver/solve.h"
+#include "tests/fuzz/samecounts.h"
 
 static int same_grid(const struct grid *a, const struct grid *b)
 {
@@ -51,6 +52,8 @@ static void check(const struct puzzle *p)
 		if (solve_puzzle(p, &o, &r) == SOLVE_OK) {
 			if (r.complete && r.solutions > r.assemblies)
 				abort();
+			if (r.complete)
+				same_counts(p, o.max_nodes, r.solutions, r.assemblies);
 			solve_result_clear(&r);
 		}
 	}
