@@ -840,7 +840,7 @@ static void expect_watched_same(const struct puzzle *p)
 /* Every engine the cell search runs on: the 64-cell board (Soma), the
  * wide board (a random box past 128 cells; BurrTools designs with
  * optional cells, with fillers; ranges with each type's least) and
- * dancing links' phased search (a distinct region). */
+ * dancing links' phased search (ranges with optional cells). */
 static void test_difficulty_watched(void **state)
 {
 	(void)state;
@@ -865,11 +865,10 @@ static void test_difficulty_watched(void **state)
 	puz_clear(&p);
 	static const char text[] =
 		"puzzle v1\n"
-		"goal 4 4 1\n####\n####\n####\n####\n"
-		"piece A 4 1 1\nabca\npiece B 4 1 1\ncbab\n"
-		"piece C 2 2 1\nab\nca\npiece D 2 2 1\nbc\nad\n"
-		"region R\n##..\n#...\n....\n...#\n"
-		"distinct R\n";
+		"goal 4 3 1\n##++\n####\n+###\n"
+		"piece L 3 2 1 count 0..2\n###\n#..\n"
+		"piece I 2 1 1 count 1..3\n##\n"
+		"piece T 3 2 1 count 0..2\n###\n.#.\n";
 	struct puz_error err;
 	assert_int_equal(puz_read_mem(text, sizeof text - 1, &p, &err), PUZ_OK);
 	expect_watched_same(&p);
