@@ -202,20 +202,21 @@ struct difficulty {
 	uint64_t budget;
 };
 
-/* The difficulty search's progress on a terminal (struct diff_watch). */
+/* The difficulty search's progress on a terminal (struct diff_watch),
+ * its context a struct cli_progress. */
 static void measure_show(void *ctx, uint64_t nodes, uint64_t budget)
 {
-	struct cli_status *s = ctx;
+	struct cli_progress *pg = ctx;
 	double el;
-	if (!cli_status_due(s, &el))
+	if (!cli_status_due(&pg->line, &el))
 		return;
 	if (budget)
-		cli_status_show(s, "measuring the difficulty: %.1f of at most %.1f "
-		                "million placements, %.1f s", (double)nodes / 1e6,
+		cli_status_show(&pg->line, "%s: %.1f of at most %.1f million "
+		                "placements, %.1f s", pg->what, (double)nodes / 1e6,
 		                (double)budget / 1e6, el);
 	else
-		cli_status_show(s, "measuring the difficulty: %.1f million "
-		                "placements, %.1f s", (double)nodes / 1e6, el);
+		cli_status_show(&pg->line, "%s: %.1f million placements, %.1f s",
+		                pg->what, (double)nodes / 1e6, el);
 }
 
 /* The difficulty of 'p' within 'budget' nodes, when 'run'; 'count' is
@@ -232,13 +233,13 @@ static int measure(const struct puzzle *p, uint64_t budget, bool run,
 		d->why = "not measured: the count stopped early";
 		return SOLVE_OK;
 	}
-	struct cli_status line = {.t0 = cli_now(), .after = 1.0, .every = 0.25};
-	struct diff_watch w = {.fn = measure_show, .ctx = &line};
+	struct cli_progress pg;
+	bool on = cli_progress_begin(&pg, "measuring the difficulty", show);
+	struct diff_watch w = {.fn = measure_show, .ctx = &pg};
 	int rc = diff_puzzle_watched(p, budget, count ? count->assemblies : 0,
-	                             count ? count->nodes : 0,
-	                             show && isatty(STDERR_FILENO) ? &w : NULL,
+	                             count ? count->nodes : 0, on ? &w : NULL,
 	                             &d->r);
-	cli_status_end(&line);
+	cli_progress_end(&pg);
 	if (rc != SOLVE_OK)
 		return rc;
 	d->has = diff_score(&d->r, &d->score);
