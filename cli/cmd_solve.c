@@ -541,7 +541,8 @@ int cmd_check(int argc, char **argv)
 	                 : " that comes apart";
 	if (c.disassemble && r.undecided && r.solutions <= 1)
 		printf("%s: undecided: %llu solution(s) could not be taken apart "
-		       "within --disassemble-nodes\n", c.file,
+		       "(a search bound, see --disassemble-nodes, or more than "
+		       "64 pieces)\n", c.file,
 		       (unsigned long long)r.undecided);
 	else if (r.stop == SOLVE_MAX_NODES)
 		printf("%s: undecided: the node budget ran out after %llu "

@@ -76,6 +76,12 @@ static bool box_of(const unsigned char *cells, const int dim[3], int want,
  * along it (sgn[b] = 1) or against it (-1). */
 static void axes_of(int r, int src[3], int sgn[3])
 {
+	/* (every b is set below, r being a rotation: set first all the same,
+	 * which GCC's -O3 cannot see) */
+	for (int b = 0; b < 3; b++) {
+		src[b] = b;
+		sgn[b] = 1;
+	}
 	for (int a = 0; a < 3; a++) {
 		int e[3] = {0, 0, 0}, o[3];
 		e[a] = 1;

@@ -438,7 +438,7 @@ static void voxel_text(struct xparse *x, const char *s, size_t len)
 {
 	struct xshape *sh = &x->d->shapes[x->d->nshapes - 1];
 	size_t total = box_voxels(sh);
-	char where[80], b[40];
+	char where[112], b[40];
 
 	for (size_t i = 0; i < len && x->rc == PUZ_OK; i++) {
 		char c = s[i];
@@ -806,7 +806,7 @@ static void check_refs(struct xparse *x)
 
 	for (size_t i = 0; i < d->nshapes; i++) {
 		const struct xshape *s = &d->shapes[i];
-		char where[80];
+		char where[112];
 
 		if ((size_t)s->maxcolour <= d->ncolours)
 			continue;

@@ -319,8 +319,8 @@ int mesh_read_stl(const char *path, struct mesh_stl *out, char *problem,
 		  size_t psize)
 {
 	assert(path && out);
-	unsigned char *data;
-	size_t size;
+	unsigned char *data = NULL;
+	size_t size = 0;
 	int rc = slurp(path, &data, &size, problem, psize);
 	if (rc != MESH_OK)
 		return rc;

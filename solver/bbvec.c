@@ -392,8 +392,8 @@ cover_block_n(const uint64_t *const *p, uint32_t i, __mmask8 in,
 	__m512i m[BBVEC_MAX_WORDS];
 	__mmask8 ok = in;
 	for (int w = 0; w < W; w++)
-		if ((tw | aw) >> w & 1)
-			m[w] = _mm512_maskz_loadu_epi64(in, p[w] + i);
+		m[w] = (tw | aw) >> w & 1 ? _mm512_maskz_loadu_epi64(in, p[w] + i)
+		                          : _mm512_setzero_si512();
 	for (int w = 0; w < W; w++)
 		if (tw >> w & 1)
 			ok = _mm512_mask_testn_epi64_mask(ok, m[w], rv[w]);

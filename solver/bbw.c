@@ -1337,7 +1337,7 @@ BB_INLINE void node(bbw *b, size_t d, const uint64_t *filled,
 	 * (drop_below(), replays). */
 	if (W > 1 && b->window && d > 0) {
 		int w = 0;
-		while (!empty[w])
+		while (w < W - 1 && !empty[w])
 			w++;
 		unsigned lo = 64 * (unsigned)w + (unsigned)__builtin_ctzll(empty[w]);
 		for (w = W - 1; !empty[w]; w--)

@@ -81,7 +81,9 @@
  * with a long search usually comes apart at a high level, where this
  * work is lost (Pelikan's burr: 9 % more instructions than without the
  * look when it has no bound, 7 % fewer with this one). */
+#ifndef NEVER_MAX
 #define NEVER_MAX 1024
+#endif
 /* Positions of parts found stuck that a run remembers at most, beyond
  * each search's first (bad_add_all(); 40 bytes and 6 a piece each,
  * kept allocated from run to run: at most a few MB a thread). */

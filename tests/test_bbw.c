@@ -1353,7 +1353,7 @@ static bbw *window_box(uint64_t *s, unsigned w, unsigned h, unsigned l,
 			c = n;
 	}
 	cut[np] = n;
-	unsigned counts[BBW_MAX_CELLS], rank[BBW_MAX_CELLS];
+	unsigned counts[BBW_MAX_CELLS] = {0}, rank[BBW_MAX_CELLS] = {0};
 	for (unsigned t = 0; t < np; t++)
 		counts[t] = 1;
 	for (unsigned c = 0; c < n; c++)
