@@ -12,6 +12,7 @@
 #                   the table's rows for commit REV and this tree, in turn
 #   make fuzz       libFuzzer on the readers and the argument parsers
 #                   (FUZZ_SECONDS each, default 30; needs clang)
+#   make warnings   everything built at -O3 by GCC and by clang (no run)
 #   make deps       install the Debian packages the build and tests need
 #
 # Libraries: solver/ formats/ gen/ mesh/ draw/ are static archives; cli/
@@ -286,7 +287,19 @@ VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full \
 # What .ci/run runs after `make test`, side by side: `make -jN ci-checks`
 # (the makes below share this one's N jobs; valgrind's cli.sh, the
 # longest single run, first).
-ci-checks: valgrind asan tsan fuzz
+ci-checks: valgrind asan tsan fuzz warnings
+
+# Everything built (not run) at -O3 by GCC and at -O2 by clang, in
+# build-o3/ and build-clang/: each compiler and level sees warnings of
+# its own (GCC's -O3 more variables it cannot see set), and -Werror
+# makes any of them a failed build for whoever builds that way.
+WARN_ALL = $(CUBEGEN) $(TESTS) $(BENCH) $(REPLAYS) $(FAULT_TEST) $(FAULT_CUBEGEN)
+.PHONY: warnings warn-all
+warnings:
+	@sh tools/deps.sh fuzz
+	+$(MAKE) $(PAR) BUILD=build-o3 OPT=-O3 warn-all
+	+$(MAKE) $(PAR) CC=clang BUILD=build-clang warn-all
+warn-all: $(WARN_ALL)
 
 # cli.sh and disasm.sh under valgrind, side by side
 VG_RUNS := run-valgrind-cli run-valgrind-disasm
