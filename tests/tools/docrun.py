@@ -44,6 +44,7 @@ ELSEWHERE = {
     "make tsan": ".ci/run",
     "make valgrind": ".ci/run",
     "make fuzz": ".ci/run (FUZZ_SECONDS=60)",
+    "make warnings": ".ci/run",
     "make bench": "by hand, for docs/figures.md",
     "make bench-compare BASE=HEAD~1 GROUP=--solve ROUNDS=3":
         "by hand (minutes); tests/bench_compare.sh checks its table and refusals",
