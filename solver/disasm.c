@@ -2101,9 +2101,11 @@ uint32_t dis_shape_epoch(const disasm *d)
 	return d->epoch;
 }
 
-int dis_never_free_shapes(disasm *d, size_t np, const uint32_t *shape,
-                          const int16_t (*lo)[3], bool *stuck,
-                          uint64_t *nodes)
+/* A run's pieces as shapes with their box corners (dis_shape()), as
+ * run_setup() makes them from labels: DIS_OK, or DIS_ETOOBIG. */
+static int shapes_setup(disasm *d, size_t np, const uint32_t *shape,
+                        const int16_t (*lo)[3], const int *weights,
+                        const unsigned *groups)
 {
 	if (np > DIS_MAX_PIECES)
 		return DIS_ETOOBIG;
@@ -2112,8 +2114,8 @@ int dis_never_free_shapes(disasm *d, size_t np, const uint32_t *shape,
 		assert(shape[i] < d->nshapes);
 		const struct dshape *sh = &d->shapes[shape[i]];
 		struct piece *p = &d->pc[i];
-		d->weight[i] = 1;
-		d->group[i] = 0;
+		d->weight[i] = weights ? weights[i] : 1;
+		d->group[i] = groups ? groups[i] : 0;
 		p->shape = shape[i];
 		p->n = 0; /* (its cells are not needed: the shape's are) */
 		for (int a = 0; a < 3; a++) {
@@ -2126,14 +2128,20 @@ int dis_never_free_shapes(disasm *d, size_t np, const uint32_t *shape,
 	d->nmv = 0;
 	d->nodes = 0;
 	bad_reset(&d->bad);
-	return walk_start(d, np, stuck, nodes);
+	return DIS_OK;
 }
 
-int dis_run(disasm *d, int nx, int ny, int nz, const unsigned char *labels,
-            size_t np, const int *weights, const unsigned *groups,
-            struct dis_result *out)
+int dis_never_free_shapes(disasm *d, size_t np, const uint32_t *shape,
+                          const int16_t (*lo)[3], bool *stuck,
+                          uint64_t *nodes)
 {
-	int rc = run_setup(d, nx, ny, nz, labels, np, weights, groups);
+	int rc = shapes_setup(d, np, shape, lo, NULL, NULL);
+	return rc == DIS_OK ? walk_start(d, np, stuck, nodes) : rc;
+}
+
+/* dis_run() once its pieces are set up ('rc' the set-up's outcome). */
+static int run_search(disasm *d, int rc, size_t np, struct dis_result *out)
+{
 	struct outcome o = {.v = DIS_APART};
 	if (rc == DIS_OK && np >= 2) {
 		uint8_t pcs[DIS_MAX_PIECES];
@@ -2159,4 +2167,20 @@ int dis_run(disasm *d, int nx, int ny, int nz, const unsigned char *labels,
 	}
 	*out = r;
 	return DIS_OK;
+}
+
+int dis_run(disasm *d, int nx, int ny, int nz, const unsigned char *labels,
+            size_t np, const int *weights, const unsigned *groups,
+            struct dis_result *out)
+{
+	return run_search(d, run_setup(d, nx, ny, nz, labels, np, weights,
+	                               groups), np, out);
+}
+
+int dis_run_shapes(disasm *d, size_t np, const uint32_t *shape,
+                   const int16_t (*lo)[3], const int *weights,
+                   const unsigned *groups, struct dis_result *out)
+{
+	return run_search(d, shapes_setup(d, np, shape, lo, weights, groups),
+	                  np, out);
 }

@@ -438,6 +438,38 @@ static bool walk_first(struct sdis *sd)
 	return 2 * sd->walk_stuck >= sd->walks || sd->covers % 64 == 0;
 }
 
+/* dis_run() of the cover's least form (symmetry k, its pieces numbered
+ * by sd->q_of as BurrTools numbers them). When that form is the cover
+ * as found (k 0: always on a goal with no symmetry), from the pieces'
+ * shapes as the rows keep them; else from labels on the goal's box. */
+static int take_apart(struct solver *s, const size_t *rows, size_t n, int k,
+                      const int *weight, const unsigned *group,
+                      struct dis_result *r)
+{
+	struct sdis *sd = &s->sd;
+	if (k == 0) {
+		uint32_t shape[DIS_MAX_PIECES], qshape[DIS_MAX_PIECES];
+		int16_t lo[DIS_MAX_PIECES][3], qlo[DIS_MAX_PIECES][3];
+		int rc = cover_shapes(s, rows, n, shape, lo);
+		if (rc != DIS_OK)
+			return rc;
+		for (size_t i = 0; i < n; i++) {
+			size_t q = sd->q_of[sd->best_rank[i]];
+			qshape[q] = shape[i];
+			memcpy(qlo[q], lo[i], sizeof qlo[q]);
+		}
+		return dis_run_shapes(sd->dis, n, qshape,
+		                      (const int16_t (*)[3])qlo, weight, group, r);
+	}
+	size_t nc = s->ncells;
+	for (size_t c = 0; c < nc; c++)
+		sd->clabels[s->goal_cell[c]] = sd->key[c]
+		        ? (unsigned char)(sd->q_of[sd->key[c] - 1] + 1) : 0;
+	const struct grid *g = &s->p->goal;
+	return dis_run(sd->dis, g->nx, g->ny, g->nz, sd->clabels, n, weight,
+	               group, r);
+}
+
 int sdis_cover(struct solver *s, const size_t *rows, size_t n, int *kind)
 {
 	struct sdis *sd = &s->sd;
@@ -525,14 +557,8 @@ int sdis_cover(struct solver *s, const size_t *rows, size_t n, int *kind)
 	if (rc == SOLVE_ENOMEM)
 		return rc;
 	if (rc != SOLVE_OK) {
-		for (size_t c = 0; c < nc; c++)
-			sd->clabels[s->goal_cell[c]] = sd->key[c]
-			        ? (unsigned char)(sd->q_of[sd->key[c] - 1]
-			                          + 1) : 0;
-		const struct grid *g = &s->p->goal;
-		rc = dis_run(sd->dis, g->nx, g->ny, g->nz, sd->clabels, n,
-		             s->dis_traits ? weight : NULL,
-		             s->dis_traits ? group : NULL, &r);
+		rc = take_apart(s, rows, n, k, s->dis_traits ? weight : NULL,
+		                s->dis_traits ? group : NULL, &r);
 		if (rc == DIS_OK) {
 			sd->nodes += r.nodes;
 			sd->runs++;

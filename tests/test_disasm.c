@@ -586,6 +586,67 @@ static void test_disasm_never_free_shapes(void **state)
 
 /* Past 65,536 shapes a disassembler forgets them all: the epoch says so,
  * and shapes made after it work. */
+/* dis_run_shapes() gives what dis_run() gives on the labels (verdict,
+ * level, moves, positions), with and without weights, one disassembler
+ * for many assemblies, either call first. */
+static void test_disasm_run_shapes(void **state)
+{
+	(void)state;
+	uint64_t seed = 20261207;
+	disasm *d = dis_new(), *e = dis_new();
+	assert_non_null(d);
+	assert_non_null(e);
+	int apart = 0, stuck = 0;
+	for (int t = 0; t < 600; t++) {
+		int nx, ny, nz;
+		size_t np;
+		unsigned char lab[DISREF_RANDOM_CELLS];
+		disref_random(&seed, &nx, &ny, &nz, lab, &np);
+		uint32_t shape[DIS_MAX_PIECES];
+		int16_t lo[DIS_MAX_PIECES][3], c[DISREF_RANDOM_CELLS][3];
+		for (size_t p = 0; p < np; p++) {
+			size_t n = piece_cells(lab, nx, ny, nz, p, c, lo[p]);
+			assert_int_equal(dis_shape(d, (const int16_t (*)[3])c, n,
+			                           &shape[p]), DIS_OK);
+		}
+		int w[DIS_MAX_PIECES];
+		for (size_t p = 0; p < np; p++)
+			w[p] = 1 + (int)((seed >> (3 * p)) % 3);
+		const int *weights = t % 3 == 0 ? w : NULL;
+		struct dis_result a, b;
+		if (t % 2) {
+			assert_int_equal(dis_run_shapes(d, np, shape,
+			                                (const int16_t (*)[3])lo,
+			                                weights, NULL, &a), DIS_OK);
+			assert_int_equal(dis_run(e, nx, ny, nz, lab, np, weights,
+			                         NULL, &b), DIS_OK);
+		} else {
+			assert_int_equal(dis_run(e, nx, ny, nz, lab, np, weights,
+			                         NULL, &b), DIS_OK);
+			assert_int_equal(dis_run_shapes(d, np, shape,
+			                                (const int16_t (*)[3])lo,
+			                                weights, NULL, &a), DIS_OK);
+		}
+		assert_int_equal(a.verdict, b.verdict);
+		assert_int_equal(a.nodes, b.nodes);
+		assert_int_equal(a.nlevel, b.nlevel);
+		assert_memory_equal(a.level, b.level, a.nlevel * sizeof *a.level);
+		assert_int_equal(a.nmoves, b.nmoves);
+		for (size_t m = 0; m < a.nmoves; m++) {
+			assert_int_equal(a.moves[m].group, b.moves[m].group);
+			assert_int_equal(a.moves[m].dir, b.moves[m].dir);
+			assert_int_equal(a.moves[m].dist, b.moves[m].dist);
+		}
+		apart += a.verdict == DIS_APART && a.nmoves > 1;
+		stuck += a.verdict == DIS_STUCK;
+		dis_result_clear(&a);
+		dis_result_clear(&b);
+	}
+	assert_true(apart >= 200 && stuck >= 20);
+	dis_free(d);
+	dis_free(e);
+}
+
 static void test_disasm_shape_epoch(void **state)
 {
 	(void)state;
@@ -1203,6 +1264,7 @@ int main(void)
 		cmocka_unit_test(test_disasm_wide_pieces),
 		cmocka_unit_test(test_disasm_never_free),
 		cmocka_unit_test(test_disasm_never_free_shapes),
+		cmocka_unit_test(test_disasm_run_shapes),
 		cmocka_unit_test(test_disasm_shape_epoch),
 		cmocka_unit_test(test_disasm_checker_can_fail),
 		cmocka_unit_test(test_disasm_out_of_memory),
