@@ -703,8 +703,8 @@ static void bench_batch_command(const char *size, const char *seeds,
 		bench_time_row(what, bench_median(t, (size_t)runs), note);
 }
 
-/* Public designs that BurrTools' disassembler spends its time on
- * (tests/data/burr/, with BurrTools' own times in SOURCE.md). */
+/* Designs that BurrTools' disassembler spends its time on, public but
+ * the last (tests/data/burr/, with BurrTools' own times in SOURCE.md). */
 static const struct {
 	const char *file, *what;
 } burr[] = {
@@ -715,6 +715,8 @@ static const struct {
 	{"chocolate-dip-cutler.xmpuzzle", "Chocolate Dip (Cutler), 13"},
 	{"frames-burr-data.xmpuzzle", "three frames and sticks, 12"},
 	{"SolidSixPieceBurrs.xmpuzzle", "SolidSixPieceBurrs (ranges), 1"},
+	/* not public: a random six-piece burr of 2,289 quick assemblies */
+	{"random-burr-8.xmpuzzle", "random six-piece burr, 5"},
 };
 
 /* The disassembler's rows (solver/disasm.h), on BurrTools' examples and

@@ -1016,6 +1016,8 @@ static void test_disasm_burrtools_designs(void **state)
 		/* 25 sticks with ranges of copies: which six make a solid
 		 * burr (the file stores older counts: SOURCE.md) */
 		{"SolidSixPieceBurrs", 0, 588, 179, 31, {1, 2}, 2},
+		/* a random six-piece burr of many quick assemblies */
+		{"random-burr-8", 0, 2289, 1685, 5, {5, 2}, 2},
 	};
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
 		char path[128];
