@@ -454,14 +454,13 @@ static size_t piece_cells(const unsigned char *lab, int nx, int ny, int nz,
 	return n;
 }
 
-/* dis_never_free_shapes() on the assembly 'lab', its pieces' shapes
- * made with dis_shape() (as solvedis.c makes them from its rows). */
-static int never_free_labels(disasm *d, int nx, int ny, int nz,
-                             const unsigned char *lab, size_t np, bool *stuck,
-                             uint64_t *nodes)
+/* The shapes of the pieces of 'lab' made with dis_shape() (as
+ * solvedis.c makes them from its rows), and their box corners. */
+static int shapes_of(disasm *d, int nx, int ny, int nz,
+                     const unsigned char *lab, size_t np, uint32_t *shape,
+                     int16_t (*lo)[3])
 {
-	uint32_t shape[DIS_MAX_PIECES];
-	int16_t lo[DIS_MAX_PIECES][3], c[512][3];
+	int16_t c[512][3];
 	assert_true((size_t)nx * ny * nz <= 512);
 	for (size_t p = 0; p < np; p++) {
 		size_t n = piece_cells(lab, nx, ny, nz, p, c, lo[p]);
@@ -469,8 +468,20 @@ static int never_free_labels(disasm *d, int nx, int ny, int nz,
 		if (rc != DIS_OK)
 			return rc;
 	}
-	return dis_never_free_shapes(d, np, shape, (const int16_t (*)[3])lo,
-	                             stuck, nodes);
+	return DIS_OK;
+}
+
+/* dis_never_free_shapes() on the assembly 'lab'. */
+static int never_free_labels(disasm *d, int nx, int ny, int nz,
+                             const unsigned char *lab, size_t np, bool *stuck,
+                             uint64_t *nodes)
+{
+	uint32_t shape[DIS_MAX_PIECES];
+	int16_t lo[DIS_MAX_PIECES][3];
+	int rc = shapes_of(d, nx, ny, nz, lab, np, shape, lo);
+	return rc != DIS_OK ? rc
+	       : dis_never_free_shapes(d, np, shape, (const int16_t (*)[3])lo,
+	                               stuck, nodes);
 }
 
 /* dis_never_free_shapes(), on random small assemblies: when it says stuck,
@@ -584,8 +595,6 @@ static void test_disasm_never_free_shapes(void **state)
 	dis_free(e);
 }
 
-/* Past 65,536 shapes a disassembler forgets them all: the epoch says so,
- * and shapes made after it work. */
 /* dis_run_shapes() gives what dis_run() gives on the labels (verdict,
  * level, moves, positions), with and without weights, one disassembler
  * for many assemblies, either call first. */
@@ -603,12 +612,9 @@ static void test_disasm_run_shapes(void **state)
 		unsigned char lab[DISREF_RANDOM_CELLS];
 		disref_random(&seed, &nx, &ny, &nz, lab, &np);
 		uint32_t shape[DIS_MAX_PIECES];
-		int16_t lo[DIS_MAX_PIECES][3], c[DISREF_RANDOM_CELLS][3];
-		for (size_t p = 0; p < np; p++) {
-			size_t n = piece_cells(lab, nx, ny, nz, p, c, lo[p]);
-			assert_int_equal(dis_shape(d, (const int16_t (*)[3])c, n,
-			                           &shape[p]), DIS_OK);
-		}
+		int16_t lo[DIS_MAX_PIECES][3];
+		assert_int_equal(shapes_of(d, nx, ny, nz, lab, np, shape, lo),
+		                 DIS_OK);
 		int w[DIS_MAX_PIECES];
 		for (size_t p = 0; p < np; p++)
 			w[p] = 1 + (int)((seed >> (3 * p)) % 3);
@@ -647,6 +653,8 @@ static void test_disasm_run_shapes(void **state)
 	dis_free(e);
 }
 
+/* Past 65,536 shapes a disassembler forgets them all: the epoch says so,
+ * and shapes made after it work. */
 static void test_disasm_shape_epoch(void **state)
 {
 	(void)state;
