@@ -155,6 +155,10 @@ void dis_result_clear(struct dis_result *r);
  * are all forgotten). Piece i of the assembly is shape[i] with its box
  * corner at lo[i]. */
 int dis_shape(disasm *d, const int16_t (*cells)[3], size_t n, uint32_t *shape);
+uint32_t dis_shape_epoch(const disasm *d);
+int dis_never_free_shapes(disasm *d, size_t npieces, const uint32_t *shape,
+                          const int16_t (*lo)[3], bool *stuck,
+                          uint64_t *nodes);
 /* dis_run() of the assembly whose piece i is shape[i] with its box
  * corner at lo[i] (as dis_never_free_shapes() takes it): the same
  * result as dis_run() on labels that hold those pieces, without a look
@@ -162,10 +166,6 @@ int dis_shape(disasm *d, const int16_t (*cells)[3], size_t n, uint32_t *shape);
 int dis_run_shapes(disasm *d, size_t npieces, const uint32_t *shape,
                    const int16_t (*lo)[3], const int *weights,
                    const unsigned *groups, struct dis_result *out);
-uint32_t dis_shape_epoch(const disasm *d);
-int dis_never_free_shapes(disasm *d, size_t npieces, const uint32_t *shape,
-                          const int16_t (*lo)[3], bool *stuck,
-                          uint64_t *nodes);
 
 /* Compare levels lexicographically, a prefix lower: <0, 0, >0. */
 int dis_level_cmp(const int *a, size_t na, const int *b, size_t nb);
