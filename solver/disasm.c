@@ -55,7 +55,8 @@
  * under the goal's symmetries: a solve asks it first of each cover as
  * found (dis_never_free_shapes(), its pieces as shapes the caller keeps
  * per row), and only a cover it does not settle is put in its least
- * form and searched.
+ * form and searched (from the same shapes, dis_run_shapes(), when that
+ * form is the cover itself; from labels, dis_run(), when it is turned).
  */
 #include "solver/disasm.h"
 
