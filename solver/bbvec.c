@@ -124,6 +124,59 @@ holes2_of(const struct holes2_v *hv, __mmask8 in, __m512i m0, __m512i m1)
 	return h0 | h1;
 }
 
+/* A block of filter_w: eight rows of one or two words, their numbers. */
+struct fblock {
+	__m512i m0, m1;
+	__m256i id;
+};
+
+/* filter_w's reading of the block at i (lanes 'in'), and which of its
+ * rows stay: no clash with rv0/rv1, and by hv's or hv2's rule when H. */
+BBVEC static inline __attribute__((always_inline)) __mmask8
+fblock_keep(struct fblock *f, const uint64_t *p0, const uint64_t *p1,
+            const uint32_t *pi, uint32_t i, __mmask8 in, __m512i rv0,
+            __m512i rv1, const struct holes_v *hv,
+            const struct holes2_v *hv2, int W, int I, int H)
+{
+	f->m0 = _mm512_maskz_loadu_epi64(in, p0 + i);
+	f->m1 = _mm512_setzero_si512();
+	f->id = _mm256_setzero_si256();
+	if (I)
+		f->id = _mm256_maskz_loadu_epi32(in, pi + i);
+	__mmask8 keep = _mm512_mask_testn_epi64_mask(in, f->m0, rv0);
+	if (H && W == 1)
+		keep = no_holes_of(hv, keep, f->m0);
+	if (W == 2) {
+		f->m1 = _mm512_maskz_loadu_epi64(in, p1 + i);
+		keep = _mm512_mask_testn_epi64_mask(keep, f->m1, rv1);
+		if (H)
+			keep &= (__mmask8)~holes2_of(hv2, keep, f->m0, f->m1);
+	}
+	return keep;
+}
+
+/* The rows 'keep' of block f written at the end k of the output, their
+ * union into a0/a1. */
+BBVEC static inline __attribute__((always_inline)) void
+fblock_put(const struct fblock *f, __mmask8 keep, uint64_t *o0, uint64_t *o1,
+           uint32_t *oi, uint32_t *k, __m512i *a0, __m512i *a1, int W, int I)
+{
+	/* a compressing store to memory is slow on some CPUs (AMD Zen 4):
+	 * compress in a register, store whole */
+	__m512i k0 = _mm512_maskz_compress_epi64(keep, f->m0);
+	_mm512_storeu_si512(o0 + *k, k0);
+	*a0 = _mm512_or_si512(*a0, k0);
+	if (W == 2) {
+		__m512i k1 = _mm512_maskz_compress_epi64(keep, f->m1);
+		_mm512_storeu_si512(o1 + *k, k1);
+		*a1 = _mm512_or_si512(*a1, k1);
+	}
+	if (I)
+		_mm256_storeu_si256((__m256i *)(oi + *k),
+		                    _mm256_maskz_compress_epi32(keep, f->id));
+	*k += (uint32_t)__builtin_popcount(keep);
+}
+
 /* The filter on W words (1 or 2, a constant where it is inlined): the
  * rows of p0/p1 (word 0 and 1 of each mask) kept when neither word clashes
  * with r0/r1, with their numbers pi when I (a constant too); any[0..W)
@@ -145,41 +198,27 @@ filter_w(const uint64_t *p0, const uint64_t *p1, const uint32_t *pi,
 		if (!rem[t])
 			continue;
 		uint32_t i = g[t], end = g[t + 1];
+		/* two blocks a step while there are: both read and tested
+		 * before either is written (AMD Zen 4, 20,000 of the Tetris
+		 * cube's lists replayed: 0.47 ns a row instead of 0.52) */
+		for (; end - i >= 16; i += 16) {
+			struct fblock f, h;
+			__mmask8 kf = fblock_keep(&f, p0, p1, pi, i, 0xff, rv0,
+			                          rv1, hv, hv2, W, I, H);
+			__mmask8 kh = fblock_keep(&h, p0, p1, pi, i + 8, 0xff,
+			                          rv0, rv1, hv, hv2, W, I, H);
+			fblock_put(&f, kf, o0, o1, oi, &k, &a0, &a1, W, I);
+			fblock_put(&h, kh, o0, o1, oi, &k, &a0, &a1, W, I);
+		}
 		for (;; i += 8) {
 			/* full blocks, then one masked block (maybe of none)
 			 * whatever is left: where a group ends varies, and a
 			 * mispredicted exit costs more than the block (3 %) */
-			__mmask8 in = lanes(i, end);
-			__m512i m0 = _mm512_maskz_loadu_epi64(in, p0 + i);
-			__m512i m1 = _mm512_setzero_si512();
-			__m256i id = _mm256_setzero_si256();
-			if (I)
-				id = _mm256_maskz_loadu_epi32(in, pi + i);
-			__mmask8 keep = _mm512_mask_testn_epi64_mask(in, m0, rv0);
-			if (H && W == 1)
-				keep = no_holes_of(hv, keep, m0);
-			if (W == 2) {
-				m1 = _mm512_maskz_loadu_epi64(in, p1 + i);
-				keep = _mm512_mask_testn_epi64_mask(keep, m1, rv1);
-				if (H)
-					keep &= (__mmask8)~holes2_of(hv2, keep, m0, m1);
-			}
-			__m512i k0 = _mm512_maskz_compress_epi64(keep, m0);
-			/* a compressing store to memory is slow on some
-			 * CPUs (AMD Zen 4): compress in a register, store
-			 * whole */
-			_mm512_storeu_si512(o0 + k, k0);
-			a0 = _mm512_or_si512(a0, k0);
-			if (W == 2) {
-				__m512i k1 = _mm512_maskz_compress_epi64(keep, m1);
-				_mm512_storeu_si512(o1 + k, k1);
-				a1 = _mm512_or_si512(a1, k1);
-			}
-			if (I)
-				_mm256_storeu_si256(
-				    (__m256i *)(oi + k),
-				    _mm256_maskz_compress_epi32(keep, id));
-			k += (uint32_t)__builtin_popcount(keep);
+			struct fblock f;
+			__mmask8 keep = fblock_keep(&f, p0, p1, pi, i,
+			                            lanes(i, end), rv0, rv1, hv,
+			                            hv2, W, I, H);
+			fblock_put(&f, keep, o0, o1, oi, &k, &a0, &a1, W, I);
 			if (end - i < 8)
 				break;
 		}
